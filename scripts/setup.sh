@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs qaplan's Debian build dependencies (idempotent) and configures + builds.
+# Usage: scripts/setup.sh [BUILD_DIR] [extra cmake args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PKGS=(g++ cmake ninja-build pkg-config git python3
+      nlohmann-json3-dev libtoml11-dev libspdlog-dev libfmt-dev libicu-dev
+      libhnswlib-dev libgtest-dev libgmock-dev libcli11-dev libbenchmark-dev)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update
+  $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+BUILD_DIR="${1:-build}"; shift || true
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+cmake --build "$BUILD_DIR" -j"$(nproc)"

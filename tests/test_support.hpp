@@ -1,0 +1,59 @@
+#pragma once
+// Small helpers shared by tests: paths, reading files, running the CLI.
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace qaplan::test {
+
+inline std::filesystem::path source_dir() { return QAPLAN_SOURCE_DIR; }
+inline std::filesystem::path shared_dir() { return QAPLAN_SHARED_DIR; }
+inline std::filesystem::path shipped_config() { return source_dir() / "config" / "rules.toml"; }
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct RunResult {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+/// Runs a shell command line, capturing stdout and stderr (stderr through a temp file).
+inline RunResult run(const std::string& cmdline) {
+  RunResult r;
+  const std::string errfile = (std::filesystem::temp_directory_path() /
+                               ("qaplan-test-err-" + std::to_string(::getpid()))).string();
+  FILE* p = ::popen((cmdline + " 2>" + errfile).c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int st = ::pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.err = slurp(errfile);
+  std::filesystem::remove(errfile);
+  return r;
+}
+
+/// Single-quotes an argument for /bin/sh.
+inline std::string sh_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
+}
+
+inline std::string qaplan_bin() { return QAPLAN_BIN; }
+
+}  // namespace qaplan::test

@@ -1,0 +1,45 @@
+#pragma once
+// Shared plumbing for the qaplan CLI: exit codes, error printing, safe output files.
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "qaplan/status.hpp"
+
+namespace qaplan::cli {
+
+/// Exit codes (DESIGN.md §4), one table for every subcommand.
+enum Exit : int { kOk = 0, kInternal = 1, kInvalid = 2, kGateFailed = 3 };
+
+/// ErrorCode → exit status.
+int exit_code_for(ErrorCode code);
+
+/// Prints "qaplan: <error>" as one line on stderr and returns its exit code.
+int report(const Error& e);
+
+/// Writes `content` to `path` through a temp file in the same directory + rename, so a crash or
+/// an error never leaves a half-written file. Refuses (kInvalidInput) when `path` is one of
+/// `inputs` (compared after weakly_canonical).
+Status write_file_atomic(const std::filesystem::path& path, std::string_view content,
+                         const std::vector<std::filesystem::path>& inputs = {});
+
+/// Reads a whole file; kIo naming the path on failure.
+Result<std::string> read_file(const std::filesystem::path& path);
+
+/// Global options every subcommand sees.
+struct GlobalOptions {
+  std::string log_level = "warn";
+  bool pretty = false;
+};
+
+/// Each subcommand registers itself on the app and returns the callback that runs it; the
+/// callback returns the process exit status.
+using Runner = std::function<int()>;
+Runner register_plan(CLI::App& app, GlobalOptions& g);
+Runner register_config(CLI::App& app, GlobalOptions& g);
+Runner register_bench(CLI::App& app, GlobalOptions& g);
+Runner register_search(CLI::App& app, GlobalOptions& g);
+Runner register_tokenize(CLI::App& app, GlobalOptions& g);
+
+}  // namespace qaplan::cli
