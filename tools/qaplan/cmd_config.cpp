@@ -1,11 +1,32 @@
+// qaplan config check [PATH]: strict validation of a rules file; exit 0 valid, 2 invalid.
 #include <iostream>
 
 #include "cli.hpp"
+#include "config_lookup.hpp"
+#include "qaplan/planner.hpp"
 
 namespace qaplan::cli {
+
 Runner register_config(CLI::App& app, GlobalOptions&) {
-  auto* sub = app.add_subcommand("config", "(not built yet)");
-  sub->allow_extras();
-  return [] { return kInvalid; };
+  auto* sub = app.add_subcommand("config", "Inspect and validate rule configuration");
+  sub->require_subcommand(1);
+  auto* check = sub->add_subcommand("check", "Validate a rules.toml (default: the one qaplan would use)");
+  auto path = std::make_shared<std::string>();
+  check->add_option("path", *path, "rules file to check");
+  return [path] {
+    auto where = find_config(*path);
+    if (!where.ok()) return report(where.error());
+    auto cfg = load_config(*where);
+    if (!cfg.ok()) return report(cfg.error());
+    // Compiling the lexicon is part of "valid": it is what Planner::create would do.
+    auto planner = Planner::create(std::move(cfg).value());
+    if (!planner.ok()) return report(planner.error());
+    const Config& c = planner->config();
+    std::cout << where->string() << ": ok (" << c.sources.size() << " sources, "
+              << c.scenarios.size() << " scenarios, " << c.intent.rules.size() << " intent rules, "
+              << c.retrieval_strategy.patches.size() << " plan patches)\n";
+    return static_cast<int>(kOk);
+  };
 }
+
 }  // namespace qaplan::cli

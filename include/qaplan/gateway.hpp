@@ -1,0 +1,13 @@
+#pragma once
+/// Stage — gateway: arbitrates between the rule candidate and an optional model candidate.
+/// Today only the rule candidate exists: confidence = rule_score and decision_policy =
+/// rule_only. IntentResult already carries both candidates so a model can be added without
+/// changing the types.
+#include "qaplan/export.hpp"
+#include "qaplan/intent.hpp"
+
+namespace qaplan {
+
+QAPLAN_API IntentResult decide_intent(const IntentCandidate& rule_candidate);
+
+}  // namespace qaplan

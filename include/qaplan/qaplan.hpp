@@ -1,0 +1,15 @@
+#pragma once
+/// Umbrella header: the planning API. Ranking headers (tokenizer, bm25, …) are included separately.
+#include "qaplan/category.hpp"
+#include "qaplan/config.hpp"
+#include "qaplan/gateway.hpp"
+#include "qaplan/intent.hpp"
+#include "qaplan/json.hpp"
+#include "qaplan/lexicon.hpp"
+#include "qaplan/plan.hpp"
+#include "qaplan/planner.hpp"
+#include "qaplan/route.hpp"
+#include "qaplan/source.hpp"
+#include "qaplan/status.hpp"
+#include "qaplan/text.hpp"
+#include "qaplan/version.hpp"

@@ -1,0 +1,129 @@
+#include "qaplan/text.hpp"
+
+#include <unicode/errorcode.h>
+#include <unicode/normalizer2.h>
+#include <unicode/bytestream.h>
+#include <unicode/uchar.h>
+#include <unicode/uscript.h>
+
+#include "internal/utf8.hpp"
+#include "qaplan/config.hpp"
+
+namespace qaplan {
+namespace {
+
+using internal::next_code_point;
+
+bool is_han(std::int32_t cp) noexcept {
+  if (cp < 0x2E80) return false;  // fast path: nothing below the CJK radicals block is Han
+  UErrorCode err = U_ZERO_ERROR;
+  return uscript_getScript(cp, &err) == USCRIPT_HAN && U_SUCCESS(err);
+}
+
+bool is_space(std::int32_t cp) noexcept {
+  if (cp < 0x80) return cp == ' ' || (cp >= 0x09 && cp <= 0x0D);
+  return u_isUWhiteSpace(cp) != 0;
+}
+
+const icu::Normalizer2* nfkc_casefold() {
+  // ICU returns a process-wide singleton; caching the pointer saves the lookup per call.
+  static const icu::Normalizer2* norm = [] {
+    UErrorCode err = U_ZERO_ERROR;
+    const icu::Normalizer2* n = icu::Normalizer2::getNFKCCasefoldInstance(err);
+    return U_SUCCESS(err) ? n : nullptr;
+  }();
+  return norm;
+}
+
+// Appends the code point's UTF-8 bytes from the source slice [b, e).
+void append_slice(std::string& out, std::string_view s, std::size_t b, std::size_t e) {
+  out.append(s.data() + b, e - b);
+}
+
+}  // namespace
+
+bool is_valid_utf8(std::string_view utf8) noexcept {
+  std::size_t i = 0;
+  while (i < utf8.size())
+    if (next_code_point(utf8, i) < 0) return false;
+  return true;
+}
+
+int count_query_units(std::string_view s) noexcept {
+  int units = 0;
+  bool in_ascii_run = false;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const std::int32_t cp = next_code_point(s, i);
+    if (internal::is_ascii_alnum(cp)) {
+      if (!in_ascii_run) ++units;
+      in_ascii_run = true;
+      continue;
+    }
+    in_ascii_run = false;
+    if (cp >= 0 && is_han(cp)) ++units;
+  }
+  return units;
+}
+
+Result<NormalizedQuery> normalize_question(std::string_view raw, const InputConfig& limits,
+                                           std::string_view what) {
+  const std::string field(what);
+  // Validate and count code points before anything touches the text: the limit is on the raw
+  // input so NFKC expansion (e.g. ㍿ → 株式会社) cannot push a question over or under it.
+  std::size_t i = 0;
+  long code_points = 0;
+  while (i < raw.size()) {
+    const std::size_t at = i;
+    if (next_code_point(raw, i) < 0)
+      return make_error(ErrorCode::kInvalidInput,
+                        "invalid UTF-8 at byte " + std::to_string(at), field);
+    ++code_points;
+  }
+  if (code_points > limits.max_question_chars)
+    return make_error(ErrorCode::kInvalidInput,
+                      "too long: " + std::to_string(code_points) + " characters, limit " +
+                          std::to_string(limits.max_question_chars) +
+                          " ([input] max_question_chars)",
+                      field);
+
+  const icu::Normalizer2* norm = nfkc_casefold();
+  if (norm == nullptr) return make_error(ErrorCode::kInternal, "ICU NFKC_Casefold unavailable");
+  std::string normalized;
+  normalized.reserve(raw.size() + 8);
+  {
+    icu::StringByteSink<std::string> sink(&normalized);
+    icu::ErrorCode err;
+    norm->normalizeUTF8(0, icu::StringPiece(raw.data(), static_cast<int32_t>(raw.size())), sink,
+                        nullptr, err);
+    if (err.isFailure())
+      return make_error(ErrorCode::kInternal, std::string("ICU normalization failed: ") +
+                                                  err.errorName(), field);
+  }
+
+  // Trim, collapse whitespace runs to one space, drop a run between two Han characters.
+  NormalizedQuery q;
+  q.text.reserve(normalized.size());
+  bool pending_space = false;
+  bool prev_han = false;
+  i = 0;
+  while (i < normalized.size()) {
+    const std::size_t b = i;
+    const std::int32_t cp = next_code_point(normalized, i);
+    if (is_space(cp)) {
+      pending_space = !q.text.empty();
+      continue;
+    }
+    const bool han = is_han(cp);
+    if (pending_space && !(prev_han && han)) q.text.push_back(' ');
+    pending_space = false;
+    append_slice(q.text, normalized, b, i);
+    prev_han = han;
+  }
+  if (q.text.empty())
+    return make_error(ErrorCode::kInvalidInput, "empty or whitespace-only", field);
+  q.query_units = count_query_units(q.text);
+  return q;
+}
+
+}  // namespace qaplan
