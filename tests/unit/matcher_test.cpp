@@ -1,0 +1,78 @@
+#include "internal/matcher.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <tuple>
+
+namespace {
+
+using qaplan::internal::PatternMatcher;
+using Hit = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
+
+std::set<Hit> scan(const PatternMatcher& m, std::string_view text) {
+  std::set<Hit> out;
+  m.scan(text, [&](std::uint32_t l, std::uint32_t b, std::uint32_t e) { out.insert({l, b, e}); });
+  return out;
+}
+
+TEST(Matcher, ClassicAhoCorasickOverlaps) {
+  PatternMatcher m;
+  m.add("he", 0);
+  m.add("she", 1);
+  m.add("his", 2);
+  m.add("hers", 3);
+  m.build();
+  // "ushers": she@1-4, he@2-4, hers@2-6.
+  EXPECT_EQ(scan(m, "ushers"), (std::set<Hit>{{1, 1, 4}, {0, 2, 4}, {3, 2, 6}}));
+}
+
+TEST(Matcher, SamePatternInSeveralListsAndUtf8) {
+  PatternMatcher m;
+  m.add("金额", 4);
+  m.add("金额", 7);
+  m.add("付款金额", 9);
+  m.build();
+  const std::string text = "付款金额字段";  // 3 bytes per character
+  EXPECT_EQ(scan(m, text), (std::set<Hit>{{9, 0, 12}, {4, 6, 12}, {7, 6, 12}}));
+}
+
+TEST(Matcher, NoPatternsAndEmptyText) {
+  PatternMatcher m;
+  m.add("", 0);  // ignored
+  m.build();
+  EXPECT_TRUE(scan(m, "anything").empty());
+  PatternMatcher m2;
+  m2.add("x", 0);
+  m2.build();
+  EXPECT_TRUE(scan(m2, "").empty());
+}
+
+// Cross-check against a naive search on random texts over a tiny alphabet (many overlaps).
+TEST(Matcher, AgreesWithNaiveSearch) {
+  std::mt19937 rng(7);
+  const std::string alpha = "ab";
+  auto rand_str = [&](std::size_t len) {
+    std::string s;
+    for (std::size_t i = 0; i < len; ++i) s += alpha[rng() % alpha.size()];
+    return s;
+  };
+  for (int round = 0; round < 50; ++round) {
+    std::vector<std::string> pats;
+    PatternMatcher m;
+    for (std::uint32_t i = 0; i < 8; ++i) {
+      pats.push_back(rand_str(1 + rng() % 4));
+      m.add(pats.back(), i);
+    }
+    m.build();
+    const std::string text = rand_str(60);
+    std::set<Hit> want;
+    for (std::uint32_t i = 0; i < pats.size(); ++i)
+      for (std::size_t p = text.find(pats[i]); p != std::string::npos; p = text.find(pats[i], p + 1))
+        want.insert({i, static_cast<std::uint32_t>(p), static_cast<std::uint32_t>(p + pats[i].size())});
+    EXPECT_EQ(scan(m, text), want) << "round " << round;
+  }
+}
+
+}  // namespace

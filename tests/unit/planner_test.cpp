@@ -1,0 +1,146 @@
+#include "qaplan/planner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "qaplan/json.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace qaplan;
+
+const Planner& planner() {
+  static const Planner p = Planner::create(load_config(test::shipped_config()).value()).value();
+  return p;
+}
+
+Preparation prep(const std::string& q, std::vector<std::string> history = {}) {
+  auto r = planner().prepare(PrepareRequest{q, std::move(history), "", std::nullopt});
+  EXPECT_TRUE(r.ok()) << q << ": " << (r.ok() ? "" : r.error().to_string());
+  return r.ok() ? std::move(r).value() : Preparation{};
+}
+
+TEST(Planner, InvarianceUnderSurfaceForm) {
+  const std::vector<std::vector<std::string>> groups = {
+      {"报销费用超过5000需要谁审批", "报销费用超过５０００需要谁审批", "  报销费用超过5000 需要谁审批？ ",
+       "报销费用超过5000需要谁审批?", "报销 费用 超过 5000 需要 谁 审批"},
+      {"VPN怎么连接", "vpn怎么连接", "ＶＰＮ怎么连接", "Vpn 怎么连接?"},
+      {"材料清单里的付款金额字段是什么", "材料清单里的付款金额字段是什么？？", "材料清单 里的付款金额字段 是什么"},
+      {"那审批呢", "那审批呢？", " 那 审批 呢 "},
+  };
+  for (const auto& g : groups) {
+    const std::vector<std::string> history = g[0] == "那审批呢" ? std::vector<std::string>{"报销流程是什么"}
+                                                                : std::vector<std::string>{};
+    const Preparation base = prep(g[0], history);
+    ASSERT_TRUE(base.plan.has_value());
+    for (const auto& variant : g) {
+      const Preparation p = prep(variant, history);
+      ASSERT_TRUE(p.plan.has_value()) << variant;
+      EXPECT_EQ(*p.plan, *base.plan) << variant;
+      EXPECT_EQ(p.intent->intent, base.intent->intent) << variant;
+      EXPECT_EQ(p.effective_source, base.effective_source) << variant;
+    }
+  }
+}
+
+TEST(Planner, RequestErrorsAreInvalidInputNamingTheField) {
+  struct Bad {
+    PrepareRequest req;
+    std::string context;
+  };
+  std::vector<Bad> bad = {
+      {{"", {}, "", std::nullopt}, "question"},
+      {{"   ", {}, "", std::nullopt}, "question"},
+      {{"\xff\xfe", {}, "", std::nullopt}, "question"},
+      {{std::string(513, 'x'), {}, "", std::nullopt}, "question"},
+      {{"年假怎么申请", {"\xc3"}, "", std::nullopt}, "history[0]"},
+      {{"年假怎么申请", {"ok", ""}, "", std::nullopt}, "history[1]"},
+      {{"年假怎么申请", std::vector<std::string>(21, "年假"), "", std::nullopt}, "history"},
+      {{"年假怎么申请", {}, "nope", std::nullopt}, "scenario"},
+      {{"年假怎么申请", {}, "", std::string("hrr")}, "source"},
+  };
+  for (const auto& b : bad) {
+    auto r = planner().prepare(b.req);
+    ASSERT_FALSE(r.ok()) << b.context;
+    EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+    EXPECT_EQ(r.error().context, b.context) << r.error().to_string();
+  }
+}
+
+TEST(Planner, DirectAnswerHasNoIntentOrPlan) {
+  const Preparation p = prep("您好");
+  EXPECT_EQ(p.route.route, Route::kDirectAnswer);
+  EXPECT_FALSE(p.intent || p.plan || p.plan_trace || p.effective_source);
+  const auto j = nlohmann::json::parse(to_json(p));
+  EXPECT_TRUE(j["intent"].is_null());
+  EXPECT_TRUE(j["retrieval_plan"].is_null());
+  EXPECT_TRUE(j["plan_trace"].is_null());
+}
+
+TEST(Planner, JsonPlanHasExactlyTheSeventeenSeedFields) {
+  const auto j = nlohmann::ordered_json::parse(to_json(prep("年假怎么申请")));
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : j["retrieval_plan"].items()) keys.push_back(k);
+  EXPECT_EQ(keys, (std::vector<std::string>{
+                      "run_faq", "run_doc", "faq_top_k", "doc_top_k", "rerank",
+                      "faq_direct_threshold", "final_context_top_n", "min_context_score",
+                      "max_context_chars", "max_context_doc_chars", "use_query_variants",
+                      "question_category", "prefer_table", "faq_direct_exact_only",
+                      "intent_rule_score", "intent_decision_score", "reason"}));
+  EXPECT_FALSE(j.contains("timings_us"));
+  EXPECT_TRUE(nlohmann::json::parse(to_json(prep("年假怎么申请"), {false, true})).contains("timings_us"));
+}
+
+// Planner is immutable: 8 threads × 10 000 prepares must reproduce the single-threaded output.
+TEST(Planner, ThreadSafeAndDeterministic) {
+  std::vector<PrepareRequest> reqs;
+  for (const char* f : {"golden_plans.jsonl", "labelled_plans.jsonl", "own_plans.jsonl"}) {
+    std::ifstream in(test::source_dir() / "tests" / "data" / f);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty()) continue;
+      const auto j = nlohmann::json::parse(line);
+      PrepareRequest r;
+      r.question = j["question"];
+      if (j.contains("history")) r.history = j["history"].get<std::vector<std::string>>();
+      if (j.contains("scenario")) r.scenario = j["scenario"];
+      if (j.contains("source")) r.source = j["source"].get<std::string>();
+      reqs.push_back(std::move(r));
+    }
+  }
+  ASSERT_GE(reqs.size(), 90u);
+  std::vector<std::string> expected;
+  for (const auto& r : reqs) expected.push_back(to_json(planner().prepare(r).value()));
+  constexpr int kThreads = 8, kPerThread = 10000;
+  std::vector<int> mismatches(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        const std::size_t k = static_cast<std::size_t>(i * 7 + t) % reqs.size();
+        auto r = planner().prepare(reqs[k]);
+        if (!r.ok() || to_json(*r) != expected[k]) ++mismatches[static_cast<std::size_t>(t)];
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(mismatches[static_cast<std::size_t>(t)], 0) << t;
+}
+
+TEST(Planner, CreateRejectsInvalidConfig) {
+  Config c = load_config(test::shipped_config()).value();
+  c.default_scenario = "missing";
+  auto p = Planner::create(c);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code, ErrorCode::kInvalidConfig);
+}
+
+TEST(Planner, ResultValueOnErrorThrows) {
+  auto r = planner().prepare(PrepareRequest{"", {}, "", std::nullopt});
+  EXPECT_THROW((void)r.value(), BadResultAccess);
+}
+
+}  // namespace

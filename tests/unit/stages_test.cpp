@@ -1,0 +1,220 @@
+// Unit tests of the individual stages (route, intent, gateway, category, source, plan) called
+// directly, the way a host that does not use Planner would call them.
+#include <gtest/gtest.h>
+
+#include "qaplan/qaplan.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace qaplan;
+
+const Lexicon& lex() {
+  static const Lexicon l =
+      Lexicon::create(load_config(test::shipped_config()).value()).value();
+  return l;
+}
+
+QueryAnalysis analyze(std::string_view q) {
+  return lex().analyze(normalize_question(q, lex().config().input).value());
+}
+
+RouteDecision route(std::string_view q, const std::string& scenario = "default",
+                    std::optional<std::string> source = std::nullopt) {
+  return decide_route(analyze(q), lex().config().scenarios.at(scenario), source, lex());
+}
+
+TEST(Route, GreetingOnlyWhenNothingSubstantiveRemains) {
+  EXPECT_EQ(route("您好！").reason, RouteReason::kGreeting);
+  EXPECT_EQ(route("好的，谢谢您啦～").reason, RouteReason::kGreeting);
+  EXPECT_EQ(route("你好，我想查一下报销流程").reason, RouteReason::kNeedsRetrieval);
+  EXPECT_EQ(route("谢谢，报销单怎么填").route, Route::kRetrieval);
+  // Filler without any greeting word is not a greeting either.
+  EXPECT_EQ(route("好的").route, Route::kRetrieval);
+}
+
+TEST(Route, HandoffWinsOverGreetingAndCarriesTheMatchedPhrase) {
+  const auto d = route("你好，转人工");
+  EXPECT_EQ(d.reason, RouteReason::kHandoff);
+  EXPECT_EQ(d.detail, "转人工");
+  EXPECT_EQ(d.route, Route::kDirectAnswer);
+  EXPECT_FALSE(d.reply.empty());
+  // 人工 alone is a handoff, 人工 inside a real question is not.
+  EXPECT_EQ(route("人工!").reason, RouteReason::kHandoff);
+  EXPECT_EQ(route("人工智能培训怎么报名").route, Route::kRetrieval);
+}
+
+TEST(Route, OutOfScopeUsesGlobalAndScenarioLists) {
+  EXPECT_EQ(route("今天天气怎么样").reason, RouteReason::kOutOfScope);
+  EXPECT_EQ(route("股票期权行权价怎么算", "hr_helpdesk").reason, RouteReason::kOutOfScope);
+  EXPECT_EQ(route("股票期权行权价怎么算", "default").route, Route::kRetrieval);
+}
+
+TEST(Route, SourceBoundaryFromFilterOrSuggestion) {
+  const auto by_filter = route("年假怎么申请", "hr_helpdesk", "finance");
+  EXPECT_EQ(by_filter.reason, RouteReason::kSourceBoundary);
+  EXPECT_EQ(by_filter.detail, "finance");
+  const auto by_keywords = route("发票丢了如何补开", "hr_helpdesk");
+  EXPECT_EQ(by_keywords.reason, RouteReason::kSourceBoundary);
+  EXPECT_EQ(by_keywords.detail, "finance");
+  // An explicit allowed filter wins over a suggestion outside the scenario.
+  EXPECT_EQ(route("发票丢了如何补开", "hr_helpdesk", "hr").route, Route::kRetrieval);
+  EXPECT_EQ(route("发票丢了如何补开", "default").route, Route::kRetrieval);
+}
+
+TEST(Source, MostHitsWinsTiesGoToTheFirstListed) {
+  EXPECT_EQ(suggest_source(analyze("报销费用超过5000需要谁审批"), lex()), "finance");
+  // 员工 (hr) + 报销 + 发票 (finance): finance has more hits.
+  EXPECT_EQ(suggest_source(analyze("员工报销发票怎么贴"), lex()), "finance");
+  // 年假 (hr) + 系统 (it): one each, hr is listed first.
+  EXPECT_EQ(suggest_source(analyze("年假系统在哪"), lex()), "hr");
+  EXPECT_EQ(suggest_source(analyze("帮我分析一下"), lex()), std::nullopt);
+  EXPECT_EQ(effective_source(std::string("legal"), std::string("hr")), "legal");
+  EXPECT_EQ(effective_source(std::nullopt, std::string("hr")), "hr");
+  EXPECT_EQ(effective_source(std::nullopt, std::nullopt), std::nullopt);
+}
+
+TEST(Intent, FollowUpNeedsHistory) {
+  const auto q = analyze("那审批呢");
+  EXPECT_EQ(classify_intent(q, true, lex()).intent, Intent::kFollowUp);
+  EXPECT_TRUE(classify_intent(q, true, lex()).requires_rewrite);
+  const auto alone = classify_intent(q, false, lex());
+  EXPECT_NE(alone.intent, Intent::kFollowUp);
+  EXPECT_FALSE(alone.requires_rewrite);
+}
+
+TEST(Intent, MatchedRulesListsEveryRuleWinnerFirst) {
+  // 它…吗 with history: anaphora and elliptic? 它需要审批吗 starts with 它, not 那/还有,
+  // so only the anaphora rule and the FAQ rule (吗, blocked by 它) are candidates.
+  const auto c = classify_intent(analyze("那它需要审批吗"), true, lex());
+  EXPECT_EQ(c.rule_id, "follow_up_anaphora");
+  EXPECT_EQ(c.matched_rules, (std::vector<std::string>{"follow_up_anaphora", "follow_up_elliptic"}));
+  const auto k = classify_intent(analyze("公司会议室预约规则在哪里查看以及需要遵守哪些流程要求"), false, lex());
+  EXPECT_EQ(k.rule_id, "knowledge_multi_part");
+  EXPECT_EQ(k.matched_rules,
+            (std::vector<std::string>{"knowledge_multi_part", "faq_standard_question"}));
+}
+
+TEST(Intent, TrailingPunctuationDoesNotHideAnEnding) {
+  EXPECT_EQ(classify_intent(analyze("那病假呢？？"), true, lex()).intent, Intent::kFollowUp);
+  EXPECT_EQ(classify_intent(analyze("那病假呢~😀"), true, lex()).intent, Intent::kFollowUp);
+}
+
+TEST(Intent, IgnoreWithinMasksTimeExpressions) {
+  const auto c = classify_intent(analyze("这个月工资什么时候发"), true, lex());
+  EXPECT_EQ(c.intent, Intent::kFaqQuery);
+  EXPECT_EQ(classify_intent(analyze("这个工资什么时候发"), true, lex()).intent, Intent::kFollowUp);
+}
+
+TEST(Intent, FallbackIsDefaultKnowledge) {
+  const auto c = classify_intent(analyze("随便看看"), false, lex());
+  EXPECT_EQ(c.rule_id, "default_knowledge");
+  EXPECT_EQ(c.intent, Intent::kKnowledgeQuery);
+  EXPECT_DOUBLE_EQ(c.score, 0.60);
+  EXPECT_EQ(c.matched_rules, (std::vector<std::string>{"default_knowledge"}));
+}
+
+TEST(Gateway, RuleOnlyCopiesTheCandidate) {
+  auto cand = classify_intent(analyze("年假怎么申请"), false, lex());
+  const IntentResult r = decide_intent(cand);
+  EXPECT_EQ(r.decision_policy, DecisionPolicy::kRuleOnly);
+  EXPECT_DOUBLE_EQ(r.confidence, cand.score);
+  EXPECT_DOUBLE_EQ(r.rule_score, cand.score);
+  EXPECT_EQ(r.rule_candidate.rule_id, "faq_standard_question");
+  EXPECT_FALSE(r.model_candidate.has_value());
+  EXPECT_EQ(r.suggested_source, "hr");
+}
+
+TEST(Category, FirstMatchInConfigOrderAndCurrentQuestionOnly) {
+  // compliance (合同) before pricing (付款).
+  EXPECT_EQ(infer_question_category(analyze("合同付款条款"), lex()), QuestionCategory::kCompliance);
+  // 审批 alone is not pricing.
+  EXPECT_EQ(infer_question_category(analyze("审批信息"), lex()), QuestionCategory::kDefault);
+  EXPECT_TRUE(is_table_query(analyze("付款节点明细"), lex()));
+  EXPECT_FALSE(is_table_query(analyze("报销流程是什么"), lex()));
+}
+
+class PlanTest : public ::testing::Test {
+ protected:
+  static IntentResult intent(Intent i, double score) {
+    IntentCandidate c;
+    c.intent = i;
+    c.score = score;
+    c.rule_id = "test";
+    return decide_intent(c);
+  }
+  const RetrievalStrategyConfig& strategy() { return lex().config().retrieval_strategy; }
+};
+
+TEST_F(PlanTest, DirectAnswerIsAnError) {
+  RouteDecision d;
+  d.route = Route::kDirectAnswer;
+  d.reason = RouteReason::kGreeting;
+  auto r = build_retrieval_plan(d, intent(Intent::kFaqQuery, 0.9), {20, QuestionCategory::kDefault, false}, strategy());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+  EXPECT_NE(r.error().message.find("greeting"), std::string::npos);
+}
+
+TEST_F(PlanTest, DefaultsThenPatchesAndTrace) {
+  auto r = build_retrieval_plan(RouteDecision{}, intent(Intent::kFaqQuery, 0.86),
+                                {20, QuestionCategory::kDefault, false}, strategy());
+  ASSERT_TRUE(r.ok());
+  const RetrievalPlan& p = r->plan;
+  EXPECT_EQ(p.reason(), "faq_first");
+  EXPECT_EQ(p.doc_top_k(), 10);
+  EXPECT_EQ(p.faq_top_k(), 20);
+  EXPECT_DOUBLE_EQ(p.faq_direct_threshold(), 0.64);
+  EXPECT_EQ(p.max_context_chars(), 6000);
+  EXPECT_EQ(p.max_context_doc_chars(), 1500);
+  EXPECT_DOUBLE_EQ(p.min_context_score(), 0.30);
+  ASSERT_EQ(r->trace.fired.size(), 1u);
+  EXPECT_EQ(r->trace.fired[0].id, "intent_faq");
+  const auto& ch = r->trace.fired[0].changes;
+  ASSERT_EQ(ch.size(), 3u);
+  EXPECT_EQ(ch[0].field, PlanField::kDocTopK);
+  EXPECT_DOUBLE_EQ(ch[0].before, 20);
+  EXPECT_DOUBLE_EQ(ch[0].after, 10);
+}
+
+TEST_F(PlanTest, LowScoreGuardOverridesShortQueryShrinkBecauseItRunsLater) {
+  auto r = build_retrieval_plan(RouteDecision{}, intent(Intent::kKnowledgeQuery, 0.6),
+                                {10, QuestionCategory::kDefault, false}, strategy());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->plan.doc_top_k(), 24);  // short query lowered it to 10, the guard raised it again
+  EXPECT_TRUE(r->plan.faq_direct_exact_only());
+  // Reversing the two patches changes the outcome: order is part of the rules.
+  RetrievalStrategyConfig swapped = strategy();
+  auto& ps = swapped.patches;
+  auto s = std::find_if(ps.begin(), ps.end(), [](auto& p) { return p.id == "short_query"; });
+  auto l = std::find_if(ps.begin(), ps.end(), [](auto& p) { return p.id == "low_decision_score"; });
+  std::iter_swap(s, l);
+  auto r2 = build_retrieval_plan(RouteDecision{}, intent(Intent::kKnowledgeQuery, 0.6),
+                                 {10, QuestionCategory::kDefault, false}, swapped);
+  EXPECT_EQ(r2->plan.doc_top_k(), 10);
+  EXPECT_EQ(r2->plan.reason(), "knowledge_doc_enriched_low_rule_score_guard_short_query_guard");
+}
+
+TEST_F(PlanTest, ScoreBandsAreHalfOpen) {
+  auto at = [&](double conf) {
+    return build_retrieval_plan(RouteDecision{}, intent(Intent::kFaqQuery, conf),
+                                {30, QuestionCategory::kDefault, false}, strategy())
+        ->plan.reason();
+  };
+  EXPECT_EQ(at(0.69), "faq_first_low_rule_score_guard");
+  EXPECT_EQ(at(0.70), "faq_first_rule_score_guard");
+  EXPECT_EQ(at(0.8199), "faq_first_rule_score_guard");
+  EXPECT_EQ(at(0.82), "faq_first");
+}
+
+TEST_F(PlanTest, NoPatchFiredGivesDefaultReason) {
+  RetrievalStrategyConfig none = strategy();
+  none.patches.clear();
+  auto r = build_retrieval_plan(RouteDecision{}, intent(Intent::kFaqQuery, 0.9),
+                                {30, QuestionCategory::kDefault, true}, none);
+  EXPECT_EQ(r->plan.reason(), "default");
+  EXPECT_FALSE(r->plan.prefer_table());  // only the table patch sets it
+  EXPECT_TRUE(r->trace.fired.empty());
+}
+
+}  // namespace

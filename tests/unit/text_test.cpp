@@ -1,0 +1,94 @@
+#include "qaplan/text.hpp"
+
+#include <gtest/gtest.h>
+
+#include "qaplan/config.hpp"
+
+namespace {
+
+using qaplan::count_query_units;
+using qaplan::InputConfig;
+using qaplan::normalize_question;
+
+std::string norm(std::string_view s) {
+  auto r = normalize_question(s, InputConfig{});
+  EXPECT_TRUE(r.ok()) << r.error().to_string();
+  return r.ok() ? r->text : std::string();
+}
+
+TEST(Text, FullWidthDigitsAndLettersBecomeAscii) {
+  EXPECT_EQ(norm("报销５０００元"), "报销5000元");
+  EXPECT_EQ(norm("ＶＰＮ连不上"), "vpn连不上");
+}
+
+TEST(Text, CaseFoldIsFull) {
+  EXPECT_EQ(norm("VPN Wifi"), "vpn wifi");
+  EXPECT_EQ(norm("Straße"), "strasse");  // full folding, not just lower-casing
+}
+
+TEST(Text, TrimsAndCollapsesWhitespace) {
+  EXPECT_EQ(norm("  vpn \t\n  wifi  "), "vpn wifi");
+  EXPECT_EQ(norm("\u3000年假\u3000"), "年假");  // ideographic space is whitespace
+}
+
+TEST(Text, SpacesBetweenHanCharactersAreRemoved) {
+  EXPECT_EQ(norm("年假 怎么  申请"), "年假怎么申请");
+  EXPECT_EQ(norm("超过 5000 需要"), "超过 5000 需要");  // Han–ASCII boundaries keep one space
+}
+
+TEST(Text, PunctuationIsNormalizedNotRemoved) {
+  EXPECT_EQ(norm("年假怎么申请？"), "年假怎么申请?");
+}
+
+TEST(Text, QueryUnitsFollowTheSeedExamples) {
+  EXPECT_EQ(count_query_units("报销费用超过5000需要谁审批"), 12);
+  EXPECT_EQ(count_query_units("材料清单里的付款金额字段是什么"), 15);
+  EXPECT_EQ(count_query_units("vpn怎么连接"), 5);
+  EXPECT_EQ(count_query_units("a1b2 c3 ,!"), 2);   // maximal ASCII alphanumeric runs
+  EXPECT_EQ(count_query_units("？！…😀"), 0);
+  EXPECT_EQ(count_query_units("sku-1234"), 2);      // '-' splits the run
+  EXPECT_EQ(count_query_units(""), 0);
+}
+
+TEST(Text, InvalidUtf8IsAnErrorNamingTheOffset) {
+  for (std::string bad : {std::string("\xff"), std::string("ab\xc3"), std::string("\xc0\xaf"),
+                          std::string("\xed\xa0\x80"), std::string("\xf4\x90\x80\x80")}) {
+    auto r = normalize_question(bad, InputConfig{});
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.error().code, qaplan::ErrorCode::kInvalidInput);
+    EXPECT_NE(r.error().message.find("invalid UTF-8 at byte"), std::string::npos);
+    EXPECT_EQ(r.error().context, "question");
+  }
+  EXPECT_FALSE(qaplan::is_valid_utf8("\xe5\xb9"));
+  EXPECT_TRUE(qaplan::is_valid_utf8("年假"));
+}
+
+TEST(Text, EmptyAndWhitespaceOnlyAreErrors) {
+  for (std::string s : {"", "   ", "\t\n", "\u3000"}) {
+    auto r = normalize_question(s, InputConfig{});
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message.find("empty"), std::string::npos);
+  }
+}
+
+TEST(Text, LengthLimitCountsRawCodePointsBeforeNormalization) {
+  InputConfig lim;
+  lim.max_question_chars = 4;
+  EXPECT_TRUE(normalize_question("年假申请", lim).ok());
+  auto r = normalize_question("年假申请吗", lim);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("5 characters, limit 4"), std::string::npos);
+  // ㍿ (1 code point) expands to 株式会社 under NFKC: the raw count is what is limited.
+  EXPECT_TRUE(normalize_question("㍿㍿㍿㍿", lim).ok());
+  lim.max_question_chars = 512;
+  EXPECT_TRUE(normalize_question(std::string(512, 'a'), lim).ok());
+  EXPECT_FALSE(normalize_question(std::string(513, 'a'), lim).ok());
+}
+
+TEST(Text, HugeInputIsRejectedWithoutCrashing) {
+  const std::string big(10 * 1024 * 1024, 'x');
+  auto r = normalize_question(big, InputConfig{});
+  EXPECT_FALSE(r.ok());
+}
+
+}  // namespace
