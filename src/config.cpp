@@ -606,8 +606,16 @@ Result<Config> parse_config(std::string_view toml_text, std::string_view origin)
     std::string first = what.substr(0, what.find('\n'));
     if (first.starts_with("[error] ")) first = first.substr(8);
     const auto line = e.location().line();
-    return make_error(ErrorCode::kInvalidConfig, "TOML syntax error: " + first,
-                      line > 0 ? name + ":" + std::to_string(line) : name);
+    std::string ctx = line > 0 ? name + ":" + std::to_string(line) : name;
+    // Name the key when the broken line is `key = …`, so the error points at what to fix.
+    const std::string src = e.location().line_str();
+    if (const auto eq = src.find('='); eq != std::string::npos) {
+      std::string key = src.substr(0, eq);
+      key.erase(0, key.find_first_not_of(" \t"));
+      key.erase(key.find_last_not_of(" \t") + 1);
+      if (!key.empty() && key.find_first_of("[]\"'#") == std::string::npos) ctx += " " + key;
+    }
+    return make_error(ErrorCode::kInvalidConfig, "TOML syntax error: " + first, ctx);
   } catch (const std::exception& e) {
     return make_error(ErrorCode::kInvalidConfig, std::string("cannot parse: ") + e.what(), name);
   }

@@ -33,9 +33,25 @@ int main(int argc, char** argv) {
     add(register_tokenize);
     try {
       app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+      return app.exit(e) == 0 ? kOk : kInvalid;
+    } catch (const CLI::CallForAllHelp& e) {
+      return app.exit(e) == 0 ? kOk : kInvalid;
+    } catch (const CLI::CallForVersion& e) {
+      return app.exit(e) == 0 ? kOk : kInvalid;
     } catch (const CLI::ParseError& e) {
-      const int rc = app.exit(e);  // prints help/version/usage error
-      return rc == 0 ? kOk : kInvalid;
+      // Usage errors are one line, like every other error (CLI11 would print two).
+      std::string msg = e.what();
+      if (argc > 1 && argv[1][0] != '-' && app.get_subcommands({}).size() > 0) {
+        bool known = false;
+        for (const auto* sub : app.get_subcommands({})) known |= sub->get_name() == argv[1];
+        if (!known) msg = std::string("unknown subcommand '") + argv[1] +
+                          "' (plan, config, bench, search, tokenize)";
+      }
+      for (char& ch : msg)
+        if (ch == '\n') ch = ' ';
+      std::cerr << "qaplan: " << msg << " (see qaplan --help)\n";
+      return kInvalid;
     }
     auto logger = spdlog::stderr_color_mt("qaplan");
     spdlog::set_default_logger(logger);
