@@ -16,12 +16,14 @@ using internal::next_code_point;
 
 bool is_han(std::int32_t cp) noexcept {
   if (cp < 0x2E80) return false;  // fast path: nothing below the CJK radicals block is Han
+  if (cp >= 0x4E00 && cp <= 0x9FFF) return true;  // CJK Unified Ideographs: all Han, skip ICU
   UErrorCode err = U_ZERO_ERROR;
   return uscript_getScript(cp, &err) == USCRIPT_HAN && U_SUCCESS(err);
 }
 
 bool is_space(std::int32_t cp) noexcept {
   if (cp < 0x80) return cp == ' ' || (cp >= 0x09 && cp <= 0x0D);
+  if (cp > 0x3000) return false;  // U+3000 (ideographic space) is the highest White_Space
   return u_isUWhiteSpace(cp) != 0;
 }
 

@@ -1,0 +1,495 @@
+// Planner::prepare() speed (issue 2 item 17). Speed lives here, not in tests.
+//
+//   build/bench/planner_bench                          # Google Benchmark suite
+//   build/bench/planner_bench --benchmark_filter=Prepare
+//   build/bench/planner_bench --per-question [--reps=200] [--top=5] [--hot]
+//   QAPLAN_BENCH_QUESTIONS=path.jsonl build/bench/planner_bench   # another question set
+//
+// Questions: tools/bench/data/planner_questions.jsonl, one {"question", "history"?: [...]} per
+// line (250 realistic helpdesk questions: short, long, follow-ups, direct answers, full-width).
+// Config: the shipped config/rules.toml. Everything runs on one thread.
+//
+// Subsets (decided once at start-up by running prepare() on each question):
+//   direct    — route = direct_answer (greeting, handoff, out_of_scope, source_boundary)
+//   follow_up — retrieval with history
+//   short     — retrieval, no history, query units <= 12 (the short-query rule's limit)
+//   long      — retrieval, no history, >= 30 code points in the raw question
+//
+// --per-question (handled before benchmark::Initialize): every prepare() is timed on its own with
+// steady_clock, `reps` times per question, in `reps` passes over the whole set (so the branch
+// predictor cannot memorise one question; --hot repeats each question `reps` times in a row
+// instead); per question the median is kept.
+// Reports p50/p95/p99/max over those medians (all questions and per subset), plans/s (wall clock
+// over reps/4 untimed passes over the set, and n / sum of medians), heap allocations per
+// prepare(), and the median of prepare()'s own StageTimings.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <new>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "qaplan/config.hpp"
+#include "qaplan/planner.hpp"
+
+// Counts operator new calls (allocations made by qaplan, which is linked statically into this
+// binary) so --per-question can report heap allocations per prepare(). Not thread-safe; every
+// benchmark here runs on one thread.
+static std::uint64_t g_allocations = 0;
+void* operator new(std::size_t size) {
+  ++g_allocations;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+enum class Kind { kDirect, kFollowUp, kShort, kLong, kOther };
+
+const char* kind_name(Kind k) {
+  switch (k) {
+    case Kind::kDirect: return "direct";
+    case Kind::kFollowUp: return "follow_up";
+    case Kind::kShort: return "short";
+    case Kind::kLong: return "long";
+    case Kind::kOther: return "medium";
+  }
+  return "?";
+}
+
+[[noreturn]] void die(const std::string& msg) {
+  std::fprintf(stderr, "planner_bench: %s\n", msg.c_str());
+  std::exit(2);
+}
+
+std::size_t code_points(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
+struct Fixture {
+  qaplan::Config config;
+  std::vector<qaplan::PrepareRequest> requests;
+  std::vector<Kind> kinds;
+  std::vector<qaplan::NormalizedQuery> normalized;  // per request, for BM_Analyze
+  std::vector<qaplan::QueryAnalysis> analyses;      // per request, for the stage benchmarks
+  std::vector<std::size_t> retrieval;               // requests routed to retrieval
+  qaplan::Planner* planner = nullptr;
+
+  std::vector<std::size_t> subset(Kind k) const {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < kinds.size(); ++i)
+      if (kinds[i] == k) out.push_back(i);
+    return out;
+  }
+};
+
+std::string questions_path() {
+  const char* v = std::getenv("QAPLAN_BENCH_QUESTIONS");
+  if (v != nullptr && *v != '\0') return v;
+  return QAPLAN_SOURCE_DIR "/tools/bench/data/planner_questions.jsonl";
+}
+
+const Fixture& fixture() {
+  static const Fixture* f = [] {
+    auto* fx = new Fixture;
+    auto cfg = qaplan::load_config(QAPLAN_SOURCE_DIR "/config/rules.toml");
+    if (!cfg.ok()) die("config: " + cfg.error().message);
+    fx->config = std::move(cfg).value();
+    auto planner = qaplan::Planner::create(fx->config);
+    if (!planner.ok()) die("planner: " + planner.error().message);
+    fx->planner = new qaplan::Planner(std::move(planner).value());
+
+    const std::string path = questions_path();
+    std::ifstream in(path);
+    if (!in) die("cannot read " + path);
+    std::string line;
+    int lineno = 0;
+    while (std::getline(in, line)) {
+      ++lineno;
+      if (line.empty()) continue;
+      nlohmann::json j;
+      try {
+        j = nlohmann::json::parse(line);
+      } catch (const std::exception& e) {
+        die(path + ":" + std::to_string(lineno) + ": " + e.what());
+      }
+      qaplan::PrepareRequest r;
+      r.question = j.at("question").get<std::string>();
+      if (j.contains("history")) r.history = j.at("history").get<std::vector<std::string>>();
+      fx->requests.push_back(std::move(r));
+    }
+    if (fx->requests.empty()) die(path + ": no questions");
+
+    const qaplan::Lexicon& lex = fx->planner->lexicon();
+    for (const auto& r : fx->requests) {
+      auto p = fx->planner->prepare(r);
+      if (!p.ok()) die("prepare('" + r.question + "'): " + p.error().message);
+      Kind k = Kind::kOther;
+      if (p->route.route == qaplan::Route::kDirectAnswer) k = Kind::kDirect;
+      else if (!r.history.empty()) k = Kind::kFollowUp;
+      else if (p->normalized.query_units <= 12) k = Kind::kShort;
+      else if (code_points(r.question) >= 30) k = Kind::kLong;
+      fx->kinds.push_back(k);
+      if (k != Kind::kDirect) fx->retrieval.push_back(fx->normalized.size());
+      auto n = qaplan::normalize_question(r.question, fx->config.input);
+      fx->normalized.push_back(n.value());
+      fx->analyses.push_back(lex.analyze(n.value()));
+    }
+    return fx;
+  }();
+  return *f;
+}
+
+// One iteration = one prepare() of the next question of `idx`, cycling.
+void run_prepare(benchmark::State& state, const std::vector<std::size_t>& idx) {
+  const Fixture& f = fixture();
+  if (idx.empty()) {
+    state.SkipWithError("empty subset");
+    return;
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto p = f.planner->prepare(f.requests[idx[i]]);
+    benchmark::DoNotOptimize(p);
+    if (++i == idx.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["questions"] = static_cast<double>(idx.size());
+}
+
+std::vector<std::size_t> all_indices() {
+  std::vector<std::size_t> v(fixture().requests.size());
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = i;
+  return v;
+}
+
+void BM_PrepareAll(benchmark::State& state) { run_prepare(state, all_indices()); }
+void BM_PrepareShort(benchmark::State& state) {
+  run_prepare(state, fixture().subset(Kind::kShort));
+}
+void BM_PrepareLong(benchmark::State& state) { run_prepare(state, fixture().subset(Kind::kLong)); }
+void BM_PrepareFollowUp(benchmark::State& state) {
+  run_prepare(state, fixture().subset(Kind::kFollowUp));
+}
+void BM_PrepareDirect(benchmark::State& state) {
+  run_prepare(state, fixture().subset(Kind::kDirect));
+}
+
+// Stage 1a: validation + ICU NFKC_Casefold + whitespace + query units.
+void BM_Normalize(benchmark::State& state) {
+  const Fixture& f = fixture();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto n = qaplan::normalize_question(f.requests[i].question, f.config.input);
+    benchmark::DoNotOptimize(n);
+    if (++i == f.requests.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+// Stage 1b: Aho-Corasick scan (includes copying the NormalizedQuery, analyze() takes a value).
+void BM_Analyze(benchmark::State& state) {
+  const Fixture& f = fixture();
+  const qaplan::Lexicon& lex = f.planner->lexicon();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto a = lex.analyze(f.normalized[i]);
+    benchmark::DoNotOptimize(a);
+    if (++i == f.normalized.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+// The remaining stages on precomputed analyses (retrieval questions only, like prepare()).
+void BM_Route(benchmark::State& state) {
+  const Fixture& f = fixture();
+  const qaplan::Lexicon& lex = f.planner->lexicon();
+  const auto& sc = f.config.scenarios.at(f.config.default_scenario);
+  const std::optional<std::string> no_source;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto r = qaplan::decide_route(f.analyses[i], sc, no_source, lex);
+    benchmark::DoNotOptimize(r);
+    if (++i == f.analyses.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_Intent(benchmark::State& state) {
+  const Fixture& f = fixture();
+  const qaplan::Lexicon& lex = f.planner->lexicon();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const std::size_t k = f.retrieval[i];
+    auto r = qaplan::decide_intent(
+        qaplan::classify_intent(f.analyses[k], !f.requests[k].history.empty(), lex));
+    benchmark::DoNotOptimize(r);
+    if (++i == f.retrieval.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_Category(benchmark::State& state) {
+  const Fixture& f = fixture();
+  const qaplan::Lexicon& lex = f.planner->lexicon();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const auto& a = f.analyses[f.retrieval[i]];
+    auto c = qaplan::infer_question_category(a, lex);
+    auto t = qaplan::is_table_query(a, lex);
+    benchmark::DoNotOptimize(c);
+    benchmark::DoNotOptimize(t);
+    if (++i == f.retrieval.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_Plan(benchmark::State& state) {
+  const Fixture& f = fixture();
+  const qaplan::Lexicon& lex = f.planner->lexicon();
+  struct Input {
+    qaplan::IntentResult intent;
+    qaplan::PlanSignals signals;
+  };
+  std::vector<Input> inputs;
+  for (std::size_t k : f.retrieval) {
+    const auto& a = f.analyses[k];
+    inputs.push_back({qaplan::decide_intent(
+                          qaplan::classify_intent(a, !f.requests[k].history.empty(), lex)),
+                      {a.query.query_units, qaplan::infer_question_category(a, lex),
+                       qaplan::is_table_query(a, lex)}});
+  }
+  const qaplan::RouteDecision route;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto p = qaplan::build_retrieval_plan(route, inputs[i].intent, inputs[i].signals,
+                                          f.config.retrieval_strategy);
+    benchmark::DoNotOptimize(p);
+    if (++i == inputs.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+// Config → Planner (validation + Aho-Corasick build). Includes copying the Config.
+void BM_PlannerCreate(benchmark::State& state) {
+  const Fixture& f = fixture();
+  for (auto _ : state) {
+    auto p = qaplan::Planner::create(f.config);
+    benchmark::DoNotOptimize(p);
+  }
+}
+
+// prepare() reads steady_clock for its StageTimings (10 reads on the retrieval path); this is
+// the price of one read on this machine, to put the stage numbers above in proportion.
+void BM_SteadyClockNow(benchmark::State& state) {
+  for (auto _ : state) {
+    auto t = Clock::now();
+    benchmark::DoNotOptimize(t);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+BENCHMARK(BM_PrepareAll);
+BENCHMARK(BM_PrepareShort);
+BENCHMARK(BM_PrepareLong);
+BENCHMARK(BM_PrepareFollowUp);
+BENCHMARK(BM_PrepareDirect);
+BENCHMARK(BM_Normalize);
+BENCHMARK(BM_Analyze);
+BENCHMARK(BM_Route);
+BENCHMARK(BM_Intent);
+BENCHMARK(BM_Category);
+BENCHMARK(BM_Plan);
+BENCHMARK(BM_PlannerCreate)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SteadyClockNow);
+
+// ---- --per-question mode -------------------------------------------------------------------
+
+double percentile(std::vector<double> v, double p) {
+  // Nearest-rank on the sorted values: the smallest value with at least p% at or below it.
+  std::sort(v.begin(), v.end());
+  std::size_t rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
+  rank = std::clamp<std::size_t>(rank, 1, v.size());
+  return v[rank - 1];
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int per_question(int reps, int top, bool hot) {
+  const Fixture& f = fixture();
+  const qaplan::Planner& planner = *f.planner;
+  const std::size_t n = f.requests.size();
+  const std::size_t nreps = static_cast<std::size_t>(reps);
+  // samples[q * reps + r]: wall µs of one prepare(); st[k][q * reps + r]: StageTimings field k.
+  std::vector<double> samples(n * nreps);
+  std::vector<double> st[6];
+  for (auto& v : st) v.resize(n * nreps);
+  auto time_one = [&](std::size_t q, std::size_t r) {
+    const auto t0 = Clock::now();
+    auto p = planner.prepare(f.requests[q]);
+    const auto t1 = Clock::now();
+    benchmark::DoNotOptimize(p);
+    samples[q * nreps + r] = std::chrono::duration<double, std::micro>(t1 - t0).count();
+    const auto& t = p->timings;
+    const std::int64_t fields[6] = {t.text_ns, t.route_ns, t.intent_ns, t.category_ns, t.plan_ns,
+                                    t.total_ns};
+    for (int k = 0; k < 6; ++k) st[k][q * nreps + r] = static_cast<double>(fields[k]);
+  };
+  // Warm-up: one pass over the whole set.
+  for (const auto& req : f.requests) {
+    auto p = planner.prepare(req);
+    benchmark::DoNotOptimize(p);
+  }
+  if (hot) {
+    // Each question `reps` times in a row: caches and branch predictors learn that question.
+    for (std::size_t q = 0; q < n; ++q)
+      for (std::size_t r = 0; r < nreps; ++r) time_one(q, r);
+  } else {
+    // Default: `reps` passes over the whole set, so consecutive calls see different questions
+    // (what a server sees); each call is still timed on its own.
+    for (std::size_t r = 0; r < nreps; ++r)
+      for (std::size_t q = 0; q < n; ++q) time_one(q, r);
+  }
+  auto median_at = [&](const std::vector<double>& v, std::size_t q) {
+    return median_of(std::vector<double>(v.begin() + static_cast<std::ptrdiff_t>(q * nreps),
+                                         v.begin() + static_cast<std::ptrdiff_t>((q + 1) * nreps)));
+  };
+  std::vector<double> med(n);
+  std::vector<double> stage_text, stage_route, stage_intent, stage_category, stage_plan,
+      stage_total;
+  for (std::size_t q = 0; q < n; ++q) {
+    med[q] = median_at(samples, q);
+    stage_text.push_back(median_at(st[0], q));
+    stage_route.push_back(median_at(st[1], q));
+    stage_total.push_back(median_at(st[5], q));
+    if (f.kinds[q] != Kind::kDirect) {  // direct answers stop after route
+      stage_intent.push_back(median_at(st[2], q));
+      stage_category.push_back(median_at(st[3], q));
+      stage_plan.push_back(median_at(st[4], q));
+    }
+  }
+
+  // Throughput: whole passes over the set, one clock read per pass.
+  const int passes = std::max(1, reps / 4);
+  const auto t0 = Clock::now();
+  for (int p = 0; p < passes; ++p)
+    for (const auto& req : f.requests) {
+      auto r = planner.prepare(req);
+      benchmark::DoNotOptimize(r);
+    }
+  const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+  const double plans_per_s = static_cast<double>(passes) * static_cast<double>(n) / secs;
+
+  // Heap allocations per prepare(), counted over one pass (the returned Preparation included).
+  std::uint64_t allocs_all = 0, allocs_retrieval = 0;
+  for (std::size_t q = 0; q < n; ++q) {
+    const std::uint64_t before = g_allocations;
+    {
+      auto r = planner.prepare(f.requests[q]);
+      benchmark::DoNotOptimize(r);
+    }
+    const std::uint64_t used = g_allocations - before;
+    allocs_all += used;
+    if (f.kinds[q] != Kind::kDirect) allocs_retrieval += used;
+  }
+
+  std::printf("per-question latency: %zu questions x %d reps, %s order (single thread, "
+              "steady_clock)\n",
+              n, reps, hot ? "hot (same question repeated)" : "interleaved (passes over the set)");
+  std::printf("  %-10s %5s %9s %9s %9s %9s  (us, over per-question medians)\n", "subset", "n",
+              "p50", "p95", "p99", "max");
+  auto row = [&](const char* name, const std::vector<double>& v) {
+    if (v.empty()) return;
+    std::printf("  %-10s %5zu %9.3f %9.3f %9.3f %9.3f\n", name, v.size(), percentile(v, 50),
+                percentile(v, 95), percentile(v, 99), percentile(v, 100));
+  };
+  row("all", med);
+  for (Kind k : {Kind::kShort, Kind::kOther, Kind::kLong, Kind::kFollowUp, Kind::kDirect}) {
+    std::vector<double> v;
+    for (std::size_t q = 0; q < n; ++q)
+      if (f.kinds[q] == k) v.push_back(med[q]);
+    row(kind_name(k), v);
+  }
+  double sum_med = 0;
+  for (double m : med) sum_med += m;
+  std::printf("throughput: %.0f plans/s wall (%d passes over the set, %.3f us/plan mean; "
+              "preemption on a busy machine counts)\n",
+              plans_per_s, passes, 1e6 / plans_per_s);
+  std::printf("            %.0f plans/s from the medians (n / sum of per-question medians)\n",
+              static_cast<double>(n) * 1e6 / sum_med);
+  std::printf("heap allocations per prepare(): %.1f mean (%.1f for retrieval questions)\n",
+              static_cast<double>(allocs_all) / static_cast<double>(n),
+              f.retrieval.empty() ? 0.0
+                                  : static_cast<double>(allocs_retrieval) /
+                                        static_cast<double>(f.retrieval.size()));
+  std::printf("prepare() StageTimings, median over per-question medians (ns; each includes its\n"
+              "  own steady_clock reads; intent/category/plan over retrieval questions only):\n");
+  std::printf("  text(normalize+analyze) %.0f  route %.0f  intent %.0f  category %.0f  plan %.0f"
+              "  total %.0f\n",
+              median_of(stage_text), median_of(stage_route),
+              stage_intent.empty() ? 0.0 : median_of(stage_intent),
+              stage_category.empty() ? 0.0 : median_of(stage_category),
+              stage_plan.empty() ? 0.0 : median_of(stage_plan), median_of(stage_total));
+  if (top > 0) {
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return med[a] > med[b]; });
+    std::printf("slowest %d:\n", top);
+    for (int i = 0; i < top && static_cast<std::size_t>(i) < n; ++i) {
+      const std::size_t q = order[static_cast<std::size_t>(i)];
+      std::printf("  %8.3f us  [%s, %zu history] %s\n", med[q], kind_name(f.kinds[q]),
+                  f.requests[q].history.size(), f.requests[q].question.c_str());
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool per_q = false;
+  bool hot = false;
+  int reps = 200;
+  int top = 5;
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--per-question") per_q = true;
+    else if (a == "--hot") hot = true;
+    else if (a.starts_with("--reps=")) reps = std::max(1, std::atoi(argv[i] + 7));
+    else if (a.starts_with("--top=")) top = std::max(0, std::atoi(argv[i] + 6));
+    else rest.push_back(argv[i]);
+  }
+  if (const char* e = std::getenv("QAPLAN_BENCH_PER_QUESTION"); e != nullptr && *e == '1')
+    per_q = true;
+  if (per_q) return per_question(reps, top, hot);
+
+  int n = static_cast<int>(rest.size());
+  benchmark::Initialize(&n, rest.data());
+  if (benchmark::ReportUnrecognizedArguments(n, rest.data())) return 1;
+  std::printf("questions: %zu from %s\n", fixture().requests.size(), questions_path().c_str());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
