@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Packaging test (issue 2, acceptance 2): a host project (tests/package) uses qaplan
+#   (a) from an install tree:  cmake --install BUILD_DIR into a temp prefix, find_package(qaplan);
+#   (b) through add_subdirectory() of this checkout;
+# and in both cases runs one Planner::prepare() on a golden question.
+# Usage: scripts/test_package.sh BUILD_DIR   (BUILD_DIR: a configured and built qaplan tree)
+set -euo pipefail
+
+if [[ $# -ne 1 || ! -f "$1/CMakeCache.txt" ]]; then
+  echo "usage: $0 BUILD_DIR  (a configured and built qaplan build directory)" >&2
+  exit 2
+fi
+build_dir=$(cd "$1" && pwd)
+src_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+generator=Ninja
+command -v ninja >/dev/null || { echo "test_package: ninja not found" >&2; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/qaplan-package.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+log="$work/log"
+# Each step's output goes to a log that is shown only when the step fails.
+step() {
+  local name=$1
+  shift
+  if ! "$@" >"$log" 2>&1; then
+    echo "test_package: FAILED: $name" >&2
+    echo "  command: $*" >&2
+    sed 's/^/  | /' "$log" >&2
+    exit 1
+  fi
+}
+
+# (a) install tree in a temp prefix -------------------------------------------------------------
+prefix=$(mktemp -d "$work/prefix.XXXXXX")
+step "install $build_dir" cmake --install "$build_dir" --prefix "$prefix"
+config_file=$(find "$prefix" -path '*/cmake/qaplan/qaplanConfig.cmake' -print -quit)
+[[ -n "$config_file" ]] || { echo "test_package: no qaplanConfig.cmake under $prefix" >&2; exit 1; }
+for f in "$(dirname "$config_file")/qaplanConfigVersion.cmake" \
+         "$(dirname "$config_file")/qaplanTargets.cmake" \
+         "$prefix/include/qaplan/qaplan.hpp" "$prefix/include/qaplan/export.hpp" \
+         "$prefix/include/qaplan/version.hpp" "$prefix/share/qaplan/rules.toml"; do
+  [[ -f "$f" ]] || { echo "test_package: not installed: ${f#"$prefix"/}" >&2; exit 1; }
+done
+step "configure consumer (find_package)" cmake -S "$src_dir/tests/package" -B "$work/installed" \
+  -G "$generator" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"
+step "build consumer (find_package)" cmake --build "$work/installed" -j2
+step "run consumer (find_package)" \
+  "$work/installed/qaplan_consumer" "$prefix/share/qaplan/rules.toml"
+installed_run=$(cat "$log")
+# The installed CLI finds <prefix>/share/qaplan/rules.toml on its own (when tools were built).
+cli_note="no CLI installed"
+if [[ -x "$prefix/bin/qaplan" ]]; then
+  step "run installed CLI" env -u QAPLAN_CONFIG "$prefix/bin/qaplan" plan "报销费用超过5000需要谁审批" \
+    --plan-only
+  grep -q '"reason":"faq_first_short_query_guard_pricing_guard"' "$log" || {
+    echo "test_package: installed CLI printed an unexpected plan:" >&2; cat "$log" >&2; exit 1; }
+  cli_note="installed CLI ok"
+fi
+
+# (b) add_subdirectory of this checkout ---------------------------------------------------------
+step "configure consumer (add_subdirectory)" cmake -S "$src_dir/tests/package" -B "$work/subdir" \
+  -G "$generator" -DCMAKE_BUILD_TYPE=Release -DQAPLAN_SOURCE_DIR="$src_dir"
+step "build consumer (add_subdirectory)" cmake --build "$work/subdir" -j2
+step "run consumer (add_subdirectory)" "$work/subdir/qaplan_consumer" "$src_dir/config/rules.toml"
+
+shared=$(sed -n 's/^BUILD_SHARED_LIBS:BOOL=//p' "$build_dir/CMakeCache.txt")
+echo "PASS test_package: find_package (install prefix, BUILD_SHARED_LIBS=${shared:-OFF}," \
+     "$cli_note) and add_subdirectory consumers ran prepare(): ${installed_run#qaplan_consumer: }"

@@ -1,0 +1,595 @@
+// `qaplan plan` and `qaplan config check` end to end: the golden table through the CLI, the JSON
+// shape, invariance, every bad-input exit code, config lookup, config errors and batch mode.
+// Each test runs the real binary (QAPLAN_BIN) through /bin/sh and parses its stdout.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using nlohmann::ordered_json;
+using qaplan::test::RunResult;
+using qaplan::test::sh_quote;
+
+// QAPLAN_CONFIG is cleared so a developer's environment cannot change what these tests see;
+// without --config the CLI then uses the rules.toml copied beside the binary.
+std::string cli() { return "env -u QAPLAN_CONFIG " + sh_quote(qaplan::test::qaplan_bin()); }
+
+RunResult run(const std::string& args) { return qaplan::test::run(cli() + " " + args); }
+
+RunResult plan(const std::string& question, const std::string& extra = "") {
+  return run("plan " + sh_quote(question) + " --plan-only" + (extra.empty() ? "" : " " + extra));
+}
+
+ordered_json parse(const RunResult& r) {
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  try {
+    return ordered_json::parse(r.out);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "stdout is not one JSON object: " << e.what() << "\n" << r.out;
+    return ordered_json::object();
+  }
+}
+
+long count_lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+
+// An error run: exit 2, nothing on stdout, exactly one line on stderr.
+void expect_invalid(const RunResult& r, const std::string& what) {
+  SCOPED_TRACE(what);
+  EXPECT_EQ(r.status, 2) << "stdout: " << r.out << "\nstderr: " << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(count_lines(r.err), 1) << "stderr must be exactly one line: [" << r.err << "]";
+  EXPECT_FALSE(r.err.empty() || r.err.back() != '\n') << r.err;
+}
+
+std::vector<json> read_jsonl(const fs::path& p) {
+  std::ifstream in(p);
+  EXPECT_TRUE(in) << p;
+  std::vector<json> rows;
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) rows.push_back(json::parse(line));
+  return rows;
+}
+
+// A fresh directory per test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = fs::temp_directory_path() /
+            ("qaplan-cli-" + std::to_string(::getpid()) + "-" + info->name());
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+  fs::path write(const std::string& name, const std::string& content) const {
+    const fs::path p = path_ / name;
+    std::ofstream(p, std::ios::binary) << content;
+    return p;
+  }
+
+ private:
+  fs::path path_;
+};
+
+std::string shipped_text() { return qaplan::test::slurp(qaplan::test::shipped_config()); }
+
+// Splits into lines (without '\n'); line i+1 of the file is element i.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string l;
+  while (std::getline(in, l)) out.push_back(l);
+  return out;
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
+// 1-based line number of the first line starting with `prefix` after the line `after` (a table
+// header), so edits hit the intended section of the shipped file.
+int find_line(const std::vector<std::string>& lines, const std::string& after,
+              const std::string& prefix) {
+  bool in_section = after.empty();
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (!in_section) {
+      in_section = lines[i].rfind(after, 0) == 0;
+      continue;
+    }
+    if (lines[i].rfind(prefix, 0) == 0) return static_cast<int>(i) + 1;
+  }
+  ADD_FAILURE() << "no line starting with '" << prefix << "' after '" << after << "'";
+  return 0;
+}
+
+constexpr const char* kDefaults = "[retrieval_strategy.defaults]";
+
+// The shipped config with one line of [retrieval_strategy.defaults] replaced.
+std::string with_default(const std::string& key_prefix, const std::string& replacement,
+                         int* line_out = nullptr) {
+  auto lines = lines_of(shipped_text());
+  const int n = find_line(lines, kDefaults, key_prefix);
+  if (n > 0) lines[n - 1] = replacement;
+  if (line_out) *line_out = n;
+  return join_lines(lines);
+}
+
+// ---- golden table through the CLI ------------------------------------------------------------
+
+TEST(PlanCli, GoldenRowsThroughCli) {
+  const auto rows = read_jsonl(qaplan::test::source_dir() / "tests/data/golden_plans.jsonl");
+  ASSERT_EQ(rows.size(), 6u);
+  for (const json& row : rows) {
+    const std::string q = row.at("question").get<std::string>();
+    SCOPED_TRACE(row.dump());
+    std::string extra;
+    if (row.contains("history"))
+      for (const auto& h : row["history"]) extra += " --history " + sh_quote(h.get<std::string>());
+    const ordered_json out = parse(plan(q, extra));
+    ASSERT_TRUE(out.is_object());
+    const json& e = row.at("expect");
+    EXPECT_EQ(out["query"], q);
+    EXPECT_EQ(out["route"]["route"], e.at("route"));
+    if (e.contains("query_units")) EXPECT_EQ(out["query_units"], e["query_units"]);
+    ASSERT_TRUE(out["intent"].is_object());
+    ASSERT_TRUE(out["retrieval_plan"].is_object());
+    const auto& in = out["intent"];
+    if (e.contains("intent")) EXPECT_EQ(in["intent"], e["intent"]);
+    if (e.contains("requires_rewrite")) EXPECT_EQ(in["requires_rewrite"], e["requires_rewrite"]);
+    if (e.contains("rule_id")) EXPECT_EQ(in["rule_candidate"]["rule_id"], e["rule_id"]);
+    if (e.contains("confidence_max"))
+      EXPECT_LE(in["confidence"].get<double>(), e["confidence_max"].get<double>());
+    const auto& p = out["retrieval_plan"];
+    for (const auto& [field, want] : e.at("plan").items()) {
+      SCOPED_TRACE(field);
+      ASSERT_TRUE(p.contains(field));
+      if (want.is_number_float()) EXPECT_DOUBLE_EQ(p[field].get<double>(), want.get<double>());
+      else EXPECT_EQ(json(p[field]), want);
+    }
+    if (e.contains("plan_min"))
+      for (const auto& [field, want] : e["plan_min"].items())
+        EXPECT_GE(p[field].get<double>(), want.get<double>()) << field;
+  }
+}
+
+// ---- JSON shape ------------------------------------------------------------------------------
+
+const std::vector<std::string> kTopKeys = {"query", "normalized_query", "query_units", "route",
+                                           "intent", "effective_source", "retrieval_plan",
+                                           "plan_trace"};
+
+std::vector<std::string> keys_of(const ordered_json& j) {
+  std::vector<std::string> k;
+  for (const auto& [key, v] : j.items()) k.push_back(key);
+  return k;
+}
+
+TEST(PlanCli, TopLevelKeysAndPlanFieldsExactly) {
+  const ordered_json out = parse(plan("报销费用超过5000需要谁审批"));
+  EXPECT_EQ(keys_of(out), kTopKeys);
+  const std::vector<std::string> plan_fields = {
+      "run_faq", "run_doc", "faq_top_k", "doc_top_k", "rerank", "faq_direct_threshold",
+      "final_context_top_n", "min_context_score", "max_context_chars", "max_context_doc_chars",
+      "use_query_variants", "question_category", "prefer_table", "faq_direct_exact_only",
+      "intent_rule_score", "intent_decision_score", "reason"};
+  EXPECT_EQ(keys_of(out["retrieval_plan"]), plan_fields);
+  EXPECT_EQ(out["effective_source"], "finance");
+  EXPECT_EQ(out["normalized_query"], "报销费用超过5000需要谁审批");
+  // The trace names the fired patches in order; their tags make up the reason.
+  std::vector<std::string> tags;
+  for (const auto& f : out["plan_trace"]["fired"]) tags.push_back(f["tag"].get<std::string>());
+  EXPECT_EQ(tags, (std::vector<std::string>{"faq_first", "short_query_guard", "pricing_guard"}));
+}
+
+TEST(PlanCli, DirectAnswerHasNullIntentPlanAndTrace) {
+  const ordered_json out = parse(plan("您好"));
+  EXPECT_EQ(keys_of(out), kTopKeys);
+  EXPECT_EQ(out["route"]["route"], "direct_answer");
+  EXPECT_EQ(out["route"]["reason"], "greeting");
+  EXPECT_TRUE(out["intent"].is_null());
+  EXPECT_TRUE(out["retrieval_plan"].is_null());
+  EXPECT_TRUE(out["plan_trace"].is_null());
+}
+
+TEST(PlanCli, PrettyPrintsTheSameObject) {
+  const RunResult compact = plan("年假怎么申请");
+  const RunResult pretty = plan("年假怎么申请", "--pretty");
+  EXPECT_GT(count_lines(pretty.out), 10);
+  EXPECT_EQ(count_lines(compact.out), 1);
+  EXPECT_EQ(parse(pretty), parse(compact));
+}
+
+// ---- invariance ------------------------------------------------------------------------------
+
+TEST(PlanCli, InvariantUnderWidthSpacesAndTrailingQuestionMark) {
+  const ordered_json base = parse(plan("报销费用超过5000需要谁审批"));
+  ASSERT_TRUE(base["retrieval_plan"].is_object());
+  for (const std::string q : {"报销费用超过５０００需要谁审批", "  报销费用超过5000 需要谁审批？ ",
+                              "报销费用超过5000需要谁审批?"}) {
+    SCOPED_TRACE(q);
+    const ordered_json out = parse(plan(q));
+    EXPECT_EQ(out["retrieval_plan"], base["retrieval_plan"]);
+    EXPECT_EQ(out["intent"], base["intent"]);
+    EXPECT_EQ(out["query_units"], 12);
+  }
+}
+
+TEST(PlanCli, InvariantUnderLetterCaseAndFullWidthLetters) {
+  const ordered_json base = parse(plan("vpn怎么连接"));
+  ASSERT_TRUE(base["retrieval_plan"].is_object());
+  EXPECT_EQ(base["effective_source"], "it");
+  for (const std::string q : {"VPN怎么连接", "ＶＰＮ怎么连接", "Vpn怎么连接"}) {
+    SCOPED_TRACE(q);
+    const ordered_json out = parse(plan(q));
+    EXPECT_EQ(out["normalized_query"], "vpn怎么连接");
+    EXPECT_EQ(out["retrieval_plan"], base["retrieval_plan"]);
+    EXPECT_EQ(out["effective_source"], "it");
+  }
+}
+
+// ---- bad input -------------------------------------------------------------------------------
+
+TEST(PlanCli, NoQuestionIsUsageError) {
+  expect_invalid(run("plan"), "no question");
+  expect_invalid(run("plan --plan-only"), "no question, flag only");
+}
+
+TEST(PlanCli, QuestionAndInputTogetherIsUsageError) {
+  TempDir tmp;
+  const fs::path f = tmp.write("in.jsonl", R"({"question": "年假怎么申请"})" "\n");
+  expect_invalid(run("plan " + sh_quote("年假怎么申请") + " --input " + sh_quote(f.string())),
+                 "question and --input");
+}
+
+TEST(PlanCli, InvalidUtf8QuestionNamesQuestion) {
+  // Octal escapes: /bin/sh may be dash, whose printf has no \x.
+  for (const std::string bytes : {R"(\377\376)", R"(\344\275)", R"(abc\300\257)"}) {
+    SCOPED_TRACE(bytes);
+    const RunResult r =
+        qaplan::test::run(cli() + " plan \"$(printf '" + bytes + "')\" --plan-only");
+    expect_invalid(r, "invalid UTF-8");
+    EXPECT_NE(r.err.find("question"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("UTF-8"), std::string::npos) << r.err;
+  }
+}
+
+TEST(PlanCli, InvalidUtf8HistoryNamesHistory) {
+  const RunResult r = qaplan::test::run(cli() + " plan " + sh_quote("那审批呢") +
+                                        " --history \"$(printf '\\377')\" --plan-only");
+  expect_invalid(r, "invalid UTF-8 history");
+  EXPECT_NE(r.err.find("history"), std::string::npos) << r.err;
+}
+
+TEST(PlanCli, EmptyAndWhitespaceOnlyQuestions) {
+  for (const std::string q : {"", " ", "   \t  ", "\xE3\x80\x80" /* U+3000 ideographic space */}) {
+    SCOPED_TRACE("[" + q + "]");
+    expect_invalid(plan(q), "empty question");
+  }
+}
+
+std::string repeat(const std::string& s, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+TEST(PlanCli, QuestionLengthLimitIsCodePoints) {
+  // 512 Han characters = 1536 bytes: the limit counts code points, not bytes.
+  const RunResult ok = plan(repeat("年", 512));
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  const RunResult too_long = plan(repeat("年", 513));
+  expect_invalid(too_long, "513 characters");
+  EXPECT_NE(too_long.err.find("question"), std::string::npos) << too_long.err;
+  EXPECT_NE(too_long.err.find("513"), std::string::npos) << too_long.err;
+  // ASCII too.
+  EXPECT_EQ(plan(repeat("a", 512)).status, 0);
+  expect_invalid(plan(repeat("a", 513)), "513 ASCII characters");
+}
+
+TEST(PlanCli, UnknownScenarioAndSource) {
+  const RunResult sc = plan("年假怎么申请", "--scenario nosuch");
+  expect_invalid(sc, "unknown scenario");
+  EXPECT_NE(sc.err.find("nosuch"), std::string::npos) << sc.err;
+  const RunResult src = plan("年假怎么申请", "--source nosuch");
+  expect_invalid(src, "unknown source");
+  EXPECT_NE(src.err.find("nosuch"), std::string::npos) << src.err;
+  // Known ones work: hr_helpdesk is a shipped scenario, finance a shipped source.
+  EXPECT_EQ(plan("年假怎么申请", "--scenario hr_helpdesk").status, 0);
+  const ordered_json out = parse(plan("年假怎么申请", "--source hr"));
+  EXPECT_EQ(out["effective_source"], "hr");
+}
+
+TEST(PlanCli, MissingConfigFile) {
+  TempDir tmp;
+  const fs::path missing = tmp.path() / "nope.toml";
+  const RunResult r = plan("年假怎么申请", "--config " + sh_quote(missing.string()));
+  expect_invalid(r, "missing config");
+  EXPECT_NE(r.err.find("nope.toml"), std::string::npos) << r.err;
+}
+
+// ---- malformed configs: plan and config check --------------------------------------------------
+
+struct BadConfig {
+  std::string name;     // file name (also the test label)
+  std::string content;  // whole file
+  int line;             // line the error must name
+  std::string key;      // key the error must name
+};
+
+std::vector<BadConfig> bad_configs() {
+  std::vector<BadConfig> out;
+  int n = 0;
+  // TOML syntax error: junk after the value.
+  std::string t = with_default("faq_top_k", "faq_top_k = 20 oops", &n);
+  out.push_back({"syntax_error.toml", t, n, "faq_top_k"});
+  // Unknown key (a typo) inserted right after the defaults header.
+  {
+    auto lines = lines_of(shipped_text());
+    const int header = find_line(lines, "", kDefaults);
+    lines.insert(lines.begin() + header, "doc_topk = 20");
+    out.push_back({"unknown_key.toml", join_lines(lines), header + 1, "doc_topk"});
+  }
+  t = with_default("faq_direct_threshold", "faq_direct_threshold = 1.5", &n);
+  out.push_back({"threshold_1_5.toml", t, n, "faq_direct_threshold"});
+  t = with_default("faq_top_k", "faq_top_k = 0", &n);
+  out.push_back({"faq_top_k_0.toml", t, n, "faq_top_k"});
+  t = with_default("doc_top_k", "doc_top_k = \"20\"", &n);
+  out.push_back({"wrong_type.toml", t, n, "doc_top_k"});
+  t = with_default("rerank", "rerank = 1", &n);
+  out.push_back({"wrong_type_bool.toml", t, n, "rerank"});
+  // A patch threshold outside [0, 1] (inside an inline table).
+  {
+    auto lines = lines_of(shipped_text());
+    const int id = find_line(lines, "", "id = \"category_pricing\"");
+    const int at = find_line(lines, "id = \"category_pricing\"", "at_least");
+    lines[at - 1] = "at_least = { faq_top_k = 24, faq_direct_threshold = 1.84 }";
+    EXPECT_GT(at, id);
+    out.push_back({"patch_threshold.toml", join_lines(lines), at, "faq_direct_threshold"});
+  }
+  return out;
+}
+
+void expect_names_location(const RunResult& r, const BadConfig& b) {
+  EXPECT_NE(r.err.find(b.name + ":" + std::to_string(b.line)), std::string::npos)
+      << "stderr must name " << b.name << ":" << b.line << " — got: " << r.err;
+  EXPECT_NE(r.err.find(b.key), std::string::npos)
+      << "stderr must name the key " << b.key << " — got: " << r.err;
+}
+
+TEST(PlanCli, MalformedConfigsAreRejectedWithFileLineAndKey) {
+  TempDir tmp;
+  for (const BadConfig& b : bad_configs()) {
+    SCOPED_TRACE(b.name);
+    ASSERT_GT(b.line, 0);
+    const fs::path p = tmp.write(b.name, b.content);
+    const RunResult r = plan("年假怎么申请", "--config " + sh_quote(p.string()));
+    expect_invalid(r, b.name);
+    expect_names_location(r, b);
+  }
+}
+
+// A value missing after `=`: toml11's own message names neither line nor key; qaplan adds both
+// (found by this test, fixed in edf8578).
+TEST(ConfigCheckCli, TomlSyntaxErrorNamesTheKey) {
+  TempDir tmp;
+  int n = 0;
+  const fs::path p =
+      tmp.write("syntax.toml", with_default("doc_top_k", "doc_top_k =    # oops", &n));
+  const RunResult r = run("config check " + sh_quote(p.string()));
+  expect_invalid(r, "syntax error");
+  EXPECT_NE(r.err.find("syntax.toml:" + std::to_string(n)), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("doc_top_k"), std::string::npos)
+      << "a TOML syntax error must name the key — " << r.err;
+  EXPECT_NE(r.err.find("TOML syntax error"), std::string::npos) << r.err;
+}
+
+TEST(ConfigCheckCli, ShippedConfigIsValid) {
+  const RunResult r =
+      run("config check " + sh_quote(qaplan::test::shipped_config().string()));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("ok"), std::string::npos) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  // Without a path it checks the config the CLI would use (the copy beside the binary).
+  EXPECT_EQ(run("config check").status, 0);
+}
+
+TEST(ConfigCheckCli, MalformedConfigsExit2WithFileLineAndKey) {
+  TempDir tmp;
+  for (const BadConfig& b : bad_configs()) {
+    SCOPED_TRACE(b.name);
+    const fs::path p = tmp.write(b.name, b.content);
+    const RunResult r = run("config check " + sh_quote(p.string()));
+    expect_invalid(r, b.name);
+    expect_names_location(r, b);
+  }
+  const RunResult missing = run("config check " + sh_quote((tmp.path() / "nope.toml").string()));
+  expect_invalid(missing, "missing file");
+}
+
+// ---- config lookup ---------------------------------------------------------------------------
+
+// golden row 1 is a long FAQ question: no patch touches faq_top_k, so it shows the default.
+constexpr const char* kLongFaq = "异地入职材料办理时需要准备哪些资料和审批信息";
+
+TEST(PlanCli, QaplanConfigEnvIsUsedAndConfigFlagWins) {
+  TempDir tmp;
+  const fs::path env_cfg = tmp.write("env.toml", with_default("faq_top_k", "faq_top_k = 21"));
+  const fs::path flag_cfg = tmp.write("flag.toml", with_default("faq_top_k", "faq_top_k = 22"));
+  const std::string bin = sh_quote(qaplan::test::qaplan_bin());
+  const std::string q = sh_quote(kLongFaq);
+
+  const ordered_json shipped = parse(plan(kLongFaq));
+  EXPECT_EQ(shipped["retrieval_plan"]["faq_top_k"], 20);
+
+  const ordered_json via_env = parse(qaplan::test::run(
+      "QAPLAN_CONFIG=" + sh_quote(env_cfg.string()) + " " + bin + " plan " + q + " --plan-only"));
+  EXPECT_EQ(via_env["retrieval_plan"]["faq_top_k"], 21);
+
+  const ordered_json via_flag = parse(qaplan::test::run(
+      "QAPLAN_CONFIG=" + sh_quote(env_cfg.string()) + " " + bin + " plan " + q +
+      " --plan-only --config " + sh_quote(flag_cfg.string())));
+  EXPECT_EQ(via_flag["retrieval_plan"]["faq_top_k"], 22);
+
+  // An empty QAPLAN_CONFIG is "unset"; a QAPLAN_CONFIG naming a missing file is an error, not
+  // a silent fallback to the shipped file.
+  const ordered_json empty_env = parse(qaplan::test::run(
+      "QAPLAN_CONFIG= " + bin + " plan " + q + " --plan-only"));
+  EXPECT_EQ(empty_env["retrieval_plan"]["faq_top_k"], 20);
+  const RunResult missing = qaplan::test::run(
+      "QAPLAN_CONFIG=" + sh_quote((tmp.path() / "nope.toml").string()) + " " + bin + " plan " + q +
+      " --plan-only");
+  expect_invalid(missing, "QAPLAN_CONFIG names a missing file");
+  EXPECT_NE(missing.err.find("nope.toml"), std::string::npos) << missing.err;
+
+  // config check without a path follows the same lookup.
+  const RunResult check = qaplan::test::run("QAPLAN_CONFIG=" + sh_quote(env_cfg.string()) + " " +
+                                            bin + " config check");
+  EXPECT_EQ(check.status, 0) << check.err;
+  EXPECT_NE(check.out.find("env.toml"), std::string::npos) << check.out;
+}
+
+// ---- batch -----------------------------------------------------------------------------------
+
+std::vector<std::string> split_lines(const std::string& s) { return lines_of(s); }
+
+TEST(PlanCli, BatchReportsBadLinesInOrderAndContinues) {
+  TempDir tmp;
+  // Physical lines: 1 good, 2 malformed JSON, 3 good (with history), 4 blank, 5 empty question,
+  // 6 good (scenario + source).
+  const std::string content =
+      R"({"question": "报销费用超过5000需要谁审批"})" "\n"
+      R"({"question": "年假怎么申请")" "\n"
+      R"({"question": "那审批呢", "history": ["报销流程是什么"]})" "\n"
+      "   \n"
+      R"({"question": ""})" "\n"
+      R"({"question": "年假怎么申请", "scenario": "hr_helpdesk", "source": "hr"})" "\n";
+  const fs::path f = tmp.write("batch.jsonl", content);
+  const RunResult r = run("plan --input " + sh_quote(f.string()));
+  EXPECT_EQ(r.status, 2) << r.err;
+  const auto out = split_lines(r.out);
+  ASSERT_EQ(out.size(), 5u) << r.out;
+
+  // Good lines print exactly what the single-question CLI prints.
+  EXPECT_EQ(json::parse(out[0]), json::parse(plan("报销费用超过5000需要谁审批").out));
+  EXPECT_EQ(json::parse(out[2]),
+            json::parse(plan("那审批呢", "--history " + sh_quote("报销流程是什么")).out));
+  EXPECT_EQ(json::parse(out[4]),
+            json::parse(plan("年假怎么申请", "--scenario hr_helpdesk --source hr").out));
+  EXPECT_EQ(json::parse(out[2])["intent"]["intent"], "FOLLOW_UP");
+
+  const json bad_json = json::parse(out[1]);
+  EXPECT_EQ(bad_json["line"], 2);
+  ASSERT_TRUE(bad_json.contains("error"));
+  EXPECT_NE(bad_json["error"].dump().find("JSON"), std::string::npos) << bad_json;
+  const json empty_q = json::parse(out[3]);
+  EXPECT_EQ(empty_q["line"], 5);
+  EXPECT_NE(empty_q["error"].dump().find("question"), std::string::npos) << empty_q;
+
+  const auto err = split_lines(r.err);
+  ASSERT_EQ(err.size(), 2u) << r.err;
+  EXPECT_NE(err[0].find("batch.jsonl:2"), std::string::npos) << err[0];
+  EXPECT_NE(err[1].find("batch.jsonl:5"), std::string::npos) << err[1];
+  EXPECT_NE(err[1].find("question"), std::string::npos) << err[1];
+}
+
+TEST(PlanCli, BatchAllGoodExits0AndSkipsBlankLines) {
+  TempDir tmp;
+  const fs::path f = tmp.write("good.jsonl",
+                               "\n"
+                               R"({"question": "您好"})" "\n"
+                               "\n\n"
+                               R"({"question": "门禁卡坏了去哪里补办", "history": null})" "\r\n");
+  const RunResult r = run("plan --input " + sh_quote(f.string()));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  const auto out = split_lines(r.out);
+  ASSERT_EQ(out.size(), 2u) << r.out;
+  EXPECT_EQ(json::parse(out[0])["route"]["reason"], "greeting");
+  EXPECT_EQ(json::parse(out[1])["intent"]["intent"], "FAQ_QUERY");
+}
+
+TEST(PlanCli, BatchFieldErrors) {
+  TempDir tmp;
+  const fs::path f = tmp.write("fields.jsonl",
+                               R"(["not", "an", "object"])" "\n"
+                               R"({"history": ["x"]})" "\n"
+                               R"({"question": 5})" "\n"
+                               R"({"question": "年假怎么申请", "sauce": "hr"})" "\n"
+                               R"({"question": "年假怎么申请", "source": "nosuch"})" "\n");
+  const RunResult r = run("plan --input " + sh_quote(f.string()));
+  EXPECT_EQ(r.status, 2);
+  const auto out = split_lines(r.out);
+  ASSERT_EQ(out.size(), 5u) << r.out;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const json j = json::parse(out[i]);
+    EXPECT_EQ(j["line"], static_cast<int>(i) + 1) << out[i];
+    EXPECT_TRUE(j.contains("error")) << out[i];
+  }
+  EXPECT_NE(out[3].find("sauce"), std::string::npos) << out[3];
+  EXPECT_EQ(split_lines(r.err).size(), 5u) << r.err;
+}
+
+TEST(PlanCli, BatchUnreadableFile) {
+  TempDir tmp;
+  const RunResult missing = run("plan --input " + sh_quote((tmp.path() / "nope.jsonl").string()));
+  expect_invalid(missing, "missing input");
+  EXPECT_NE(missing.err.find("nope.jsonl"), std::string::npos) << missing.err;
+  // A directory opens but cannot be read.
+  const RunResult dir = run("plan --input " + sh_quote(tmp.path().string()));
+  expect_invalid(dir, "directory as input");
+}
+
+// ---- top level -------------------------------------------------------------------------------
+
+TEST(QaplanCli, HelpAndUnknownSubcommand) {
+  const RunResult help = run("--help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("plan"), std::string::npos) << help.out;
+  EXPECT_EQ(run("plan --help").status, 0);
+  const RunResult unknown = run("frobnicate");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_TRUE(unknown.out.empty()) << unknown.out;
+  EXPECT_FALSE(unknown.err.empty());
+  EXPECT_EQ(run("").status, 2);  // a subcommand is required
+  EXPECT_EQ(run("plan " + sh_quote("年假怎么申请") + " --no-such-flag").status, 2);
+  EXPECT_EQ(run("plan " + sh_quote("年假怎么申请") + " --scenario").status, 2);
+}
+
+// CLI11's own printer writes two lines and says "A subcommand is required" for a typo'd
+// subcommand; qaplan prints one line naming the problem (found by this test, fixed in edf8578).
+TEST(QaplanCli, UsageErrorsAreOneLineNamingTheProblem) {
+  const RunResult unknown = run("frobnicate");
+  expect_invalid(unknown, "unknown subcommand");
+  EXPECT_NE(unknown.err.find("frobnicate"), std::string::npos) << unknown.err;
+  const RunResult flag = run("plan " + sh_quote("年假怎么申请") + " --nosuch");
+  expect_invalid(flag, "unknown flag");
+  EXPECT_NE(flag.err.find("--nosuch"), std::string::npos) << flag.err;
+  const RunResult value = run("plan " + sh_quote("年假怎么申请") + " --scenario");
+  expect_invalid(value, "flag without its value");
+  EXPECT_NE(value.err.find("--scenario"), std::string::npos) << value.err;
+  expect_invalid(run(""), "no subcommand");
+  expect_invalid(run("config"), "config without check");
+}
+
+}  // namespace
