@@ -1,15 +1,65 @@
-// qaplan tokenize — placeholder registered so the CLI builds; replaced by the ranking work (issue 3).
+// qaplan tokenize: writes `id<TAB>tok tok …` per record with the benchmark tokenizer, so a peer
+// (e.g. the Lucene harness in ../shared/peers/lucene) ranks exactly the tokens qaplan ranks.
 #include <iostream>
+#include <string>
 
 #include "cli.hpp"
+#include "qaplan/corpus.hpp"
+#include "qaplan/tokenizer.hpp"
 
 namespace qaplan::cli {
-Runner register_tokenize(CLI::App& app, GlobalOptions&) {
-  auto* sub = app.add_subcommand("tokenize", "(not built yet)");
-  sub->allow_extras();
-  return [] {
-    std::cerr << "qaplan: 'tokenize' is not available in this build\n";
-    return kInvalid;
-  };
+namespace {
+
+struct TokenizeOptions {
+  std::string input;
+  std::string format = "tsv";
+  std::string output;
+};
+
+int run_tokenize(const TokenizeOptions& o) {
+  auto recs = load_jsonl(o.input, JsonlKind::kAuto);
+  if (!recs) return report(recs.error());
+  auto tok = Tokenizer::create();
+  if (!tok) return report(tok.error());
+  std::string out;
+  std::vector<std::string> toks;
+  for (const auto& r : *recs) {
+    toks.clear();
+    if (Status s = tok->tokenize_into(r.text, toks); !s) {
+      Error e = s.error();
+      e.context = o.input + " id " + r.id;
+      return report(e);
+    }
+    out += r.id;
+    out += '\t';
+    for (std::size_t i = 0; i < toks.size(); ++i) {
+      if (i) out += ' ';
+      out += toks[i];
+    }
+    out += '\n';
+  }
+  if (o.output.empty() || o.output == "-") {
+    std::cout << out << std::flush;
+    return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
+  }
+  if (Status s = write_file_atomic(o.output, out, {o.input}); !s) return report(s.error());
+  return kOk;
 }
+
+}  // namespace
+
+Runner register_tokenize(CLI::App& app, GlobalOptions&) {
+  auto o = std::make_shared<TokenizeOptions>();
+  auto* sub = app.add_subcommand(
+      "tokenize",
+      "Tokenize a JSONL corpus ({\"id\",\"text\"}) or query file ({\"id\",\"query\"}) with the "
+      "benchmark tokenizer (nfkc-cjk-bigrams-ascii-1); writes id<TAB>tok tok ... per record");
+  sub->add_option("--input", o->input, "JSONL file (corpus or queries, detected by field)")
+      ->required();
+  sub->add_option("--format", o->format, "output format (tsv)")
+      ->check(CLI::IsMember({"tsv"}));
+  sub->add_option("--output", o->output, "output file (default: stdout); never an input");
+  return [o] { return run_tokenize(*o); };
+}
+
 }  // namespace qaplan::cli
