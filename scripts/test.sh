@@ -18,7 +18,7 @@ ctest --test-dir build --output-on-failure -j"$JOBS" --timeout 600
 
 step "sanitizers: ASan + UBSan unit tests"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQAPLAN_SANITIZE=ON \
-  -DQAPLAN_BUILD_BENCHMARKS=OFF >/dev/null
+  -DQAPLAN_BUILD_BENCHMARKS=OFF -DQAPLAN_BUILD_TOOLS=OFF >/dev/null
 cmake --build build-asan -j"$JOBS"
 ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
   ctest --test-dir build-asan --output-on-failure -j"$JOBS" -L unit --timeout 900

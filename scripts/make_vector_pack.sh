@@ -1,0 +1,11 @@
+#!/bin/sh
+# Regenerates the shipped vector pack eval_sets/vectors/ (issue 3 item 11) with qaplan's
+# built-in local-tfidf embedder: TF-IDF fitted on the body text of the in-scope chunks of
+# eval_sets/policy-retrieval-v1.json. Deterministic: rerunning it reproduces the files byte for
+# byte. Usage: scripts/make_vector_pack.sh [path/to/qaplan]   (default: build/qaplan)
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+qaplan=${1:-"$root/build/qaplan"}
+"$qaplan" bench --backend local-tfidf \
+  --dataset "$root/eval_sets/policy-retrieval-v1.json" \
+  --write-vector-pack "$root/eval_sets/vectors"

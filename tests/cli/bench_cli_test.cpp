@@ -1,0 +1,217 @@
+// `qaplan bench` end to end on the frozen dataset and the shipped vector pack.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "internal/sha256.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using qaplan::test::run;
+using qaplan::test::RunResult;
+using qaplan::test::sh_quote;
+using qaplan::test::slurp;
+
+fs::path eval_dir() { return qaplan::test::source_dir() / "eval_sets"; }
+fs::path dataset() { return eval_dir() / "policy-retrieval-v1.json"; }
+fs::path pack() { return eval_dir() / "vectors" / "local-tfidf.query-vectors.json"; }
+fs::path index_file() { return eval_dir() / "vectors" / "local-tfidf.index.json"; }
+
+class BenchCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("qaplan-bench-cli-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  RunResult bench(const std::string& args) {
+    return run(sh_quote(qaplan::test::qaplan_bin()) + " bench " + args);
+  }
+  RunResult bench_local(const fs::path& out) {
+    return bench("--backend local-tfidf --dataset " + sh_quote(dataset()) + " --output " +
+                 sh_quote(out));
+  }
+  RunResult bench_cached(const fs::path& out, const fs::path& qv, const fs::path& iv) {
+    return bench("--backend cached --dataset " + sh_quote(dataset()) + " --query-vectors " +
+                 sh_quote(qv) + " --index-vectors " + sh_quote(iv) + " --output " + sh_quote(out));
+  }
+  static void write(const fs::path& p, const std::string& s) {
+    std::ofstream(p, std::ios::binary) << s;
+  }
+  fs::path dir_;
+};
+
+void strip_timing(json& j) {
+  if (j.is_object()) {
+    j.erase("timing");
+    for (auto& [k, v] : j.items()) strip_timing(v);
+  } else if (j.is_array()) {
+    for (auto& v : j) strip_timing(v);
+  }
+}
+
+TEST_F(BenchCli, LocalRunWritesBothReports) {
+  const RunResult r = bench_local(dir_ / "out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(slurp(dir_ / "out" / "report.json"));
+  EXPECT_EQ(j["backend"], "local-tfidf");
+  EXPECT_EQ(j["tokenizer_version"], "nfkc-cjk-bigrams-ascii-1");
+  EXPECT_EQ(j["dataset"]["version"], "policy-retrieval-1");
+  EXPECT_EQ(j["scope"]["in_scope"].size(), 18u);
+  EXPECT_EQ(j["queries"].size(), 36u);
+  ASSERT_EQ(j["methods"].size(), 3u);  // vector, bm25, rrf — no vector_current offline
+  for (const auto& m : j["methods"]) {
+    EXPECT_EQ(m["threshold_source"], "dev_calibration");
+    EXPECT_EQ(m["metrics"]["dev"]["positives"], 8);
+    EXPECT_EQ(m["metrics"]["dev"]["negatives"], 4);
+    EXPECT_EQ(m["metrics"]["test"]["positives"], 16);
+    EXPECT_EQ(m["metrics"]["test"]["negatives"], 8);
+    // The chosen row of the dev table is the frozen threshold.
+    const auto& cal = m["calibration"];
+    EXPECT_EQ(cal["candidates"][cal["chosen_index"].get<std::size_t>()]["threshold"],
+              m["threshold"]);
+  }
+  // Every query reports split, reason, labels and, per method, hits with both lists' scores.
+  const json& q = j["queries"][0];
+  EXPECT_FALSE(q["reason"].get<std::string>().empty());
+  EXPECT_TRUE(q["methods"]["rrf"]["hits"][0].contains("cosine"));
+  EXPECT_TRUE(q["methods"]["rrf"]["hits"][0].contains("bm25_rank"));
+  const std::string md = slurp(dir_ / "out" / "report.md");
+  EXPECT_NE(md.find("## Test split"), std::string::npos);
+  EXPECT_NE(md.find("## Excluded by scope selection"), std::string::npos);
+  EXPECT_NE(md.find("## Review cases"), std::string::npos);
+}
+
+TEST_F(BenchCli, TwoRunsAreIdenticalApartFromTiming) {
+  ASSERT_EQ(bench_local(dir_ / "a").status, 0);
+  ASSERT_EQ(bench_local(dir_ / "b").status, 0);
+  json a = json::parse(slurp(dir_ / "a" / "report.json"));
+  json b = json::parse(slurp(dir_ / "b" / "report.json"));
+  strip_timing(a);
+  strip_timing(b);
+  EXPECT_EQ(a.dump(), b.dump());
+}
+
+TEST_F(BenchCli, CachedRunOnShippedPackReproducesLocalTfidfMetrics) {
+  ASSERT_EQ(bench_local(dir_ / "local").status, 0);
+  const RunResult r = bench_cached(dir_ / "cached", pack(), index_file());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json local = json::parse(slurp(dir_ / "local" / "report.json"));
+  const json cached = json::parse(slurp(dir_ / "cached" / "report.json"));
+  EXPECT_EQ(cached["backend"], "cached");
+  EXPECT_EQ(cached["vectors"]["index_sha256"], qaplan::internal::sha256_hex(slurp(index_file())));
+  EXPECT_NE(cached["vectors"]["provenance"].get<std::string>().find("built-in local-tfidf"),
+            std::string::npos);
+  ASSERT_EQ(cached["methods"].size(), 4u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    SCOPED_TRACE(local["methods"][i]["name"].get<std::string>());
+    EXPECT_EQ(cached["methods"][i]["name"], local["methods"][i]["name"]);
+    EXPECT_EQ(cached["methods"][i]["threshold"], local["methods"][i]["threshold"]);
+    EXPECT_EQ(cached["methods"][i]["metrics"], local["methods"][i]["metrics"]);
+  }
+  EXPECT_EQ(cached["methods"][3]["name"], "vector_current");
+  EXPECT_EQ(cached["methods"][3]["threshold"], 0.57);
+  EXPECT_EQ(cached["methods"][3]["threshold_source"], "fixed");
+}
+
+TEST_F(BenchCli, BadPackIsRefusedNamingTheProblem) {
+  // Index bytes changed → its SHA-256 no longer matches the pack's index_sha256.
+  write(dir_ / "index.json", slurp(index_file()) + "\n");
+  RunResult r = bench_cached(dir_ / "out", pack(), dir_ / "index.json");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("index_sha256"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "report.json"));
+
+  // A pack missing one frozen query.
+  json p = json::parse(slurp(pack()));
+  const std::string dropped = p["query_vectors"].begin().key();
+  p["query_vectors"].erase(dropped);
+  write(dir_ / "pack.json", p.dump());
+  r = bench_cached(dir_ / "out", dir_ / "pack.json", index_file());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find(dropped), std::string::npos) << r.err;
+
+  // cached without the vector files is a usage error.
+  r = bench("--backend cached --dataset " + sh_quote(dataset()) + " --output " +
+            sh_quote(dir_ / "out"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--query-vectors"), std::string::npos) << r.err;
+}
+
+TEST_F(BenchCli, OutputThatIsAnInputIsRefusedAndLeftUntouched) {
+  // Private copies so a bug could not damage the shipped files.
+  fs::copy_file(dataset(), dir_ / "policy-retrieval-v1.json");
+  fs::copy_file(eval_dir() / "fingerprints.json", dir_ / "fingerprints.json");
+  fs::copy_file(pack(), dir_ / "pack.json");
+  fs::copy_file(index_file(), dir_ / "index.json");
+  const std::string before = slurp(dir_ / "policy-retrieval-v1.json");
+  RunResult r =
+      bench("--backend local-tfidf --dataset " + sh_quote(dir_ / "policy-retrieval-v1.json") +
+            " --output " + sh_quote(dir_ / "policy-retrieval-v1.json"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("input"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir_ / "policy-retrieval-v1.json"), before);
+
+  const std::string pack_before = slurp(dir_ / "pack.json");
+  r = bench("--backend cached --dataset " + sh_quote(dir_ / "policy-retrieval-v1.json") +
+            " --query-vectors " + sh_quote(dir_ / "pack.json") + " --index-vectors " +
+            sh_quote(dir_ / "index.json") + " --output " + sh_quote(dir_ / "pack.json"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(slurp(dir_ / "pack.json"), pack_before);
+
+  r = bench("--export-queries " + sh_quote(dir_ / "index.json") + " --dataset " +
+            sh_quote(dir_ / "policy-retrieval-v1.json") + " --index-vectors " +
+            sh_quote(dir_ / "index.json"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(slurp(dir_ / "index.json"), slurp(index_file()));
+}
+
+TEST_F(BenchCli, ExportQueriesWritesOnlyTheManifest) {
+  const RunResult r = bench("--export-queries " + sh_quote(dir_ / "manifest.json") + " --dataset " +
+                            sh_quote(dataset()));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fs::directory_iterator(dir_)->path().filename(), "manifest.json");
+  const json m = json::parse(slurp(dir_ / "manifest.json"));
+  EXPECT_EQ(m["index_sha256"], qaplan::internal::sha256_hex(slurp(index_file())));
+  EXPECT_EQ(m["dimensions"], json::parse(slurp(index_file()))["dimensions"]);
+  EXPECT_EQ(m["corpus_sha256"], json::parse(slurp(index_file()))["corpus_sha256"]);
+  EXPECT_EQ(m["dataset_sha256"].get<std::string>().size(), 64u);
+  ASSERT_EQ(m["queries"].size(), 36u);
+  // Every manifest query is exactly a key of the shipped pack (the pack's key is the raw text).
+  const json p = json::parse(slurp(pack()));
+  for (const auto& q : m["queries"]) EXPECT_TRUE(p["query_vectors"].contains(q["query"]));
+}
+
+TEST_F(BenchCli, InvalidInvocationsExitTwo) {
+  EXPECT_EQ(bench("--dataset " + sh_quote(dataset()) + " --output " + sh_quote(dir_ / "o")).status,
+            2);  // backend is required
+  EXPECT_EQ(
+      bench("--backend qwen --dataset " + sh_quote(dataset()) + " --output " + sh_quote(dir_ / "o"))
+          .status,
+      2);
+  // A dataset edited after registration → fingerprint mismatch.
+  std::string text = slurp(dataset());
+  const auto pos = text.find("\"reason\": \"");
+  ASSERT_NE(pos, std::string::npos);
+  text.insert(pos + 11, "x");
+  write(dir_ / "policy-retrieval-v1.json", text);
+  fs::copy_file(eval_dir() / "fingerprints.json", dir_ / "fingerprints.json");
+  const RunResult r =
+      bench("--backend local-tfidf --dataset " + sh_quote(dir_ / "policy-retrieval-v1.json") +
+            " --output " + sh_quote(dir_ / "o"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("dataset_sha256"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+}
+
+}  // namespace
