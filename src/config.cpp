@@ -491,6 +491,50 @@ Result<Config> read_config(const TomlValue& root, const std::string& origin) {
     QAPLAN_TRY(each_table(r, "patches", c.retrieval_strategy.patches, read_patch));
     QAPLAN_TRY(r.finish());
   }
+  if (auto t = top.table("ranking"); !t.ok()) return t.error();
+  else if (*t) {
+    Reader r = top.sub(**t, "ranking");
+    RankingConfig& k = c.ranking;
+    auto section = [&](std::string_view name, auto&& fn) -> Status {
+      auto st = r.table(name);
+      if (!st.ok()) return st.error();
+      if (!*st) return {};
+      Reader s = r.sub(**st, "ranking." + std::string(name));
+      if (Status x = fn(s); !x.ok()) return x;
+      return s.finish();
+    };
+    QAPLAN_TRY(section("bm25", [&](Reader& s) -> Status {
+      QAPLAN_TRY(s.get("k1", k.bm25_k1));
+      if (s.find("k1") && !(k.bm25_k1 >= 0 && std::isfinite(k.bm25_k1)))
+        return s.err(*s.find("k1"), "k1", "must be a finite number ≥ 0");
+      QAPLAN_TRY(s.unit("b", k.bm25_b));
+      QAPLAN_TRY(s.get("norms", k.bm25_norms));
+      if (k.bm25_norms != "exact" && k.bm25_norms != "lucene")
+        return s.err(*s.find("norms"), "norms", "must be \"exact\" or \"lucene\"");
+      return {};
+    }));
+    QAPLAN_TRY(section("hnsw", [&](Reader& s) -> Status {
+      QAPLAN_TRY(s.get_int("m", k.hnsw_m));
+      if (s.find("m") && k.hnsw_m < 2) return s.err(*s.find("m"), "m", "must be ≥ 2");
+      QAPLAN_TRY(s.count("ef_construction", k.hnsw_ef_construction));
+      QAPLAN_TRY(s.count("ef_search", k.hnsw_ef_search));
+      long long seed = k.hnsw_seed;
+      QAPLAN_TRY(s.get("seed", seed));
+      if (seed < 0) return s.err(*s.find("seed"), "seed", "must be ≥ 0");
+      k.hnsw_seed = seed;
+      return {};
+    }));
+    QAPLAN_TRY(section("rrf", [&](Reader& s) -> Status {
+      QAPLAN_TRY(s.get("k", k.rrf_k));
+      if (s.find("k") && !(k.rrf_k > 0 && std::isfinite(k.rrf_k)))
+        return s.err(*s.find("k"), "k", "must be > 0");
+      return {};
+    }));
+    QAPLAN_TRY(section("bench", [&](Reader& s) -> Status {
+      return s.unit("current_vector_threshold", k.current_vector_threshold);
+    }));
+    QAPLAN_TRY(r.finish());
+  }
   QAPLAN_TRY(top.finish());
   if (Status st = c.validate(); !st.ok()) return st.error();
   return c;
@@ -580,6 +624,16 @@ Status Config::validate() const {
     if (v <= 0) return bad("[retrieval_strategy.defaults]", "top_k/top_n/chars must be > 0");
   for (double v : {d.faq_direct_threshold, d.min_context_score})
     if (auto m = check_unit(v); !m.empty()) return bad("[retrieval_strategy.defaults]", "thresholds " + m);
+  const RankingConfig& k = ranking;
+  if (!(k.bm25_k1 >= 0 && std::isfinite(k.bm25_k1))) return bad("[ranking.bm25] k1", "must be ≥ 0");
+  if (auto m = check_unit(k.bm25_b); !m.empty()) return bad("[ranking.bm25] b", m);
+  if (k.bm25_norms != "exact" && k.bm25_norms != "lucene")
+    return bad("[ranking.bm25] norms", "must be \"exact\" or \"lucene\"");
+  if (k.hnsw_m < 2 || k.hnsw_ef_construction <= 0 || k.hnsw_ef_search <= 0 || k.hnsw_seed < 0)
+    return bad("[ranking.hnsw]", "m must be ≥ 2, ef_construction and ef_search > 0, seed ≥ 0");
+  if (!(k.rrf_k > 0 && std::isfinite(k.rrf_k))) return bad("[ranking.rrf] k", "must be > 0");
+  if (auto m = check_unit(k.current_vector_threshold); !m.empty())
+    return bad("[ranking.bench] current_vector_threshold", m);
   std::set<std::string> patch_ids;
   for (const auto& p : retrieval_strategy.patches) {
     if (p.id.empty()) return bad("[[retrieval_strategy.patches]] id", "must not be empty");

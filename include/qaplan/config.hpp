@@ -156,6 +156,20 @@ struct RetrievalStrategyConfig {
   std::vector<PlanPatchConfig> patches;
 };
 
+/// [ranking.*]: parameters of the in-process ranking library (bm25.hpp, vector_index.hpp,
+/// fusion.hpp) as used by `qaplan search` and `qaplan bench`; command-line flags override them.
+struct RankingConfig {
+  double bm25_k1 = 1.2;               ///< [ranking.bm25] k1, ≥ 0
+  double bm25_b = 0.75;               ///< [ranking.bm25] b, in [0, 1]
+  std::string bm25_norms = "exact";   ///< [ranking.bm25] norms: "exact" | "lucene"
+  int hnsw_m = 16;                    ///< [ranking.hnsw] m, > 1
+  int hnsw_ef_construction = 200;     ///< [ranking.hnsw] ef_construction, > 0
+  int hnsw_ef_search = 64;            ///< [ranking.hnsw] ef_search, > 0
+  std::int64_t hnsw_seed = 100;       ///< [ranking.hnsw] seed, ≥ 0
+  double rrf_k = 60.0;                ///< [ranking.rrf] k, > 0
+  double current_vector_threshold = 0.57;  ///< [ranking.bench] vector_current threshold, [0, 1]
+};
+
 /// The whole configuration. A plain value: copy it, edit it, then `validate()` or hand it to
 /// `Planner::create()`, which validates.
 struct Config {
@@ -169,6 +183,7 @@ struct Config {
   IntentConfig intent;
   CategoryConfig category;
   RetrievalStrategyConfig retrieval_strategy;
+  RankingConfig ranking;
   std::string origin = "<memory>";  ///< file the config came from, used in error context
 
   /// Cross-field checks that do not need the file: referenced sources exist, the default

@@ -44,6 +44,12 @@ TEST(Config, ShippedConfigLoadsAndCompiles) {
   EXPECT_EQ(c->scenarios.at("default").allowed_sources,
             (std::vector<std::string>{"hr", "finance", "it", "admin", "legal"}));
   EXPECT_EQ(c->retrieval_strategy.patches.size(), 11u);
+  EXPECT_DOUBLE_EQ(c->ranking.bm25_k1, 1.2);
+  EXPECT_DOUBLE_EQ(c->ranking.bm25_b, 0.75);
+  EXPECT_EQ(c->ranking.bm25_norms, "exact");
+  EXPECT_EQ(c->ranking.hnsw_ef_search, 64);
+  EXPECT_DOUBLE_EQ(c->ranking.rrf_k, 60.0);
+  EXPECT_DOUBLE_EQ(c->ranking.current_vector_threshold, 0.57);
   EXPECT_TRUE(qaplan::Lexicon::create(*c).ok());
 }
 
@@ -77,6 +83,12 @@ TEST(Config, EveryErrorNamesFileLineAndKey) {
        "handoff_standalone = [1, 2]", "handoff_standalone", "array of strings"},
       {"unknown category", "category = \"summary\"", "category = \"sumary\"", "category",
        "unknown category"},
+      {"bm25 norms", "norms = \"exact\"", "norms = \"exactish\"", "norms", "\"exact\" or \"lucene\""},
+      {"bm25 k1 negative", "k1 = 1.2", "k1 = -1.0", "k1", "≥ 0"},
+      {"bm25 b above 1", "b = 0.75", "b = 1.75", "b", "[0, 1]"},
+      {"hnsw ef_search zero", "ef_search = 64", "ef_search = 0", "ef_search", "> 0"},
+      {"rrf k zero", "k = 60", "k = 0", "k", "> 0"},
+      {"unknown ranking key", "seed = 100", "seed = 100\nsead = 1", "sead", "unknown key"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);

@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "config_lookup.hpp"
+#include "ranking_options.hpp"
 #include "qaplan/bench.hpp"
 #include "qaplan/dataset.hpp"
 
@@ -40,6 +42,7 @@ struct BenchArgs {
   std::string export_queries;
   std::string write_vector_pack;
   bool compact = false;
+  std::string config;
 };
 
 fs::path self_dir() {
@@ -192,7 +195,9 @@ int run_bench_cmd(const BenchArgs& a) {
     if (!iv) return report(iv.error());
     in.index_vectors = std::move(*iv);
   }
-  auto run = run_bench(in);
+  auto cfg = load_cli_config(a.config);
+  if (!cfg) return report(cfg.error());
+  auto run = run_bench(in, bench_options(cfg->ranking));
   if (!run) return report(run.error());
 
   if (Status st = prepare_output_dir(out_dir, inputs, "--output"); !st) return report(st.error());
@@ -232,6 +237,8 @@ Runner register_bench(CLI::App& app, GlobalOptions&) {
   sub->add_option("--write-vector-pack", args->write_vector_pack,
                   "Write the local-tfidf vector pack + index into this directory");
   sub->add_flag("--compact", args->compact, "Write JSON without indentation");
+  sub->add_option("--config", args->config,
+                  "rules file whose [ranking.*] sets BM25/HNSW/RRF parameters (default: $QAPLAN_CONFIG, then the shipped one)");
   sub->footer(
       "Dataset lookup without --dataset: ./eval_sets/policy-retrieval-v1.json, then "
       "<binary dir>/../eval_sets/, then <binary dir>/../share/qaplan/eval_sets/.\n"

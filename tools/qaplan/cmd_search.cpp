@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "config_lookup.hpp"
+#include "ranking_options.hpp"
 #include "qaplan/bm25.hpp"
 #include "qaplan/corpus.hpp"
 #include "qaplan/embedder.hpp"
@@ -30,9 +32,11 @@ struct SearchOptions {
   std::string queries;
   std::string mode = "bm25";
   std::size_t k = 10;
-  std::string norms = "exact";
-  double k1 = 1.2;
-  double b = 0.75;
+  std::optional<std::string> norms;  // unset: [ranking.bm25] of the config
+  std::optional<double> k1;
+  std::optional<double> b;
+  std::string config;
+  RankingConfig ranking;  // filled from the config before run_search
   std::string format = "json";
   std::string output;
   std::optional<int> rounds;
@@ -54,6 +58,7 @@ struct PreparedQuery {
 struct Engine {
   std::string mode;
   std::size_t k = 10;
+  double rrf_k = 60.0;
   std::optional<Bm25Index> bm25;
   std::optional<VectorIndex> vec;
 
@@ -68,7 +73,7 @@ struct Engine {
       std::erase_if(*v, [](const ScoredDoc& h) { return !(h.score > 0); });
       return v;
     }
-    // hybrid: RRF (k = 60) of the untruncated BM25 and vector lists, each holding every document
+    // hybrid: RRF ([ranking.rrf] k) of the untruncated BM25 and vector lists, each holding every document
     // with score > 0.
     std::vector<RankedList> lists(2);
     lists[0] = bm25->search(q.tokens, 0);
@@ -78,7 +83,7 @@ struct Engine {
       for (const auto& h : *v)
         if (h.score > 0) lists[1].push_back(h);
     }
-    auto fused = fuse_rrf(lists, RrfOptions{});
+    auto fused = fuse_rrf(lists, RrfOptions{rrf_k, {}});
     if (!fused) return fused.error();
     RankedList out;
     const std::size_t n = k == 0 ? fused->size() : std::min(k, fused->size());
@@ -130,9 +135,9 @@ int run_search(const SearchOptions& o) {
     return report(make_error(ErrorCode::kInvalidInput, "give exactly one of --query or --queries"));
   if (o.rounds && *o.rounds < 1)
     return report(make_error(ErrorCode::kInvalidInput, "must be >= 1", "--rounds"));
-  auto norms = parse_bm25_norms(o.norms);
+  auto norms = parse_bm25_norms(o.norms.value_or(o.ranking.bm25_norms));
   if (!norms) return report(norms.error());
-  const Bm25Options bopts{o.k1, o.b, *norms};
+  const Bm25Options bopts{o.k1.value_or(o.ranking.bm25_k1), o.b.value_or(o.ranking.bm25_b), *norms};
   if (Status s = bopts.validate(); !s) return report(s.error());
 
   auto docs = load_jsonl(o.corpus, JsonlKind::kCorpus);
@@ -152,6 +157,7 @@ int run_search(const SearchOptions& o) {
 
   Engine eng;
   eng.mode = o.mode;
+  eng.rrf_k = o.ranking.rrf_k;
   eng.k = o.k;
   // Index build: tokenization + BM25 (+ TF-IDF fit, embedding and HNSW for vector modes).
   const auto t0 = Clock::now();
@@ -193,7 +199,7 @@ int run_search(const SearchOptions& o) {
       }
       vecs.push_back(std::move(*v));
     }
-    auto vi = VectorIndex::create(emb->dimensions(), vecs, HnswOptions{});
+    auto vi = VectorIndex::create(emb->dimensions(), vecs, hnsw_options(o.ranking));
     if (!vi) return report(vi.error());
     eng.vec = std::move(*vi);
   }
@@ -283,10 +289,12 @@ Runner register_search(CLI::App& app, GlobalOptions& g) {
   sub->add_option("--k", o->k, "hits per query (0 = every match)")
       ->capture_default_str()
       ->check(CLI::Range(0, 100000000));
-  sub->add_option("--norms", o->norms, "BM25 length norms: exact | lucene")
+  sub->add_option("--config", o->config,
+                  "rules file whose [ranking.*] gives the defaults (default: $QAPLAN_CONFIG, then the shipped one)");
+  sub->add_option("--norms", o->norms, "BM25 length norms: exact | lucene (default: [ranking.bm25])")
       ->check(CLI::IsMember({"exact", "lucene"}));
-  sub->add_option("--k1", o->k1, "BM25 k1 (>= 0)")->capture_default_str();
-  sub->add_option("--b", o->b, "BM25 b (0..1)")->capture_default_str();
+  sub->add_option("--k1", o->k1, "BM25 k1 (>= 0; default: [ranking.bm25])");
+  sub->add_option("--b", o->b, "BM25 b (0..1; default: [ranking.bm25])");
   sub->add_option("--format", o->format, "json (one object per query per line) | tsv "
                   "(qid<TAB>rank<TAB>docid<TAB>score)")
       ->check(CLI::IsMember({"json", "tsv"}));
@@ -297,6 +305,9 @@ Runner register_search(CLI::App& app, GlobalOptions& g) {
   sub->add_flag("--pretty", o->pretty, "indent JSON output");
   return [o, &g] {
     if (g.pretty) o->pretty = true;
+    auto cfg = load_cli_config(o->config);
+    if (!cfg) return report(cfg.error());
+    o->ranking = cfg->ranking;
     return run_search(*o);
   };
 }
