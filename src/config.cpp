@@ -1,3 +1,4 @@
+#include "internal/io.hpp"
 #include "qaplan/config.hpp"
 
 #include <algorithm>
@@ -676,12 +677,9 @@ Result<Config> parse_config(std::string_view toml_text, std::string_view origin)
 }
 
 Result<Config> load_config(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::kIo, "cannot read config file", path.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return make_error(ErrorCode::kIo, "read failed", path.string());
-  return parse_config(ss.str(), path.string());
+  auto text = internal::read_whole_file(path, "config file");
+  if (!text.ok()) return text.error();
+  return parse_config(*text, path.string());
 }
 
 }  // namespace qaplan

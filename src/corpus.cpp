@@ -1,3 +1,4 @@
+#include "internal/io.hpp"
 #include "qaplan/corpus.hpp"
 
 #include <cerrno>
@@ -87,17 +88,9 @@ Result<std::vector<TextRecord>> parse_jsonl(std::string_view content, JsonlKind 
 }
 
 Result<std::vector<TextRecord>> load_jsonl(const std::filesystem::path& path, JsonlKind kind) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    return make_error(ErrorCode::kIo, "is a directory, not a JSONL file", path.string());
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return make_error(ErrorCode::kIo, std::string("cannot read: ") + std::strerror(errno),
-                      path.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return make_error(ErrorCode::kIo, "read failed", path.string());
-  return parse_jsonl(ss.str(), kind, path.string());
+  auto text = internal::read_whole_file(path, "JSONL file");
+  if (!text.ok()) return text.error();
+  return parse_jsonl(*text, kind, path.string());
 }
 
 }  // namespace qaplan

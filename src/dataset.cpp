@@ -1,3 +1,4 @@
+#include "internal/io.hpp"
 #include "qaplan/dataset.hpp"
 
 #include <unicode/normalizer2.h>
@@ -555,12 +556,9 @@ Result<Dataset> parse_dataset(std::string_view json_text, std::string_view name)
 }
 
 Result<Dataset> load_dataset_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::kIo, "cannot open dataset file", path.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return make_error(ErrorCode::kIo, "cannot read dataset file", path.string());
-  return parse_dataset(ss.str(), path.string());
+  auto text = internal::read_whole_file(path, "dataset file");
+  if (!text.ok()) return text.error();
+  return parse_dataset(*text, path.string());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "internal/io.hpp"
 
 namespace qaplan::cli {
 namespace fs = std::filesystem;
@@ -33,12 +34,7 @@ int report(const Error& e) {
 }
 
 Result<std::string> read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::kIo, std::string("cannot read: ") + std::strerror(errno), path.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return make_error(ErrorCode::kIo, "read failed", path.string());
-  return ss.str();
+  return internal::read_whole_file(path, "file");
 }
 
 Status write_file_atomic(const fs::path& path, std::string_view content,
