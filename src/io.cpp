@@ -15,7 +15,7 @@ Result<std::string> read_whole_file(const std::filesystem::path& path, std::stri
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return make_error(ErrorCode::kIo,
-                      "cannot open " + std::string(what) + ": " + std::strerror(errno), path.string());
+                      "cannot read " + std::string(what) + ": " + std::strerror(errno), path.string());
   std::ostringstream ss;
   ss << in.rdbuf();
   if (in.bad()) return make_error(ErrorCode::kIo, "cannot read " + std::string(what), path.string());
