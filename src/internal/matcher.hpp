@@ -1,8 +1,9 @@
 #pragma once
 // Aho-Corasick multi-pattern matcher over UTF-8 bytes. Build once, scan many times: one pass over
 // the text, linear in text length plus the number of hits, whatever the patterns — this is how
-// user text is matched without std::regex. UTF-8 is self-synchronising, so a byte-level match of
-// a valid UTF-8 pattern inside valid UTF-8 text always starts and ends on code point boundaries.
+// user text is matched without regular expressions. UTF-8 is self-synchronising, so a byte-level
+// match of a valid UTF-8 pattern inside valid UTF-8 text always starts and ends on code point
+// boundaries.
 #include <array>
 #include <cstdint>
 #include <string>

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "json_support.hpp"
 #include "internal/sha256.hpp"
 #include "test_support.hpp"
 
@@ -51,14 +52,7 @@ class BenchCli : public ::testing::Test {
   fs::path dir_;
 };
 
-void strip_timing(json& j) {
-  if (j.is_object()) {
-    j.erase("timing");
-    for (auto& [k, v] : j.items()) strip_timing(v);
-  } else if (j.is_array()) {
-    for (auto& v : j) strip_timing(v);
-  }
-}
+using qaplan::test::strip_timing;
 
 TEST_F(BenchCli, LocalRunWritesBothReports) {
   const RunResult r = bench_local(dir_ / "out");

@@ -1,4 +1,5 @@
 // The benchmark runner (bench.hpp) on a tiny hand-computed dataset, plus report invariants.
+#include "json_support.hpp"
 #include "qaplan/bench.hpp"
 
 #include <gtest/gtest.h>
@@ -89,15 +90,7 @@ std::size_t method_index(const BenchRun& run, const std::string& name) {
   throw std::runtime_error("no method " + name);
 }
 
-// Removes every object member named "timing", recursively.
-void strip_timing(json& j) {
-  if (j.is_object()) {
-    j.erase("timing");
-    for (auto& [k, v] : j.items()) strip_timing(v);
-  } else if (j.is_array()) {
-    for (auto& v : j) strip_timing(v);
-  }
-}
+using qaplan::test::strip_timing;
 
 TEST(Bench, BackendSpellings) {
   EXPECT_EQ(*parse_vector_backend("local-tfidf"), VectorBackend::kLocalTfidf);
