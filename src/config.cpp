@@ -647,10 +647,46 @@ Status Config::validate() const {
   return {};
 }
 
+// toml11 parses nested arrays/inline tables recursively; 20 000 levels overflow the stack,
+// which no catch can turn into an error. No rules file needs more than a few levels, so the
+// nesting is checked with a linear scan (strings and comments skipped) before parsing.
+constexpr int kMaxTomlNesting = 64;
+
+std::optional<int> overly_nested_line(std::string_view t) {
+  int depth = 0, line = 1;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c == '\n') ++line;
+    if (c == '#') {
+      while (i + 1 < t.size() && t[i + 1] != '\n') ++i;
+    } else if (c == '"' || c == '\'') {
+      const bool multi = t.substr(i, 3) == std::string(3, c);
+      const std::string_view close = multi ? std::string_view(c == '"' ? "\"\"\"" : "'''")
+                                           : std::string_view(c == '"' ? "\"" : "'");
+      i += multi ? 3 : 1;
+      while (i < t.size() && t.substr(i, close.size()) != close) {
+        if (t[i] == '\n') ++line;
+        if (c == '"' && t[i] == '\\') ++i;  // basic strings have escapes
+        ++i;
+      }
+      i += close.size() - 1;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxTomlNesting) return line;
+    } else if (c == ']' || c == '}') {
+      depth = std::max(0, depth - 1);
+    }
+  }
+  return std::nullopt;
+}
+
 Result<Config> parse_config(std::string_view toml_text, std::string_view origin) {
   const std::string name(origin);
   if (!is_valid_utf8(toml_text))
     return make_error(ErrorCode::kInvalidConfig, "not valid UTF-8", name);
+  if (auto line = overly_nested_line(toml_text))
+    return make_error(ErrorCode::kInvalidConfig,
+                      "nesting deeper than " + std::to_string(kMaxTomlNesting) + " levels",
+                      name + ":" + std::to_string(*line));
   try {
     std::istringstream in{std::string(toml_text)};
     const TomlValue root = toml::parse(in, name);

@@ -21,8 +21,11 @@ bool is_han(std::int32_t cp) noexcept {
   return uscript_getScript(cp, &err) == USCRIPT_HAN && U_SUCCESS(err);
 }
 
+// Control characters (NUL, ESC, DEL, C1 …) count as whitespace: they carry no meaning in a
+// question and must not reach later stages or host logs.
 bool is_space(std::int32_t cp) noexcept {
-  if (cp < 0x80) return cp == ' ' || (cp >= 0x09 && cp <= 0x0D);
+  if (cp < 0x80) return cp <= 0x20 || cp == 0x7F;
+  if (cp <= 0x9F) return true;  // C1 controls (U+0085 NEL is also White_Space)
   if (cp > 0x3000) return false;  // U+3000 (ideographic space) is the highest White_Space
   return u_isUWhiteSpace(cp) != 0;
 }

@@ -155,6 +155,30 @@ TEST(Config, UnreadableFileIsIoError) {
   EXPECT_NE(r.error().context.find("/nonexistent/rules.toml"), std::string::npos);
 }
 
+// toml11 recurses per nesting level; a hostile file must get an error, not a stack overflow.
+TEST(Config, DeepNestingIsAnErrorNotACrash) {
+  for (const std::string open_close : {"[]", "{}"}) {
+    std::string text = "schema_version = 1\n";
+    if (open_close == "[]") text += "a = " + std::string(20000, '[') + std::string(20000, ']') + "\n";
+    else {
+      text += "a = ";
+      for (int i = 0; i < 20000; ++i) text += "{b = ";
+      text += "1";
+      for (int i = 0; i < 20000; ++i) text += "}";
+      text += "\n";
+    }
+    auto r = parse_config(text, "deep.toml");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().context, "deep.toml:2") << r.error().to_string();
+    EXPECT_NE(r.error().message.find("nesting deeper than"), std::string::npos);
+  }
+  // Brackets inside strings and comments do not count.
+  const std::string s = "x = \"" + std::string(100, '[') + "\" # " + std::string(100, '{') + "\n";
+  auto r = parse_config(s, "strings.toml");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message.find("nesting"), std::string::npos) << r.error().to_string();
+}
+
 TEST(Config, InvalidUtf8ConfigIsRejected) {
   auto r = parse_config("schema_version = 1\n# \xff\n", "u.toml");
   ASSERT_FALSE(r.ok());

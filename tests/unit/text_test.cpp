@@ -36,6 +36,13 @@ TEST(Text, SpacesBetweenHanCharactersAreRemoved) {
   EXPECT_EQ(norm("超过 5000 需要"), "超过 5000 需要");  // Han–ASCII boundaries keep one space
 }
 
+TEST(Text, ControlCharactersActAsWhitespace) {
+  EXPECT_EQ(norm(std::string("a\0b", 3)), "a b");
+  EXPECT_EQ(norm("年假\x01怎么\x7f申请"), "年假怎么申请");
+  EXPECT_EQ(norm("\x1b[31mvpn"), "[31mvpn");
+  EXPECT_FALSE(normalize_question(std::string("\0\x01\x02", 3), qaplan::InputConfig{}).ok());
+}
+
 TEST(Text, PunctuationIsNormalizedNotRemoved) {
   EXPECT_EQ(norm("年假怎么申请？"), "年假怎么申请?");
 }
