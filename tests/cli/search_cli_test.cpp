@@ -1,5 +1,7 @@
 // Runs the built qaplan CLI (QAPLAN_BIN) on small temp files: exact TSV output of `search` and
 // `tokenize`, and exit codes for bad input.
+#include <set>
+#include <sstream>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -139,6 +141,38 @@ TEST_F(SearchCli, BadInputExitsTwoWithOneLine) {
   }
   // The corpus was never touched.
   EXPECT_EQ(slurp(path("c.jsonl")).rfind("{\"id\":\"d0\",\"text\":\"a b c\"}\n", 0), 0u);
+}
+
+}  // namespace
+
+namespace {
+
+std::set<std::string> doc_ids(const std::string& tsv) {
+  std::set<std::string> ids;
+  std::istringstream in(tsv);
+  std::string qid, rank, id, score;
+  while (std::getline(in, qid, '\t') && std::getline(in, rank, '\t') && std::getline(in, id, '\t') &&
+         std::getline(in, score))
+    ids.insert(id);
+  return ids;
+}
+
+// d3 ("，。") has no token: it gets no vector but must not make vector/hybrid refuse the corpus.
+TEST_F(SearchCli, VectorModesSkipDocumentsWithoutTokens) {
+  for (const char* mode : {"vector", "hybrid"}) {
+    const auto r = q("search --corpus " + sh_quote(path("c.jsonl")) + " --query a --format tsv --mode " + mode);
+    ASSERT_EQ(r.status, 0) << mode << ": " << r.err;
+    EXPECT_EQ(doc_ids(r.out), (std::set<std::string>{"d0", "d1"})) << mode << "\n" << r.out;
+  }
+}
+
+TEST_F(SearchCli, EmptyCorpusGivesNoHitsInEveryMode) {
+  write("empty.jsonl", "");
+  for (const char* mode : {"bm25", "vector", "hybrid"}) {
+    const auto r = q("search --corpus " + sh_quote(path("empty.jsonl")) + " --query a --format tsv --mode " + mode);
+    EXPECT_EQ(r.status, 0) << mode << ": " << r.err;
+    EXPECT_EQ(r.out, "") << mode;
+  }
 }
 
 }  // namespace

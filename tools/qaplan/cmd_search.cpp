@@ -61,28 +61,30 @@ struct Engine {
   double rrf_k = 60.0;
   std::optional<Bm25Index> bm25;
   std::optional<VectorIndex> vec;
+  std::vector<std::uint32_t> vec_doc;  // vector index row → document (docs without tokens have no row)
+
+  // Vector hits as documents; rows are in document order, so ties still break by document.
+  Result<RankedList> vector_hits(const PreparedQuery& q, std::size_t limit) const {
+    if (!q.vec || !vec) return RankedList{};
+    auto v = vec->search(*q.vec, limit);
+    if (!v) return v.error();
+    std::erase_if(*v, [](const ScoredDoc& h) { return !(h.score > 0); });
+    for (auto& h : *v) h.doc = vec_doc[h.doc];
+    return v;
+  }
 
   // Ranked hits for one query; in hybrid mode the score is the fused RRF score.
   Result<RankedList> rank(const PreparedQuery& q) const {
     if (mode == "bm25") return bm25->search(q.tokens, k);
-    if (mode == "vector") {
-      // Like BM25, only documents with some similarity (cosine > 0) are hits.
-      if (!q.vec) return RankedList{};
-      auto v = vec->search(*q.vec, k);
-      if (!v) return v.error();
-      std::erase_if(*v, [](const ScoredDoc& h) { return !(h.score > 0); });
-      return v;
-    }
+    // Like BM25, only documents with some similarity (cosine > 0) are hits.
+    if (mode == "vector") return vector_hits(q, k);
     // hybrid: RRF ([ranking.rrf] k) of the untruncated BM25 and vector lists, each holding every document
     // with score > 0.
     std::vector<RankedList> lists(2);
     lists[0] = bm25->search(q.tokens, 0);
-    if (q.vec) {
-      auto v = vec->search(*q.vec, 0);
-      if (!v) return v.error();
-      for (const auto& h : *v)
-        if (h.score > 0) lists[1].push_back(h);
-    }
+    auto v = vector_hits(q, 0);
+    if (!v) return v.error();
+    lists[1] = std::move(*v);
     auto fused = fuse_rrf(lists, RrfOptions{rrf_k, {}});
     if (!fused) return fused.error();
     RankedList out;
@@ -179,8 +181,21 @@ int run_search(const SearchOptions& o) {
     texts.reserve(docs->size());
     for (const auto& d : *docs) texts.push_back(d.text);
     auto fitted = LocalTfidfEmbedder::fit(texts);
-    if (!fitted) return report(fitted.error());
-    emb = std::move(*fitted);
+    if (!fitted) {
+      // A corpus without a single token (or without documents) has no vector space: every
+      // vector list is empty, as every BM25 list is. Anything else is a real error.
+      bool any_token = false;
+      std::vector<std::string> toks;
+      for (const auto& t : texts) {
+        toks.clear();
+        any_token |= tok->tokenize_into(t, toks).ok() && !toks.empty();
+      }
+      if (any_token) return report(fitted.error());
+    } else {
+      emb = std::move(*fitted);
+    }
+  }
+  if (emb) {
     if (static_cast<double>(emb->dimensions()) * static_cast<double>(docs->size()) > kMaxDenseFloats)
       return report(make_error(ErrorCode::kInvalidInput,
                                "corpus too large for dense local-tfidf vectors (" +
@@ -189,15 +204,13 @@ int run_search(const SearchOptions& o) {
                                o.corpus));
     std::vector<std::vector<float>> vecs;
     vecs.reserve(docs->size());
-    for (const auto& d : *docs) {
-      auto v = emb->embed(d.text);
-      if (!v) {
-        Error e = v.error();
-        e.message = "vector mode needs every document to have a token: " + e.message;
-        e.context = o.corpus + " id " + d.id;
-        return report(e);
-      }
+    for (std::size_t i = 0; i < docs->size(); ++i) {
+      // A document without a token (only punctuation, empty) has a zero vector: it can never
+      // score > 0, so it simply gets no row in the index.
+      auto v = emb->embed((*docs)[i].text);
+      if (!v) continue;
       vecs.push_back(std::move(*v));
+      eng.vec_doc.push_back(static_cast<std::uint32_t>(i));
     }
     auto vi = VectorIndex::create(emb->dimensions(), vecs, hnsw_options(o.ranking));
     if (!vi) return report(vi.error());
