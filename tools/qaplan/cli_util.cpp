@@ -10,7 +10,6 @@
 #include <sstream>
 
 #include "cli.hpp"
-#include "internal/io.hpp"
 
 namespace qaplan::cli {
 namespace fs = std::filesystem;
@@ -34,7 +33,18 @@ int report(const Error& e) {
 }
 
 Result<std::string> read_file(const fs::path& path) {
-  return internal::read_whole_file(path, "file");
+  // The CLI links only qaplan's public API (a shared libqaplan hides src/internal/).
+  std::error_code ec;
+  if (fs::is_directory(path, ec))
+    return make_error(ErrorCode::kIo, "cannot read file: is a directory", path.string());
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return make_error(ErrorCode::kIo, std::string("cannot read file: ") + std::strerror(errno),
+                      path.string());
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return make_error(ErrorCode::kIo, "cannot read file", path.string());
+  return ss.str();
 }
 
 Status write_file_atomic(const fs::path& path, std::string_view content,
