@@ -597,10 +597,15 @@ Status Config::validate() const {
   }
   if (scenarios.find(default_scenario) == scenarios.end())
     return bad("default_scenario", "scenario '" + default_scenario + "' is not defined in [scenarios]");
-  for (const auto& [name, sc] : scenarios)
-    for (const auto& s : sc.allowed_sources)
+  for (const auto& [name, sc] : scenarios) {
+    std::set<std::string> seen;
+    for (const auto& s : sc.allowed_sources) {
       if (!names.count(s))
         return bad("[scenarios." + name + "] allowed_sources", "unknown source '" + s + "'");
+      if (!seen.insert(s).second)
+        return bad("[scenarios." + name + "] allowed_sources", "duplicate source '" + s + "'");
+    }
+  }
   for (const auto* list : {&matching.ignore_within, &route.greeting, &route.politeness,
                            &route.handoff, &route.handoff_standalone, &route.out_of_scope,
                            &category.table_keywords})

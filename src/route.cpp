@@ -67,7 +67,9 @@ RouteDecision decide_route(const QueryAnalysis& q, const ScenarioConfig& scenari
 
   if (source_filter && !allowed(scenario, *source_filter))
     return direct(RouteReason::kSourceBoundary, *source_filter, c);
-  if (!source_filter) {
+  // A scenario that allows every configured source cannot be left by a suggestion, so the
+  // keyword count (done again by the intent stage) is skipped for it.
+  if (!source_filter && scenario.allowed_sources.size() < c.sources.size()) {
     if (auto suggested = suggest_source(q, lex); suggested && !allowed(scenario, *suggested))
       return direct(RouteReason::kSourceBoundary, *suggested, c);
   }

@@ -193,6 +193,9 @@ TEST(Config, ProgrammaticValidateCatchesWhatTomlWould) {
   c.intent.rules[0].score = 1.2;
   EXPECT_FALSE(c.validate().ok());
   c = qaplan::load_config(qaplan::test::shipped_config()).value();
+  c.scenarios["hr_helpdesk"].allowed_sources = {"hr", "hr", "hr", "hr", "hr"};
+  EXPECT_FALSE(c.validate().ok());  // duplicates would defeat route's allowed-everything shortcut
+  c = qaplan::load_config(qaplan::test::shipped_config()).value();
   c.scenarios["default"].allowed_sources.push_back("nowhere");
   EXPECT_FALSE(c.validate().ok());
   EXPECT_FALSE(qaplan::Lexicon::create(c).ok());
