@@ -1,15 +1,31 @@
 #pragma once
-/// Umbrella header: the planning API. Ranking headers (tokenizer, bm25, …) are included separately.
-#include "qaplan/category.hpp"
-#include "qaplan/config.hpp"
-#include "qaplan/gateway.hpp"
-#include "qaplan/intent.hpp"
-#include "qaplan/json.hpp"
-#include "qaplan/lexicon.hpp"
-#include "qaplan/plan.hpp"
-#include "qaplan/planner.hpp"
-#include "qaplan/route.hpp"
-#include "qaplan/source.hpp"
+/// Umbrella header: every public header of the three rooms.
+///  - planning (qaplan::planning): question → route → intent → RetrievalPlan
+///  - ranking (qaplan::ranking): tokenizer, BM25, HNSW vectors, RRF, one HybridSearcher
+///  - eval (qaplan::eval): frozen datasets, scope, metrics, calibration, the benchmark runner
+#include "qaplan/io.hpp"
 #include "qaplan/status.hpp"
-#include "qaplan/text.hpp"
 #include "qaplan/version.hpp"
+
+#include "qaplan/planning/config.hpp"
+#include "qaplan/planning/json.hpp"
+#include "qaplan/planning/plan.hpp"
+#include "qaplan/planning/planner.hpp"
+#include "qaplan/planning/types.hpp"
+
+#include "qaplan/ranking/bm25.hpp"
+#include "qaplan/ranking/config.hpp"
+#include "qaplan/ranking/corpus.hpp"
+#include "qaplan/ranking/embedder.hpp"
+#include "qaplan/ranking/fusion.hpp"
+#include "qaplan/ranking/hybrid.hpp"
+#include "qaplan/ranking/tokenizer.hpp"
+#include "qaplan/ranking/types.hpp"
+#include "qaplan/ranking/vector_index.hpp"
+
+#include "qaplan/eval/bench.hpp"
+#include "qaplan/eval/calibrate.hpp"
+#include "qaplan/eval/dataset.hpp"
+#include "qaplan/eval/metrics.hpp"
+#include "qaplan/eval/scope.hpp"
+#include "qaplan/eval/vector_pack.hpp"

@@ -1,7 +1,16 @@
 #pragma once
 /// Errors as values (abseil-style): every fallible public function returns `Result<T>`;
-/// `Status` is `Result<void>`. `value()` on an error throws `BadResultAccess` for callers who
-/// prefer exceptions. Nothing in qaplan throws across the public API otherwise.
+/// `Status` is `Result<void>`. Nothing in qaplan throws across the public API, except that
+/// `value()` on an error and `error()` on a success throw `BadResultAccess` — the same rule for
+/// `Result<T>` and `Status`, for callers who prefer exceptions.
+///
+/// ```cpp
+/// qaplan::Status load(const std::string& path) {
+///   QAPLAN_ASSIGN_OR_RETURN(auto config, qaplan::load_config(path));  // returns the error
+///   QAPLAN_TRY(config.validate());
+///   return {};
+/// }
+/// ```
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -12,44 +21,77 @@
 
 namespace qaplan {
 
-/// What kind of failure. The CLI maps these to exit codes in one table:
-/// kInvalidInput/kInvalidConfig/kIo/kFingerprintMismatch → 2, kInternal → 1.
+/// What kind of failure; one code per kind, whichever room reports it. The CLI maps them to
+/// exit codes in one table: kInternal → 1, every other code → 2.
 enum class ErrorCode {
-  kInvalidInput,         ///< bad question, bad request field, malformed data file
-  kInvalidConfig,        ///< config/rules.toml (or another config) failed strict validation
+  kInvalidInput,         ///< bad question or request field, malformed data file
+  kInvalidConfig,        ///< a config file or an options struct failed validation
   kIo,                   ///< a file could not be read or written
   kFingerprintMismatch,  ///< frozen data whose hash or version is not registered
   kInternal,             ///< a bug or an unexpected dependency failure
 };
 
+/// "invalid_input", "invalid_config", "io_error", "fingerprint_mismatch", "internal_error".
 QAPLAN_API std::string_view to_string(ErrorCode code) noexcept;
 
-/// An error: `code`, a one-line human `message`, and where it happened (`context`, e.g.
-/// "config/rules.toml:14 [retrieval_strategy] faq_top_k").
+/// An error: a code, a one-line message, and where it happened, each part structured so a host
+/// can point at it: the file (or named input), the 1-based line and column in it, and the field
+/// (a TOML key with its table, a JSON path, a request field such as `question`, a CLI flag).
+/// Every location part is optional.
 struct Error {
   ErrorCode code = ErrorCode::kInternal;
   std::string message;
-  std::string context;
+  std::string file;   ///< "config/rules.toml", "corpus.jsonl"; empty when not about a file
+  int line = 0;       ///< 1-based; 0 = unknown
+  int column = 0;     ///< 1-based; 0 = unknown
+  std::string field;  ///< "[retrieval_strategy.defaults] faq_top_k", "queries[3].split", "--k"
 
-  /// "context: message" (or just the message without context), always one line.
+  /// "file:line:column field", or "file: field" without a line, with the absent parts left out
+  /// ("" when nothing is known).
+  QAPLAN_API std::string where() const;
+  /// "where: message" (or just the message), always one line.
   QAPLAN_API std::string to_string() const;
 };
 
-class BadResultAccess : public std::runtime_error {
+/// An error about a request field, flag or value that is not in a file.
+inline Error make_error(ErrorCode code, std::string message, std::string field = {}) {
+  Error e;
+  e.code = code;
+  e.message = std::move(message);
+  e.field = std::move(field);
+  return e;
+}
+
+/// An error located in a file (`line` 0 when unknown).
+inline Error make_file_error(ErrorCode code, std::string message, std::string file, int line = 0,
+                             std::string field = {}) {
+  Error e = make_error(code, std::move(message), std::move(field));
+  e.file = std::move(file);
+  e.line = line;
+  return e;
+}
+
+/// Thrown by `Result::value()` on an error and by `Result::error()` on a success.
+class BadResultAccess : public std::logic_error {
  public:
-  explicit BadResultAccess(const Error& e) : std::runtime_error(e.to_string()), error_(e) {}
+  explicit BadResultAccess(const Error& e) : std::logic_error(e.to_string()), error_(e) {}
   const Error& error() const noexcept { return error_; }
 
  private:
   Error error_;
 };
 
+namespace detail {
+[[noreturn]] QAPLAN_API void throw_no_error();
+}  // namespace detail
+
 /// Value or Error. Cheap to move; never empty.
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
-  Result(Error error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
+  using value_type = T;
+  Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const noexcept { return v_.index() == 0; }
   explicit operator bool() const noexcept { return ok(); }
@@ -67,14 +109,30 @@ class [[nodiscard]] Result {
     check();
     return std::get<0>(std::move(v_));
   }
+  /// The value, or `fallback` when this holds an error.
+  template <class U>
+  T value_or(U&& fallback) const& {
+    return ok() ? std::get<0>(v_) : static_cast<T>(std::forward<U>(fallback));
+  }
+  template <class U>
+  T value_or(U&& fallback) && {
+    return ok() ? std::get<0>(std::move(v_)) : static_cast<T>(std::forward<U>(fallback));
+  }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
+  T&& operator*() && { return std::move(*this).value(); }
 
-  /// The error; only valid when !ok().
-  const Error& error() const& { return std::get<1>(v_); }
-  Error&& error() && { return std::get<1>(std::move(v_)); }
+  /// The error; throws BadResultAccess when this holds a value.
+  const Error& error() const& {
+    if (ok()) detail::throw_no_error();
+    return std::get<1>(v_);
+  }
+  Error&& error() && {
+    if (ok()) detail::throw_no_error();
+    return std::get<1>(std::move(v_));
+  }
 
  private:
   void check() const {
@@ -86,15 +144,25 @@ class [[nodiscard]] Result {
 template <>
 class [[nodiscard]] Result<void> {
  public:
+  using value_type = void;
   Result() = default;
   Result(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT
 
   bool ok() const noexcept { return ok_; }
   explicit operator bool() const noexcept { return ok_; }
+  /// Throws BadResultAccess when this holds an error.
   void value() const {
     if (!ok_) throw BadResultAccess(error_);
   }
-  const Error& error() const& { return error_; }
+  /// The error; throws BadResultAccess on success, like Result<T>::error().
+  const Error& error() const& {
+    if (ok_) detail::throw_no_error();
+    return error_;
+  }
+  Error&& error() && {
+    if (ok_) detail::throw_no_error();
+    return std::move(error_);
+  }
 
  private:
   Error error_;
@@ -103,9 +171,24 @@ class [[nodiscard]] Result<void> {
 
 using Status = Result<void>;
 
-/// Shorthand for building errors: `return make_error(ErrorCode::kInvalidInput, "empty question");`
-inline Error make_error(ErrorCode code, std::string message, std::string context = {}) {
-  return Error{code, std::move(message), std::move(context)};
-}
-
 }  // namespace qaplan
+
+#define QAPLAN_CONCAT_INNER_(a, b) a##b
+#define QAPLAN_CONCAT_(a, b) QAPLAN_CONCAT_INNER_(a, b)
+
+/// Evaluates `expr` (a Status or a Result<T>) and returns its error from the enclosing function
+/// when it failed; the value, if any, is discarded.
+#define QAPLAN_TRY(expr)                                                \
+  do {                                                                  \
+    if (auto qaplan_try_ = (expr); !qaplan_try_.ok())                   \
+      return std::move(qaplan_try_).error();                            \
+  } while (0)
+
+/// `QAPLAN_ASSIGN_OR_RETURN(auto x, make_x());` declares `x` from a Result's value, or returns the
+/// Result's error from the enclosing function.
+#define QAPLAN_ASSIGN_OR_RETURN(decl, expr) \
+  QAPLAN_ASSIGN_OR_RETURN_IMPL_(QAPLAN_CONCAT_(qaplan_result_, __LINE__), decl, expr)
+#define QAPLAN_ASSIGN_OR_RETURN_IMPL_(tmp, decl, expr) \
+  auto tmp = (expr);                                   \
+  if (!tmp.ok()) return std::move(tmp).error();        \
+  decl = std::move(tmp).value()

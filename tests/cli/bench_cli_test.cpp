@@ -9,7 +9,7 @@
 #include <string>
 
 #include "json_support.hpp"
-#include "internal/sha256.hpp"
+#include "common/sha256.hpp"
 #include "test_support.hpp"
 
 namespace {

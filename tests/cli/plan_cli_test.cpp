@@ -191,7 +191,7 @@ TEST(PlanCli, TopLevelKeysAndPlanFieldsExactly) {
   const std::vector<std::string> plan_fields = {
       "run_faq", "run_doc", "faq_top_k", "doc_top_k", "rerank", "faq_direct_threshold",
       "final_context_top_n", "min_context_score", "max_context_chars", "max_context_doc_chars",
-      "use_query_variants", "question_category", "prefer_table", "faq_direct_exact_only",
+      "use_query_variants", "prefer_table", "faq_direct_exact_only", "question_category",
       "intent_rule_score", "intent_decision_score", "reason"};
   EXPECT_EQ(keys_of(out["retrieval_plan"]), plan_fields);
   EXPECT_EQ(out["effective_source"], "finance");

@@ -61,3 +61,42 @@ TEST(RankingConfigCli, BadRankingConfigIsExit2NamingTheKey) {
 }
 
 }  // namespace
+
+namespace {
+
+// `config check` and the commands that use [ranking.*] accept and refuse the same values: both
+// go through the option structs' own validate() (issue: check said ok to m = 5000, bench refused).
+TEST(RankingConfigCli, ConfigCheckAgreesWithRunTime) {
+  Fixture f;
+  struct Edit {
+    const char* from;
+    const char* to;
+    const char* field;
+  };
+  for (const Edit& e : {Edit{"m = 16", "m = 5000", "[ranking.hnsw] m"},
+                        Edit{"ef_search = 64", "ef_search = 0", "[ranking.hnsw] ef_search"},
+                        Edit{"k1 = 1.2", "k1 = -1", "[ranking.bm25] k1"},
+                        Edit{"k = 60", "k = 0", "[ranking.rrf] k"}}) {
+    SCOPED_TRACE(e.to);
+    std::string text = qaplan::test::slurp(qaplan::test::shipped_config());
+    text.replace(text.find(e.from), std::string(e.from).size(), e.to);
+    const fs::path bad = f.dir / "edited.toml";
+    std::ofstream(bad) << text;
+    const auto check = run(qaplan::test::qaplan_bin() + " config check " + sh_quote(bad.string()));
+    const auto search = run(qaplan::test::qaplan_bin() + " search --mode hybrid --corpus " +
+                            sh_quote(f.corpus.string()) + " --query 退货 --config " +
+                            sh_quote(bad.string()));
+    const auto bench = run(qaplan::test::qaplan_bin() + " bench --backend local-tfidf --output " +
+                           sh_quote((f.dir / "out").string()) + " --config " +
+                           sh_quote(bad.string()));
+    for (const auto* r : {&check, &search, &bench}) {
+      EXPECT_EQ(r->status, 2) << r->err;
+      EXPECT_NE(r->err.find(e.field), std::string::npos) << r->err;
+      // The same one line everywhere: file:line, the key and the option's own message.
+      EXPECT_EQ(r->err, check.err);
+    }
+    EXPECT_FALSE(fs::exists(f.dir / "out" / "report.json"));
+  }
+}
+
+}  // namespace

@@ -35,6 +35,6 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::cout << "qaplan_consumer: qaplan " << QAPLAN_VERSION_STRING << " ok, reason " << got
-            << ", doc_top_k " << prep->plan->doc_top_k() << '\n';
+            << ", doc_top_k " << prep->plan->knobs().doc_top_k << '\n';
   return 0;
 }

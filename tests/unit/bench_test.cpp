@@ -1,6 +1,6 @@
 // The benchmark runner (bench.hpp) on a tiny hand-computed dataset, plus report invariants.
 #include "json_support.hpp"
-#include "qaplan/bench.hpp"
+#include "qaplan/eval/bench.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "internal/sha256.hpp"
-#include "qaplan/dataset.hpp"
+#include "common/sha256.hpp"
+#include "qaplan/eval/dataset.hpp"
 
 namespace qaplan {
 namespace {

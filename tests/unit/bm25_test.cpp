@@ -1,4 +1,4 @@
-#include "qaplan/bm25.hpp"
+#include "qaplan/ranking/bm25.hpp"
 
 #include <gtest/gtest.h>
 

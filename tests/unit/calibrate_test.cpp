@@ -1,5 +1,5 @@
 // Dev-only threshold calibration (seed 001 / issue 3 item 8) on hand-computed fixtures.
-#include "qaplan/calibrate.hpp"
+#include "qaplan/eval/calibrate.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,9 @@
-#include "qaplan/config.hpp"
+#include "qaplan/planning/config.hpp"
 
 #include <gtest/gtest.h>
 
-#include "qaplan/lexicon.hpp"
+#include "planning/lexicon.hpp"
+#include "qaplan/ranking/config.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -26,6 +27,15 @@ int line_of(const std::string& text, const std::string& needle) {
   return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(p), '\n'));
 }
 
+// What `qaplan config check` reads: the planning tables and the ranking room's [ranking.*].
+qaplan::Status parse_whole(const std::string& text, const std::string& origin) {
+  auto planning = parse_config(text, origin);
+  if (!planning.ok()) return planning.error();
+  auto ranking = qaplan::parse_ranking_config(text, origin);
+  if (!ranking.ok()) return ranking.error();
+  return {};
+}
+
 struct Case {
   const char* name;
   std::string from;
@@ -44,13 +54,15 @@ TEST(Config, ShippedConfigLoadsAndCompiles) {
   EXPECT_EQ(c->scenarios.at("default").allowed_sources,
             (std::vector<std::string>{"hr", "finance", "it", "admin", "legal"}));
   EXPECT_EQ(c->retrieval_strategy.patches.size(), 11u);
-  EXPECT_DOUBLE_EQ(c->ranking.bm25_k1, 1.2);
-  EXPECT_DOUBLE_EQ(c->ranking.bm25_b, 0.75);
-  EXPECT_EQ(c->ranking.bm25_norms, "exact");
-  EXPECT_EQ(c->ranking.hnsw_ef_search, 64);
-  EXPECT_DOUBLE_EQ(c->ranking.rrf_k, 60.0);
-  EXPECT_DOUBLE_EQ(c->ranking.current_vector_threshold, 0.57);
-  EXPECT_TRUE(qaplan::Lexicon::create(*c).ok());
+  EXPECT_TRUE(qaplan::internal::Lexicon::create(*c).ok());
+  auto k = qaplan::load_ranking_config(qaplan::test::shipped_config());
+  ASSERT_TRUE(k.ok()) << k.error().to_string();
+  EXPECT_DOUBLE_EQ(k->bm25.k1, 1.2);
+  EXPECT_DOUBLE_EQ(k->bm25.b, 0.75);
+  EXPECT_EQ(k->bm25.norms, qaplan::Bm25Norms::kExact);
+  EXPECT_EQ(k->hnsw.ef_search, 64u);
+  EXPECT_DOUBLE_EQ(k->rrf.k, 60.0);
+  EXPECT_DOUBLE_EQ(k->current_vector_threshold, 0.57);
 }
 
 TEST(Config, EveryErrorNamesFileLineAndKey) {
@@ -93,12 +105,12 @@ TEST(Config, EveryErrorNamesFileLineAndKey) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     const std::string text = edited(c.from, c.to);
-    auto r = parse_config(text, "config/rules.toml");
+    auto r = parse_whole(text, "config/rules.toml");
     ASSERT_FALSE(r.ok());
     const qaplan::Error& e = r.error();
     EXPECT_EQ(e.code, ErrorCode::kInvalidConfig);
-    EXPECT_NE(e.context.find("config/rules.toml:"), std::string::npos) << e.to_string();
-    EXPECT_NE(e.context.find(c.key_in_context), std::string::npos) << e.to_string();
+    EXPECT_NE(e.where().find("config/rules.toml:"), std::string::npos) << e.to_string();
+    EXPECT_NE(e.where().find(c.key_in_context), std::string::npos) << e.to_string();
     EXPECT_NE(e.message.find(c.message_part), std::string::npos) << e.to_string();
     EXPECT_EQ(e.to_string().find('\n'), std::string::npos);
   }
@@ -108,13 +120,13 @@ TEST(Config, ErrorLineNumberPointsAtTheOffendingKey) {
   const std::string text = edited("faq_top_k = 20", "faq_top_k = 0");
   auto r = parse_config(text, "rules.toml");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().context.find("rules.toml:" + std::to_string(line_of(text, "faq_top_k = 0"))),
+  EXPECT_NE(r.error().where().find("rules.toml:" + std::to_string(line_of(text, "faq_top_k = 0"))),
             std::string::npos)
       << r.error().to_string();
   const std::string text2 = edited("max_history_turns = 20", "max_history_turns = 20\nbogus = true");
   auto r2 = parse_config(text2, "rules.toml");
   ASSERT_FALSE(r2.ok());
-  EXPECT_NE(r2.error().context.find("rules.toml:" + std::to_string(line_of(text2, "bogus = true"))),
+  EXPECT_NE(r2.error().where().find("rules.toml:" + std::to_string(line_of(text2, "bogus = true"))),
             std::string::npos)
       << r2.error().to_string();
 }
@@ -123,7 +135,7 @@ TEST(Config, SyntaxErrorIsOneLineWithLocation) {
   auto r = parse_config("schema_version = 1\n[input\nmax_question_chars = 3\n", "bad.toml");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kInvalidConfig);
-  EXPECT_NE(r.error().context.find("bad.toml:2"), std::string::npos) << r.error().to_string();
+  EXPECT_NE(r.error().where().find("bad.toml:2"), std::string::npos) << r.error().to_string();
   EXPECT_EQ(r.error().to_string().find('\n'), std::string::npos);
 }
 
@@ -133,7 +145,7 @@ TEST(Config, MissingRequiredTablesAndKeys) {
   EXPECT_NE(r.error().message.find("missing required"), std::string::npos);
   auto r2 = parse_config(edited("schema_version = 1", "schema_version = 2"), "x.toml");
   ASSERT_FALSE(r2.ok());
-  EXPECT_NE(r2.error().context.find("schema_version"), std::string::npos);
+  EXPECT_NE(r2.error().where().find("schema_version"), std::string::npos);
 }
 
 TEST(Config, DuplicatesAndDanglingReferences) {
@@ -152,7 +164,7 @@ TEST(Config, UnreadableFileIsIoError) {
   auto r = qaplan::load_config("/nonexistent/rules.toml");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kIo);
-  EXPECT_NE(r.error().context.find("/nonexistent/rules.toml"), std::string::npos);
+  EXPECT_NE(r.error().where().find("/nonexistent/rules.toml"), std::string::npos);
 }
 
 // toml11 recurses per nesting level; a hostile file must get an error, not a stack overflow.
@@ -169,7 +181,7 @@ TEST(Config, DeepNestingIsAnErrorNotACrash) {
     }
     auto r = parse_config(text, "deep.toml");
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error().context, "deep.toml:2") << r.error().to_string();
+    EXPECT_EQ(r.error().where(), "deep.toml:2") << r.error().to_string();
     EXPECT_NE(r.error().message.find("nesting deeper than"), std::string::npos);
   }
   // Brackets inside strings and comments do not count.
@@ -198,7 +210,7 @@ TEST(Config, ProgrammaticValidateCatchesWhatTomlWould) {
   c = qaplan::load_config(qaplan::test::shipped_config()).value();
   c.scenarios["default"].allowed_sources.push_back("nowhere");
   EXPECT_FALSE(c.validate().ok());
-  EXPECT_FALSE(qaplan::Lexicon::create(c).ok());
+  EXPECT_FALSE(qaplan::internal::Lexicon::create(c).ok());
 }
 
 TEST(Config, EnumSpellingsRoundTrip) {

@@ -1,4 +1,4 @@
-#include "qaplan/corpus.hpp"
+#include "qaplan/ranking/corpus.hpp"
 
 #include <gtest/gtest.h>
 

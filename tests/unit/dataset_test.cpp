@@ -1,4 +1,4 @@
-#include "qaplan/dataset.hpp"
+#include "qaplan/eval/dataset.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 #include <set>
 #include <string>
 
-#include "internal/sha256.hpp"
-#include "qaplan/scope.hpp"
-#include "qaplan/tokenizer.hpp"
+#include "common/sha256.hpp"
+#include "qaplan/eval/scope.hpp"
+#include "qaplan/ranking/tokenizer.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -342,7 +342,7 @@ TEST(DatasetLoad, BrokenFilesNameTheFileAndTheProblem) {
     auto d = qaplan::load_dataset_file(fixture(c.file));
     ASSERT_FALSE(d.ok()) << c.file;
     EXPECT_EQ(d.error().code, ErrorCode::kInvalidInput);
-    EXPECT_NE(d.error().context.find(c.file), std::string::npos) << d.error().to_string();
+    EXPECT_NE(d.error().where().find(c.file), std::string::npos) << d.error().to_string();
     EXPECT_NE(d.error().message.find(c.expect), std::string::npos) << d.error().to_string();
     EXPECT_EQ(d.error().to_string().find('\n'), std::string::npos);
   }

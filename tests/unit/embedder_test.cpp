@@ -1,4 +1,4 @@
-#include "qaplan/embedder.hpp"
+#include "qaplan/ranking/embedder.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "qaplan/vector_index.hpp"
+#include "qaplan/ranking/vector_index.hpp"
 
 using qaplan::CachedEmbedder;
 using qaplan::Embedder;
@@ -88,7 +88,7 @@ TEST(LocalTfidf, FitErrors) {
   auto utf = LocalTfidfEmbedder::fit({"退货", "bad \xc3"});
   ASSERT_FALSE(utf.ok());
   EXPECT_EQ(utf.error().code, ErrorCode::kInvalidInput);
-  EXPECT_EQ(utf.error().context.rfind("local-tfidf corpus text 1", 0), 0u) << utf.error().context;
+  EXPECT_EQ(utf.error().field.rfind("local-tfidf corpus text 1", 0), 0u) << utf.error().field;
 }
 
 TEST(LocalTfidf, DeterministicAndRanksByCosine) {

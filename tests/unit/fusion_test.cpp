@@ -1,4 +1,4 @@
-#include "qaplan/fusion.hpp"
+#include "qaplan/ranking/fusion.hpp"
 
 #include <gtest/gtest.h>
 
@@ -118,15 +118,15 @@ TEST(Rrf, InvalidOptions) {
     EXPECT_FALSE(o.validate().ok()) << k;
     auto r = fuse_rrf({kBm25}, o);
     ASSERT_FALSE(r.ok()) << k;
-    EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
-    EXPECT_EQ(r.error().context, "rrf.k");
+    EXPECT_EQ(r.error().code, ErrorCode::kInvalidConfig);  // an options error, like Bm25Options'
+    EXPECT_EQ(r.error().field, "rrf.k");
   }
   for (double w : {-0.5, nan, inf}) {
     RrfOptions o;
     o.weights = {1.0, w};
     auto r = fuse_rrf({kBm25, kCos}, o);
     ASSERT_FALSE(r.ok()) << w;
-    EXPECT_EQ(r.error().context, "rrf.weights[1]");
+    EXPECT_EQ(r.error().field, "rrf.weights[1]");
   }
   RrfOptions mismatch;
   mismatch.weights = {1.0};

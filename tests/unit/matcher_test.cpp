@@ -1,4 +1,4 @@
-#include "internal/matcher.hpp"
+#include "planning/matcher.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Metrics of the frozen retrieval benchmark on a hand-computed fixture (seed 001 metric list).
-#include "qaplan/metrics.hpp"
+#include "qaplan/eval/metrics.hpp"
 
 #include <gtest/gtest.h>
 

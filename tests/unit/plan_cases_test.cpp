@@ -5,7 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "qaplan/planner.hpp"
+#include "qaplan/planning/planner.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -23,13 +23,13 @@ const Planner& shipped_planner() {
 }
 
 double plan_number(const qaplan::RetrievalPlan& p, const std::string& field) {
-  if (field == "faq_top_k") return p.faq_top_k();
-  if (field == "doc_top_k") return p.doc_top_k();
-  if (field == "faq_direct_threshold") return p.faq_direct_threshold();
-  if (field == "final_context_top_n") return p.final_context_top_n();
-  if (field == "min_context_score") return p.min_context_score();
-  if (field == "max_context_chars") return p.max_context_chars();
-  if (field == "max_context_doc_chars") return p.max_context_doc_chars();
+  if (field == "faq_top_k") return p.knobs().faq_top_k;
+  if (field == "doc_top_k") return p.knobs().doc_top_k;
+  if (field == "faq_direct_threshold") return p.knobs().faq_direct_threshold;
+  if (field == "final_context_top_n") return p.knobs().final_context_top_n;
+  if (field == "min_context_score") return p.knobs().min_context_score;
+  if (field == "max_context_chars") return p.knobs().max_context_chars;
+  if (field == "max_context_doc_chars") return p.knobs().max_context_doc_chars;
   if (field == "intent_rule_score") return p.intent_rule_score();
   if (field == "intent_decision_score") return p.intent_decision_score();
   ADD_FAILURE() << "unknown numeric field in test data: " << field;
@@ -37,12 +37,12 @@ double plan_number(const qaplan::RetrievalPlan& p, const std::string& field) {
 }
 
 std::optional<bool> plan_flag(const qaplan::RetrievalPlan& p, const std::string& field) {
-  if (field == "run_faq") return p.run_faq();
-  if (field == "run_doc") return p.run_doc();
-  if (field == "rerank") return p.rerank();
-  if (field == "use_query_variants") return p.use_query_variants();
-  if (field == "prefer_table") return p.prefer_table();
-  if (field == "faq_direct_exact_only") return p.faq_direct_exact_only();
+  if (field == "run_faq") return p.knobs().run_faq;
+  if (field == "run_doc") return p.knobs().run_doc;
+  if (field == "rerank") return p.knobs().rerank;
+  if (field == "use_query_variants") return p.knobs().use_query_variants;
+  if (field == "prefer_table") return p.knobs().prefer_table;
+  if (field == "faq_direct_exact_only") return p.knobs().faq_direct_exact_only;
   return std::nullopt;
 }
 

@@ -1,4 +1,4 @@
-#include "qaplan/planner.hpp"
+#include "qaplan/planning/planner.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "qaplan/json.hpp"
+#include "qaplan/planning/json.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -67,7 +67,7 @@ TEST(Planner, RequestErrorsAreInvalidInputNamingTheField) {
     auto r = planner().prepare(b.req);
     ASSERT_FALSE(r.ok()) << b.context;
     EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
-    EXPECT_EQ(r.error().context, b.context) << r.error().to_string();
+    EXPECT_EQ(r.error().field, b.context) << r.error().to_string();
   }
 }
 
@@ -85,11 +85,12 @@ TEST(Planner, JsonPlanHasExactlyTheSeventeenSeedFields) {
   const auto j = nlohmann::ordered_json::parse(to_json(prep("年假怎么申请")));
   std::vector<std::string> keys;
   for (const auto& [k, v] : j["retrieval_plan"].items()) keys.push_back(k);
+  // The 13 knobs in table order (kPlanKnobs), then the four fields derived from the question.
   EXPECT_EQ(keys, (std::vector<std::string>{
                       "run_faq", "run_doc", "faq_top_k", "doc_top_k", "rerank",
                       "faq_direct_threshold", "final_context_top_n", "min_context_score",
                       "max_context_chars", "max_context_doc_chars", "use_query_variants",
-                      "question_category", "prefer_table", "faq_direct_exact_only",
+                      "prefer_table", "faq_direct_exact_only", "question_category",
                       "intent_rule_score", "intent_decision_score", "reason"}));
   EXPECT_FALSE(j.contains("timings_us"));
   EXPECT_TRUE(nlohmann::json::parse(to_json(prep("年假怎么申请"), {false, true})).contains("timings_us"));

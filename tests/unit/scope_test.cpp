@@ -1,4 +1,4 @@
-#include "qaplan/scope.hpp"
+#include "qaplan/eval/scope.hpp"
 
 #include <gtest/gtest.h>
 

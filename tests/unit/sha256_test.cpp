@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "internal/sha256.hpp"
+#include "common/sha256.hpp"
 
 using qaplan::internal::Sha256;
 using qaplan::internal::sha256_hex;

@@ -1,13 +1,21 @@
 // Unit tests of the individual stages (route, intent, gateway, category, source, plan) called
-// directly, the way a host that does not use Planner would call them.
+// directly through their private headers.
 #include <gtest/gtest.h>
 
+#include "planning/lexicon.hpp"
+#include "planning/stages/category.hpp"
+#include "planning/stages/gateway.hpp"
+#include "planning/stages/intent.hpp"
+#include "planning/stages/route.hpp"
+#include "planning/stages/source.hpp"
+#include "planning/text.hpp"
 #include "qaplan/qaplan.hpp"
 #include "test_support.hpp"
 
 namespace {
 
 using namespace qaplan;
+using namespace qaplan::internal;
 
 const Lexicon& lex() {
   static const Lexicon l =
@@ -15,13 +23,21 @@ const Lexicon& lex() {
   return l;
 }
 
-QueryAnalysis analyze(std::string_view q) {
-  return lex().analyze(normalize_question(q, lex().config().input).value());
+ScannedQuery analyze(std::string_view q) {
+  return lex().scan(normalize_question(q, lex().config().input).value());
+}
+
+// The intent stage as prepare() calls it: with the keyword-suggested source.
+IntentCandidate classify(std::string_view text, bool history) {
+  const ScannedQuery q = analyze(text);
+  return classify_intent(q, history, suggest_source(q, lex()), lex());
 }
 
 RouteDecision route(std::string_view q, const std::string& scenario = "default",
                     std::optional<std::string> source = std::nullopt) {
-  return decide_route(analyze(q), lex().config().scenarios.at(scenario), source, lex());
+  const ScannedQuery sq = analyze(q);
+  return decide_route(sq, lex().config().scenarios.at(scenario), source, suggest_source(sq, lex()),
+                      lex());
 }
 
 TEST(Route, GreetingOnlyWhenNothingSubstantiveRemains) {
@@ -76,9 +92,9 @@ TEST(Source, MostHitsWinsTiesGoToTheFirstListed) {
 
 TEST(Intent, FollowUpNeedsHistory) {
   const auto q = analyze("那审批呢");
-  EXPECT_EQ(classify_intent(q, true, lex()).intent, Intent::kFollowUp);
-  EXPECT_TRUE(classify_intent(q, true, lex()).requires_rewrite);
-  const auto alone = classify_intent(q, false, lex());
+  EXPECT_EQ(classify_intent(q, true, std::nullopt, lex()).intent, Intent::kFollowUp);
+  EXPECT_TRUE(classify_intent(q, true, std::nullopt, lex()).requires_rewrite);
+  const auto alone = classify_intent(q, false, std::nullopt, lex());
   EXPECT_NE(alone.intent, Intent::kFollowUp);
   EXPECT_FALSE(alone.requires_rewrite);
 }
@@ -86,28 +102,28 @@ TEST(Intent, FollowUpNeedsHistory) {
 TEST(Intent, MatchedRulesListsEveryRuleWinnerFirst) {
   // 它…吗 with history: anaphora and elliptic? 它需要审批吗 starts with 它, not 那/还有,
   // so only the anaphora rule and the FAQ rule (吗, blocked by 它) are candidates.
-  const auto c = classify_intent(analyze("那它需要审批吗"), true, lex());
+  const auto c = classify("那它需要审批吗", true);
   EXPECT_EQ(c.rule_id, "follow_up_anaphora");
   EXPECT_EQ(c.matched_rules, (std::vector<std::string>{"follow_up_anaphora", "follow_up_elliptic"}));
-  const auto k = classify_intent(analyze("公司会议室预约规则在哪里查看以及需要遵守哪些流程要求"), false, lex());
+  const auto k = classify("公司会议室预约规则在哪里查看以及需要遵守哪些流程要求", false);
   EXPECT_EQ(k.rule_id, "knowledge_multi_part");
   EXPECT_EQ(k.matched_rules,
             (std::vector<std::string>{"knowledge_multi_part", "faq_standard_question"}));
 }
 
 TEST(Intent, TrailingPunctuationDoesNotHideAnEnding) {
-  EXPECT_EQ(classify_intent(analyze("那病假呢？？"), true, lex()).intent, Intent::kFollowUp);
-  EXPECT_EQ(classify_intent(analyze("那病假呢~😀"), true, lex()).intent, Intent::kFollowUp);
+  EXPECT_EQ(classify("那病假呢？？", true).intent, Intent::kFollowUp);
+  EXPECT_EQ(classify("那病假呢~😀", true).intent, Intent::kFollowUp);
 }
 
 TEST(Intent, IgnoreWithinMasksTimeExpressions) {
-  const auto c = classify_intent(analyze("这个月工资什么时候发"), true, lex());
+  const auto c = classify("这个月工资什么时候发", true);
   EXPECT_EQ(c.intent, Intent::kFaqQuery);
-  EXPECT_EQ(classify_intent(analyze("这个工资什么时候发"), true, lex()).intent, Intent::kFollowUp);
+  EXPECT_EQ(classify("这个工资什么时候发", true).intent, Intent::kFollowUp);
 }
 
 TEST(Intent, FallbackIsDefaultKnowledge) {
-  const auto c = classify_intent(analyze("随便看看"), false, lex());
+  const auto c = classify("随便看看", false);
   EXPECT_EQ(c.rule_id, "default_knowledge");
   EXPECT_EQ(c.intent, Intent::kKnowledgeQuery);
   EXPECT_DOUBLE_EQ(c.score, 0.60);
@@ -115,7 +131,7 @@ TEST(Intent, FallbackIsDefaultKnowledge) {
 }
 
 TEST(Gateway, RuleOnlyCopiesTheCandidate) {
-  auto cand = classify_intent(analyze("年假怎么申请"), false, lex());
+  auto cand = classify("年假怎么申请", false);
   const IntentResult r = decide_intent(cand);
   EXPECT_EQ(r.decision_policy, DecisionPolicy::kRuleOnly);
   EXPECT_DOUBLE_EQ(r.confidence, cand.score);
@@ -162,17 +178,17 @@ TEST_F(PlanTest, DefaultsThenPatchesAndTrace) {
   ASSERT_TRUE(r.ok());
   const RetrievalPlan& p = r->plan;
   EXPECT_EQ(p.reason(), "faq_first");
-  EXPECT_EQ(p.doc_top_k(), 10);
-  EXPECT_EQ(p.faq_top_k(), 20);
-  EXPECT_DOUBLE_EQ(p.faq_direct_threshold(), 0.64);
-  EXPECT_EQ(p.max_context_chars(), 6000);
-  EXPECT_EQ(p.max_context_doc_chars(), 1500);
-  EXPECT_DOUBLE_EQ(p.min_context_score(), 0.30);
+  EXPECT_EQ(p.knobs().doc_top_k, 10);
+  EXPECT_EQ(p.knobs().faq_top_k, 20);
+  EXPECT_DOUBLE_EQ(p.knobs().faq_direct_threshold, 0.64);
+  EXPECT_EQ(p.knobs().max_context_chars, 6000);
+  EXPECT_EQ(p.knobs().max_context_doc_chars, 1500);
+  EXPECT_DOUBLE_EQ(p.knobs().min_context_score, 0.30);
   ASSERT_EQ(r->trace.fired.size(), 1u);
   EXPECT_EQ(r->trace.fired[0].id, "intent_faq");
   const auto& ch = r->trace.fired[0].changes;
   ASSERT_EQ(ch.size(), 3u);
-  EXPECT_EQ(ch[0].field, PlanField::kDocTopK);
+  EXPECT_EQ(kPlanKnobs[ch[0].knob].name, "doc_top_k");
   EXPECT_DOUBLE_EQ(ch[0].before, 20);
   EXPECT_DOUBLE_EQ(ch[0].after, 10);
 }
@@ -181,8 +197,8 @@ TEST_F(PlanTest, LowScoreGuardOverridesShortQueryShrinkBecauseItRunsLater) {
   auto r = build_retrieval_plan(RouteDecision{}, intent(Intent::kKnowledgeQuery, 0.6),
                                 {10, QuestionCategory::kDefault, false}, strategy());
   ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r->plan.doc_top_k(), 24);  // short query lowered it to 10, the guard raised it again
-  EXPECT_TRUE(r->plan.faq_direct_exact_only());
+  EXPECT_EQ(r->plan.knobs().doc_top_k, 24);  // short query lowered it to 10, the guard raised it again
+  EXPECT_TRUE(r->plan.knobs().faq_direct_exact_only);
   // Reversing the two patches changes the outcome: order is part of the rules.
   RetrievalStrategyConfig swapped = strategy();
   auto& ps = swapped.patches;
@@ -191,7 +207,7 @@ TEST_F(PlanTest, LowScoreGuardOverridesShortQueryShrinkBecauseItRunsLater) {
   std::iter_swap(s, l);
   auto r2 = build_retrieval_plan(RouteDecision{}, intent(Intent::kKnowledgeQuery, 0.6),
                                  {10, QuestionCategory::kDefault, false}, swapped);
-  EXPECT_EQ(r2->plan.doc_top_k(), 10);
+  EXPECT_EQ(r2->plan.knobs().doc_top_k, 10);
   EXPECT_EQ(r2->plan.reason(), "knowledge_doc_enriched_low_rule_score_guard_short_query_guard");
 }
 
@@ -213,7 +229,7 @@ TEST_F(PlanTest, NoPatchFiredGivesDefaultReason) {
   auto r = build_retrieval_plan(RouteDecision{}, intent(Intent::kFaqQuery, 0.9),
                                 {30, QuestionCategory::kDefault, true}, none);
   EXPECT_EQ(r->plan.reason(), "default");
-  EXPECT_FALSE(r->plan.prefer_table());  // only the table patch sets it
+  EXPECT_FALSE(r->plan.knobs().prefer_table);  // only the table patch sets it
   EXPECT_TRUE(r->trace.fired.empty());
 }
 

@@ -1,14 +1,15 @@
-#include "qaplan/text.hpp"
+#include "planning/text.hpp"
 
 #include <gtest/gtest.h>
 
-#include "qaplan/config.hpp"
+#include "common/utf8.hpp"
+#include "qaplan/planning/config.hpp"
 
 namespace {
 
-using qaplan::count_query_units;
 using qaplan::InputConfig;
-using qaplan::normalize_question;
+using qaplan::internal::count_query_units;
+using qaplan::internal::normalize_question;
 
 std::string norm(std::string_view s) {
   auto r = normalize_question(s, InputConfig{});
@@ -64,10 +65,10 @@ TEST(Text, InvalidUtf8IsAnErrorNamingTheOffset) {
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_EQ(r.error().code, qaplan::ErrorCode::kInvalidInput);
     EXPECT_NE(r.error().message.find("invalid UTF-8 at byte"), std::string::npos);
-    EXPECT_EQ(r.error().context, "question");
+    EXPECT_EQ(r.error().field, "question");
   }
-  EXPECT_FALSE(qaplan::is_valid_utf8("\xe5\xb9"));
-  EXPECT_TRUE(qaplan::is_valid_utf8("年假"));
+  EXPECT_FALSE(qaplan::internal::is_valid_utf8("\xe5\xb9"));
+  EXPECT_TRUE(qaplan::internal::is_valid_utf8("年假"));
 }
 
 TEST(Text, EmptyAndWhitespaceOnlyAreErrors) {

@@ -1,4 +1,4 @@
-#include "qaplan/tokenizer.hpp"
+#include "qaplan/ranking/tokenizer.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 #include "support/rng.hpp"
-#include "qaplan/vector_index.hpp"
+#include "qaplan/ranking/vector_index.hpp"
 
 #include <gtest/gtest.h>
 
@@ -49,19 +49,19 @@ TEST(HnswOptions, Validate) {
   EXPECT_TRUE(HnswOptions{}.validate().ok());
   HnswOptions o;
   o.m = 1;
-  EXPECT_EQ(o.validate().error().context, "hnsw.m");
+  EXPECT_EQ(o.validate().error().field, "hnsw.m");
   o = {};
   o.ef_construction = 0;
-  EXPECT_EQ(o.validate().error().context, "hnsw.ef_construction");
+  EXPECT_EQ(o.validate().error().field, "hnsw.ef_construction");
   o = {};
   o.ef_search = 0;
-  EXPECT_EQ(o.validate().error().context, "hnsw.ef_search");
+  EXPECT_EQ(o.validate().error().field, "hnsw.ef_search");
   o = {};
   o.m = 4097;
   EXPECT_FALSE(o.validate().ok());
   auto r = VectorIndex::create(2, {{1, 0}}, HnswOptions{1, 200, 64, 100});
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(r.error().code, ErrorCode::kInvalidConfig);  // options errors are config errors
 }
 
 TEST(VectorIndex, RejectsBadRows) {
@@ -84,7 +84,7 @@ TEST(VectorIndex, RejectsBadRows) {
     auto r = VectorIndex::create(c.dims, c.rows);
     ASSERT_FALSE(r.ok()) << c.context;
     EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
-    EXPECT_EQ(r.error().context, c.context) << r.error().to_string();
+    EXPECT_EQ(r.error().field, c.context) << r.error().to_string();
   }
 }
 

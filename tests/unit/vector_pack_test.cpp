@@ -1,4 +1,4 @@
-#include "qaplan/vector_pack.hpp"
+#include "qaplan/eval/vector_pack.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "internal/sha256.hpp"
-#include "qaplan/embedder.hpp"
+#include "common/sha256.hpp"
+#include "qaplan/ranking/embedder.hpp"
 
 using qaplan::build_vector_pack;
 using qaplan::DocumentVectorIndex;
@@ -187,13 +187,13 @@ TEST(VectorPack, ParseErrors) {
     auto r = parse_query_pack(c.text);
     ASSERT_FALSE(r.ok()) << c.message;
     EXPECT_EQ(r.error().code, ErrorCode::kInvalidInput);
-    EXPECT_EQ(r.error().context, "vector pack");
+    EXPECT_EQ(r.error().file, "vector pack");
     EXPECT_EQ(r.error().message.rfind(c.message, 0), 0u)
         << "want: " << c.message << "\n got: " << r.error().message;
   }
   auto missing_vectors = parse_vector_index(replace(f.index_text, "\"vectors\"", "\"vectorz\""));
   ASSERT_FALSE(missing_vectors.ok());
-  EXPECT_EQ(missing_vectors.error().context, "vector index");
+  EXPECT_EQ(missing_vectors.error().file, "vector index");
 }
 
 TEST(VectorPack, LoadsInExpectationOrder) {
@@ -220,7 +220,7 @@ TEST(VectorPack, ValidationFailures) {
     auto st = validate_vector_pack(p, i, raw, e);
     ASSERT_FALSE(st.ok()) << message;
     EXPECT_EQ(st.error().code, ErrorCode::kInvalidInput);
-    EXPECT_EQ(st.error().context, context);
+    EXPECT_EQ(st.error().file, context);
     EXPECT_EQ(st.error().message, message);
   };
   {  // an extra query
@@ -282,8 +282,8 @@ TEST(VectorPack, ValidationFailures) {
                      kCorpusHash + ")");
   }
   // load_vector_pack reports parse errors of either file.
-  EXPECT_EQ(load_vector_pack(f.pack_text, "{", kExpect).error().context, "vector index");
-  EXPECT_EQ(load_vector_pack("{", f.index_text, kExpect).error().context, "vector pack");
+  EXPECT_EQ(load_vector_pack(f.pack_text, "{", kExpect).error().file, "vector index");
+  EXPECT_EQ(load_vector_pack("{", f.index_text, kExpect).error().file, "vector pack");
 }
 
 TEST(VectorPack, BuildFromLocalTfidfRoundTrips) {
@@ -315,6 +315,6 @@ TEST(VectorPack, BuildFromLocalTfidfRoundTrips) {
   auto err = build_vector_pack(*emb, bad, texts, "x");
   ASSERT_FALSE(err.ok());
   EXPECT_EQ(err.error().message, "query has no token in the corpus vocabulary");
-  EXPECT_EQ(err.error().context, "vector pack builder: query \"会员\"");
+  EXPECT_EQ(err.error().field, "vector pack builder: query \"会员\"");
   EXPECT_FALSE(build_vector_pack(*emb, e, {"only one"}, "x").ok());
 }

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "qaplan/bm25.hpp"
+#include "qaplan/ranking/bm25.hpp"
 
 namespace {
 

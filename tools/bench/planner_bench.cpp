@@ -39,8 +39,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "qaplan/config.hpp"
-#include "qaplan/planner.hpp"
+#include "common/percentile.hpp"
+#include "planning/lexicon.hpp"
+#include "planning/stages/category.hpp"
+#include "planning/stages/gateway.hpp"
+#include "planning/stages/intent.hpp"
+#include "planning/stages/route.hpp"
+#include "planning/stages/source.hpp"
+#include "planning/text.hpp"
+#include "qaplan/planning/config.hpp"
+#include "qaplan/planning/planner.hpp"
 
 // Counts operator new calls (allocations made by qaplan, which is linked statically into this
 // binary) so --per-question can report heap allocations per prepare(). Not thread-safe; every
@@ -87,9 +95,10 @@ struct Fixture {
   std::vector<qaplan::PrepareRequest> requests;
   std::vector<Kind> kinds;
   std::vector<qaplan::NormalizedQuery> normalized;  // per request, for BM_Analyze
-  std::vector<qaplan::QueryAnalysis> analyses;      // per request, for the stage benchmarks
+  std::vector<qaplan::internal::ScannedQuery> analyses;  // per request, for the stage benchmarks
   std::vector<std::size_t> retrieval;               // requests routed to retrieval
   qaplan::Planner* planner = nullptr;
+  const qaplan::internal::Lexicon* lexicon = nullptr;  // the stages alone, as prepare() runs them
 
   std::vector<std::size_t> subset(Kind k) const {
     std::vector<std::size_t> out;
@@ -114,6 +123,7 @@ const Fixture& fixture() {
     auto planner = qaplan::Planner::create(fx->config);
     if (!planner.ok()) die("planner: " + planner.error().message);
     fx->planner = new qaplan::Planner(std::move(planner).value());
+    fx->lexicon = new qaplan::internal::Lexicon(qaplan::internal::Lexicon::create(fx->config).value());
 
     const std::string path = questions_path();
     std::ifstream in(path);
@@ -136,7 +146,7 @@ const Fixture& fixture() {
     }
     if (fx->requests.empty()) die(path + ": no questions");
 
-    const qaplan::Lexicon& lex = fx->planner->lexicon();
+    const qaplan::internal::Lexicon& lex = *fx->lexicon;
     for (const auto& r : fx->requests) {
       auto p = fx->planner->prepare(r);
       if (!p.ok()) die("prepare('" + r.question + "'): " + p.error().message);
@@ -147,9 +157,9 @@ const Fixture& fixture() {
       else if (code_points(r.question) >= 30) k = Kind::kLong;
       fx->kinds.push_back(k);
       if (k != Kind::kDirect) fx->retrieval.push_back(fx->normalized.size());
-      auto n = qaplan::normalize_question(r.question, fx->config.input);
+      auto n = qaplan::internal::normalize_question(r.question, fx->config.input);
       fx->normalized.push_back(n.value());
-      fx->analyses.push_back(lex.analyze(n.value()));
+      fx->analyses.push_back(lex.scan(n.value()));
     }
     return fx;
   }();
@@ -196,20 +206,20 @@ void BM_Normalize(benchmark::State& state) {
   const Fixture& f = fixture();
   std::size_t i = 0;
   for (auto _ : state) {
-    auto n = qaplan::normalize_question(f.requests[i].question, f.config.input);
+    auto n = qaplan::internal::normalize_question(f.requests[i].question, f.config.input);
     benchmark::DoNotOptimize(n);
     if (++i == f.requests.size()) i = 0;
   }
   state.SetItemsProcessed(state.iterations());
 }
 
-// Stage 1b: Aho-Corasick scan (includes copying the NormalizedQuery, analyze() takes a value).
+// Stage 1b: Aho-Corasick scan (includes copying the NormalizedQuery, scan() takes a value).
 void BM_Analyze(benchmark::State& state) {
   const Fixture& f = fixture();
-  const qaplan::Lexicon& lex = f.planner->lexicon();
+  const qaplan::internal::Lexicon& lex = *f.lexicon;
   std::size_t i = 0;
   for (auto _ : state) {
-    auto a = lex.analyze(f.normalized[i]);
+    auto a = lex.scan(f.normalized[i]);
     benchmark::DoNotOptimize(a);
     if (++i == f.normalized.size()) i = 0;
   }
@@ -219,12 +229,13 @@ void BM_Analyze(benchmark::State& state) {
 // The remaining stages on precomputed analyses (retrieval questions only, like prepare()).
 void BM_Route(benchmark::State& state) {
   const Fixture& f = fixture();
-  const qaplan::Lexicon& lex = f.planner->lexicon();
+  const qaplan::internal::Lexicon& lex = *f.lexicon;
   const auto& sc = f.config.scenarios.at(f.config.default_scenario);
   const std::optional<std::string> no_source;
   std::size_t i = 0;
   for (auto _ : state) {
-    auto r = qaplan::decide_route(f.analyses[i], sc, no_source, lex);
+    auto r = qaplan::internal::decide_route(f.analyses[i], sc, no_source,
+                                            qaplan::internal::suggest_source(f.analyses[i], lex), lex);
     benchmark::DoNotOptimize(r);
     if (++i == f.analyses.size()) i = 0;
   }
@@ -233,12 +244,13 @@ void BM_Route(benchmark::State& state) {
 
 void BM_Intent(benchmark::State& state) {
   const Fixture& f = fixture();
-  const qaplan::Lexicon& lex = f.planner->lexicon();
+  const qaplan::internal::Lexicon& lex = *f.lexicon;
   std::size_t i = 0;
   for (auto _ : state) {
     const std::size_t k = f.retrieval[i];
-    auto r = qaplan::decide_intent(
-        qaplan::classify_intent(f.analyses[k], !f.requests[k].history.empty(), lex));
+    auto r = qaplan::internal::decide_intent(qaplan::internal::classify_intent(
+        f.analyses[k], !f.requests[k].history.empty(),
+        qaplan::internal::suggest_source(f.analyses[k], lex), lex));
     benchmark::DoNotOptimize(r);
     if (++i == f.retrieval.size()) i = 0;
   }
@@ -247,12 +259,12 @@ void BM_Intent(benchmark::State& state) {
 
 void BM_Category(benchmark::State& state) {
   const Fixture& f = fixture();
-  const qaplan::Lexicon& lex = f.planner->lexicon();
+  const qaplan::internal::Lexicon& lex = *f.lexicon;
   std::size_t i = 0;
   for (auto _ : state) {
     const auto& a = f.analyses[f.retrieval[i]];
-    auto c = qaplan::infer_question_category(a, lex);
-    auto t = qaplan::is_table_query(a, lex);
+    auto c = qaplan::internal::infer_question_category(a, lex);
+    auto t = qaplan::internal::is_table_query(a, lex);
     benchmark::DoNotOptimize(c);
     benchmark::DoNotOptimize(t);
     if (++i == f.retrieval.size()) i = 0;
@@ -262,7 +274,7 @@ void BM_Category(benchmark::State& state) {
 
 void BM_Plan(benchmark::State& state) {
   const Fixture& f = fixture();
-  const qaplan::Lexicon& lex = f.planner->lexicon();
+  const qaplan::internal::Lexicon& lex = *f.lexicon;
   struct Input {
     qaplan::IntentResult intent;
     qaplan::PlanSignals signals;
@@ -270,10 +282,10 @@ void BM_Plan(benchmark::State& state) {
   std::vector<Input> inputs;
   for (std::size_t k : f.retrieval) {
     const auto& a = f.analyses[k];
-    inputs.push_back({qaplan::decide_intent(
-                          qaplan::classify_intent(a, !f.requests[k].history.empty(), lex)),
-                      {a.query.query_units, qaplan::infer_question_category(a, lex),
-                       qaplan::is_table_query(a, lex)}});
+    inputs.push_back({qaplan::internal::decide_intent(qaplan::internal::classify_intent(
+                          a, !f.requests[k].history.empty(), std::nullopt, lex)),
+                      {a.query.query_units, qaplan::internal::infer_question_category(a, lex),
+                       qaplan::internal::is_table_query(a, lex)}});
   }
   const qaplan::RouteDecision route;
   std::size_t i = 0;
@@ -321,12 +333,8 @@ BENCHMARK(BM_SteadyClockNow);
 
 // ---- --per-question mode -------------------------------------------------------------------
 
-double percentile(std::vector<double> v, double p) {
-  // Nearest-rank on the sorted values: the smallest value with at least p% at or below it.
-  std::sort(v.begin(), v.end());
-  std::size_t rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size())));
-  rank = std::clamp<std::size_t>(rank, 1, v.size());
-  return v[rank - 1];
+double percentile(const std::vector<double>& v, double p) {
+  return qaplan::internal::nearest_rank_percentile(v, p).value_or(0.0);
 }
 
 double median_of(std::vector<double> v) {

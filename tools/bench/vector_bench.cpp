@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "support/rng.hpp"
-#include "qaplan/fusion.hpp"
-#include "qaplan/vector_index.hpp"
+#include "qaplan/ranking/fusion.hpp"
+#include "qaplan/ranking/vector_index.hpp"
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "qaplan/io.hpp"
 #include "qaplan/status.hpp"
 
 namespace qaplan::cli {
@@ -17,15 +18,6 @@ int exit_code_for(ErrorCode code);
 
 /// Prints "qaplan: <error>" as one line on stderr and returns its exit code.
 int report(const Error& e);
-
-/// Writes `content` to `path` through a temp file in the same directory + rename, so a crash or
-/// an error never leaves a half-written file. Refuses (kInvalidInput) when `path` is one of
-/// `inputs` (compared after weakly_canonical).
-Status write_file_atomic(const std::filesystem::path& path, std::string_view content,
-                         const std::vector<std::filesystem::path>& inputs = {});
-
-/// Reads a whole file; kIo naming the path on failure.
-Result<std::string> read_file(const std::filesystem::path& path);
 
 /// Global options every subcommand sees.
 struct GlobalOptions {

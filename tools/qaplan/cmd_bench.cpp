@@ -20,9 +20,8 @@
 
 #include "cli.hpp"
 #include "config_lookup.hpp"
-#include "ranking_options.hpp"
-#include "qaplan/bench.hpp"
-#include "qaplan/dataset.hpp"
+#include "qaplan/eval/bench.hpp"
+#include "qaplan/eval/dataset.hpp"
 
 namespace qaplan::cli {
 namespace fs = std::filesystem;
@@ -69,7 +68,7 @@ Result<fs::path> find_dataset(const std::string& given) {
 }
 
 Result<NamedText> load(const fs::path& path) {
-  auto text = read_file(path);
+  auto text = read_file(path, "file");
   if (!text) return std::move(text).error();
   return NamedText{path.filename().string(), std::move(*text)};
 }
@@ -195,9 +194,9 @@ int run_bench_cmd(const BenchArgs& a) {
     if (!iv) return report(iv.error());
     in.index_vectors = std::move(*iv);
   }
-  auto cfg = load_cli_config(a.config);
-  if (!cfg) return report(cfg.error());
-  auto run = run_bench(in, bench_options(cfg->ranking));
+  auto ranking = load_cli_ranking_config(a.config);
+  if (!ranking) return report(ranking.error());
+  auto run = run_bench(in, bench_options(*ranking));
   if (!run) return report(run.error());
 
   if (Status st = prepare_output_dir(out_dir, inputs, "--output"); !st) return report(st.error());

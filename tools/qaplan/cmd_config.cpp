@@ -3,7 +3,7 @@
 
 #include "cli.hpp"
 #include "config_lookup.hpp"
-#include "qaplan/planner.hpp"
+#include "qaplan/planning/planner.hpp"
 
 namespace qaplan::cli {
 
@@ -18,6 +18,9 @@ Runner register_config(CLI::App& app, GlobalOptions&) {
     if (!where.ok()) return report(where.error());
     auto cfg = load_config(*where);
     if (!cfg.ok()) return report(cfg.error());
+    // The ranking room reads [ranking.*] of the same file; its options validate as at run time.
+    auto ranking = load_ranking_config(*where);
+    if (!ranking.ok()) return report(ranking.error());
     // Compiling the lexicon is part of "valid": it is what Planner::create would do.
     auto planner = Planner::create(std::move(cfg).value());
     if (!planner.ok()) return report(planner.error());

@@ -1,13 +1,11 @@
 // qaplan plan: prepare one question (or a JSONL batch) and print the plan as JSON.
-#include <nlohmann/json.hpp>
-
 #include <fstream>
 #include <iostream>
 
 #include "cli.hpp"
 #include "config_lookup.hpp"
-#include "qaplan/json.hpp"
-#include "qaplan/planner.hpp"
+#include "qaplan/planning/json.hpp"
+#include "qaplan/planning/planner.hpp"
 
 namespace qaplan::cli {
 namespace {
@@ -23,45 +21,6 @@ struct PlanOptions {
   bool timings = false;
 };
 
-// Parses one batch line into a request; errors name the field.
-Result<PrepareRequest> parse_line(const std::string& line) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(line);
-  } catch (const nlohmann::json::exception& e) {
-    std::string what = e.what();
-    return make_error(ErrorCode::kInvalidInput, "malformed JSON: " + what.substr(what.find(']') + 2));
-  }
-  if (!j.is_object()) return make_error(ErrorCode::kInvalidInput, "each line must be a JSON object");
-  PrepareRequest r;
-  for (const auto& [key, val] : j.items()) {
-    if (key == "question") {
-      if (!val.is_string()) return make_error(ErrorCode::kInvalidInput, "must be a string", "question");
-      r.question = val.get<std::string>();
-    } else if (key == "history") {
-      if (val.is_null()) continue;
-      if (!val.is_array()) return make_error(ErrorCode::kInvalidInput, "must be an array of strings", "history");
-      for (const auto& h : val) {
-        if (!h.is_string()) return make_error(ErrorCode::kInvalidInput, "must be an array of strings", "history");
-        r.history.push_back(h.get<std::string>());
-      }
-    } else if (key == "scenario") {
-      if (val.is_null()) continue;
-      if (!val.is_string()) return make_error(ErrorCode::kInvalidInput, "must be a string", "scenario");
-      r.scenario = val.get<std::string>();
-    } else if (key == "source") {
-      if (val.is_null()) continue;
-      if (!val.is_string()) return make_error(ErrorCode::kInvalidInput, "must be a string", "source");
-      r.source = val.get<std::string>();
-    } else {
-      return make_error(ErrorCode::kInvalidInput,
-                        "unknown field (expected question, history, scenario, source)", key);
-    }
-  }
-  if (!j.contains("question")) return make_error(ErrorCode::kInvalidInput, "missing", "question");
-  return r;
-}
-
 int run_batch(const Planner& planner, const PlanOptions& o, const JsonOptions& jo) {
   std::ifstream in(o.input, std::ios::binary);
   if (!in) return report(make_error(ErrorCode::kIo, "cannot read input file", o.input));
@@ -72,7 +31,7 @@ int run_batch(const Planner& planner, const PlanOptions& o, const JsonOptions& j
     ++n;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;  // blank lines separate nothing
-    auto req = parse_line(line);
+    auto req = parse_prepare_request(line);
     Result<Preparation> prep = req.ok() ? planner.prepare(*req) : Result<Preparation>(req.error());
     if (prep.ok()) {
       std::cout << to_json(*prep, JsonOptions{false, jo.timings}) << '\n';

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "cli.hpp"
-#include "qaplan/corpus.hpp"
-#include "qaplan/tokenizer.hpp"
+#include "qaplan/ranking/corpus.hpp"
+#include "qaplan/ranking/tokenizer.hpp"
 
 namespace qaplan::cli {
 namespace {
@@ -27,7 +27,8 @@ int run_tokenize(const TokenizeOptions& o) {
     toks.clear();
     if (Status s = tok->tokenize_into(r.text, toks); !s) {
       Error e = s.error();
-      e.context = o.input + " id " + r.id;
+      e.file = o.input;
+      e.field = "id " + r.id;
       return report(e);
     }
     out += r.id;

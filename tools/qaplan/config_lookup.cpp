@@ -27,4 +27,10 @@ Result<Config> load_cli_config(const std::string& flag_value) {
   return load_config(*path);
 }
 
+Result<RankingConfig> load_cli_ranking_config(const std::string& flag_value) {
+  auto path = find_config(flag_value);
+  if (!path.ok()) return path.error();
+  return load_ranking_config(*path);
+}
+
 }  // namespace qaplan::cli

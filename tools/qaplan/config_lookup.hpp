@@ -2,7 +2,8 @@
 #include <filesystem>
 #include <string>
 
-#include "qaplan/config.hpp"
+#include "qaplan/planning/config.hpp"
+#include "qaplan/ranking/config.hpp"
 
 namespace qaplan::cli {
 
@@ -12,5 +13,8 @@ Result<std::filesystem::path> find_config(const std::string& flag_value);
 
 /// find_config() + load_config().
 Result<Config> load_cli_config(const std::string& flag_value);
+
+/// find_config() + load_ranking_config() ([ranking.*] of the same file).
+Result<RankingConfig> load_cli_ranking_config(const std::string& flag_value);
 
 }  // namespace qaplan::cli

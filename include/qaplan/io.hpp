@@ -1,0 +1,25 @@
+#pragma once
+/// File helpers shared by every loader and by hosts that write reports: whole-file reads with
+/// one-line errors, and atomic writes that never leave a half-written file or overwrite an
+/// input. Thread-safe (no shared state).
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "qaplan/export.hpp"
+#include "qaplan/status.hpp"
+
+namespace qaplan {
+
+/// The file's bytes. Errors: kIo "cannot read <what>: <reason>" with file = the path.
+QAPLAN_API Result<std::string> read_file(const std::filesystem::path& path,
+                                         std::string_view what = "file");
+
+/// Writes `content` to `path` through a temp file in the same directory, fsync, then rename, so
+/// a crash or an error never leaves a half-written file. Refuses (kInvalidInput) when `path` is
+/// one of `inputs` (compared after weakly_canonical). Errors: kIo naming the path.
+QAPLAN_API Status write_file_atomic(const std::filesystem::path& path, std::string_view content,
+                                   const std::vector<std::filesystem::path>& inputs = {});
+
+}  // namespace qaplan

@@ -1,0 +1,26 @@
+#pragma once
+// The one place that reaches ICU's normalizer and script data. Everything here is thread-safe:
+// ICU's normalizer instances are process-wide immutable singletons.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "qaplan/status.hpp"
+
+namespace qaplan::internal {
+
+/// NFKC_Casefold of valid UTF-8 `text` appended to `out` (NFKC + full case folding:
+/// `５０００` → `5000`, `ＶＰＮ` → `vpn`). Errors: kInternal when ICU's data is unavailable or
+/// normalization fails. The caller validates UTF-8 first (ICU would replace bad bytes).
+Status nfkc_casefold_into(std::string_view text, std::string& out);
+
+/// Script=Han (CJK ideographs, including compatibility and extension blocks).
+bool is_han(std::int32_t cp) noexcept;
+
+/// Unicode White_Space (ICU u_isUWhiteSpace).
+bool is_unicode_space(std::int32_t cp) noexcept;
+
+/// Letters, digits or ideographs: the code points that carry words.
+bool is_word_char(std::int32_t cp) noexcept;
+
+}  // namespace qaplan::internal

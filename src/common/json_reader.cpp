@@ -1,0 +1,104 @@
+#include "common/json_reader.hpp"
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+namespace qaplan::internal::json {
+
+void fail(std::string path, std::string message) {
+  throw Invalid{std::move(path), std::move(message)};
+}
+
+Json parse_strict(std::string_view text) {
+  std::vector<std::set<std::string>> open;
+  std::string duplicate;
+  Json::parser_callback_t cb = [&](int, Json::parse_event_t ev, Json& parsed) {
+    switch (ev) {
+      case Json::parse_event_t::object_start:
+        open.emplace_back();
+        break;
+      case Json::parse_event_t::object_end:
+        if (!open.empty()) open.pop_back();
+        break;
+      case Json::parse_event_t::key:
+        if (!open.empty() && !open.back().insert(parsed.get<std::string>()).second &&
+            duplicate.empty())
+          duplicate = parsed.get<std::string>();
+        break;
+      default:
+        break;
+    }
+    return true;
+  };
+  Json root;
+  try {
+    root = Json::parse(text.begin(), text.end(), cb);
+  } catch (const Json::exception& e) {
+    std::string what = e.what();
+    // Drop nlohmann's "[json.exception.parse_error.101] " prefix; keep line/column.
+    if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+    fail("", "malformed JSON: " + what);
+  }
+  if (!duplicate.empty()) fail("", "duplicate object key \"" + duplicate + "\"");
+  return root;
+}
+
+std::string join(const std::string& path, std::string_view key) {
+  return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
+std::string index_path(const std::string& path, std::size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
+
+void expect_keys(const Json& obj, const std::string& path,
+                 std::initializer_list<std::string_view> required,
+                 std::initializer_list<std::string_view> optional) {
+  if (!obj.is_object()) fail(path, std::string("must be an object, not ") + obj.type_name());
+  auto listed = [](std::initializer_list<std::string_view> l, const std::string& k) {
+    return std::find(l.begin(), l.end(), k) != l.end();
+  };
+  for (const auto& [k, v] : obj.items())
+    if (!listed(required, k) && !listed(optional, k)) fail(join(path, k), "unknown field");
+  for (std::string_view k : required)
+    if (!obj.contains(std::string(k))) fail(join(path, k), "missing field");
+}
+
+namespace {
+bool blank(std::string_view s) {
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; });
+}
+}  // namespace
+
+std::string req_string(const Json& obj, const std::string& path, std::string_view key) {
+  const Json& v = obj.at(std::string(key));
+  const std::string p = join(path, key);
+  if (!v.is_string()) fail(p, std::string("must be a string, not ") + v.type_name());
+  std::string s = v.get<std::string>();
+  if (blank(s)) fail(p, "must not be empty");
+  return s;
+}
+
+std::optional<std::string> opt_string(const Json& obj, const std::string& path,
+                                      std::string_view key) {
+  const Json& v = obj.at(std::string(key));
+  if (v.is_null()) return std::nullopt;
+  const std::string p = join(path, key);
+  if (!v.is_string()) fail(p, std::string("must be a string or null, not ") + v.type_name());
+  std::string s = v.get<std::string>();
+  if (blank(s)) fail(p, "must not be empty (write null for missing metadata)");
+  return s;
+}
+
+const Json& req_array(const Json& obj, const std::string& path, std::string_view key,
+                      bool non_empty) {
+  const Json& v = obj.at(std::string(key));
+  const std::string p = join(path, key);
+  if (!v.is_array()) fail(p, std::string("must be an array, not ") + v.type_name());
+  if (non_empty && v.empty()) fail(p, "must not be empty");
+  return v;
+}
+
+}  // namespace qaplan::internal::json

@@ -1,0 +1,63 @@
+#pragma once
+// The strict JSON reading style shared by every JSON input (datasets, fingerprint registries,
+// corpora, batch request lines): duplicate object keys are refused (a later value would silently
+// win), unknown and missing fields are named by their JSON path, and nothing throws past
+// `read_json`. Readers are written as straight-line code that calls `fail()`; `read_json` turns
+// that into an Error naming the input and the path.
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "qaplan/status.hpp"
+
+namespace qaplan::internal::json {
+
+using Json = nlohmann::json;
+
+/// Thrown by the helpers below and caught by read_json(); never leaves this library.
+struct Invalid {
+  std::string path;
+  std::string message;
+};
+
+[[noreturn]] void fail(std::string path, std::string message);
+
+/// Parses `text`; malformed JSON or a duplicate key anywhere → fail("", …).
+Json parse_strict(std::string_view text);
+
+std::string join(const std::string& path, std::string_view key);
+std::string index_path(const std::string& path, std::size_t i);
+
+/// `obj` must be an object whose keys are all in `required` or `optional`, with every `required`
+/// key present.
+void expect_keys(const Json& obj, const std::string& path,
+                 std::initializer_list<std::string_view> required,
+                 std::initializer_list<std::string_view> optional = {});
+
+/// A required string that is not blank.
+std::string req_string(const Json& obj, const std::string& path, std::string_view key);
+/// A string or null; a string must not be blank.
+std::optional<std::string> opt_string(const Json& obj, const std::string& path,
+                                      std::string_view key);
+/// A required array (optionally non-empty).
+const Json& req_array(const Json& obj, const std::string& path, std::string_view key,
+                      bool non_empty);
+
+/// Runs `read()` (which may call fail()) and returns its value, or kInvalidInput with
+/// file = `input` (and `line` when given) and field = the failing JSON path.
+template <class F>
+auto read_json(std::string_view input, int line, F&& read) -> Result<decltype(read())> {
+  try {
+    return read();
+  } catch (const Invalid& e) {
+    return make_file_error(ErrorCode::kInvalidInput, e.message, std::string(input), line, e.path);
+  } catch (const std::exception& e) {
+    return make_file_error(ErrorCode::kInvalidInput, std::string("cannot read: ") + e.what(),
+                           std::string(input), line);
+  }
+}
+
+}  // namespace qaplan::internal::json

@@ -1,0 +1,86 @@
+#pragma once
+// The strict TOML reading style shared by every config section reader (planning's rules, the
+// ranking parameters, later glossaries): every key a reader does not ask for is an error, every
+// error names file:line, the table and the key, and toml11 never leaks past this header's users.
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <toml.hpp>
+#include <vector>
+
+#include "qaplan/status.hpp"
+
+namespace qaplan::internal::toml_reader {
+
+using Value = toml::value;
+
+/// Parses TOML text after the guards toml11 needs (valid UTF-8, bounded nesting); syntax errors
+/// become one line naming origin:line and the key. Errors: kInvalidConfig.
+Result<Value> parse(std::string_view text, const std::string& origin);
+
+/// Reads one table. Keys are marked as used when asked for; finish() reports the first unused.
+struct Reader {
+  const Value& v;
+  std::string path;  // dotted table path for messages ("retrieval_strategy.defaults")
+  const std::string& origin;
+  std::set<std::string> used;
+
+  Error err(const Value& at, std::string_view key, std::string msg) const;
+  const Value* find(std::string_view key);
+  Status finish() const;
+  Status missing(std::string_view key, bool required) const;
+  Reader sub(const Value& t, std::string sub_path) const { return Reader{t, std::move(sub_path), origin, {}}; }
+
+  Status get(std::string_view key, bool& out, bool required = false);
+  Status get(std::string_view key, long long& out, bool required = false);
+  Status get_int(std::string_view key, int& out, bool required = false);
+  Status get(std::string_view key, double& out, bool required = false);
+  Status get(std::string_view key, std::string& out, bool required = false);
+  Status get(std::string_view key, std::vector<std::string>& out, bool required = false);
+  /// A real in [0, 1].
+  Status unit(std::string_view key, double& out, bool required = false);
+  /// An integer > 0.
+  Status count(std::string_view key, int& out, bool required = false);
+  /// A sub-table (nullptr when absent and not required).
+  Result<const Value*> table(std::string_view key, bool required = false);
+  /// An array of tables ([[key]]), nullptr when absent.
+  Result<const Value*> array_of_tables(std::string_view key);
+  /// Runs `fn(Reader&)` on the sub-table `key` when present (or required), then finish().
+  template <class Fn>
+  Status section(std::string_view key, bool required, Fn&& fn) {
+    auto t = table(key, required);
+    if (!t.ok()) return std::move(t).error();
+    if (*t == nullptr) return {};
+    Reader s = sub(**t, path.empty() ? std::string(key) : path + "." + std::string(key));
+    QAPLAN_TRY(fn(s));
+    return s.finish();
+  }
+};
+
+/// Reads every table of the array `key` with `fn(Reader&, T&)` into `out`.
+template <class T, class Fn>
+Status each_table(Reader& parent, std::string_view key, std::vector<T>& out, Fn&& fn) {
+  auto arr = parent.array_of_tables(key);
+  if (!arr.ok()) return std::move(arr).error();
+  if (*arr == nullptr) return {};
+  std::size_t i = 0;
+  for (const auto& t : (*arr)->as_array()) {
+    const std::string name = std::string(key) + "[" + std::to_string(i++) + "]";
+    Reader r = parent.sub(t, parent.path.empty() ? name : parent.path + "." + name);
+    T item;
+    QAPLAN_TRY(fn(r, item));
+    QAPLAN_TRY(r.finish());
+    out.push_back(std::move(item));
+  }
+  return {};
+}
+
+/// "must be within [0, 1]" or "" — shared by readers and struct validate() functions.
+std::string check_unit(double v);
+/// "must be > 0" or "".
+std::string check_count(long long v);
+/// Word lists: no empty entry, valid UTF-8.
+std::string check_words(const std::vector<std::string>& words);
+
+}  // namespace qaplan::internal::toml_reader

@@ -1,0 +1,154 @@
+#include "qaplan/planning/json.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "common/json_reader.hpp"
+
+namespace qaplan {
+namespace {
+
+using nlohmann::ordered_json;
+
+// Plan numbers come from config decimals (0.84); round to 12 significant digits so JSON shows
+// 0.84, not 0.84000000000000008, while staying exact for every value a config can hold.
+double tidy(double v) {
+  if (v == 0 || !std::isfinite(v)) return v;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.12g", v);
+  return std::strtod(buf, nullptr);
+}
+
+ordered_json optional_string(const std::optional<std::string>& s) {
+  return s ? ordered_json(*s) : ordered_json(nullptr);
+}
+
+ordered_json candidate_json(const IntentCandidate& c) {
+  return {{"intent", to_string(c.intent)},
+          {"score", tidy(c.score)},
+          {"rule_id", c.rule_id},
+          {"matched_rules", c.matched_rules},
+          {"requires_rewrite", c.requires_rewrite},
+          {"suggested_source", optional_string(c.suggested_source)}};
+}
+
+// A knob value in its own type.
+ordered_json knob_json(KnobId id, double v) {
+  switch (kPlanKnobs[id].kind()) {
+    case KnobKind::kFlag: return v != 0;
+    case KnobKind::kCount: return static_cast<long long>(v);
+    case KnobKind::kUnit: return tidy(v);
+  }
+  return v;
+}
+
+ordered_json plan_json(const RetrievalPlan& p) {
+  ordered_json j;
+  for (std::size_t i = 0; i < kPlanKnobs.size(); ++i) {
+    const auto id = static_cast<KnobId>(i);
+    j[std::string(kPlanKnobs[i].name)] = knob_json(id, get_knob(p.knobs(), id));
+  }
+  j["question_category"] = to_string(p.question_category());
+  j["intent_rule_score"] = tidy(p.intent_rule_score());
+  j["intent_decision_score"] = tidy(p.intent_decision_score());
+  j["reason"] = p.reason();
+  return j;
+}
+
+ordered_json trace_json(const PlanTrace& t) {
+  ordered_json fired = ordered_json::array();
+  for (const auto& f : t.fired) {
+    ordered_json changes = ordered_json::array();
+    for (const auto& ch : f.changes)
+      changes.push_back({{"field", kPlanKnobs[ch.knob].name},
+                         {"op", to_string(ch.op)},
+                         {"value", knob_json(ch.knob, ch.value)},
+                         {"before", knob_json(ch.knob, ch.before)},
+                         {"after", knob_json(ch.knob, ch.after)}});
+    fired.push_back({{"id", f.id}, {"tag", f.tag}, {"changes", std::move(changes)}});
+  }
+  return {{"fired", std::move(fired)}};
+}
+
+}  // namespace
+
+std::string to_json(const Preparation& p, const JsonOptions& opts) {
+  ordered_json j;
+  j["query"] = p.query;
+  j["normalized_query"] = p.normalized.text;
+  j["query_units"] = p.normalized.query_units;
+  j["route"] = {{"route", to_string(p.route.route)},
+                {"reason", to_string(p.route.reason)},
+                {"detail", p.route.detail},
+                {"reply", p.route.reply}};
+  if (p.intent) {
+    const IntentResult& i = *p.intent;
+    j["intent"] = {{"intent", to_string(i.intent)},
+                   {"rule_score", tidy(i.rule_score)},
+                   {"confidence", tidy(i.confidence)},
+                   {"requires_rewrite", i.requires_rewrite},
+                   {"suggested_source", optional_string(i.suggested_source)},
+                   {"decision_policy", to_string(i.decision_policy)},
+                   {"matched_rules", i.matched_rules},
+                   {"rule_candidate", candidate_json(i.rule_candidate)},
+                   {"model_candidate", i.model_candidate ? candidate_json(*i.model_candidate)
+                                                         : ordered_json(nullptr)}};
+  } else {
+    j["intent"] = nullptr;
+  }
+  j["effective_source"] = optional_string(p.effective_source);
+  j["retrieval_plan"] = p.plan ? plan_json(*p.plan) : ordered_json(nullptr);
+  j["plan_trace"] = p.plan_trace ? trace_json(*p.plan_trace) : ordered_json(nullptr);
+  if (opts.timings) {
+    const auto us = [](std::int64_t ns) { return static_cast<double>(ns) / 1000.0; };
+    j["timings_us"] = {{"text", us(p.timings.text_ns)},     {"route", us(p.timings.route_ns)},
+                       {"intent", us(p.timings.intent_ns)}, {"category", us(p.timings.category_ns)},
+                       {"plan", us(p.timings.plan_ns)},     {"total", us(p.timings.total_ns)}};
+  }
+  // Invalid UTF-8 never reaches here (normalize rejects it), but replace rather than throw.
+  return j.dump(opts.pretty ? 2 : -1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+std::string error_to_json(const Error& e, long batch_line) {
+  ordered_json err{{"code", to_string(e.code)}, {"message", e.message}, {"context", e.where()}};
+  if (!e.file.empty()) err["file"] = e.file;
+  if (e.line > 0) err["line"] = e.line;
+  if (e.column > 0) err["column"] = e.column;
+  if (!e.field.empty()) err["field"] = e.field;
+  ordered_json j;
+  j["error"] = std::move(err);
+  if (batch_line > 0) j["line"] = batch_line;
+  return j.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+Result<PrepareRequest> parse_prepare_request(std::string_view json_line) {
+  namespace js = internal::json;
+  auto parsed = js::read_json("", 0, [&] {
+    const js::Json j = js::parse_strict(json_line);
+    if (!j.is_object()) js::fail("", "each line must be a JSON object");
+    js::expect_keys(j, "", {"question"}, {"history", "scenario", "source"});
+    PrepareRequest r;
+    const js::Json& q = j.at("question");
+    if (!q.is_string()) js::fail("question", "must be a string");
+    r.question = q.get<std::string>();
+    if (auto it = j.find("history"); it != j.end() && !it->is_null()) {
+      if (!it->is_array()) js::fail("history", "must be an array of strings");
+      for (const auto& h : *it) {
+        if (!h.is_string()) js::fail("history", "must be an array of strings");
+        r.history.push_back(h.get<std::string>());
+      }
+    }
+    for (const char* key : {"scenario", "source"}) {
+      auto it = j.find(key);
+      if (it == j.end() || it->is_null()) continue;
+      if (!it->is_string()) js::fail(key, "must be a string");
+      if (std::string_view(key) == "scenario") r.scenario = it->get<std::string>();
+      else r.source = it->get<std::string>();
+    }
+    return r;
+  });
+  return parsed;
+}
+
+}  // namespace qaplan

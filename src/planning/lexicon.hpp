@@ -1,0 +1,86 @@
+#pragma once
+// The compiled form of a Config's word lists: one Aho-Corasick automaton over every cue phrase
+// (route, scenarios, sources, intent rules, categories, table), built once. `scan()` reads a
+// normalized question in one linear pass and records which lists matched where; the stage
+// functions (route, intent, category, source) then only read that record.
+// Immutable and thread-safe after create(); cheap to copy (shared state).
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "qaplan/planning/config.hpp"
+#include "qaplan/planning/types.hpp"
+
+namespace qaplan::internal {
+
+/// One cue occurrence: list `list` (a lexicon list id) matched bytes [begin, end).
+struct CueHit {
+  std::uint32_t list = 0;
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+};
+
+/// A normalized question plus every cue hit in it (hits inside a [matching] ignore_within
+/// phrase already removed).
+struct ScannedQuery {
+  NormalizedQuery query;
+  std::vector<CueHit> hits;
+  std::vector<std::uint64_t> present;  ///< bitset over list ids
+
+  bool has(std::uint32_t list) const noexcept {
+    const std::size_t w = list / 64;
+    return w < present.size() && ((present[w] >> (list % 64)) & 1u) != 0;
+  }
+};
+
+/// List ids, resolved once so stages never look names up per question.
+struct LexiconIds {
+  std::uint32_t ignore_within = 0;
+  std::uint32_t greeting = 0;
+  std::uint32_t politeness = 0;
+  std::uint32_t handoff = 0;
+  std::uint32_t handoff_standalone = 0;
+  std::uint32_t out_of_scope = 0;
+  std::map<std::string, std::uint32_t, std::less<>> scenario_out_of_scope;
+  std::vector<std::uint32_t> source;           // parallel to Config::sources
+  std::vector<std::uint32_t> intent_contains;  // parallel to IntentConfig::rules
+  std::vector<std::uint32_t> intent_unless;    // parallel to IntentConfig::rules
+  std::vector<std::uint32_t> category;         // parallel to CategoryConfig::rules
+  std::uint32_t table = 0;
+  std::uint32_t count = 0;
+};
+
+class Lexicon {
+ public:
+  /// Validates `config` and compiles its lists. Errors: kInvalidConfig.
+  static Result<Lexicon> create(Config config);
+
+  /// Scans a normalized question. Linear in its length plus the number of hits.
+  ScannedQuery scan(NormalizedQuery query) const;
+
+  const Config& config() const noexcept;
+  const LexiconIds& ids() const noexcept;
+
+ private:
+  struct Impl;
+  explicit Lexicon(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<const Impl> impl_;
+};
+
+/// True when every letter, digit or Han character of the text is covered by a hit of `lists`
+/// (punctuation, spaces, symbols and emoji may remain), and at least one hit of `required`
+/// exists. Used for "the message is only a greeting" and "the message is only 人工".
+bool consists_only_of(const ScannedQuery& q, std::initializer_list<std::uint32_t> lists,
+                      std::uint32_t required);
+
+/// The question without trailing punctuation/symbols/spaces (for ends_with checks).
+std::string_view core_text(std::string_view text) noexcept;
+
+/// The text of the first hit of `list` ("" when none).
+std::string first_hit_text(const ScannedQuery& q, std::uint32_t list);
+
+}  // namespace qaplan::internal

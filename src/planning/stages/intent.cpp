@@ -1,0 +1,60 @@
+#include "planning/stages/intent.hpp"
+
+#include <algorithm>
+
+namespace qaplan::internal {
+namespace {
+
+bool starts_with_any(std::string_view text, const std::vector<std::string>& words) {
+  return std::any_of(words.begin(), words.end(),
+                     [&](const std::string& w) { return text.starts_with(w); });
+}
+
+bool ends_with_any(std::string_view text, const std::vector<std::string>& words) {
+  return std::any_of(words.begin(), words.end(),
+                     [&](const std::string& w) { return text.ends_with(w); });
+}
+
+bool rule_holds(const IntentRuleConfig& r, std::size_t index, const ScannedQuery& q,
+                bool has_history, std::string_view core, const LexiconIds& ids) {
+  if (r.requires_history && !has_history) return false;
+  if (r.max_units && q.query.query_units > *r.max_units) return false;
+  if (r.min_units && q.query.query_units < *r.min_units) return false;
+  if (!r.contains_any.empty() && !q.has(ids.intent_contains[index])) return false;
+  if (!r.unless_contains_any.empty() && q.has(ids.intent_unless[index])) return false;
+  if (!r.starts_with_any.empty() && !starts_with_any(core, r.starts_with_any)) return false;
+  if (!r.ends_with_any.empty() && !ends_with_any(core, r.ends_with_any)) return false;
+  return true;
+}
+
+}  // namespace
+
+IntentCandidate classify_intent(const ScannedQuery& q, bool has_history,
+                                std::optional<std::string> suggested_source, const Lexicon& lex) {
+  const IntentConfig& ic = lex.config().intent;
+  const auto& ids = lex.ids();
+  // starts_with/ends_with look at the question without trailing punctuation (那审批呢？).
+  const std::string_view core = core_text(q.query.text);
+  IntentCandidate c;
+  const IntentRuleConfig* winner = nullptr;
+  for (std::size_t i = 0; i < ic.rules.size(); ++i) {
+    if (!rule_holds(ic.rules[i], i, q, has_history, core, ids)) continue;
+    c.matched_rules.push_back(ic.rules[i].id);
+    if (winner == nullptr) winner = &ic.rules[i];
+  }
+  if (winner != nullptr) {
+    c.intent = winner->intent;
+    c.score = winner->score;
+    c.rule_id = winner->id;
+  } else {
+    c.intent = ic.default_intent;
+    c.score = ic.default_score;
+    c.rule_id = ic.default_rule_id;
+    c.matched_rules.push_back(ic.default_rule_id);
+  }
+  c.requires_rewrite = c.intent == Intent::kFollowUp;
+  c.suggested_source = std::move(suggested_source);
+  return c;
+}
+
+}  // namespace qaplan::internal

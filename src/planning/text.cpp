@@ -1,0 +1,90 @@
+#include "planning/text.hpp"
+
+#include "common/icu.hpp"
+#include "common/utf8.hpp"
+
+namespace qaplan::internal {
+namespace {
+
+// Control characters (NUL, ESC, DEL, C1 …) count as whitespace: they carry no meaning in a
+// question and must not reach later stages or host logs.
+bool is_space(std::int32_t cp) noexcept {
+  if (cp < 0x80) return cp <= 0x20 || cp == 0x7F;
+  if (cp <= 0x9F) return true;    // C1 controls (U+0085 NEL is also White_Space)
+  if (cp > 0x3000) return false;  // U+3000 (ideographic space) is the highest White_Space
+  return is_unicode_space(cp);
+}
+
+}  // namespace
+
+int count_query_units(std::string_view s) noexcept {
+  int units = 0;
+  bool in_ascii_run = false;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const std::int32_t cp = next_code_point(s, i);
+    if (is_ascii_alnum(cp)) {
+      if (!in_ascii_run) ++units;
+      in_ascii_run = true;
+      continue;
+    }
+    in_ascii_run = false;
+    if (cp >= 0 && is_han(cp)) ++units;
+  }
+  return units;
+}
+
+Result<NormalizedQuery> normalize_question(std::string_view raw, const InputConfig& limits,
+                                           std::string_view what) {
+  const std::string field(what);
+  // Validate and count code points before anything touches the text: the limit is on the raw
+  // input so NFKC expansion (e.g. ㍿ → 株式会社) cannot push a question over or under it.
+  std::size_t i = 0;
+  long code_points = 0;
+  while (i < raw.size()) {
+    const std::size_t at = i;
+    if (next_code_point(raw, i) < 0)
+      return make_error(ErrorCode::kInvalidInput, "invalid UTF-8 at byte " + std::to_string(at),
+                        field);
+    ++code_points;
+  }
+  if (code_points > limits.max_question_chars)
+    return make_error(ErrorCode::kInvalidInput,
+                      "too long: " + std::to_string(code_points) + " characters, limit " +
+                          std::to_string(limits.max_question_chars) +
+                          " ([input] max_question_chars)",
+                      field);
+
+  std::string normalized;
+  normalized.reserve(raw.size() + 8);
+  if (Status st = nfkc_casefold_into(raw, normalized); !st.ok()) {
+    Error e = std::move(st).error();
+    e.field = field;
+    return e;
+  }
+
+  // Trim, collapse whitespace runs to one space, drop a run between two Han characters.
+  NormalizedQuery q;
+  q.text.reserve(normalized.size());
+  bool pending_space = false;
+  bool prev_han = false;
+  i = 0;
+  while (i < normalized.size()) {
+    const std::size_t b = i;
+    const std::int32_t cp = next_code_point(normalized, i);
+    if (is_space(cp)) {
+      pending_space = !q.text.empty();
+      continue;
+    }
+    const bool han = is_han(cp);
+    if (pending_space && !(prev_han && han)) q.text.push_back(' ');
+    pending_space = false;
+    q.text.append(normalized, b, i - b);
+    prev_han = han;
+  }
+  if (q.text.empty()) return make_error(ErrorCode::kInvalidInput, "empty or whitespace-only", field);
+  q.query_units = count_query_units(q.text);
+  return q;
+}
+
+}  // namespace qaplan::internal
