@@ -12,12 +12,24 @@
 # Gate (norms=lucene): identical ordered top-10 for >= 99.9 % of questions and max relative score
 # difference <= 1e-5. norms=exact is reported (overlap@10), not gated.
 # Exit: 0 pass (or skipped: shared data absent, or Java/Lucene missing and apt cannot install them),
-#       1 parity gate failed or a step failed, 2 usage error (missing binary).
+#       1 parity gate failed or a step failed, or skipped while QAPLAN_REQUIRE_PEERS=1 (CI sets it
+#       whenever ../shared is present, so a gate that did not run cannot pass), 2 usage error.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$root/build/qaplan}
 shared=${2:-$root/../shared}
 min_identical=${QAPLAN_PARITY_MIN_IDENTICAL:-0.999}
+# A skipped gate is loud, and a failure when the caller requires the peers.
+skip() {
+  echo "==================================================================" >&2
+  echo "lucene_parity: SKIPPED — $*" >&2
+  echo "==================================================================" >&2
+  if [[ "${QAPLAN_REQUIRE_PEERS:-0}" == 1 ]]; then
+    echo "lucene_parity: FAILED — QAPLAN_REQUIRE_PEERS=1 but the gate did not run" >&2
+    exit 1
+  fi
+  exit 0
+}
 max_rel=${QAPLAN_PARITY_MAX_REL:-1e-5}
 
 if [[ ! -x "$bin" ]]; then
@@ -28,8 +40,7 @@ bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 cmrc=$shared/external/cmrc2018/cmrc2018_dev.json
 peer=$shared/peers/lucene
 if [[ ! -f "$cmrc" || ! -f "$peer/run.sh" ]]; then
-  echo "lucene_parity: SKIPPED — $shared (CMRC data or Lucene peer) absent"
-  exit 0
+  skip "$shared (CMRC data or Lucene peer) absent"
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/qaplan-parity.XXXXXX")
@@ -45,15 +56,13 @@ nq=$(wc -l <"$work/queries.tsv")
 # Lucene (installs Debian's JDK + liblucene8-java when missing). If that is impossible here, skip.
 lucene_ready() { ls /usr/share/java/lucene-core-8*.jar >/dev/null 2>&1 && command -v javac >/dev/null; }
 if ! lucene_ready && [[ $(id -u) -ne 0 ]]; then
-  echo "lucene_parity: SKIPPED — Java/Lucene 8 not installed and apt-get needs root here"
-  exit 0
+  skip "Java/Lucene 8 not installed and apt-get needs root here"
 fi
 if ! LUCENE_WORK="$work/lucene" bash "$peer/run.sh" "$work/corpus.tsv" "$work/queries.tsv" \
     "$work/lucene.tsv" exact 1 10 2>"$work/lucene.err"; then
   if ! lucene_ready; then
-    echo "lucene_parity: SKIPPED — apt could not install Java/Lucene 8:"
-    tail -n 3 "$work/lucene.err"
-    exit 0
+    tail -n 3 "$work/lucene.err" >&2
+    skip "apt could not install Java/Lucene 8 (its last lines above)"
   fi
   echo "lucene_parity: FAILED — Lucene run failed:" >&2
   cat "$work/lucene.err" >&2

@@ -30,6 +30,18 @@ step() {
   fi
 }
 
+# The README's ```cpp block under "## Library use" is built and run as a second consumer.
+readme_example="$work/readme_example.cpp"
+python3 - "$src_dir/README.md" "$readme_example" <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+section = text[text.index("## Library use"):]
+block = re.search(r"```cpp\n(.*?)```", section, re.S)
+if not block:
+    sys.exit("test_package: README has no ```cpp block under '## Library use'")
+open(sys.argv[2], "w", encoding="utf-8").write(block.group(1))
+PY
+
 # (a) install tree in a temp prefix -------------------------------------------------------------
 prefix=$(mktemp -d "$work/prefix.XXXXXX")
 step "install $build_dir" cmake --install "$build_dir" --prefix "$prefix"
@@ -42,8 +54,11 @@ for f in "$(dirname "$config_file")/qaplanConfigVersion.cmake" \
   [[ -f "$f" ]] || { echo "test_package: not installed: ${f#"$prefix"/}" >&2; exit 1; }
 done
 step "configure consumer (find_package)" cmake -S "$src_dir/tests/package" -B "$work/installed" \
-  -G "$generator" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"
+  -G "$generator" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+  -DQAPLAN_README_EXAMPLE="$readme_example"
 step "build consumer (find_package)" cmake --build "$work/installed" -j2
+step "run README example (find_package)" \
+  "$work/installed/readme_example" "$prefix/share/qaplan/rules.toml"
 step "run consumer (find_package)" \
   "$work/installed/qaplan_consumer" "$prefix/share/qaplan/rules.toml"
 installed_run=$(cat "$log")

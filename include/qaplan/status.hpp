@@ -178,16 +178,16 @@ using Status = Result<void>;
 
 /// Evaluates `expr` (a Status or a Result<T>) and returns its error from the enclosing function
 /// when it failed; the value, if any, is discarded.
-#define QAPLAN_TRY(expr)                                                \
-  do {                                                                  \
-    if (auto qaplan_try_ = (expr); !qaplan_try_.ok())                   \
-      return std::move(qaplan_try_).error();                            \
+#define QAPLAN_TRY(expr) QAPLAN_TRY_IMPL_(QAPLAN_CONCAT_(qaplan_try_, __COUNTER__), expr)
+#define QAPLAN_TRY_IMPL_(tmp, expr)                            \
+  do {                                                         \
+    if (auto tmp = (expr); !tmp.ok()) return std::move(tmp).error(); \
   } while (0)
 
 /// `QAPLAN_ASSIGN_OR_RETURN(auto x, make_x());` declares `x` from a Result's value, or returns the
 /// Result's error from the enclosing function.
 #define QAPLAN_ASSIGN_OR_RETURN(decl, expr) \
-  QAPLAN_ASSIGN_OR_RETURN_IMPL_(QAPLAN_CONCAT_(qaplan_result_, __LINE__), decl, expr)
+  QAPLAN_ASSIGN_OR_RETURN_IMPL_(QAPLAN_CONCAT_(qaplan_result_, __COUNTER__), decl, expr)
 #define QAPLAN_ASSIGN_OR_RETURN_IMPL_(tmp, decl, expr) \
   auto tmp = (expr);                                   \
   if (!tmp.ok()) return std::move(tmp).error();        \

@@ -21,13 +21,16 @@ struct EnumTable {
     return "?";
   }
 
-  /// kInvalidInput "unknown <what> 'x' (a, b, c)" for any other spelling.
-  Result<E> parse(std::string_view text, std::string_view what) const {
+  /// `code` (default kInvalidInput) "unknown <what> 'x' (a, b, c)" naming `field` for any
+  /// other spelling.
+  Result<E> parse(std::string_view text, std::string_view what,
+                  ErrorCode code = ErrorCode::kInvalidInput, std::string field = {}) const {
     for (const auto& [v, n] : rows)
       if (n == text) return v;
-    return make_error(ErrorCode::kInvalidInput,
+    return make_error(code,
                       "unknown " + std::string(what) + " '" + std::string(text) + "' (" +
-                          choices() + ")");
+                          choices() + ")",
+                      std::move(field));
   }
 
   /// "a, b, c" in table order.

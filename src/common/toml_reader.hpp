@@ -19,6 +19,22 @@ using Value = toml::value;
 /// become one line naming origin:line and the key. Errors: kInvalidConfig.
 Result<Value> parse(std::string_view text, const std::string& origin);
 
+/// parse() then `read(root, origin)`; a dependency exception becomes kInvalidConfig naming the
+/// file. Every rules-file reader (planning, ranking) goes through here.
+template <class Read>
+auto read_document(std::string_view text, std::string_view origin, Read&& read)
+    -> decltype(read(std::declval<const Value&>(), std::string())) {
+  const std::string name(origin);
+  auto root = parse(text, name);
+  if (!root.ok()) return std::move(root).error();
+  try {
+    return read(*root, name);
+  } catch (const std::exception& e) {
+    return make_file_error(ErrorCode::kInvalidConfig, std::string("cannot read: ") + e.what(),
+                           name);
+  }
+}
+
 /// Reads one table. Keys are marked as used when asked for; finish() reports the first unused.
 struct Reader {
   const Value& v;

@@ -276,9 +276,7 @@ Result<BenchMethod> calibrate_method(std::size_t m, const Prepared& p,
 std::string_view to_string(VectorBackend backend) noexcept { return kBackends.name(backend); }
 
 Result<VectorBackend> parse_vector_backend(std::string_view text) {
-  auto b = kBackends.parse(text, "backend");
-  if (!b.ok()) return make_error(ErrorCode::kInvalidInput, b.error().message, "--backend");
-  return b;
+  return kBackends.parse(text, "backend", ErrorCode::kInvalidInput, "--backend");
 }
 
 BenchOptions bench_options(const RankingConfig& r) {

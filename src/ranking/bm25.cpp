@@ -25,9 +25,7 @@ constexpr internal::EnumTable<Bm25Norms, 2> kNorms{{{
 std::string_view to_string(Bm25Norms norms) noexcept { return kNorms.name(norms); }
 
 Result<Bm25Norms> parse_bm25_norms(std::string_view s) {
-  auto n = kNorms.parse(s, "BM25 norms");
-  if (!n.ok()) return make_error(ErrorCode::kInvalidConfig, n.error().message, "norms");
-  return n;
+  return kNorms.parse(s, "BM25 norms", ErrorCode::kInvalidConfig, "norms");
 }
 
 Status Bm25Options::validate() const {

@@ -1,6 +1,7 @@
 // `qaplan bench` end to end on the frozen dataset and the shipped vector pack.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include <filesystem>
@@ -212,6 +213,52 @@ TEST_F(BenchCli, InvalidInvocationsExitTwo) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("dataset_sha256"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "o"));
+}
+
+}  // namespace
+
+namespace {
+
+// "71.9 %", or "null" for an absent rate (the README's spelling).
+std::string pct(const json& v) {
+  if (v.is_null()) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * v.get<double>());
+  return buf;
+}
+
+// The README's "Frozen retrieval benchmark" table must be what `qaplan bench` computes on the
+// shipped data: a figure in the README that the code no longer produces fails here.
+TEST_F(BenchCli, ReadmeBenchmarkTableIsReproduced) {
+  const RunResult r = bench_local(dir_ / "out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(slurp(dir_ / "out" / "report.json"));
+  const std::string readme = slurp(qaplan::test::source_dir() / "README.md");
+  const auto section = readme.find("**Frozen retrieval benchmark**");
+  ASSERT_NE(section, std::string::npos) << "README lost its benchmark table";
+  const std::map<std::string, std::string> label = {
+      {"vector", "vector (local TF-IDF cosine)"}, {"bm25", "bm25"}, {"rrf", "rrf"}};
+  for (const auto& m : j["methods"]) {
+    const std::string name = m["name"];
+    SCOPED_TRACE(name);
+    const auto& t = m["metrics"]["test"];
+    const auto& c = t["counts"];
+    char threshold[32], mrr[32];
+    std::snprintf(threshold, sizeof threshold, "%g", m["threshold"].get<double>());
+    std::snprintf(mrr, sizeof mrr, "%.3f", t["raw_mrr_at_3"].get<double>());
+    std::string precision = pct(t["evidence_precision"]);
+    if (!t["evidence_precision"].is_null())
+      precision += " (" + std::to_string(c["relevant_returned_chunks"].get<int>()) + "/" +
+                   std::to_string(c["returned_chunks"].get<int>()) + ")";
+    const std::string ood = pct(t["ood_rejection"]) + " (" +
+                            std::to_string(c["rejected_negatives"].get<int>()) + "/" +
+                            std::to_string(t["negatives"].get<int>()) + ")";
+    const std::string row = "| " + label.at(name) + " | " + threshold + " | " +
+                            pct(t["raw_recall_at_1"]) + " | " + pct(t["raw_recall_at_3"]) + " | " +
+                            mrr + " | " + pct(t["accepted_recall_at_3"]) + " | " + precision +
+                            " | " + ood + " |";
+    EXPECT_NE(readme.find(row, section), std::string::npos) << "README row missing:\n" << row;
+  }
 }
 
 }  // namespace

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "qaplan/bm25.hpp"
-#include "qaplan/tokenizer.hpp"
+#include "qaplan/ranking/bm25.hpp"
+#include "qaplan/ranking/tokenizer.hpp"
 #include "test_support.hpp"
 
 namespace qaplan {
@@ -136,7 +136,8 @@ class CmrcTest : public ::testing::Test {
   }
   void SetUp() override {
     if (data_ == nullptr) {
-      GTEST_SKIP() << cmrc_path().string() << " not found: ../shared absent, skipping";
+      GTEST_SKIP() << "SKIPPED: " << cmrc_path().string()
+                   << " not found (../shared absent); CI fails when ../shared is present";
     }
   }
   static Cmrc* data_;
@@ -192,9 +193,10 @@ TEST_F(CmrcTest, Bm25ExactNormsRecallAt1) {
   RecordProperty("recall_at_1", std::to_string(q.recall_at_1));
   RecordProperty("mrr_at_10", std::to_string(q.mrr_at_10));
   RecordProperty("p50_us", std::to_string(q.p50_us));
-  EXPECT_GE(q.recall_at_1, 0.95);
-  EXPECT_GE(q.mrr_at_10, q.recall_at_1);  // MRR@10 counts every R@1 hit fully, plus more
-  EXPECT_LE(q.recall_at_1, 1.0);
+  // Pinned figures (README "BM25 on real text"): ranking is deterministic, so any drift of the
+  // tokenizer or the scorer moves them. The tolerance is under one question (1 / 3219).
+  EXPECT_NEAR(q.recall_at_1, 0.9587, 0.00025);
+  EXPECT_NEAR(q.mrr_at_10, 0.9756, 0.00025);
 }
 
 TEST_F(CmrcTest, PrunedSearchEqualsExhaustiveOnRealText) {

@@ -205,10 +205,10 @@ int run_bench_cmd(const BenchArgs& a) {
   const fs::path json_path = out_dir / "report.json", md_path = out_dir / "report.md";
   const fs::path json_tmp = out_dir / ".report.json.partial", md_tmp = out_dir / ".report.md.partial";
   for (const fs::path& p : {json_path, md_path})
-    for (const auto& in : inputs)
-      if (std::error_code e1, e2; fs::weakly_canonical(p, e1) == fs::weakly_canonical(in, e2))
-        return report(make_error(ErrorCode::kInvalidInput, "refusing to overwrite an input file",
-                                 p.string()));
+    for (const auto& input : inputs)
+      if (std::error_code e1, e2; fs::weakly_canonical(p, e1) == fs::weakly_canonical(input, e2))
+        return report(make_file_error(ErrorCode::kInvalidInput,
+                                      "refusing to overwrite an input file", p.string()));
   if (Status st = write_file_atomic(json_tmp, bench_report_json(*run, !a.compact), inputs); !st)
     return report(st.error());
   if (Status st = write_file_atomic(md_tmp, bench_report_markdown(*run), inputs); !st) {

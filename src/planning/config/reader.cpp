@@ -251,15 +251,7 @@ Result<Config> read_config(const Value& root, const std::string& origin) {
 }  // namespace
 
 Result<Config> parse_config(std::string_view toml_text, std::string_view origin) {
-  const std::string name(origin);
-  auto root = internal::toml_reader::parse(toml_text, name);
-  if (!root.ok()) return std::move(root).error();
-  try {
-    return read_config(*root, name);
-  } catch (const std::exception& e) {
-    return make_file_error(ErrorCode::kInvalidConfig, std::string("cannot read: ") + e.what(),
-                           name);
-  }
+  return internal::toml_reader::read_document(toml_text, origin, read_config);
 }
 
 Result<Config> load_config(const std::filesystem::path& path) {
