@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PKGS=(g++ cmake ninja-build pkg-config git python3
       nlohmann-json3-dev libtoml11-dev libspdlog-dev libfmt-dev libicu-dev
-      libhnswlib-dev libgtest-dev libgmock-dev libcli11-dev libbenchmark-dev)
+      libhnswlib-dev libgtest-dev libgmock-dev libcli11-dev libbenchmark-dev
+      libopencc-dev liblinear-dev libfasttext-dev)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "planning/lexicon.hpp"
+#include "planning/simplify.hpp"
 #include "planning/stages/category.hpp"
 #include "planning/stages/gateway.hpp"
 #include "planning/stages/intent.hpp"
@@ -26,6 +27,7 @@ struct Planner::Impl {
 };
 
 Result<Planner> Planner::create(Config config) {
+  QAPLAN_TRY(internal::ensure_simplifier());
   auto lex = internal::Lexicon::create(std::move(config));
   if (!lex.ok()) return std::move(lex).error();
   return Planner(std::make_shared<const Impl>(Impl{std::move(lex).value()}));

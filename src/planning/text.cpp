@@ -2,6 +2,7 @@
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
+#include "planning/simplify.hpp"
 
 namespace qaplan::internal {
 namespace {
@@ -83,6 +84,11 @@ Result<NormalizedQuery> normalize_question(std::string_view raw, const InputConf
     prev_han = han;
   }
   if (q.text.empty()) return make_error(ErrorCode::kInvalidInput, "empty or whitespace-only", field);
+  if (has_traditional(q.text)) {
+    auto simplified = to_simplified(q.text);
+    if (!simplified.ok()) return std::move(simplified).error();
+    q.text = std::move(simplified).value();
+  }
   q.query_units = count_query_units(q.text);
   return q;
 }

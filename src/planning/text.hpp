@@ -4,7 +4,9 @@
 // Normalization is ICU NFKC_Casefold (NFKC + full case folding: `５０００` → `5000`,
 // `ＶＰＮ` → `vpn`), then whitespace is trimmed, every internal whitespace run becomes one ASCII
 // space, and a whitespace run between two Han characters is removed (Chinese does not separate
-// words with spaces, so `年假 怎么申请` and `年假怎么申请` are the same question).
+// words with spaces, so `年假 怎么申请` and `年假怎么申请` are the same question). Last, text that holds
+// a Traditional character is converted to Simplified (OpenCC tw2sp, simplify.hpp), so every later
+// stage sees one script; `Preparation::query` keeps what the user typed.
 #include <string_view>
 
 #include "qaplan/planning/config.hpp"
@@ -15,7 +17,7 @@ namespace qaplan::internal {
 /// Validates and normalizes. Errors (kInvalidInput): invalid UTF-8 (byte offset named), more
 /// than `limits.max_question_chars` code points in the RAW input (checked before normalization),
 /// empty or whitespace-only. `what` names the field in messages ("question", "history[2]").
-Result<NormalizedQuery> normalize_question(std::string_view raw, const InputConfig& limits,
+QAPLAN_API Result<NormalizedQuery> normalize_question(std::string_view raw, const InputConfig& limits,
                                            std::string_view what = "question");
 
 /// "Query units" for the short-query rule: each Han character counts 1, each maximal ASCII
