@@ -14,6 +14,15 @@ inline std::filesystem::path source_dir() { return QAPLAN_SOURCE_DIR; }
 inline std::filesystem::path shared_dir() { return QAPLAN_SHARED_DIR; }
 inline std::filesystem::path shipped_config() { return source_dir() / "config" / "rules.toml"; }
 
+/// An edited rules.toml written into `dir` needs the files it names beside it (glossaries, the
+/// model): copies them from config/.
+inline void copy_config_companions(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  for (const char* sub : {"glossary", "models"})
+    fs::copy(source_dir() / "config" / sub, dir / sub,
+             fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+}
+
 inline std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream ss;

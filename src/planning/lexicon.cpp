@@ -5,6 +5,7 @@
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
 #include "planning/matcher.hpp"
+#include "planning/text.hpp"
 
 namespace qaplan::internal {
 
@@ -28,22 +29,145 @@ Result<Lexicon> Lexicon::create(Config config) {
   const Config& c = config;
   ids.ignore_within = add_list(c.matching.ignore_within);
   ids.greeting = add_list(c.route.greeting);
+  ids.thanks = add_list(c.route.thanks);
+  ids.goodbye = add_list(c.route.goodbye);
+  ids.acknowledgement = add_list(c.route.acknowledgement);
   ids.politeness = add_list(c.route.politeness);
   ids.handoff = add_list(c.route.handoff);
-  ids.handoff_standalone = add_list(c.route.handoff_standalone);
   ids.out_of_scope = add_list(c.route.out_of_scope);
+  ids.chit_chat = add_list(c.route.chit_chat);
+  ids.context_words = add_list(c.route.context_words);
+  ids.request_verb = add_list(c.route.request_verbs);
+  ids.request_object = add_list(c.route.request_objects);
   for (const auto& [name, sc] : c.scenarios) ids.scenario_out_of_scope[name] = add_list(sc.out_of_scope);
   for (const auto& s : c.sources) ids.source.push_back(add_list(s.keywords));
+  ids.topic_switch = add_list(c.intent.topic_switch);
   for (const auto& r : c.intent.rules) {
     ids.intent_contains.push_back(add_list(r.contains_any));
     ids.intent_unless.push_back(add_list(r.unless_contains_any));
   }
   for (const auto& r : c.category.rules) ids.category.push_back(add_list(r.keywords));
   ids.table = add_list(c.category.table_keywords);
+  ids.person_pronoun = add_list(c.rewrite.person_pronouns);
+  ids.thing_pronoun = add_list(c.rewrite.thing_pronouns);
+  ids.ellipsis_marker = add_list(c.rewrite.ellipsis_markers);
+  ids.condition_marker = add_list(c.rewrite.condition_markers);
+  ids.comparison_marker = add_list(c.rewrite.comparison_markers);
+  ids.question_word = add_list(c.rewrite.question_words);
   ids.count = next;
   m.build();
   impl->config = std::move(config);
   return Lexicon(std::move(impl));
+}
+
+namespace {
+
+// True when the code point that ends just before byte `end` is a word character.
+bool word_at_end(std::string_view t, std::size_t end) {
+  if (end == 0) return false;
+  std::size_t k = end - 1;
+  while (k > 0 && (static_cast<unsigned char>(t[k]) & 0xC0) == 0x80) --k;
+  const std::int32_t cp = next_code_point(t, k);
+  return cp >= 0 && is_word_char(cp);
+}
+
+bool ascii_alnum_at(std::string_view t, std::size_t i) {
+  return i < t.size() && is_ascii_alnum(static_cast<unsigned char>(t[i]));
+}
+
+// English inflections a cue may carry without a new list entry: leave/leaves, connect/connected/
+// connecting, reimburse/reimbursement, thank/thanks.
+constexpr std::string_view kSuffixes[] = {"s", "es", "ed", "d", "ing", "ment", "ments", "er", "ers"};
+
+}  // namespace
+
+// A cue that starts (ends) with an ASCII letter or digit must start (end) a word: `hi` is not a
+// greeting inside `this`, `vpn` is a keyword in `vpn连不上` but `it` is nothing inside `edit`.
+// At the end, an English inflection may follow a cue of three letters or more.
+bool at_word_boundaries(std::string_view t, std::uint32_t b, std::uint32_t e) {
+  if (ascii_alnum_at(t, b) && b > 0 && ascii_alnum_at(t, b - 1)) return false;
+  if (!ascii_alnum_at(t, e - 1) || !ascii_alnum_at(t, e)) return true;
+  if (e - b < 3) return false;
+  for (std::string_view suffix : kSuffixes)
+    if (t.substr(e, suffix.size()) == suffix && !ascii_alnum_at(t, e + suffix.size())) return true;
+  return false;
+}
+
+// Social words at the edges (greeting, thanks, goodbye, acknowledgement, fillers) are not part
+// of the question. A one-character cue (好, 嗯) only counts when punctuation or another cue
+// separates it from the question, so 好用吗 keeps its 好.
+void trim_social_edges(ScannedQuery& a, const LexiconIds& ids) {
+  const std::string& t = a.query.text;
+  auto strippable = [&](std::uint32_t list) {
+    return list == ids.greeting || list == ids.thanks || list == ids.goodbye ||
+           list == ids.acknowledgement || list == ids.politeness;
+  };
+  auto word_at = [&](std::size_t i) {
+    std::size_t j = i;
+    const std::int32_t cp = next_code_point(t, j);
+    return cp >= 0 && is_word_char(cp);
+  };
+  auto one_code_point = [&](const CueHit& h) {
+    std::size_t j = h.begin;
+    next_code_point(t, j);
+    return j == h.end;
+  };
+  auto skip_non_words = [&](std::size_t i) {
+    while (i < t.size() && !word_at(i)) next_code_point(t, i);
+    return i;
+  };
+  std::size_t b = skip_non_words(0);
+  for (bool moved = true; moved && b < t.size();) {
+    moved = false;
+    const CueHit* best = nullptr;
+    for (const CueHit& h : a.hits)
+      if (h.begin == b && strippable(h.list) && (!best || h.end > best->end)) best = &h;
+    if (!best) break;
+    const bool separated = best->end >= t.size() || !word_at(best->end) ||
+                           std::any_of(a.hits.begin(), a.hits.end(), [&](const CueHit& h) {
+                             return h.begin == best->end && strippable(h.list);
+                           });
+    if (one_code_point(*best) && !separated) break;
+    b = skip_non_words(best->end);
+    moved = true;
+  }
+  // The end of the last word character.
+  auto last_word_end = [&](std::size_t end) {
+    while (end > b) {
+      std::size_t k = end - 1;
+      while (k > b && (static_cast<unsigned char>(t[k]) & 0xC0) == 0x80) --k;
+      if (word_at(k)) return end;
+      end = k;
+    }
+    return end;
+  };
+  std::size_t e = last_word_end(t.size());
+  for (bool moved = true; moved && e > b;) {
+    moved = false;
+    const CueHit* best = nullptr;
+    for (const CueHit& h : a.hits)
+      if (h.end == e && h.begin >= b && strippable(h.list) && (!best || h.begin < best->begin))
+        best = &h;
+    if (!best) break;
+    const bool separated = best->begin == b || !word_at_end(t, best->begin) ||
+                           std::any_of(a.hits.begin(), a.hits.end(), [&](const CueHit& h) {
+                             return h.end == best->begin && strippable(h.list);
+                           });
+    if (one_code_point(*best) && !separated) break;
+    e = last_word_end(best->begin);
+    moved = true;
+  }
+  a.content_begin = static_cast<std::uint32_t>(b);
+  a.content_end = static_cast<std::uint32_t>(std::max(b, e));
+}
+
+bool has_work_anchor(const ScannedQuery& q, const LexiconIds& ids) {
+  if (q.has_in_content(ids.table)) return true;
+  for (std::uint32_t id : ids.source)
+    if (q.has_in_content(id)) return true;
+  for (std::uint32_t id : ids.category)
+    if (q.has_in_content(id)) return true;
+  return false;
 }
 
 const Config& Lexicon::config() const noexcept { return impl_->config; }
@@ -54,7 +178,9 @@ ScannedQuery Lexicon::scan(NormalizedQuery query) const {
   a.query = std::move(query);
   const std::uint32_t ignore = impl_->ids.ignore_within;
   std::vector<CueHit> masks;
-  impl_->matcher.scan(a.query.text, [&](std::uint32_t list, std::uint32_t b, std::uint32_t e) {
+  const std::string& t = a.query.text;
+  impl_->matcher.scan(t, [&](std::uint32_t list, std::uint32_t b, std::uint32_t e) {
+    if (!at_word_boundaries(t, b, e)) return;
     if (list == ignore) masks.push_back({list, b, e});
     else a.hits.push_back({list, b, e});
   });
@@ -67,6 +193,12 @@ ScannedQuery Lexicon::scan(NormalizedQuery query) const {
   }
   a.present.assign((impl_->ids.count + 63) / 64, 0);
   for (const CueHit& h : a.hits) a.present[h.list / 64] |= std::uint64_t{1} << (h.list % 64);
+  trim_social_edges(a, impl_->ids);
+  a.content_present.assign(a.present.size(), 0);
+  for (const CueHit& h : a.hits)
+    if (h.begin >= a.content_begin && h.end <= a.content_end)
+      a.content_present[h.list / 64] |= std::uint64_t{1} << (h.list % 64);
+  a.query.query_units = count_query_units(a.content());
   return a;
 }
 

@@ -30,6 +30,21 @@ struct ScannedQuery {
   NormalizedQuery query;
   std::vector<CueHit> hits;
   std::vector<std::uint64_t> present;  ///< bitset over list ids
+  /// The question without the social words around it (你好，请问 … 谢谢): bytes
+  /// [content_begin, content_end) of query.text. query.query_units counts this span only, so a
+  /// greeting does not make a short question long.
+  std::uint32_t content_begin = 0;
+  std::uint32_t content_end = 0;
+
+  std::vector<std::uint64_t> content_present;  ///< bitset over lists with a hit in the content
+
+  std::string_view content() const noexcept {
+    return std::string_view(query.text).substr(content_begin, content_end - content_begin);
+  }
+  bool has_in_content(std::uint32_t list) const noexcept {
+    const std::size_t w = list / 64;
+    return w < content_present.size() && ((content_present[w] >> (list % 64)) & 1u) != 0;
+  }
 
   bool has(std::uint32_t list) const noexcept {
     const std::size_t w = list / 64;
@@ -41,16 +56,29 @@ struct ScannedQuery {
 struct LexiconIds {
   std::uint32_t ignore_within = 0;
   std::uint32_t greeting = 0;
+  std::uint32_t thanks = 0;
+  std::uint32_t goodbye = 0;
+  std::uint32_t acknowledgement = 0;
   std::uint32_t politeness = 0;
   std::uint32_t handoff = 0;
-  std::uint32_t handoff_standalone = 0;
   std::uint32_t out_of_scope = 0;
+  std::uint32_t chit_chat = 0;
+  std::uint32_t context_words = 0;
+  std::uint32_t request_verb = 0;
+  std::uint32_t request_object = 0;
   std::map<std::string, std::uint32_t, std::less<>> scenario_out_of_scope;
   std::vector<std::uint32_t> source;           // parallel to Config::sources
+  std::uint32_t topic_switch = 0;
   std::vector<std::uint32_t> intent_contains;  // parallel to IntentConfig::rules
   std::vector<std::uint32_t> intent_unless;    // parallel to IntentConfig::rules
   std::vector<std::uint32_t> category;         // parallel to CategoryConfig::rules
   std::uint32_t table = 0;
+  std::uint32_t person_pronoun = 0;  // [rewrite] lists
+  std::uint32_t thing_pronoun = 0;
+  std::uint32_t ellipsis_marker = 0;
+  std::uint32_t condition_marker = 0;
+  std::uint32_t comparison_marker = 0;
+  std::uint32_t question_word = 0;
   std::uint32_t count = 0;
 };
 
@@ -79,6 +107,16 @@ bool consists_only_of(const ScannedQuery& q, std::initializer_list<std::uint32_t
 
 /// The question without trailing punctuation/symbols/spaces (for ends_with checks).
 std::string_view core_text(std::string_view text) noexcept;
+
+/// True when the question (its content, not the social words around it) carries a work cue: a
+/// source, category or table keyword — a subject of its own.
+bool has_work_anchor(const ScannedQuery& q, const LexiconIds& ids);
+
+/// Sets content_begin/content_end of a freshly scanned query (see ScannedQuery).
+void trim_social_edges(ScannedQuery& q, const LexiconIds& ids);
+
+/// False when a cue hit [b, e) would cut an ASCII word (see lexicon.cpp).
+bool at_word_boundaries(std::string_view text, std::uint32_t b, std::uint32_t e);
 
 /// The text of the first hit of `list` ("" when none).
 std::string first_hit_text(const ScannedQuery& q, std::uint32_t list);

@@ -23,15 +23,29 @@ constexpr EnumTable<Route, 2> kRoutes{{{
     {Route::kDirectAnswer, "direct_answer"},
     {Route::kRetrieval, "retrieval"},
 }}};
-constexpr EnumTable<RouteReason, 5> kRouteReasons{{{
+constexpr EnumTable<RouteReason, 10> kRouteReasons{{{
     {RouteReason::kGreeting, "greeting"},
+    {RouteReason::kThanks, "thanks"},
+    {RouteReason::kGoodbye, "goodbye"},
+    {RouteReason::kAcknowledgement, "acknowledgement"},
+    {RouteReason::kChitChat, "chit_chat"},
     {RouteReason::kHandoff, "handoff"},
     {RouteReason::kOutOfScope, "out_of_scope"},
+    {RouteReason::kUnclear, "unclear"},
     {RouteReason::kSourceBoundary, "source_boundary"},
     {RouteReason::kNeedsRetrieval, "needs_retrieval"},
 }}};
-constexpr EnumTable<DecisionPolicy, 1> kPolicies{{{
+constexpr EnumTable<DecidedBy, 3> kDecidedBy{{{
+    {DecidedBy::kRule, "rule"},
+    {DecidedBy::kModel, "model"},
+    {DecidedBy::kDefault, "default"},
+}}};
+constexpr EnumTable<DecisionPolicy, 5> kPolicies{{{
     {DecisionPolicy::kRuleOnly, "rule_only"},
+    {DecisionPolicy::kRuleModelAgree, "rule_model_agree"},
+    {DecisionPolicy::kModelOverride, "model_override"},
+    {DecisionPolicy::kConflict, "conflict"},
+    {DecisionPolicy::kModelFailed, "model_failed"},
 }}};
 
 }  // namespace
@@ -44,6 +58,13 @@ Result<QuestionCategory> parse_question_category(std::string_view s) {
 }
 std::string_view to_string(Route v) noexcept { return kRoutes.name(v); }
 std::string_view to_string(RouteReason v) noexcept { return kRouteReasons.name(v); }
+Result<RouteReason> parse_route_reason(std::string_view s) {
+  return kRouteReasons.parse(s, "route reason");
+}
+std::string_view to_string(DecidedBy v) noexcept { return kDecidedBy.name(v); }
 std::string_view to_string(DecisionPolicy v) noexcept { return kPolicies.name(v); }
+Result<DecisionPolicy> parse_decision_policy(std::string_view s) {
+  return kPolicies.parse(s, "decision policy");
+}
 
 }  // namespace qaplan

@@ -37,16 +37,16 @@ RouteDecision route(std::string_view q, const std::string& scenario = "default",
                     std::optional<std::string> source = std::nullopt) {
   const ScannedQuery sq = analyze(q);
   return decide_route(sq, lex().config().scenarios.at(scenario), source, suggest_source(sq, lex()),
-                      lex());
+                      ModelVerdict{}, lex());
 }
 
 TEST(Route, GreetingOnlyWhenNothingSubstantiveRemains) {
   EXPECT_EQ(route("您好！").reason, RouteReason::kGreeting);
-  EXPECT_EQ(route("好的，谢谢您啦～").reason, RouteReason::kGreeting);
+  EXPECT_EQ(route("好的，谢谢您啦～").reason, RouteReason::kThanks);
   EXPECT_EQ(route("你好，我想查一下报销流程").reason, RouteReason::kNeedsRetrieval);
   EXPECT_EQ(route("谢谢，报销单怎么填").route, Route::kRetrieval);
-  // Filler without any greeting word is not a greeting either.
-  EXPECT_EQ(route("好的").route, Route::kRetrieval);
+  // An acknowledgement alone is answered directly too, with its own act.
+  EXPECT_EQ(route("好的").reason, RouteReason::kAcknowledgement);
 }
 
 TEST(Route, HandoffWinsOverGreetingAndCarriesTheMatchedPhrase) {
@@ -132,7 +132,7 @@ TEST(Intent, FallbackIsDefaultKnowledge) {
 
 TEST(Gateway, RuleOnlyCopiesTheCandidate) {
   auto cand = classify("年假怎么申请", false);
-  const IntentResult r = decide_intent(cand);
+  const IntentResult r = decide_intent(cand, std::nullopt, "", lex().config().intent_gateway);
   EXPECT_EQ(r.decision_policy, DecisionPolicy::kRuleOnly);
   EXPECT_DOUBLE_EQ(r.confidence, cand.score);
   EXPECT_DOUBLE_EQ(r.rule_score, cand.score);
@@ -157,7 +157,7 @@ class PlanTest : public ::testing::Test {
     c.intent = i;
     c.score = score;
     c.rule_id = "test";
-    return decide_intent(c);
+    return decide_intent(c, std::nullopt, "", lex().config().intent_gateway);
   }
   const RetrievalStrategyConfig& strategy() { return lex().config().retrieval_strategy; }
 };

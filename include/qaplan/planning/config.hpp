@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "qaplan/export.hpp"
+#include "qaplan/planning/filters_config.hpp"
 #include "qaplan/planning/plan.hpp"
 #include "qaplan/planning/types.hpp"
 #include "qaplan/status.hpp"
@@ -31,14 +32,51 @@ struct MatchingConfig {
   std::vector<std::string> ignore_within;
 };
 
-/// [route]: direct-answer word lists and the replies returned with them.
+/// [route]: the dialogue-act cue lists, decided on the WHOLE message: a message made only of one
+/// act's cues plus politeness/fillers, punctuation and emoji is that act; a cue inside a longer
+/// message (公司年会唱歌比赛怎么报名) decides nothing — the model judges the grey zone.
 struct RouteConfig {
-  std::vector<std::string> greeting;            ///< greetings, thanks, goodbyes
-  std::vector<std::string> politeness;          ///< filler that may surround a greeting
-  std::vector<std::string> handoff;             ///< contained anywhere → handoff
-  std::vector<std::string> handoff_standalone;  ///< handoff only when they are the whole message
-  std::vector<std::string> out_of_scope;        ///< contained anywhere → out_of_scope
-  std::map<std::string, std::string> replies;   ///< reason → reply text
+  std::vector<std::string> greeting;         ///< 你好, 在吗, hi
+  std::vector<std::string> thanks;           ///< 谢谢, 辛苦了, thanks
+  std::vector<std::string> goodbye;          ///< 再见, 先这样, bye
+  std::vector<std::string> acknowledgement;  ///< 好的, 收到, 明白了, ok
+  std::vector<std::string> politeness;       ///< fillers around any message: 请问, 麻烦, 哈, please
+  std::vector<std::string> handoff;          ///< asking for a person: 转人工, 人工客服, human agent
+  std::vector<std::string> out_of_scope;     ///< requests the knowledge base cannot serve
+  std::vector<std::string> chit_chat;        ///< small talk and questions about the assistant
+  std::vector<std::string> context_words;    ///< may stand beside out_of_scope / chit_chat cues
+  /// A request frame the lists cannot enumerate: a message that starts (after fillers) with one
+  /// of `request_verbs` and ends (before fillers) with one of `request_objects`, with no work
+  /// keyword and no question word in it (帮我写一首关于春天的诗, 给我讲个有趣的故事).
+  std::vector<std::string> request_verbs;
+  std::vector<std::string> request_objects;
+  int unclear_max_units = 1;  ///< a message of at most this many units that no list covers is unclear
+  std::map<std::string, std::string> replies;  ///< reason → reply text (every direct reason)
+  /// [route.model]: act → the model probability at or above which the model may answer a message
+  /// directly with that act when the lists leave it open (absent act: the model never does);
+  /// "anchored" raises every bar for a message that carries a source/category/table keyword.
+  std::map<std::string, double> model_min_score;
+};
+
+/// [model]: the built-in classifier (router model) behind the gateway, the route's grey zone, the
+/// category and the source. `enabled = false` is the one switch that turns every model candidate
+/// off (rule_only everywhere).
+struct ModelConfig {
+  bool enabled = false;
+  std::string path;    ///< model file, relative to the rules file's directory
+  std::string sha256;  ///< the file's fingerprint; a different file is refused
+  double category_min_score = 0.6;   ///< model category used when no category keyword matched
+  double source_min_score = 0.6;     ///< model source used when no source keyword matched
+  double dependent_min_score = 0.6;  ///< model follow-up verdict used when the rules are silent
+};
+
+/// [intent_gateway]: arbitration of the rule and model intent candidates (seed 000).
+struct GatewayConfig {
+  double agree_score = 0.99;           ///< confidence when rule and model agree
+  double conflict_final_score = 0.68;  ///< confidence when a strong rule and the model disagree
+  double model_min_score = 0.75;       ///< a model candidate below this is not used
+  double weak_rule_below = 0.70;       ///< a rule candidate below this may be overridden
+  int model_budget_us = 2000;          ///< a host model slower than this counts as failed
 };
 
 /// [scenarios.<name>]
@@ -68,10 +106,17 @@ struct IntentRuleConfig {
   std::vector<std::string> ends_with_any;
   std::optional<int> max_units;
   std::optional<int> min_units;
+  bool without_anchor = false;  ///< holds only without a source, category or table keyword
+  /// Holds only for a phrase that asks nothing by itself: no question word ([rewrite]
+  /// question_words), no question mark, and no closing aspect particle (坏了 is a statement).
+  bool without_question = false;
 };
 
 /// [intent]
 struct IntentConfig {
+  /// Phrases that open a new topic (换个问题, 另外问一下, by the way): a turn with one is never a
+  /// follow-up, whatever the history.
+  std::vector<std::string> topic_switch;
   std::string default_rule_id = "default_knowledge";
   Intent default_intent = Intent::kKnowledgeQuery;
   double default_score = 0.60;
@@ -121,6 +166,83 @@ struct RetrievalStrategyConfig {
   std::vector<PlanPatchConfig> patches;
 };
 
+/// [rewrite]: the built-in follow-up rewriter and the model hooks (seed 002 §2, §5).
+struct RewriteConfig {
+  int window_turns = 3;  ///< history turns the rewriter reads (plus the topic anchor)
+  std::vector<std::string> function_words;  ///< words never part of an antecedent (你, 的, 怎么)
+  std::vector<std::string> person_pronouns;  ///< 他, 她, 他们, he, she, they
+  std::vector<std::string> thing_pronouns;   ///< 它, 这个, 那个, it, this, that
+  std::vector<std::string> ellipsis_markers;  ///< stripped from a fragment: 那, 还有, what about
+  std::vector<std::string> condition_markers;  ///< 如果, 要是, 万一, what if
+  std::vector<std::string> comparison_markers;  ///< 和, 跟, 相比, compared with
+  std::vector<std::string> question_words;  ///< mark a predicate: 怎么, 多少, 几, 吗, how, what
+  std::string prompt;  ///< multi_query template; {q} = the question, {history} = the summary
+  std::string hyde_prompt;           ///< hyde template (a hypothetical answer passage)
+  std::string step_back_prompt;      ///< step_back template (the broader question)
+  std::string decomposition_prompt;  ///< decomposition template (independent sub-questions)
+  std::string hook;    ///< a registered QueryRewriter's name; "" = built-in rewrite only
+  std::vector<std::string> hook_kinds;  ///< what to ask the hook for: multi_query, hyde, …
+  int max_variants = 3;       ///< model variants kept after validation
+  int hook_budget_ms = 2000;  ///< a hook slower than this failed
+};
+
+/// [glossary]: per-domain term lists in separate TOML files; only the effective source's domain
+/// is loaded for a question (seed 002 §7: a glossary of one domain never pollutes another).
+struct GlossaryTerm {
+  std::string standard;              ///< the term the knowledge base uses
+  std::vector<std::string> aliases;  ///< synonyms, abbreviations, old names
+};
+struct GlossaryConfig {
+  std::string dir = "glossary";  ///< relative to the rules file
+  std::map<std::string, std::string> domains;  ///< source → file name in dir
+  /// Loaded terms per source (filled by load_config; a Config built in code may fill it).
+  std::map<std::string, std::vector<GlossaryTerm>> terms;
+};
+
+/// [routing] (seed 002 §4): which index, keyword or hybrid, which model tier.
+struct RoutingIndex {
+  std::string name;
+  std::vector<std::string> cues;  ///< words that route a question here (订单号 → orders)
+  bool on_id = false;             ///< an ID shape (letters with digits) routes here too
+};
+struct RoutingConfig {
+  std::string default_index = "knowledge";
+  std::vector<RoutingIndex> indexes;  ///< first match in file order
+  int large_model_min_units = 40;     ///< longer questions go to the large tier
+  int large_model_min_parts = 2;      ///< so do questions with this many sub-questions
+  std::vector<std::string> part_markers;  ///< 以及, 并且, 分别, 同时 …: count sub-questions
+  std::vector<std::string> large_model_categories;  ///< e.g. summary, compliance
+};
+
+/// [execution] (seed 003 §5–6): the execution path and the fallback ladder.
+struct ExecutionConfig {
+  double min_confidence = 0.70;  ///< below this the path falls back to semantic
+  double explicit_confidence = 0.95;
+  double cue_confidence = 0.80;       ///< a cue word points at graph or research
+  double semantic_confidence = 0.90;  ///< nothing points elsewhere
+  double mixed_cue_confidence = 0.60;  ///< graph and research cues both occur
+  std::vector<std::string> research_explicit;  ///< 帮我深度研究, 全面调研 …
+  std::vector<std::string> research_cues;      ///< 对比…之间, 有哪些相关文件 …
+  std::vector<std::string> graph_cues;         ///< 旗下, 子公司, 隶属, 关系 …
+  std::vector<std::string> fallback;           ///< the ladder's steps, in order
+  int max_tool_calls = 8;
+  int budget_normal_tokens = 8000;
+  int budget_stop_retrieval_tokens = 10000;
+  double escalate_below_rerank_score = 0.3;
+  int max_research_rounds = 2;
+};
+
+/// [[prompt_profiles]] (seed 000 build_answer_prompt_profile): first match in file order.
+struct PromptProfileConfig {
+  std::string id;
+  std::optional<QuestionCategory> category;  ///< when: the plan's category
+  std::optional<Intent> intent;              ///< when: the intent
+  std::optional<bool> prefer_table;          ///< when: a table question
+  std::string citation_style;
+  std::string caution;
+  std::string answer_format;
+};
+
 /// The whole configuration. A plain value: copy it, edit it, then `validate()` or hand it to
 /// `Planner::create()`, which validates.
 struct Config {
@@ -134,6 +256,14 @@ struct Config {
   IntentConfig intent;
   CategoryConfig category;
   RetrievalStrategyConfig retrieval_strategy;
+  ModelConfig model;
+  GatewayConfig intent_gateway;
+  FiltersConfig filters;  ///< [filters]
+  RewriteConfig rewrite;  ///< [rewrite]
+  GlossaryConfig glossary;  ///< [glossary]
+  RoutingConfig routing;    ///< [routing]
+  ExecutionConfig execution;  ///< [execution]
+  std::vector<PromptProfileConfig> prompt_profiles;  ///< [[prompt_profiles]]
   std::string origin = "<memory>";  ///< file the config came from, used in error context
 
   /// Cross-field checks that do not need the file: referenced sources exist, the default

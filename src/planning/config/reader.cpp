@@ -4,6 +4,7 @@
 
 #include "qaplan/io.hpp"
 #include "common/toml_reader.hpp"
+#include "planning/analysis/filters.hpp"
 #include "qaplan/planning/config.hpp"
 
 namespace qaplan {
@@ -13,8 +14,12 @@ using internal::toml_reader::each_table;
 using internal::toml_reader::Reader;
 using internal::toml_reader::Value;
 
-constexpr std::array<std::string_view, 4> kReplyReasons{"greeting", "handoff", "out_of_scope",
-                                                        "source_boundary"};
+// Every direct-answer reason has a reply; the acts the model may decide are the same minus
+// source_boundary (which the source stage decides).
+constexpr std::array<RouteReason, 9> kDirectReasons{
+    RouteReason::kGreeting, RouteReason::kThanks,     RouteReason::kGoodbye,
+    RouteReason::kAcknowledgement, RouteReason::kChitChat, RouteReason::kHandoff,
+    RouteReason::kOutOfScope,      RouteReason::kUnclear,  RouteReason::kSourceBoundary};
 
 // Reads an optional enum-valued key through its parse function.
 template <class E, class Parse>
@@ -112,6 +117,8 @@ Status read_intent_rule(Reader& r, IntentRuleConfig& rule) {
   auto get_int = [&](std::string_view k, int& v) { return r.get_int(k, v); };
   QAPLAN_TRY(read_optional(r, "max_units", rule.max_units, get_int));
   QAPLAN_TRY(read_optional(r, "min_units", rule.min_units, get_int));
+  QAPLAN_TRY(r.get("without_anchor", rule.without_anchor));
+  QAPLAN_TRY(r.get("without_question", rule.without_question));
   if (rule.contains_any.empty() && rule.starts_with_any.empty() && rule.ends_with_any.empty() &&
       !rule.max_units && !rule.min_units)
     return r.err(r.v, "",
@@ -121,19 +128,165 @@ Status read_intent_rule(Reader& r, IntentRuleConfig& rule) {
 }
 
 Status read_route(Reader& r, RouteConfig& route) {
-  QAPLAN_TRY(r.get("greeting", route.greeting, true));
-  QAPLAN_TRY(r.get("politeness", route.politeness));
-  QAPLAN_TRY(r.get("handoff", route.handoff, true));
-  QAPLAN_TRY(r.get("handoff_standalone", route.handoff_standalone));
-  QAPLAN_TRY(r.get("out_of_scope", route.out_of_scope, true));
-  return r.section("replies", false, [&](Reader& rr) -> Status {
-    for (std::string_view reason : kReplyReasons) {
+  for (auto [key, list] : {std::pair{"greeting", &route.greeting}, std::pair{"thanks", &route.thanks},
+                           std::pair{"goodbye", &route.goodbye},
+                           std::pair{"acknowledgement", &route.acknowledgement},
+                           std::pair{"politeness", &route.politeness},
+                           std::pair{"handoff", &route.handoff},
+                           std::pair{"out_of_scope", &route.out_of_scope},
+                           std::pair{"chit_chat", &route.chit_chat},
+                           std::pair{"context_words", &route.context_words}})
+    QAPLAN_TRY(r.get(key, *list, true));
+  // Optional: without them no request frame is recognised.
+  QAPLAN_TRY(r.get("request_verbs", route.request_verbs));
+  QAPLAN_TRY(r.get("request_objects", route.request_objects));
+  if (route.request_verbs.empty() != route.request_objects.empty())
+    if (const auto* x = r.find(route.request_verbs.empty() ? "request_objects" : "request_verbs"))
+      return r.err(*x, "request_verbs", "request_verbs and request_objects come together");
+  QAPLAN_TRY(r.count("unclear_max_units", route.unclear_max_units));
+  // A reply must exist for every direct answer: a host must never show an empty message.
+  QAPLAN_TRY(r.section("replies", true, [&](Reader& rr) -> Status {
+    for (RouteReason reason : kDirectReasons) {
+      const std::string_view key = to_string(reason);
       std::string text;
-      QAPLAN_TRY(rr.get(reason, text));
-      if (rr.find(reason)) route.replies[std::string(reason)] = text;
+      QAPLAN_TRY(rr.get(key, text, true));
+      if (text.find_first_not_of(" \t") == std::string::npos)
+        return rr.err(*rr.find(key), key, "reply must not be empty");
+      route.replies[std::string(key)] = text;
+    }
+    return {};
+  }));
+  return r.section("model", false, [&](Reader& rm) -> Status {
+    for (const auto& [key, val] : rm.v.as_table()) {
+      auto reason = parse_route_reason(key);
+      const bool act = reason.ok() && *reason != RouteReason::kNeedsRetrieval &&
+                       *reason != RouteReason::kSourceBoundary;
+      if (!act && key != "anchored")
+        return rm.err(val, key, "not a dialogue act the model decides (nor \"anchored\")");
+      double score = 0;
+      QAPLAN_TRY(rm.unit(key, score, true));
+      route.model_min_score[key] = score;
     }
     return {};
   });
+}
+
+Status read_model(Reader& r, ModelConfig& m) {
+  QAPLAN_TRY(r.get("enabled", m.enabled, true));
+  QAPLAN_TRY(r.get("path", m.path, true));
+  QAPLAN_TRY(r.get("sha256", m.sha256, true));
+  if (m.sha256.size() != 64 ||
+      m.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+    return r.err(*r.find("sha256"), "sha256", "must be 64 lower-case hex digits");
+  QAPLAN_TRY(r.unit("category_min_score", m.category_min_score));
+  QAPLAN_TRY(r.unit("source_min_score", m.source_min_score));
+  return r.unit("dependent_min_score", m.dependent_min_score);
+}
+
+Status read_rewrite(Reader& r, RewriteConfig& w) {
+  QAPLAN_TRY(r.count("window_turns", w.window_turns, true));
+  for (auto [key, list] : {std::pair{"function_words", &w.function_words},
+                           std::pair{"person_pronouns", &w.person_pronouns},
+                           std::pair{"thing_pronouns", &w.thing_pronouns},
+                           std::pair{"ellipsis_markers", &w.ellipsis_markers},
+                           std::pair{"condition_markers", &w.condition_markers},
+                           std::pair{"comparison_markers", &w.comparison_markers},
+                           std::pair{"question_words", &w.question_words}})
+    QAPLAN_TRY(r.get(key, *list, true));
+  QAPLAN_TRY(r.get("prompt", w.prompt, true));
+  for (auto [key, text] : {std::pair{"hyde_prompt", &w.hyde_prompt},
+                           std::pair{"step_back_prompt", &w.step_back_prompt},
+                           std::pair{"decomposition_prompt", &w.decomposition_prompt}}) {
+    QAPLAN_TRY(r.get(key, *text, true));
+    if (text->find("{q}") == std::string::npos)
+      return r.err(*r.find(key), key, "must contain {q} (where the question goes)");
+  }
+  if (w.prompt.find("{q}") == std::string::npos)
+    return r.err(*r.find("prompt"), "prompt", "must contain {q} (where the question goes)");
+  QAPLAN_TRY(r.get("hook", w.hook));
+  QAPLAN_TRY(r.get("hook_kinds", w.hook_kinds));
+  for (const std::string& k : w.hook_kinds)
+    if (k != "multi_query" && k != "hyde" && k != "step_back" && k != "decomposition")
+      return r.err(*r.find("hook_kinds"), "hook_kinds",
+                   "unknown kind '" + k + "' (multi_query, hyde, step_back, decomposition)");
+  QAPLAN_TRY(r.count("max_variants", w.max_variants, true));
+  return r.count("hook_budget_ms", w.hook_budget_ms, true);
+}
+
+Status read_glossary(Reader& r, GlossaryConfig& g) {
+  QAPLAN_TRY(r.get("dir", g.dir));
+  return r.section("domains", false, [&](Reader& d) -> Status {
+    for (const auto& [key, val] : d.v.as_table()) {
+      std::string file;
+      QAPLAN_TRY(d.get(key, file, true));
+      g.domains[key] = file;
+    }
+    return {};
+  });
+}
+
+Status read_routing(Reader& r, RoutingConfig& c) {
+  QAPLAN_TRY(r.get("default_index", c.default_index, true));
+  QAPLAN_TRY(r.count("large_model_min_units", c.large_model_min_units, true));
+  QAPLAN_TRY(r.count("large_model_min_parts", c.large_model_min_parts, true));
+  QAPLAN_TRY(r.get("part_markers", c.part_markers, true));
+  QAPLAN_TRY(r.get("large_model_categories", c.large_model_categories, true));
+  for (const std::string& cat : c.large_model_categories)
+    if (!parse_question_category(cat).ok())
+      return r.err(*r.find("large_model_categories"), "large_model_categories",
+                   "unknown category '" + cat + "'");
+  return each_table(r, "indexes", c.indexes, [](Reader& x, RoutingIndex& i) -> Status {
+    QAPLAN_TRY(x.get("name", i.name, true));
+    QAPLAN_TRY(x.get("cues", i.cues));
+    QAPLAN_TRY(x.get("on_id", i.on_id));
+    if (i.cues.empty() && !i.on_id) return x.err(x.v, "", "index has no cue and no on_id");
+    return {};
+  });
+}
+
+Status read_execution(Reader& r, ExecutionConfig& e) {
+  QAPLAN_TRY(r.unit("min_confidence", e.min_confidence, true));
+  QAPLAN_TRY(r.unit("explicit_confidence", e.explicit_confidence, true));
+  QAPLAN_TRY(r.unit("cue_confidence", e.cue_confidence, true));
+  QAPLAN_TRY(r.unit("semantic_confidence", e.semantic_confidence, true));
+  QAPLAN_TRY(r.unit("mixed_cue_confidence", e.mixed_cue_confidence, true));
+  for (auto [key, list] : {std::pair{"research_explicit", &e.research_explicit},
+                           std::pair{"research_cues", &e.research_cues},
+                           std::pair{"graph_cues", &e.graph_cues},
+                           std::pair{"fallback", &e.fallback}})
+    QAPLAN_TRY(r.get(key, *list, true));
+  for (const std::string& step : e.fallback)
+    if (step != "relax_filters" && step != "switch_tool" && step != "rewrite_query" &&
+        step != "search_files" && step != "escalate")
+      return r.err(*r.find("fallback"), "fallback",
+                   "unknown step '" + step +
+                       "' (relax_filters, switch_tool, rewrite_query, search_files, escalate)");
+  QAPLAN_TRY(r.count("max_tool_calls", e.max_tool_calls, true));
+  QAPLAN_TRY(r.count("budget_normal_tokens", e.budget_normal_tokens, true));
+  QAPLAN_TRY(r.count("budget_stop_retrieval_tokens", e.budget_stop_retrieval_tokens, true));
+  QAPLAN_TRY(r.unit("escalate_below_rerank_score", e.escalate_below_rerank_score, true));
+  return r.count("max_research_rounds", e.max_research_rounds, true);
+}
+
+Status read_prompt_profile(Reader& r, PromptProfileConfig& p) {
+  QAPLAN_TRY(r.get("id", p.id, true));
+  QAPLAN_TRY(r.section("when", false, [&](Reader& w) -> Status {
+    QAPLAN_TRY(read_enum(w, "category", p.category, parse_question_category));
+    QAPLAN_TRY(read_enum(w, "intent", p.intent, parse_intent));
+    return read_optional(w, "prefer_table", p.prefer_table,
+                         [&](std::string_view k, bool& v) { return w.get(k, v); });
+  }));
+  QAPLAN_TRY(r.get("citation_style", p.citation_style, true));
+  QAPLAN_TRY(r.get("caution", p.caution, true));
+  return r.get("answer_format", p.answer_format, true);
+}
+
+Status read_gateway(Reader& r, GatewayConfig& g) {
+  QAPLAN_TRY(r.unit("agree_score", g.agree_score, true));
+  QAPLAN_TRY(r.unit("conflict_final_score", g.conflict_final_score, true));
+  QAPLAN_TRY(r.unit("model_min_score", g.model_min_score, true));
+  QAPLAN_TRY(r.unit("weak_rule_below", g.weak_rule_below, true));
+  return r.count("model_budget_us", g.model_budget_us);
 }
 
 Status read_scenarios(Reader& top, Config& c) {
@@ -228,6 +381,7 @@ Result<Config> read_config(const Value& root, const std::string& origin) {
   QAPLAN_TRY(read_scenarios(top, c));
   QAPLAN_TRY(top.section("intent", true, [&](Reader& r) -> Status {
     QAPLAN_TRY(r.get("default_rule_id", c.intent.default_rule_id));
+    QAPLAN_TRY(r.get("topic_switch", c.intent.topic_switch));
     std::optional<Intent> di;
     QAPLAN_TRY(read_enum(r, "default_intent", di, parse_intent));
     if (di) c.intent.default_intent = *di;
@@ -241,6 +395,17 @@ Result<Config> read_config(const Value& root, const std::string& origin) {
     }));
     return each_table(r, "patches", c.retrieval_strategy.patches, read_patch);
   }));
+  QAPLAN_TRY(top.section("model", false, [&](Reader& r) { return read_model(r, c.model); }));
+  QAPLAN_TRY(top.section("intent_gateway", true,
+                         [&](Reader& r) { return read_gateway(r, c.intent_gateway); }));
+  QAPLAN_TRY(top.section("rewrite", true, [&](Reader& r) { return read_rewrite(r, c.rewrite); }));
+  QAPLAN_TRY(top.section("glossary", false, [&](Reader& r) { return read_glossary(r, c.glossary); }));
+  QAPLAN_TRY(top.section("routing", true, [&](Reader& r) { return read_routing(r, c.routing); }));
+  QAPLAN_TRY(top.section("execution", true,
+                         [&](Reader& r) { return read_execution(r, c.execution); }));
+  QAPLAN_TRY(each_table(top, "prompt_profiles", c.prompt_profiles, read_prompt_profile));
+  QAPLAN_TRY(top.section("filters", false,
+                         [&](Reader& r) { return internal::read_filters_config(r, c.filters); }));
   // [ranking] belongs to the ranking room, which reads it strictly (qaplan/ranking/config.hpp).
   top.find("ranking");
   QAPLAN_TRY(top.finish());
@@ -254,10 +419,40 @@ Result<Config> parse_config(std::string_view toml_text, std::string_view origin)
   return internal::toml_reader::read_document(toml_text, origin, read_config);
 }
 
+namespace {
+
+// A glossary file: `[[terms]] standard = "…", aliases = ["…"]`, strict like the rules file.
+Result<std::vector<GlossaryTerm>> parse_glossary(std::string_view text, const std::string& origin) {
+  return internal::toml_reader::read_document(
+      text, origin, [](const Value& root, const std::string& o) -> Result<std::vector<GlossaryTerm>> {
+        Reader top{root, "", o, {}};
+        std::vector<GlossaryTerm> terms;
+        QAPLAN_TRY(each_table(top, "terms", terms, [](Reader& r, GlossaryTerm& t) -> Status {
+          QAPLAN_TRY(r.get("standard", t.standard, true));
+          QAPLAN_TRY(r.get("aliases", t.aliases, true));
+          if (t.aliases.empty()) return r.err(r.v, "aliases", "must not be empty");
+          return {};
+        }));
+        QAPLAN_TRY(top.finish());
+        return terms;
+      });
+}
+
+}  // namespace
+
 Result<Config> load_config(const std::filesystem::path& path) {
   auto text = read_file(path, "config file");
   if (!text.ok()) return text.error();
-  return parse_config(*text, path.string());
+  QAPLAN_ASSIGN_OR_RETURN(Config c, parse_config(*text, path.string()));
+  // Glossaries live beside the rules file; a domain named in [glossary] must load.
+  for (const auto& [source, file] : c.glossary.domains) {
+    const std::filesystem::path p = path.parent_path() / c.glossary.dir / file;
+    auto gtext = read_file(p, "glossary file");
+    if (!gtext.ok()) return gtext.error();
+    QAPLAN_ASSIGN_OR_RETURN(c.glossary.terms[source], parse_glossary(*gtext, p.string()));
+  }
+  QAPLAN_TRY(c.validate());
+  return c;
 }
 
 }  // namespace qaplan

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "common/toml_reader.hpp"
+#include "planning/analysis/filters.hpp"
 #include "qaplan/planning/config.hpp"
 
 namespace qaplan {
@@ -35,10 +36,50 @@ Status Config::validate() const {
         return bad("[scenarios." + name + "] allowed_sources", "duplicate source '" + s + "'");
     }
   }
-  for (const auto* list : {&matching.ignore_within, &route.greeting, &route.politeness,
-                           &route.handoff, &route.handoff_standalone, &route.out_of_scope,
-                           &category.table_keywords})
+  for (const auto* list : {&matching.ignore_within, &route.greeting, &route.thanks, &route.goodbye,
+                           &route.acknowledgement, &route.politeness, &route.handoff,
+                           &route.out_of_scope, &route.chit_chat, &route.context_words,
+                           &route.request_verbs, &route.request_objects,
+                           &category.table_keywords, &intent.topic_switch,
+                           &rewrite.function_words, &rewrite.person_pronouns,
+                           &rewrite.thing_pronouns, &rewrite.ellipsis_markers,
+                           &rewrite.condition_markers, &rewrite.comparison_markers,
+                           &rewrite.question_words})
     if (auto m = check_words(*list); !m.empty()) return bad("word list", m);
+  if (route.unclear_max_units < 0) return bad("[route] unclear_max_units", "must be ≥ 0");
+  for (const auto& [act, score] : route.model_min_score)
+    if (auto m = check_unit(score); !m.empty()) return bad("[route.model] " + act, m);
+  for (double v : {model.category_min_score, model.source_min_score, model.dependent_min_score})
+    if (auto m = check_unit(v); !m.empty()) return bad("[model]", "min scores " + m);
+  if (model.enabled && model.path.empty()) return bad("[model] path", "must not be empty");
+  const GatewayConfig& g = intent_gateway;
+  for (double v : {g.agree_score, g.conflict_final_score, g.model_min_score, g.weak_rule_below})
+    if (auto m = check_unit(v); !m.empty()) return bad("[intent_gateway]", "scores " + m);
+  if (g.model_budget_us <= 0) return bad("[intent_gateway] model_budget_us", "must be > 0");
+  if (auto m = internal::validate_filters_config(filters); !m.empty()) return bad("[filters]", m);
+  if (rewrite.window_turns <= 0 || rewrite.max_variants <= 0 || rewrite.hook_budget_ms <= 0)
+    return bad("[rewrite]", "window_turns, max_variants and hook_budget_ms must be > 0");
+  for (const auto& [source, file] : glossary.domains)
+    if (!names.count(source))
+      return bad("[glossary.domains] " + source, "unknown source '" + source + "'");
+  for (const auto& [source, terms] : glossary.terms)
+    for (const GlossaryTerm& t : terms) {
+      if (t.standard.empty()) return bad("glossary " + source, "a term's standard is empty");
+      if (auto m = check_words(t.aliases); !m.empty()) return bad("glossary " + source, m);
+    }
+  std::set<std::string> profile_ids;
+  for (const PromptProfileConfig& p : prompt_profiles)
+    if (!profile_ids.insert(p.id).second)
+      return bad("[[prompt_profiles]] id", "duplicate profile '" + p.id + "'");
+  if (!prompt_profiles.empty() && (prompt_profiles.back().category ||
+                                   prompt_profiles.back().intent ||
+                                   prompt_profiles.back().prefer_table))
+    return bad("[[prompt_profiles]]", "the last profile must have no `when` (the default)");
+  for (const auto* list : {&routing.part_markers, &execution.research_explicit,
+                           &execution.research_cues, &execution.graph_cues})
+    if (auto m = check_words(*list); !m.empty()) return bad("word list", m);
+  for (const RoutingIndex& i : routing.indexes)
+    if (auto m = check_words(i.cues); !m.empty()) return bad("[[routing.indexes]] " + i.name, m);
   if (auto m = check_unit(intent.default_score); !m.empty())
     return bad("[intent] default_score", m);
   std::set<std::string> rule_ids;

@@ -6,10 +6,12 @@ QuestionCategory infer_question_category(const ScannedQuery& q, const Lexicon& l
   const auto& rules = lex.config().category.rules;
   const LexiconIds& ids = lex.ids();
   for (std::size_t i = 0; i < rules.size(); ++i)
-    if (q.has(ids.category[i])) return rules[i].category;
+    if (q.has_in_content(ids.category[i])) return rules[i].category;
   return QuestionCategory::kDefault;
 }
 
-bool is_table_query(const ScannedQuery& q, const Lexicon& lex) { return q.has(lex.ids().table); }
+bool is_table_query(const ScannedQuery& q, const Lexicon& lex) {
+  return q.has_in_content(lex.ids().table);
+}
 
 }  // namespace qaplan::internal

@@ -2,17 +2,50 @@
 
 namespace qaplan::internal {
 
-IntentResult decide_intent(const IntentCandidate& rule_candidate) {
+IntentResult decide_intent(const IntentCandidate& rule, const std::optional<IntentCandidate>& model,
+                           std::string_view model_error, const GatewayConfig& g) {
   IntentResult r;
-  r.intent = rule_candidate.intent;
-  r.rule_score = rule_candidate.score;
-  // rule_only: with no model candidate the rule score is the decision score.
-  r.confidence = rule_candidate.score;
-  r.requires_rewrite = rule_candidate.requires_rewrite;
-  r.suggested_source = rule_candidate.suggested_source;
-  r.decision_policy = DecisionPolicy::kRuleOnly;
-  r.matched_rules = rule_candidate.matched_rules;
-  r.rule_candidate = rule_candidate;
+  r.intent = rule.intent;
+  r.rule_score = rule.score;
+  r.confidence = rule.score;
+  r.suggested_source = rule.suggested_source;
+  r.matched_rules = rule.matched_rules;
+  r.rule_candidate = rule;
+  r.model_candidate = model;
+  if (!model_error.empty()) {
+    r.decision_policy = DecisionPolicy::kModelFailed;
+    r.model_error = std::string(model_error);
+  } else if (!model || model->score < g.model_min_score) {
+    // A model too unsure to count is recorded but changes nothing.
+    r.decision_policy = DecisionPolicy::kRuleOnly;
+  } else if (rule.score < g.weak_rule_below && rule.vetoed && model->intent != rule.intent) {
+    // The fallback was chosen on purpose (an unresolved 它 / 这个): a disagreeing model is a
+    // conflict, and the rule's conservative intent stands.
+    r.decision_policy = DecisionPolicy::kConflict;
+    r.confidence = g.conflict_final_score;
+  } else if (rule.score < g.weak_rule_below) {
+    // A weak rule is the fallback (default_knowledge): it judged nothing, so a model that names
+    // another intent decides, and one that names the same intent corroborates nothing — the
+    // low score and its conservative plan stay (帮我分析一下这个问题, seed 000).
+    if (model->intent != rule.intent) {
+      r.decision_policy = DecisionPolicy::kModelOverride;
+      r.intent = model->intent;
+      r.confidence = model->score;
+    } else {
+      r.decision_policy = DecisionPolicy::kRuleOnly;
+    }
+  } else if (model->intent == rule.intent && rule.intent == Intent::kFollowUp) {
+    // A follow-up the model agrees with is still incomplete until rewritten: it keeps the rule's
+    // score and so the decision-score guard (seed 000: 那审批呢 → ..._rule_score_guard).
+    r.decision_policy = DecisionPolicy::kRuleOnly;
+  } else if (model->intent == rule.intent) {
+    r.decision_policy = DecisionPolicy::kRuleModelAgree;
+    r.confidence = g.agree_score;
+  } else {
+    r.decision_policy = DecisionPolicy::kConflict;
+    r.confidence = g.conflict_final_score;
+  }
+  r.requires_rewrite = r.intent == Intent::kFollowUp;
   return r;
 }
 

@@ -1,12 +1,24 @@
 #pragma once
-// Stage — gateway: arbitrates between the rule candidate and an optional model candidate.
-// Today only the rule candidate exists: confidence = rule_score and decision_policy =
-// rule_only. IntentResult already carries both candidates so a model can be added without
-// changing the types.
+// Stage — gateway (seed 000): arbitrates between the rule candidate and a model candidate
+// (the built-in classifier's or a host IntentModel's). Policies, [intent_gateway] numbers:
+//   no model candidate, or its score < model_min_score     → rule_only (confidence = rule score)
+//   model error / timeout                                  → model_failed (the rule stands)
+//   weak rule (< weak_rule_below), different intent        → model_override (model's intent
+//                                                            and score)
+//   weak rule, same intent                                 → rule_only (a fallback agreeing is
+//                                                            no corroboration)
+//   strong rule, same intent                               → rule_model_agree (agree_score)
+//   strong rule, different intent                          → conflict (rule's intent,
+//                                                            conflict_final_score)
+#include <optional>
+#include <string_view>
+
+#include "qaplan/planning/config.hpp"
 #include "qaplan/planning/types.hpp"
 
 namespace qaplan::internal {
 
-IntentResult decide_intent(const IntentCandidate& rule_candidate);
+IntentResult decide_intent(const IntentCandidate& rule, const std::optional<IntentCandidate>& model,
+                           std::string_view model_error, const GatewayConfig& g);
 
 }  // namespace qaplan::internal

@@ -16,14 +16,20 @@ bool ends_with_any(std::string_view text, const std::vector<std::string>& words)
 }
 
 bool rule_holds(const IntentRuleConfig& r, std::size_t index, const ScannedQuery& q,
-                bool has_history, std::string_view core, const LexiconIds& ids) {
+                bool has_history, std::string_view core, bool anchored, const LexiconIds& ids) {
   if (r.requires_history && !has_history) return false;
   if (r.max_units && q.query.query_units > *r.max_units) return false;
   if (r.min_units && q.query.query_units < *r.min_units) return false;
-  if (!r.contains_any.empty() && !q.has(ids.intent_contains[index])) return false;
-  if (!r.unless_contains_any.empty() && q.has(ids.intent_unless[index])) return false;
+  if (r.requires_history && q.has_in_content(ids.topic_switch)) return false;
+  if (!r.contains_any.empty() && !q.has_in_content(ids.intent_contains[index])) return false;
+  if (!r.unless_contains_any.empty() && q.has_in_content(ids.intent_unless[index])) return false;
   if (!r.starts_with_any.empty() && !starts_with_any(core, r.starts_with_any)) return false;
   if (!r.ends_with_any.empty() && !ends_with_any(core, r.ends_with_any)) return false;
+  if (r.without_anchor && anchored) return false;
+  if (r.without_question &&
+      (q.has_in_content(ids.question_word) || core.ends_with("了") || core.ends_with("过") ||
+       q.query.text.find('?') != std::string::npos || q.query.text.find("？") != std::string::npos))
+    return false;
   return true;
 }
 
@@ -33,12 +39,21 @@ IntentCandidate classify_intent(const ScannedQuery& q, bool has_history,
                                 std::optional<std::string> suggested_source, const Lexicon& lex) {
   const IntentConfig& ic = lex.config().intent;
   const auto& ids = lex.ids();
-  // starts_with/ends_with look at the question without trailing punctuation (那审批呢？).
-  const std::string_view core = core_text(q.query.text);
+  // starts_with/ends_with look at the question without the social words around it and without
+  // trailing punctuation (谢谢，那审批呢？ → 那审批呢).
+  const std::string_view core = core_text(q.content());
+  const bool anchored = has_work_anchor(q, ids);
   IntentCandidate c;
   const IntentRuleConfig* winner = nullptr;
   for (std::size_t i = 0; i < ic.rules.size(); ++i) {
-    if (!rule_holds(ic.rules[i], i, q, has_history, core, ids)) continue;
+    if (!rule_holds(ic.rules[i], i, q, has_history, core, anchored, ids)) {
+      if (!ic.rules[i].unless_contains_any.empty() && q.has_in_content(ids.intent_unless[i])) {
+        IntentRuleConfig without_veto = ic.rules[i];
+        without_veto.unless_contains_any.clear();
+        if (rule_holds(without_veto, i, q, has_history, core, anchored, ids)) c.vetoed = true;
+      }
+      continue;
+    }
     c.matched_rules.push_back(ic.rules[i].id);
     if (winner == nullptr) winner = &ic.rules[i];
   }

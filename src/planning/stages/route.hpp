@@ -1,26 +1,33 @@
 #pragma once
-// Stage — route: answer directly (greeting, handoff, out of scope, source boundary) or retrieve.
-// Checks run in this order, first match wins:
-//  1. handoff: a [route] handoff phrase anywhere (转人工), or the message is only
-//     handoff_standalone words (人工) plus politeness;
-//  2. greeting: the message is only greeting/politeness words and punctuation — a greeting
-//     wrapped around a real request (你好，我想查一下报销流程) is NOT a greeting;
-//  3. out_of_scope: a [route] out_of_scope phrase or one of the scenario's own;
-//  4. source_boundary: the explicit source filter, or the source the question's keywords
-//     suggest, is not among the scenario's allowed_sources;
-//  5. otherwise retrieval.
+// Stage — route: answer directly (a dialogue act the knowledge base does not serve, or a source
+// the scenario does not allow) or retrieve. Decisions are about the WHOLE message:
+//  1. social acts: the message is only [route] cue words of social acts and politeness fillers →
+//     handoff > thanks > goodbye > greeting > acknowledgement (好的，谢谢你哈 is thanks; 👍 too);
+//  2. unclear: no letter, digit or Han character at all (emoji, punctuation);
+//  3. out_of_scope / chit_chat: the message is only that list's cues plus fillers (给我唱首歌);
+//  4. the scenario's own out_of_scope phrases (a topic the deployment excludes) anywhere;
+//  5. unclear: a fragment of at most [route] unclear_max_units units that no list covers;
+//  6. the model's dialogue act decides what the lists leave open, when its probability reaches
+//     [route.model]'s bar for that act — and [route.model] anchored for a message that carries a
+//     work cue (a source, category or table keyword; handoff excepted): a real question is not
+//     refused lightly. An act without a bar (unclear in the shipped config) is never the model's;
+//  7. source_boundary: the explicit source filter, or the suggested source, is outside the
+//     scenario's allowed_sources;
+//  8. otherwise retrieval.
+// A cue inside a longer message (公司年会唱歌比赛怎么报名, IT部门的客服电话是多少) decides nothing.
 #include <optional>
 #include <string>
 
 #include "planning/lexicon.hpp"
+#include "planning/model/model_view.hpp"
 
 namespace qaplan::internal {
 
 /// `scenario` must come from the lexicon's config; `source_filter`, when set, must name a
-/// configured source (Planner checks both and reports invalid input otherwise). `suggested` is
-/// the source the question's keywords suggest (computed once by the caller).
+/// configured source (Planner checks both). `suggested` is the source the question suggests.
 RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario,
                            const std::optional<std::string>& source_filter,
-                           const std::optional<std::string>& suggested, const Lexicon& lex);
+                           const std::optional<std::string>& suggested, const ModelVerdict& model,
+                           const Lexicon& lex);
 
 }  // namespace qaplan::internal
