@@ -71,9 +71,121 @@ ordered_json trace_json(const PlanTrace& t) {
   return {{"fired", std::move(fired)}};
 }
 
+ordered_json strings_or_null(const std::optional<std::string>& s) { return optional_string(s); }
+
+ordered_json analysis_json(const QueryAnalysis& a) {
+  ordered_json j;
+  const Rewrite& r = a.rewrite;
+  j["rewrite"] = {{"query", r.query},
+                  {"rewritten", r.rewritten},
+                  {"by", r.by},
+                  {"topic_anchor", r.topic_anchor},
+                  {"history_summary", r.history_summary},
+                  {"reasons", r.reasons},
+                  {"hook_error", r.hook_error.empty() ? ordered_json(nullptr) : ordered_json(r.hook_error)}};
+  ordered_json variants = ordered_json::array();
+  for (const QueryVariant& v : a.variants)
+    variants.push_back({{"text", v.text}, {"kind", v.kind}, {"hypothetical", v.hypothetical},
+                        {"origin", v.origin}});
+  j["variants"] = std::move(variants);
+  j["variant_reasons"] = a.variant_reasons;
+  ordered_json rejected = ordered_json::array();
+  for (const RejectedVariant& v : a.rejected)
+    rejected.push_back({{"text", v.text}, {"kind", v.kind}, {"reason", v.reason}});
+  j["rejected_variants"] = std::move(rejected);
+  ordered_json calls = ordered_json::array();
+  for (const HookCall& h : a.hook_calls)
+    calls.push_back({{"hook", h.hook}, {"kind", h.kind}, {"ok", h.ok},
+                     {"error", h.error.empty() ? ordered_json(nullptr) : ordered_json(h.error)},
+                     {"kept", h.kept}, {"rejected", h.rejected}});
+  j["hook_calls"] = std::move(calls);
+  const Filters& f = a.filters;
+  ordered_json time = nullptr;
+  if (f.time)
+    time = {{"from", f.time->from}, {"to", f.time->to}, {"expression", f.time->expression},
+            {"anchor", f.time->anchor}, {"timezone", f.time->timezone}};
+  j["filters"] = {{"date_range", std::move(time)},
+                  {"department", strings_or_null(f.department)},
+                  {"tags", f.tags},
+                  {"path_prefix", strings_or_null(f.path_prefix)},
+                  {"is_signed", f.is_signed ? ordered_json(*f.is_signed) : ordered_json(nullptr)},
+                  {"user", strings_or_null(f.user)},
+                  {"uncertain", f.uncertain},
+                  {"reasons", f.reasons}};
+  j["routing"] = {{"index", a.routing.index},     {"mode", a.routing.mode},
+                  {"model_tier", a.routing.model_tier}, {"ids", a.routing.ids},
+                  {"parts", a.routing.parts},      {"reasons", a.routing.reasons}};
+  j["execution"] = {{"path", a.execution.path},
+                    {"confidence", tidy(a.execution.confidence)},
+                    {"explicit_request", a.execution.explicit_request},
+                    {"reasons", a.execution.reasons}};
+  ordered_json ladder = ordered_json::array();
+  for (const FallbackStep& s : a.fallback) {
+    ordered_json params = ordered_json::object();
+    for (const auto& [k, v] : s.params) params[k] = v;
+    ladder.push_back({{"step", s.step}, {"action", s.action}, {"params", std::move(params)}});
+  }
+  j["fallback"] = std::move(ladder);
+  const BudgetPolicy& b = a.budget;
+  j["budget"] = {{"normal_below_tokens", b.normal_below_tokens},
+                 {"stop_retrieval_at_tokens", b.stop_retrieval_at_tokens},
+                 {"max_tool_calls", b.max_tool_calls},
+                 {"escalate_below_rerank_score", tidy(b.escalate_below_rerank_score)},
+                 {"max_research_rounds", b.max_research_rounds},
+                 {"escalate_when", b.escalate_when}};
+  const PromptProfile& p = a.prompt;
+  j["prompt_profile"] = {{"id", p.id},
+                         {"citation_style", p.citation_style},
+                         {"caution", p.caution},
+                         {"answer_format", p.answer_format},
+                         {"max_context_chars", p.max_context_chars},
+                         {"max_context_doc_chars", p.max_context_doc_chars},
+                         {"final_context_top_n", p.final_context_top_n},
+                         {"reasons", p.reasons}};
+  j["cost"] = {{"model_calls", a.cost.model_calls},
+               {"retrieval_calls", a.cost.retrieval_calls},
+               {"variant_paths", a.cost.variant_paths},
+               {"hook_failures", a.cost.hook_failures},
+               {"variants_rejected", a.cost.variants_rejected}};
+  return j;
+}
+
+ordered_json preparation_json(const Preparation& p, const JsonOptions& opts,
+                              const QueryAnalysis* analysis);
+
 }  // namespace
 
 std::string to_json(const Preparation& p, const JsonOptions& opts) {
+  return preparation_json(p, opts, nullptr)
+      .dump(opts.pretty ? 2 : -1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+std::string to_json(const Preparation& p, const QueryAnalysis& a, const JsonOptions& opts) {
+  return preparation_json(p, opts, &a)
+      .dump(opts.pretty ? 2 : -1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+std::string rewrite_to_json(const Preparation& p, const QueryAnalysis& a, const JsonOptions& opts) {
+  ordered_json j;
+  j["query"] = p.query;
+  j["normalized_query"] = p.normalized.text;
+  j["history"] = p.history;
+  j["route"] = to_string(p.route.route);
+  j["intent"] = p.intent ? ordered_json(to_string(p.intent->intent)) : ordered_json(nullptr);
+  j["follow_up"] = p.intent && p.intent->intent == Intent::kFollowUp;
+  j["matched_rules"] = p.intent ? ordered_json(p.intent->matched_rules) : ordered_json::array();
+  j["rewrite"] = analysis_json(a)["rewrite"];
+  return j.dump(opts.pretty ? 2 : -1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+std::string to_json(const QueryAnalysis& a, const JsonOptions& opts) {
+  return analysis_json(a).dump(opts.pretty ? 2 : -1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+namespace {
+
+ordered_json preparation_json(const Preparation& p, const JsonOptions& opts,
+                              const QueryAnalysis* analysis) {
   ordered_json j;
   j["query"] = p.query;
   j["normalized_query"] = p.normalized.text;
@@ -81,7 +193,9 @@ std::string to_json(const Preparation& p, const JsonOptions& opts) {
   j["route"] = {{"route", to_string(p.route.route)},
                 {"reason", to_string(p.route.reason)},
                 {"detail", p.route.detail},
-                {"reply", p.route.reply}};
+                {"reply", p.route.reply},
+                {"decided_by", to_string(p.route.decided_by)},
+                {"score", tidy(p.route.score)}};
   if (p.intent) {
     const IntentResult& i = *p.intent;
     j["intent"] = {{"intent", to_string(i.intent)},
@@ -93,22 +207,47 @@ std::string to_json(const Preparation& p, const JsonOptions& opts) {
                    {"matched_rules", i.matched_rules},
                    {"rule_candidate", candidate_json(i.rule_candidate)},
                    {"model_candidate", i.model_candidate ? candidate_json(*i.model_candidate)
-                                                         : ordered_json(nullptr)}};
+                                                         : ordered_json(nullptr)},
+                   {"model_error", i.model_error.empty() ? ordered_json(nullptr)
+                                                         : ordered_json(i.model_error)}};
   } else {
     j["intent"] = nullptr;
   }
   j["effective_source"] = optional_string(p.effective_source);
+  j["effective_sources"] = p.effective_sources;
+  j["signals"] = {
+      {"source", {{"value", optional_string(p.source.value)},
+                  {"decided_by", to_string(p.source.decided_by)},
+                  {"score", tidy(p.source.score)},
+                  {"detail", p.source.detail}}},
+      {"category", {{"value", to_string(p.category.value)},
+                    {"decided_by", to_string(p.category.decided_by)},
+                    {"score", tidy(p.category.score)}}}};
+  if (p.model) {
+    const ModelVerdicts& m = *p.model;
+    j["model"] = {{"name", m.model},
+                  {"act", {{"label", m.act}, {"score", tidy(m.act_score)}}},
+                  {"intent", {{"label", m.intent}, {"score", tidy(m.intent_score)}}},
+                  {"category", {{"label", m.category}, {"score", tidy(m.category_score)}}},
+                  {"source", {{"label", m.source}, {"score", tidy(m.source_score)}}},
+                  {"dependent", tidy(m.dependent_score)}};
+  } else {
+    j["model"] = nullptr;
+  }
   j["retrieval_plan"] = p.plan ? plan_json(*p.plan) : ordered_json(nullptr);
   j["plan_trace"] = p.plan_trace ? trace_json(*p.plan_trace) : ordered_json(nullptr);
+  if (analysis) j["analysis"] = analysis_json(*analysis);
   if (opts.timings) {
     const auto us = [](std::int64_t ns) { return static_cast<double>(ns) / 1000.0; };
     j["timings_us"] = {{"text", us(p.timings.text_ns)},     {"route", us(p.timings.route_ns)},
                        {"intent", us(p.timings.intent_ns)}, {"category", us(p.timings.category_ns)},
                        {"plan", us(p.timings.plan_ns)},     {"total", us(p.timings.total_ns)}};
   }
-  // Invalid UTF-8 never reaches here (normalize rejects it), but replace rather than throw.
-  return j.dump(opts.pretty ? 2 : -1, ' ', false, ordered_json::error_handler_t::replace);
+  // Invalid UTF-8 never reaches here (normalize rejects it), but dump() replaces rather than throws.
+  return j;
 }
+
+}  // namespace
 
 std::string error_to_json(const Error& e, long batch_line) {
   ordered_json err{{"code", to_string(e.code)}, {"message", e.message}, {"context", e.where()}};

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 
+#include "planning/analysis/analyzer.hpp"
 #include "planning/lexicon.hpp"
+#include "planning/model/model_view.hpp"
+#include "planning/model/router_model.hpp"
 #include "planning/simplify.hpp"
 #include "planning/stages/category.hpp"
 #include "planning/stages/gateway.hpp"
@@ -13,6 +17,10 @@
 #include "planning/text.hpp"
 
 namespace qaplan {
+
+IntentModel::~IntentModel() = default;
+QueryRewriter::~QueryRewriter() = default;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -20,20 +28,121 @@ std::int64_t ns_since(Clock::time_point t0) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
 }
 
+// [model] path is relative to the rules file's directory (a Config built in memory resolves it
+// against the working directory).
+std::filesystem::path model_path(const Config& c) {
+  const std::filesystem::path p(c.model.path);
+  if (p.is_absolute() || c.origin == "<memory>") return p;
+  return std::filesystem::path(c.origin).parent_path() / p;
+}
+
+bool allowed(const ScenarioConfig& sc, const std::string& source) {
+  return std::find(sc.allowed_sources.begin(), sc.allowed_sources.end(), source) !=
+         sc.allowed_sources.end();
+}
+
 }  // namespace
 
 struct Planner::Impl {
   internal::Lexicon lexicon;
+  std::optional<internal::RouterModel> model;
+  internal::ModelLabelMap labels;
+  PlannerOptions options;
+  internal::Analyzer analyzer;
 };
 
-Result<Planner> Planner::create(Config config) {
+Result<Planner> Planner::create(Config config, PlannerOptions options) {
   QAPLAN_TRY(internal::ensure_simplifier());
-  auto lex = internal::Lexicon::create(std::move(config));
-  if (!lex.ok()) return std::move(lex).error();
-  return Planner(std::make_shared<const Impl>(Impl{std::move(lex).value()}));
+  std::optional<internal::RouterModel> model;
+  if (config.model.enabled) {
+    const std::filesystem::path path = model_path(config);
+    QAPLAN_ASSIGN_OR_RETURN(internal::RouterModel m, internal::RouterModel::load(path));
+    // The config pins the model it was tuned with: another file (retrained, corrupted, swapped)
+    // would silently change every threshold's meaning.
+    if (m.sha256() != config.model.sha256)
+      return make_file_error(ErrorCode::kInvalidConfig,
+                             "model fingerprint mismatch: " + path.string() + " has sha256 " +
+                                 m.sha256() + ", the config expects " + config.model.sha256,
+                             config.origin, 0, "[model] sha256");
+    model = std::move(m);
+  }
+  QAPLAN_ASSIGN_OR_RETURN(internal::Lexicon lex, internal::Lexicon::create(std::move(config)));
+  internal::ModelLabelMap labels;
+  if (model) {
+    QAPLAN_ASSIGN_OR_RETURN(labels, internal::map_model_labels(*model, lex.config()));
+  }
+  QAPLAN_ASSIGN_OR_RETURN(internal::Analyzer analyzer,
+                          internal::Analyzer::create(lex.config(), options.rewriters));
+  return Planner(std::make_shared<const Impl>(
+      Impl{std::move(lex), std::move(model), labels, std::move(options), std::move(analyzer)}));
 }
 
 const Config& Planner::config() const noexcept { return impl_->lexicon.config(); }
+
+Result<QueryAnalysis> Planner::analyze(const Preparation& preparation,
+                                       const AnalysisContext& context) const {
+  return impl_->analyzer.analyze(preparation, context, impl_->lexicon);
+}
+
+std::string Planner::model_description() const {
+  if (!impl_->model) return "off";
+  return impl_->model->name() + " sha256:" + impl_->model->sha256();
+}
+
+namespace {
+
+// The built-in model's intent candidate: FOLLOW_UP when the turn needs its history, else the
+// intent head's label.
+IntentCandidate model_intent(const internal::ModelVerdict& m, const internal::RouterModel& model,
+                             bool has_history, double dependent_min_score) {
+  using internal::Head;
+  IntentCandidate c;
+  c.rule_id = model.name();
+  const double dep = has_history ? m.dependent_score() : 0.0;
+  if (has_history && dep >= dependent_min_score) {
+    c.intent = Intent::kFollowUp;
+    c.score = dep;
+  } else {
+    const auto& head = m.head(Head::kIntent);
+    c.intent = m.map->intent[head.best].value_or(Intent::kKnowledgeQuery);
+    c.score = head.score;
+  }
+  c.requires_rewrite = c.intent == Intent::kFollowUp;
+  return c;
+}
+
+// A host model's candidate, or why it failed. Exceptions, errors, bad scores and calls over the
+// budget are failures; the rule candidate stands.
+std::optional<IntentCandidate> host_intent(const IntentModel& m, const PrepareRequest& req,
+                                           std::string_view normalized, int budget_us,
+                                           std::string& error) {
+  const auto budget = std::chrono::microseconds(budget_us);
+  const auto t0 = Clock::now();
+  try {
+    auto r = m.classify(IntentModelInput{req.question, normalized, req.history, budget});
+    const auto took = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t0);
+    if (!r.ok()) {
+      error = "error: " + r.error().to_string();
+    } else if (took > budget) {
+      error = "timeout: " + std::to_string(took.count()) + " us > budget " +
+              std::to_string(budget_us) + " us";
+    } else if (!(r->score >= 0.0 && r->score <= 1.0)) {
+      error = "score outside [0, 1]";
+    } else {
+      IntentCandidate c = std::move(r).value();
+      if (c.rule_id.empty()) c.rule_id = std::string(m.name());
+      c.requires_rewrite = c.intent == Intent::kFollowUp;
+      return c;
+    }
+  } catch (const std::exception& e) {
+    error = std::string("exception: ") + e.what();
+  } catch (...) {
+    error = "exception";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   using namespace internal;
@@ -48,6 +157,7 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   const auto sc = c.scenarios.find(scenario_name);
   if (sc == c.scenarios.end())
     return make_error(ErrorCode::kInvalidInput, "unknown scenario '" + scenario_name + "'", "scenario");
+  const ScenarioConfig& scenario = sc->second;
   if (request.source) {
     const bool known = std::any_of(c.sources.begin(), c.sources.end(),
                                    [&](const SourceConfig& s) { return s.name == *request.source; });
@@ -63,22 +173,45 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
                       std::to_string(request.history.size()) + " turns, limit " +
                           std::to_string(c.input.max_history_turns) + " ([input] max_history_turns)",
                       "history");
+  std::vector<NormalizedQuery> history;
+  history.reserve(request.history.size());
   for (std::size_t i = 0; i < request.history.size(); ++i) {
-    // History is validated like the question (it is fed to the rewrite stage later) but only
-    // its presence matters to the plan.
     auto h = normalize_question(request.history[i], c.input, "history[" + std::to_string(i) + "]");
     if (!h.ok()) return std::move(h).error();
+    history.push_back(std::move(h).value());
   }
+  const bool has_history = !history.empty();
   auto norm = normalize_question(request.question, c.input, "question");
   if (!norm.ok()) return std::move(norm).error();
   const ScannedQuery q = lex.scan(std::move(norm).value());
   out.normalized = q.query;
+
+  ModelVerdict verdict;
+  if (impl_->model) {
+    verdict.map = &impl_->labels;
+    impl_->model->predict(q.query.text, has_history ? history.back().text : std::string_view(),
+                          verdict.out);
+    const RouterModel& m = *impl_->model;
+    ModelVerdicts v;
+    v.model = m.name();
+    auto label = [&](Head h) -> const std::string& { return m.labels(h)[verdict.head(h).best]; };
+    v.act = label(Head::kAct);
+    v.act_score = verdict.head(Head::kAct).score;
+    v.intent = label(Head::kIntent);
+    v.intent_score = verdict.head(Head::kIntent).score;
+    v.category = label(Head::kCategory);
+    v.category_score = verdict.head(Head::kCategory).score;
+    v.source = label(Head::kSource);
+    v.source_score = verdict.head(Head::kSource).score;
+    v.dependent_score = has_history ? verdict.dependent_score() : 0.0;
+    out.model = std::move(v);
+  }
   auto t = Clock::now();
   out.timings.text_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t - t0).count();
 
-  // One keyword count serves the source boundary check and the intent candidate.
-  std::optional<std::string> suggested = suggest_source(q, lex);
-  out.route = decide_route(q, sc->second, request.source, suggested, lex);
+  // One source suggestion serves the boundary check and the intent candidate.
+  out.source = suggest_source(q, verdict, lex);
+  out.route = decide_route(q, scenario, request.source, out.source.value, verdict, lex);
   out.timings.route_ns = ns_since(t);
   if (out.route.route == Route::kDirectAnswer) {
     out.timings.total_ns = ns_since(t0);
@@ -86,14 +219,63 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   }
 
   t = Clock::now();
-  IntentResult intent =
-      decide_intent(classify_intent(q, !request.history.empty(), std::move(suggested), lex));
+  const IntentCandidate rule = classify_intent(q, has_history, out.source.value, lex);
+  std::optional<IntentCandidate> model;
+  std::string model_error;
+  if (impl_->options.intent_model) {
+    model = host_intent(*impl_->options.intent_model, request, q.query.text,
+                        c.intent_gateway.model_budget_us, model_error);
+  } else if (impl_->model) {
+    model = model_intent(verdict, *impl_->model, has_history, c.model.dependent_min_score);
+  }
+  IntentResult intent = decide_intent(rule, model, model_error, c.intent_gateway);
+
+  // A follow-up that names no source continues the conversation's source: the latest earlier
+  // turn that suggests one. A source only the model guessed from the follow-up's few words
+  // (它的有效期是多久) yields to the history's keywords too.
+  if (intent.intent == Intent::kFollowUp && out.source.decided_by != DecidedBy::kRule) {
+    for (auto it = history.rbegin(); it != history.rend(); ++it) {
+      const ScannedQuery hq = lex.scan(*it);
+      auto hs = suggest_source(hq, ModelVerdict{}, lex);
+      if (hs.value) {
+        out.source = std::move(hs);
+        out.source.detail = "carried from history";
+        break;
+      }
+    }
+    if (out.source.value && !request.source && !allowed(scenario, *out.source.value)) {
+      out.route.route = Route::kDirectAnswer;
+      out.route.reason = RouteReason::kSourceBoundary;
+      out.route.detail = *out.source.value;
+      out.route.decided_by = DecidedBy::kRule;
+      out.route.reply = c.route.replies.at("source_boundary");
+      out.timings.total_ns = ns_since(t0);
+      return out;
+    }
+  }
+  intent.suggested_source = out.source.value;
   out.effective_source = effective_source(request.source, intent.suggested_source);
+  if (out.effective_source) {
+    out.effective_sources = {*out.effective_source};
+  } else if (scenario.allowed_sources.size() < c.sources.size()) {
+    out.effective_sources = scenario.allowed_sources;
+  }
   out.timings.intent_ns = ns_since(t);
 
   t = Clock::now();
-  const PlanSignals signals{q.query.query_units, infer_question_category(q, lex),
-                            is_table_query(q, lex)};
+  out.category.value = infer_question_category(q, lex);
+  if (out.category.value != QuestionCategory::kDefault) {
+    out.category.decided_by = DecidedBy::kRule;
+  } else if (verdict.on()) {
+    const HeadOutput& head = verdict.head(Head::kCategory);
+    const auto cat = impl_->labels.category[head.best].value_or(QuestionCategory::kDefault);
+    if (cat != QuestionCategory::kDefault && head.score >= c.model.category_min_score) {
+      out.category.value = cat;
+      out.category.decided_by = DecidedBy::kModel;
+      out.category.score = head.score;
+    }
+  }
+  const PlanSignals signals{q.query.query_units, out.category.value, is_table_query(q, lex)};
   out.timings.category_ns = ns_since(t);
 
   t = Clock::now();
@@ -103,6 +285,8 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   out.plan_trace = std::move(plan->trace);
   out.intent = std::move(intent);
   out.timings.plan_ns = ns_since(t);
+  out.history.reserve(history.size());
+  for (NormalizedQuery& h : history) out.history.push_back(std::move(h.text));
   out.timings.total_ns = ns_since(t0);
   return out;
 }

@@ -18,6 +18,7 @@ struct Fixture {
   fs::path cfg_b0 = dir / "b0.toml";
   Fixture() {
     fs::create_directories(dir);
+    qaplan::test::copy_config_companions(dir);
     std::ofstream(corpus) << "{\"id\":\"short\",\"text\":\"退货退款\"}\n"
                           << "{\"id\":\"long\",\"text\":\"退货退款需要在七天内提交申请并附上订单号和照片\"}\n";
     std::string text = qaplan::test::slurp(qaplan::test::shipped_config());

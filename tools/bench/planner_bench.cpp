@@ -66,7 +66,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-enum class Kind { kDirect, kFollowUp, kShort, kLong, kOther };
+// Kinds of the per-kind report: social, traditional, english and follow_up come from the file's
+// "kind" field; the others are inferred from the plan (direct, short, medium, long).
+enum class Kind { kDirect, kFollowUp, kShort, kLong, kOther, kSocial, kTraditional, kEnglish };
 
 const char* kind_name(Kind k) {
   switch (k) {
@@ -75,6 +77,9 @@ const char* kind_name(Kind k) {
     case Kind::kShort: return "short";
     case Kind::kLong: return "long";
     case Kind::kOther: return "medium";
+    case Kind::kSocial: return "social";
+    case Kind::kTraditional: return "traditional";
+    case Kind::kEnglish: return "english";
   }
   return "?";
 }
@@ -94,6 +99,8 @@ struct Fixture {
   qaplan::Config config;
   std::vector<qaplan::PrepareRequest> requests;
   std::vector<Kind> kinds;
+  std::vector<std::string> labels;  // the file's "kind" field, "" when absent
+  std::vector<bool> direct;         // answered directly (no intent/plan stages)
   std::vector<qaplan::NormalizedQuery> normalized;  // per request, for BM_Analyze
   std::vector<qaplan::internal::ScannedQuery> analyses;  // per request, for the stage benchmarks
   std::vector<std::size_t> retrieval;               // requests routed to retrieval
@@ -143,11 +150,13 @@ const Fixture& fixture() {
       r.question = j.at("question").get<std::string>();
       if (j.contains("history")) r.history = j.at("history").get<std::vector<std::string>>();
       fx->requests.push_back(std::move(r));
+      fx->labels.push_back(j.value("kind", std::string()));
     }
     if (fx->requests.empty()) die(path + ": no questions");
 
     const qaplan::internal::Lexicon& lex = *fx->lexicon;
-    for (const auto& r : fx->requests) {
+    for (std::size_t i = 0; i < fx->requests.size(); ++i) {
+      const auto& r = fx->requests[i];
       auto p = fx->planner->prepare(r);
       if (!p.ok()) die("prepare('" + r.question + "'): " + p.error().message);
       Kind k = Kind::kOther;
@@ -155,8 +164,12 @@ const Fixture& fixture() {
       else if (!r.history.empty()) k = Kind::kFollowUp;
       else if (p->normalized.query_units <= 12) k = Kind::kShort;
       else if (code_points(r.question) >= 30) k = Kind::kLong;
+      if (fx->labels[i] == "social") k = Kind::kSocial;
+      if (fx->labels[i] == "traditional") k = Kind::kTraditional;
+      if (fx->labels[i] == "english") k = Kind::kEnglish;
       fx->kinds.push_back(k);
-      if (k != Kind::kDirect) fx->retrieval.push_back(fx->normalized.size());
+      fx->direct.push_back(p->route.route == qaplan::Route::kDirectAnswer);
+      if (!fx->direct.back()) fx->retrieval.push_back(fx->normalized.size());
       auto n = qaplan::internal::normalize_question(r.question, fx->config.input);
       fx->normalized.push_back(n.value());
       fx->analyses.push_back(lex.scan(n.value()));
@@ -235,7 +248,8 @@ void BM_Route(benchmark::State& state) {
   std::size_t i = 0;
   for (auto _ : state) {
     auto r = qaplan::internal::decide_route(f.analyses[i], sc, no_source,
-                                            qaplan::internal::suggest_source(f.analyses[i], lex), lex);
+                                            qaplan::internal::suggest_source(f.analyses[i], lex),
+                                            qaplan::internal::ModelVerdict{}, lex);
     benchmark::DoNotOptimize(r);
     if (++i == f.analyses.size()) i = 0;
   }
@@ -248,9 +262,10 @@ void BM_Intent(benchmark::State& state) {
   std::size_t i = 0;
   for (auto _ : state) {
     const std::size_t k = f.retrieval[i];
-    auto r = qaplan::internal::decide_intent(qaplan::internal::classify_intent(
-        f.analyses[k], !f.requests[k].history.empty(),
-        qaplan::internal::suggest_source(f.analyses[k], lex), lex));
+    auto r = qaplan::internal::decide_intent(
+        qaplan::internal::classify_intent(f.analyses[k], !f.requests[k].history.empty(),
+                                          qaplan::internal::suggest_source(f.analyses[k], lex), lex),
+        std::nullopt, "", f.config.intent_gateway);
     benchmark::DoNotOptimize(r);
     if (++i == f.retrieval.size()) i = 0;
   }
@@ -282,8 +297,10 @@ void BM_Plan(benchmark::State& state) {
   std::vector<Input> inputs;
   for (std::size_t k : f.retrieval) {
     const auto& a = f.analyses[k];
-    inputs.push_back({qaplan::internal::decide_intent(qaplan::internal::classify_intent(
-                          a, !f.requests[k].history.empty(), std::nullopt, lex)),
+    inputs.push_back({qaplan::internal::decide_intent(
+                          qaplan::internal::classify_intent(a, !f.requests[k].history.empty(),
+                                                            std::nullopt, lex),
+                          std::nullopt, "", f.config.intent_gateway),
                       {a.query.query_units, qaplan::internal::infer_question_category(a, lex),
                        qaplan::internal::is_table_query(a, lex)}});
   }
@@ -294,6 +311,30 @@ void BM_Plan(benchmark::State& state) {
                                           f.config.retrieval_strategy);
     benchmark::DoNotOptimize(p);
     if (++i == inputs.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+// Planner::analyze() (issue 8 item 10) on precomputed preparations of the retrieval questions:
+// rewrite, glossary, filters, routing, execution path, fallback ladder and prompt profile,
+// without a model hook. `now` is fixed so time expressions resolve the same every run.
+qaplan::AnalysisContext bench_context() {
+  qaplan::AnalysisContext c;
+  c.now = "2026-03-15T10:00:00+08:00";
+  c.timezone = "Asia/Shanghai";
+  return c;
+}
+
+void BM_AnalysisStage(benchmark::State& state) {
+  const Fixture& f = fixture();
+  std::vector<qaplan::Preparation> preps;
+  for (std::size_t k : f.retrieval) preps.push_back(f.planner->prepare(f.requests[k]).value());
+  const qaplan::AnalysisContext ctx = bench_context();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto a = f.planner->analyze(preps[i], ctx);
+    benchmark::DoNotOptimize(a);
+    if (++i == preps.size()) i = 0;
   }
   state.SetItemsProcessed(state.iterations());
 }
@@ -328,6 +369,7 @@ BENCHMARK(BM_Route);
 BENCHMARK(BM_Intent);
 BENCHMARK(BM_Category);
 BENCHMARK(BM_Plan);
+BENCHMARK(BM_AnalysisStage);
 BENCHMARK(BM_PlannerCreate)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SteadyClockNow);
 
@@ -390,11 +432,31 @@ int per_question(int reps, int top, bool hot) {
     stage_text.push_back(median_at(st[0], q));
     stage_route.push_back(median_at(st[1], q));
     stage_total.push_back(median_at(st[5], q));
-    if (f.kinds[q] != Kind::kDirect) {  // direct answers stop after route
+    if (!f.direct[q]) {  // direct answers stop after route
       stage_intent.push_back(median_at(st[2], q));
       stage_category.push_back(median_at(st[3], q));
       stage_plan.push_back(median_at(st[4], q));
     }
+  }
+
+  // analyze() per retrieval question, timed the same way (interleaved passes, median per question).
+  const qaplan::AnalysisContext ctx = bench_context();
+  std::vector<qaplan::Preparation> preps;
+  for (std::size_t k : f.retrieval) preps.push_back(planner.prepare(f.requests[k]).value());
+  std::vector<double> an(preps.size() * nreps);
+  for (std::size_t r = 0; r < nreps; ++r)
+    for (std::size_t q = 0; q < preps.size(); ++q) {
+      const auto t0 = Clock::now();
+      auto a = planner.analyze(preps[q], ctx);
+      const auto t1 = Clock::now();
+      benchmark::DoNotOptimize(a);
+      an[q * nreps + r] = std::chrono::duration<double, std::micro>(t1 - t0).count();
+    }
+  std::vector<double> an_med, an_followup, with_prepare;
+  for (std::size_t q = 0; q < preps.size(); ++q) {
+    an_med.push_back(median_at(an, q));
+    if (!f.requests[f.retrieval[q]].history.empty()) an_followup.push_back(an_med.back());
+    with_prepare.push_back(an_med.back() + med[f.retrieval[q]]);
   }
 
   // Throughput: whole passes over the set, one clock read per pass.
@@ -418,7 +480,7 @@ int per_question(int reps, int top, bool hot) {
     }
     const std::uint64_t used = g_allocations - before;
     allocs_all += used;
-    if (f.kinds[q] != Kind::kDirect) allocs_retrieval += used;
+    if (!f.direct[q]) allocs_retrieval += used;
   }
 
   std::printf("per-question latency: %zu questions x %d reps, %s order (single thread, "
@@ -432,12 +494,17 @@ int per_question(int reps, int top, bool hot) {
                 percentile(v, 95), percentile(v, 99), percentile(v, 100));
   };
   row("all", med);
-  for (Kind k : {Kind::kShort, Kind::kOther, Kind::kLong, Kind::kFollowUp, Kind::kDirect}) {
+  for (Kind k : {Kind::kShort, Kind::kOther, Kind::kLong, Kind::kFollowUp, Kind::kDirect,
+                 Kind::kSocial, Kind::kTraditional, Kind::kEnglish}) {
     std::vector<double> v;
     for (std::size_t q = 0; q < n; ++q)
       if (f.kinds[q] == k) v.push_back(med[q]);
     row(kind_name(k), v);
   }
+  std::printf("analyze() without a model hook, retrieval questions (us, over per-question medians):\n");
+  row("analysis", an_med);
+  row("an:follow", an_followup);
+  row("prep+anal", with_prepare);
   double sum_med = 0;
   for (double m : med) sum_med += m;
   std::printf("throughput: %.0f plans/s wall (%d passes over the set, %.3f us/plan mean; "

@@ -29,9 +29,17 @@ struct GlobalOptions {
 /// callback returns the process exit status.
 using Runner = std::function<int()>;
 Runner register_plan(CLI::App& app, GlobalOptions& g);
+Runner register_rewrite(CLI::App& app, GlobalOptions& g);
 Runner register_config(CLI::App& app, GlobalOptions& g);
 Runner register_bench(CLI::App& app, GlobalOptions& g);
 Runner register_search(CLI::App& app, GlobalOptions& g);
+Runner register_index(CLI::App& app, GlobalOptions& g);
 Runner register_tokenize(CLI::App& app, GlobalOptions& g);
+Runner register_model(CLI::App& app, GlobalOptions& g);
+Runner register_eval_policy(CLI::App& app, GlobalOptions& g);
+Runner register_eval_chain(CLI::App& app, GlobalOptions& g);
+Runner register_eval_rewrite(CLI::App& app, GlobalOptions& g);
+Runner register_calibrate(CLI::App& app, GlobalOptions& g);
+Runner register_recommend(CLI::App& app, GlobalOptions& g);
 
 }  // namespace qaplan::cli

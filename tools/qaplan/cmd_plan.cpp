@@ -1,4 +1,6 @@
-// qaplan plan: prepare one question (or a JSONL batch) and print the plan as JSON.
+// qaplan plan: prepare one question (or a JSONL batch) and print the plan and its analysis as
+// JSON. qaplan rewrite: follow-up detection and the rewrite alone.
+#include <ctime>
 #include <fstream>
 #include <iostream>
 
@@ -19,7 +21,55 @@ struct PlanOptions {
   std::string input;
   bool plan_only = false;
   bool timings = false;
+  std::string now;  ///< ISO-8601 with offset; default: this machine's clock
+  std::string tz;   ///< a label recorded with time ranges; default: $TZ, else the offset
+  std::string session_department;
+  std::string session_user;
 };
+
+// The CLI, not the library, reads the clock: a host passes `now` explicitly, so a cached
+// analysis replays the range it was computed with.
+std::string clock_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&t, &local);
+  char buf[40];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &local);
+  const long off = local.tm_gmtoff / 60;
+  char zone[32];
+  std::snprintf(zone, sizeof zone, "%c%02ld:%02ld", off < 0 ? '-' : '+', std::labs(off) / 60,
+                std::labs(off) % 60);
+  return std::string(buf) + zone;
+}
+
+AnalysisContext analysis_context(const PlanOptions& o) {
+  AnalysisContext c;
+  c.now = o.now.empty() ? clock_now() : o.now;
+  if (!o.tz.empty()) c.timezone = o.tz;
+  else if (const char* tz = std::getenv("TZ"); tz && *tz) c.timezone = tz;
+  if (!o.session_department.empty()) c.session_department = o.session_department;
+  if (!o.session_user.empty()) c.session_user = o.session_user;
+  return c;
+}
+
+// The plan, and unless --plan-only its analysis; an analysis error is the request's error.
+Result<std::string> plan_json(const Planner& planner, const PrepareRequest& req,
+                              const PlanOptions& o, const JsonOptions& jo) {
+  QAPLAN_ASSIGN_OR_RETURN(Preparation prep, planner.prepare(req));
+  if (o.plan_only) return to_json(prep, jo);
+  QAPLAN_ASSIGN_OR_RETURN(QueryAnalysis a, planner.analyze(prep, analysis_context(o)));
+  return to_json(prep, a, jo);
+}
+
+void add_analysis_options(CLI::App* sub, PlanOptions& o) {
+  sub->add_option("--now", o.now,
+                  "anchor for relative time (ISO-8601 with offset, e.g. 2026-11-30T10:00:00+08:00; "
+                  "default: this machine's clock)");
+  sub->add_option("--tz", o.tz, "time zone label recorded with time ranges (default: $TZ, else the offset)");
+  sub->add_option("--session-department", o.session_department,
+                  "who 我们组 / our team is (without it such words set no filter and mark uncertain)");
+  sub->add_option("--session-user", o.session_user, "who 我的 / my is");
+}
 
 int run_batch(const Planner& planner, const PlanOptions& o, const JsonOptions& jo) {
   std::ifstream in(o.input, std::ios::binary);
@@ -32,13 +82,14 @@ int run_batch(const Planner& planner, const PlanOptions& o, const JsonOptions& j
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;  // blank lines separate nothing
     auto req = parse_prepare_request(line);
-    Result<Preparation> prep = req.ok() ? planner.prepare(*req) : Result<Preparation>(req.error());
-    if (prep.ok()) {
-      std::cout << to_json(*prep, JsonOptions{false, jo.timings}) << '\n';
+    Result<std::string> out = req.ok() ? plan_json(planner, *req, o, JsonOptions{false, jo.timings})
+                                       : Result<std::string>(req.error());
+    if (out.ok()) {
+      std::cout << *out << '\n';
       continue;
     }
     failed = true;
-    Error e = prep.error();
+    Error e = out.error();
     std::cout << error_to_json(e, n) << '\n';
     std::cerr << "qaplan: " << o.input << ":" << n << ": " << e.to_string() << '\n';
   }
@@ -59,8 +110,9 @@ Runner register_plan(CLI::App& app, GlobalOptions& g) {
   sub->add_option("--config", o->config, "rules file (default: $QAPLAN_CONFIG, then the shipped one)");
   sub->add_option("--input", o->input, "JSONL batch: one {question, history, scenario, source} per line");
   sub->add_flag("--plan-only", o->plan_only,
-                "stop after the RetrievalPlan (the rewrite stage is not built yet, so this is "
-                "currently the only mode)");
+                "stop after the RetrievalPlan (no \"analysis\": rewrite, variants, filters, routing, "
+                "execution path, fallback, prompt profile, cost)");
+  add_analysis_options(sub, *o);
   sub->add_flag("--pretty", g.pretty, "indent the JSON");
   sub->add_flag("--timings", o->timings, "add per-stage timings_us (non-deterministic)");
   return [o, &g] {
@@ -75,9 +127,35 @@ Runner register_plan(CLI::App& app, GlobalOptions& g) {
     if (!o->input.empty()) return run_batch(*planner, *o, jo);
     PrepareRequest req{o->question, o->history, o->scenario, std::nullopt};
     if (!o->source.empty()) req.source = o->source;
-    auto prep = planner->prepare(req);
+    auto out = plan_json(*planner, req, *o, jo);
+    if (!out.ok()) return report(out.error());
+    std::cout << *out << '\n';
+    return static_cast<int>(kOk);
+  };
+}
+
+Runner register_rewrite(CLI::App& app, GlobalOptions& g) {
+  auto o = std::make_shared<PlanOptions>();
+  auto* sub = app.add_subcommand(
+      "rewrite", "Follow-up detection and the built-in rewrite alone (seed 002 §5)");
+  sub->add_option("question", o->question, "the user's question")->required();
+  sub->add_option("--history", o->history, "an earlier turn (repeat, oldest first)");
+  sub->add_option("--scenario", o->scenario, "scenario from [scenarios] (default: default_scenario)");
+  sub->add_option("--config", o->config, "rules file (default: $QAPLAN_CONFIG, then the shipped one)");
+  sub->add_flag("--pretty", g.pretty, "indent the JSON");
+  return [o, &g] {
+    auto cfg = load_cli_config(o->config);
+    if (!cfg.ok()) return report(cfg.error());
+    // Hooks belong to hosts; the CLI shows the built-in rewrite.
+    cfg->rewrite.hook.clear();
+    auto planner = Planner::create(std::move(cfg).value());
+    if (!planner.ok()) return report(planner.error());
+    auto prep = planner->prepare(PrepareRequest{o->question, o->history, o->scenario, std::nullopt});
     if (!prep.ok()) return report(prep.error());
-    std::cout << to_json(*prep, jo) << '\n';
+    AnalysisContext ctx;  // no time filters here: nothing in the rewrite depends on the clock
+    auto a = planner->analyze(*prep, ctx);
+    if (!a.ok()) return report(a.error());
+    std::cout << rewrite_to_json(*prep, *a, JsonOptions{g.pretty, false}) << '\n';
     return static_cast<int>(kOk);
   };
 }

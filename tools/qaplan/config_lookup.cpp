@@ -21,6 +21,26 @@ Result<fs::path> find_config(const std::string& flag_value) {
                     "config");
 }
 
+Result<fs::path> find_data_file(const std::string& flag_value, const fs::path& relative,
+                                const std::string& flag) {
+  if (!flag_value.empty()) return fs::path(flag_value);
+  std::vector<fs::path> candidates{relative};
+  std::error_code ec;
+  if (const fs::path exe = fs::read_symlink("/proc/self/exe", ec); !ec) {
+    candidates.push_back(exe.parent_path() / ".." / relative);
+    candidates.push_back(exe.parent_path() / ".." / "share" / "qaplan" / relative);
+  }
+  std::string looked;
+  for (const fs::path& c : candidates) {
+    if (fs::is_regular_file(c, ec)) return fs::weakly_canonical(c, ec);
+    looked += (looked.empty() ? "" : ", ") + c.lexically_normal().string();
+  }
+  return make_error(ErrorCode::kIo,
+                    "no " + relative.filename().string() + " found; pass " + flag +
+                        " (looked in " + looked + ")",
+                    flag);
+}
+
 Result<Config> load_cli_config(const std::string& flag_value) {
   auto path = find_config(flag_value);
   if (!path.ok()) return path.error();

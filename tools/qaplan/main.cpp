@@ -2,6 +2,9 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <map>
@@ -27,10 +30,18 @@ int main(int argc, char** argv) {
       (void)before;
     };
     add(register_plan);
+    add(register_rewrite);
     add(register_config);
     add(register_bench);
     add(register_search);
+    add(register_index);
     add(register_tokenize);
+    add(register_model);
+    add(register_eval_policy);
+    add(register_eval_chain);
+    add(register_eval_rewrite);
+    add(register_calibrate);
+    add(register_recommend);
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -57,7 +68,17 @@ int main(int argc, char** argv) {
     spdlog::set_default_logger(logger);
     spdlog::set_level(spdlog::level::from_str(g.log_level));
     for (auto* sub : app.get_subcommands())
-      if (auto it = runners.find(sub); it != runners.end()) return it->second();
+      if (auto it = runners.find(sub); it != runners.end()) {
+        const int status = it->second();
+        // Results go to stdout: a full disk or a closed pipe must not pass as success.
+        if (!std::cout.flush() || std::fflush(stdout) != 0) {
+          if (status != kOk) return status;
+          std::cerr << "qaplan: cannot write to stdout" << (errno ? ": " : "")
+                    << (errno ? std::strerror(errno) : "") << '\n';
+          return kInvalid;
+        }
+        return status;
+      }
     return kInvalid;
   } catch (const std::exception& e) {
     std::cerr << "qaplan: internal error: " << e.what() << '\n';

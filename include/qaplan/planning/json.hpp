@@ -20,6 +20,20 @@ struct JsonOptions {
 /// plan_trace are null for direct answers).
 QAPLAN_API std::string to_json(const Preparation& p, const JsonOptions& opts = {});
 
+/// The same object with "analysis" (rewrite, variants, variant_reasons, rejected_variants,
+/// hook_calls, filters, routing, execution, fallback, budget, prompt_profile, cost) after
+/// plan_trace — what `qaplan plan` prints without --plan-only.
+QAPLAN_API std::string to_json(const Preparation& p, const QueryAnalysis& a,
+                               const JsonOptions& opts = {});
+
+/// What `qaplan rewrite` prints: query, normalized_query, history (normalized), route, intent,
+/// follow_up, matched_rules and the analysis's "rewrite" object.
+QAPLAN_API std::string rewrite_to_json(const Preparation& p, const QueryAnalysis& a,
+                                       const JsonOptions& opts = {});
+
+/// The analysis alone.
+QAPLAN_API std::string to_json(const QueryAnalysis& a, const JsonOptions& opts = {});
+
 /// {"error": {"code", "message", "context", "file"?, "line"?, "column"?, "field"?}} plus
 /// "line" (the batch line) when `batch_line` > 0. `context` is Error::where().
 QAPLAN_API std::string error_to_json(const Error& e, long batch_line = 0);

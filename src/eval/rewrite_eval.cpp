@@ -1,0 +1,753 @@
+// The rewrite evaluation (issue 8 item 9): see include/qaplan/eval/rewrite_eval.hpp.
+#include "qaplan/eval/rewrite_eval.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "common/json_reader.hpp"
+#include "eval/jsonl_lines.hpp"
+#include "eval/report_util.hpp"
+#include "qaplan/eval/chain_eval.hpp"
+#include "qaplan/eval/dataset.hpp"
+#include "qaplan/eval/scope.hpp"
+#include "qaplan/io.hpp"
+#include "qaplan/planning/plan.hpp"
+#include "qaplan/ranking/bm25.hpp"
+#include "qaplan/ranking/embedder.hpp"
+#include "qaplan/ranking/fusion.hpp"
+#include "qaplan/ranking/tokenizer.hpp"
+
+namespace qaplan {
+namespace js = internal::json;
+using ordered_json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+std::string_view to_string(RewriteArm arm) noexcept {
+  switch (arm) {
+    case RewriteArm::kRaw: return "raw";
+    case RewriteArm::kRewrite: return "rewrite";
+    case RewriteArm::kRewriteVariants: return "rewrite_variants";
+    case RewriteArm::kFull: return "full";
+  }
+  return "raw";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading
+// ---------------------------------------------------------------------------------------------
+
+Result<FollowupSet> load_followup_set(const NamedText& file, const NamedText& registry) {
+  FollowupSet set;
+  set.name = file.name;
+  std::map<std::string, int> ids;
+  QAPLAN_TRY(internal::for_each_jsonl_line(file.text, file.name, [&](const js::Json& o, int line) {
+    js::expect_keys(o, "", {"id", "history", "question", "full_question", "expected_chunk_ids",
+                            "expected_faq_id", "family"});
+    FollowupQuestion q;
+    q.id = js::req_string(o, "", "id");
+    if (auto [it, fresh] = ids.emplace(q.id, line); !fresh)
+      js::fail("id", "duplicate id \"" + q.id + "\" (first on line " + std::to_string(it->second) +
+                         ")");
+    q.history = internal::string_array(o, "", "history", true);
+    if (q.history.size() > 3) js::fail("history", "at most 3 earlier turns");
+    q.question = js::req_string(o, "", "question");
+    q.full_question = js::req_string(o, "", "full_question");
+    q.expected_chunk_ids = internal::string_array(o, "", "expected_chunk_ids", false);
+    q.expected_faq_id = js::opt_string(o, "", "expected_faq_id");
+    if (q.expected_chunk_ids.empty() && !q.expected_faq_id)
+      js::fail("expected_chunk_ids", "no evidence: neither expected_chunk_ids nor expected_faq_id");
+    q.family = js::req_string(o, "", "family");
+    if (std::find(std::begin(kFollowupFamilies), std::end(kFollowupFamilies), q.family) ==
+        std::end(kFollowupFamilies))
+      js::fail("family", "unknown family \"" + q.family +
+                             "\" (pronoun|ellipsis|comparison|continuation|conditional)");
+    set.questions.push_back(std::move(q));
+  }));
+  if (set.questions.empty()) return make_file_error(ErrorCode::kInvalidInput, "no question", file.name);
+  QAPLAN_ASSIGN_OR_RETURN(RegisteredFile reg, verify_chain_file(file, registry));
+  set.version = reg.version;
+  set.kb_version = reg.kb_version;
+  set.sha256 = reg.sha256;
+  return set;
+}
+
+Result<FollowupSet> read_followup_set(const std::filesystem::path& file) {
+  QAPLAN_ASSIGN_OR_RETURN(std::string text, read_file(file, "follow-up set"));
+  const std::filesystem::path reg = file.parent_path() / "fingerprints.json";
+  QAPLAN_ASSIGN_OR_RETURN(std::string reg_text, read_file(reg, "chain fingerprint registry"));
+  return load_followup_set({file.filename().string(), std::move(text)},
+                           {reg.filename().string(), std::move(reg_text)});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Metrics
+// ---------------------------------------------------------------------------------------------
+
+std::optional<double> ArmMetrics::recall(std::size_t k_index) const {
+  if (questions == 0) return std::nullopt;
+  return recall_sum[k_index] / static_cast<double>(questions);
+}
+std::optional<double> ArmMetrics::mrr() const {
+  if (questions == 0) return std::nullopt;
+  return rr_sum / static_cast<double>(questions);
+}
+
+double row_recall(const RewriteRow& row, RewriteArm arm, std::size_t k) {
+  const ArmOutcome& a = row.arms[static_cast<std::size_t>(arm)];
+  if (row.items.empty()) return 0.0;
+  std::size_t found = 0;
+  for (const auto& r : a.ranks) found += r && *r <= k;
+  return static_cast<double>(found) / static_cast<double>(row.items.size());
+}
+
+double row_reciprocal_rank(const RewriteRow& row, RewriteArm arm) {
+  const ArmOutcome& a = row.arms[static_cast<std::size_t>(arm)];
+  std::optional<std::size_t> best;
+  for (const auto& r : a.ranks)
+    if (r && (!best || *r < *best)) best = r;
+  return best && *best <= 10 ? 1.0 / static_cast<double>(*best) : 0.0;
+}
+
+namespace {
+
+void add_ledger(LedgerTotals& t, const LedgerTotals& x) {
+  t.model_calls += x.model_calls;
+  t.retrieval_calls += x.retrieval_calls;
+  t.variant_paths += x.variant_paths;
+  t.hook_failures += x.hook_failures;
+  t.variants_rejected += x.variants_rejected;
+}
+
+void accumulate(ArmMetrics& m, const RewriteRow& row, RewriteArm arm) {
+  const ArmOutcome& a = row.arms[static_cast<std::size_t>(arm)];
+  if (!a.ran) return;
+  ++m.questions;
+  m.items += row.items.size();
+  for (std::size_t i = 0; i < kRewriteKs.size(); ++i) {
+    for (const auto& r : a.ranks) m.items_found[i] += r && *r <= kRewriteKs[i];
+    m.recall_sum[i] += row_recall(row, arm, kRewriteKs[i]);
+  }
+  m.rr_sum += row_reciprocal_rank(row, arm);
+  m.errors += !a.error.empty();
+  add_ledger(m.cost, a.cost);
+}
+
+LedgerTotals ledger_of(const CostLedger& c) {
+  return {c.model_calls, c.retrieval_calls, c.variant_paths, c.hook_failures, c.variants_rejected};
+}
+
+// A single search path costs one retrieval per collection the plan searches.
+LedgerTotals single_path(const Preparation& prep) {
+  LedgerTotals t;
+  if (!prep.plan) return t;
+  t.variant_paths = 1;
+  t.retrieval_calls = int{prep.plan->knobs().run_faq} + int{prep.plan->knobs().run_doc};
+  return t;
+}
+
+// The evaluation planner's config: query variants on in every plan.
+Config variants_forced(Config c) {
+  const KnobId id = *find_knob("use_query_variants");
+  set_knob(c.retrieval_strategy.defaults, id, 1.0);
+  for (PlanPatchConfig& p : c.retrieval_strategy.patches)
+    for (PatchChange& ch : p.changes)
+      if (ch.knob == id) {
+        ch.op = PatchOp::kSet;
+        ch.value = 1.0;
+      }
+  return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Follow-ups over the knowledge base
+// ---------------------------------------------------------------------------------------------
+
+void judge(const KbIndex& kb, const FollowupQuestion& q, const Execution& e, ArmOutcome& a) {
+  a.ranks.clear();
+  if (q.expected_faq_id) {
+    std::optional<std::size_t> rank;
+    for (std::size_t i = 0; i < e.faq_hits.size(); ++i)
+      if (e.faq_hits[i].id == *q.expected_faq_id) {
+        rank = i + 1;
+        break;
+      }
+    a.ranks.push_back(rank);
+  }
+  for (const std::string& c : q.expected_chunk_ids) {
+    std::optional<std::size_t> rank;
+    if (auto s = kb.section_of_chunk(c))
+      for (std::size_t i = 0; i < e.doc_hits.size(); ++i)
+        if (e.doc_hits[i].item == *s) {
+          rank = i + 1;
+          break;
+        }
+    a.ranks.push_back(rank);
+  }
+}
+
+void run_arm(const Preparation& prep, const KbIndex& kb, const FollowupQuestion& q,
+             ExecutionInputs inputs, ArmOutcome& a) {
+  a.ran = true;
+  auto ex = execute_plan(prep, kb, inputs);
+  if (!ex.ok()) {
+    a.error = ex.error().to_string();
+    a.ranks.assign((q.expected_faq_id ? 1 : 0) + q.expected_chunk_ids.size(), std::nullopt);
+    return;
+  }
+  a.query = ex->query;
+  a.variants = ex->variants;
+  a.hit_type = std::string(to_string(ex->hit_type));
+  judge(kb, q, *ex, a);
+}
+
+RewriteRow run_followup(const Planner& planner, const Planner& shipped, const KbIndex& kb,
+                        const FollowupQuestion& q) {
+  RewriteRow row;
+  row.collection = "followups";
+  row.id = q.id;
+  row.family = q.family;
+  row.question = q.question;
+  row.history = q.history;
+  row.full_question = q.full_question;
+  if (q.expected_faq_id) row.items.push_back("faq:" + *q.expected_faq_id);
+  for (const std::string& c : q.expected_chunk_ids) row.items.push_back("chunk:" + c);
+  const auto fail_all = [&](const std::string& err) {
+    for (ArmOutcome& a : row.arms) {
+      a.ran = true;
+      a.error = err;
+      a.ranks.assign(row.items.size(), std::nullopt);
+    }
+  };
+  auto prep = planner.prepare(PrepareRequest{q.question, q.history, "", std::nullopt});
+  if (!prep.ok()) {
+    fail_all(prep.error().to_string());
+    return row;
+  }
+  if (auto sp = shipped.prepare(PrepareRequest{q.question, q.history, "", std::nullopt});
+      sp.ok() && sp->plan)
+    row.shipped_plan_variants = sp->plan->knobs().use_query_variants;
+  if (prep->intent) row.intent = std::string(to_string(prep->intent->intent));
+  auto an = planner.analyze(*prep);
+  if (!an.ok()) {
+    fail_all(an.error().to_string());
+    return row;
+  }
+  row.rewritten = an->rewrite.rewritten;
+  row.rewrite_by = an->rewrite.by;
+  row.rewrite_reasons = an->rewrite.reasons;
+  for (const QueryVariant& v : an->variants) row.variant_kinds.push_back(v.kind);
+  const std::string& rq = an->rewrite.query;
+
+  ArmOutcome& raw = row.arms[0];
+  run_arm(*prep, kb, q, ExecutionInputs{prep->normalized.text, {}, {}}, raw);
+  raw.cost = single_path(*prep);
+
+  ArmOutcome& rw = row.arms[1];
+  run_arm(*prep, kb, q, ExecutionInputs{rq, {}, {}}, rw);
+  rw.cost = single_path(*prep);
+
+  ArmOutcome& rv = row.arms[2];
+  ExecutionInputs vin{rq, {}, {}};
+  for (const QueryVariant& v : an->variants)
+    if (v.text != rq) vin.variants.push_back(v.text);
+  run_arm(*prep, kb, q, vin, rv);
+  rv.cost = ledger_of(an->cost);
+
+  ArmOutcome& full = row.arms[3];
+  auto fprep = planner.prepare(PrepareRequest{q.full_question, {}, "", std::nullopt});
+  if (!fprep.ok()) {
+    full.ran = true;
+    full.error = fprep.error().to_string();
+    full.ranks.assign(row.items.size(), std::nullopt);
+  } else {
+    run_arm(*fprep, kb, q, ExecutionInputs{}, full);
+    full.cost = single_path(*fprep);
+  }
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The single-turn benchmark over its scoped chunks
+// ---------------------------------------------------------------------------------------------
+
+struct BenchSearch {
+  ScopeResult scope;
+  Tokenizer tok;
+  Bm25Index bm25;
+  LocalTfidfEmbedder emb;
+  std::vector<std::vector<float>> doc_vectors;
+  std::vector<std::uint32_t> parent_of;  // doc → (source, section) group
+  RrfOptions rrf;
+};
+
+RankedList cosine_list(const BenchSearch& s, std::string_view text) {
+  RankedList out;
+  auto q = s.emb.embed(text);
+  if (!q.ok()) return out;  // no vocabulary token: an empty list, like an empty BM25 list
+  for (std::uint32_t d = 0; d < s.doc_vectors.size(); ++d) {
+    double dot = 0.0;
+    const std::vector<float>& v = s.doc_vectors[d];
+    for (std::size_t j = 0; j < v.size(); ++j) dot += static_cast<double>(v[j]) * (*q)[j];
+    if (dot > 0) out.push_back({d, dot});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const ScoredDoc& a, const ScoredDoc& b) {
+    return a.score > b.score;
+  });
+  return out;
+}
+
+// Every path adds its cosine and BM25 lists; the fused list is deduplicated by parent.
+Result<RankedList> bench_search(const BenchSearch& s, const std::vector<std::string>& paths) {
+  std::vector<RankedList> lists;
+  for (const std::string& p : paths) {
+    lists.push_back(cosine_list(s, p));
+    auto t = s.tok.tokenize(p);
+    lists.push_back(t.ok() ? s.bm25.search(*t, 0) : RankedList{});
+  }
+  QAPLAN_ASSIGN_OR_RETURN(std::vector<FusedHit> fused, fuse_rrf(lists, s.rrf));
+  RankedList out;
+  for (const FusedHit& h : fused) out.push_back({h.doc, h.score});
+  return dedupe_by_parent(out, s.parent_of);
+}
+
+void judge_bench(const RankedList& hits, const std::vector<std::uint32_t>& relevant,
+                 ArmOutcome& a) {
+  a.ranks.clear();
+  for (std::uint32_t d : relevant) {
+    std::optional<std::size_t> rank;
+    for (std::size_t i = 0; i < hits.size(); ++i)
+      if (hits[i].doc == d) {
+        rank = i + 1;
+        break;
+      }
+    a.ranks.push_back(rank);
+  }
+}
+
+Status run_bench_collection(const Planner& planner, const Planner& shipped,
+                            const NamedText& dataset, const NamedText& registry,
+                            RewriteEvalReport& r) {
+  QAPLAN_ASSIGN_OR_RETURN(Dataset ds, parse_dataset(dataset.text, dataset.name));
+  QAPLAN_ASSIGN_OR_RETURN(Fingerprints fp, verify_fingerprints(ds, registry.text, registry.name));
+  r.bench_name = dataset.name;
+  r.bench_version = ds.version;
+  r.bench_dataset_sha256 = fp.dataset_sha256;
+  r.bench_corpus_sha256 = fp.corpus_sha256;
+  ScopeResult scope = select_policy_scope(ds);
+  QAPLAN_TRY(check_labels_in_scope(ds, scope));
+  r.bench_scoped_chunks = scope.chunks.size();
+  QAPLAN_ASSIGN_OR_RETURN(Tokenizer tok, Tokenizer::create());
+  std::vector<std::vector<std::string>> doc_tokens;
+  std::vector<std::string> texts;
+  std::vector<std::uint32_t> parent_of;
+  std::map<std::pair<std::string, std::string>, std::uint32_t> parents;
+  for (const Chunk& c : scope.chunks) {
+    QAPLAN_ASSIGN_OR_RETURN(std::vector<std::string> t, tok.tokenize(c.text));
+    doc_tokens.push_back(std::move(t));
+    texts.push_back(c.text);
+    parent_of.push_back(
+        parents.emplace(std::pair{c.source, c.section}, static_cast<std::uint32_t>(parents.size()))
+            .first->second);
+  }
+  QAPLAN_ASSIGN_OR_RETURN(Bm25Index bm25, Bm25Index::create(doc_tokens));
+  QAPLAN_ASSIGN_OR_RETURN(LocalTfidfEmbedder emb, LocalTfidfEmbedder::fit(texts));
+  std::vector<std::vector<float>> vectors;
+  for (const std::string& t : texts) {
+    QAPLAN_ASSIGN_OR_RETURN(std::vector<float> v, emb.embed(t));
+    vectors.push_back(std::move(v));
+  }
+  BenchSearch s{std::move(scope), std::move(tok), std::move(bm25), std::move(emb),
+                std::move(vectors), std::move(parent_of), RrfOptions{}};
+
+  for (const Query& q : ds.queries) {
+    if (!q.grounded()) continue;  // recall needs evidence; negatives have none
+    RewriteRow row;
+    row.collection = "benchmark";
+    row.id = q.id;
+    row.family = "single_turn";
+    row.question = q.text;
+    for (const SectionRef& ref : q.relevant)
+      row.items.push_back("section:" + ref.source + "/" + ref.section);
+    const std::vector<std::uint32_t> relevant = relevant_docs(s.scope, q);
+    row.arms[3].ran = false;
+    const auto fail_all = [&](const std::string& err) {
+      for (std::size_t i = 0; i < 3; ++i) {
+        row.arms[i].ran = true;
+        row.arms[i].error = err;
+        row.arms[i].ranks.assign(row.items.size(), std::nullopt);
+      }
+    };
+    auto prep = planner.prepare(PrepareRequest{q.text, {}, "", std::nullopt});
+    if (!prep.ok()) {
+      fail_all(prep.error().to_string());
+      r.rows.push_back(std::move(row));
+      continue;
+    }
+    if (auto sp = shipped.prepare(PrepareRequest{q.text, {}, "", std::nullopt}); sp.ok() && sp->plan)
+      row.shipped_plan_variants = sp->plan->knobs().use_query_variants;
+    if (prep->intent) row.intent = std::string(to_string(prep->intent->intent));
+    auto an = planner.analyze(*prep);
+    if (!an.ok()) {
+      fail_all(an.error().to_string());
+      r.rows.push_back(std::move(row));
+      continue;
+    }
+    row.rewritten = an->rewrite.rewritten;
+    row.rewrite_by = an->rewrite.by;
+    row.rewrite_reasons = an->rewrite.reasons;
+    for (const QueryVariant& v : an->variants) row.variant_kinds.push_back(v.kind);
+    const std::string rq = an->rewrite.query;
+    // Every arm searches both lists of its paths (the benchmark has one collection).
+    const auto one = [](std::size_t paths) {
+      LedgerTotals t;
+      t.variant_paths = static_cast<long>(paths);
+      t.retrieval_calls = static_cast<long>(paths);
+      return t;
+    };
+    std::vector<std::vector<std::string>> arm_paths(3);
+    arm_paths[0] = {prep->normalized.text};
+    arm_paths[1] = {rq};
+    arm_paths[2] = {rq};
+    for (const QueryVariant& v : an->variants)
+      if (v.text != rq) arm_paths[2].push_back(v.text);
+    for (std::size_t i = 0; i < 3; ++i) {
+      ArmOutcome& a = row.arms[i];
+      a.ran = true;
+      a.query = arm_paths[i].front();
+      a.variants.assign(arm_paths[i].begin() + 1, arm_paths[i].end());
+      a.cost = one(arm_paths[i].size());
+      if (i == 2) {
+        a.cost.model_calls = an->cost.model_calls;
+        a.cost.hook_failures = an->cost.hook_failures;
+        a.cost.variants_rejected = an->cost.variants_rejected;
+      }
+      auto hits = bench_search(s, arm_paths[i]);
+      if (!hits.ok()) {
+        a.error = hits.error().to_string();
+        a.ranks.assign(row.items.size(), std::nullopt);
+        continue;
+      }
+      judge_bench(*hits, relevant, a);
+    }
+    r.rows.push_back(std::move(row));
+  }
+  return {};
+}
+
+void summarize(const std::vector<RewriteRow>& rows, std::string_view collection,
+               CollectionMetrics& m) {
+  for (const RewriteRow& row : rows) {
+    if (row.collection != collection) continue;
+    auto& fam = m.by_family[row.family];
+    m.rewritten += row.rewritten;
+    m.rewritten_by_family[row.family] += row.rewritten;
+    for (std::size_t a = 0; a < kRewriteArmCount; ++a) {
+      accumulate(m.all[a], row, static_cast<RewriteArm>(a));
+      accumulate(fam[a], row, static_cast<RewriteArm>(a));
+    }
+  }
+}
+
+}  // namespace
+
+Result<RewriteEvalReport> run_eval_rewrite(const Config& config, std::string_view config_sha256,
+                                           const KbIndex& kb, const FollowupSet& set,
+                                           const NamedText* bench_dataset,
+                                           const NamedText* bench_registry,
+                                           const RewriteEvalOptions& options) {
+  const auto t0 = Clock::now();
+  if (set.kb_version != kb.kb().version)
+    return make_error(ErrorCode::kFingerprintMismatch,
+                      set.version + " labels refer to knowledge base " + set.kb_version +
+                          ", but the knowledge base is " + kb.kb().version,
+                      set.name);
+  for (const FollowupQuestion& q : set.questions) {
+    if (q.expected_faq_id && !kb.faq_index(*q.expected_faq_id))
+      return make_file_error(ErrorCode::kInvalidInput, "unknown FAQ id " + *q.expected_faq_id,
+                             set.name, 0, q.id + " expected_faq_id");
+    for (const std::string& c : q.expected_chunk_ids)
+      if (!kb.section_of_chunk(c))
+        return make_file_error(ErrorCode::kInvalidInput, "unknown chunk id " + c, set.name, 0,
+                               q.id + " expected_chunk_ids");
+  }
+  if (!(options.min_ratio > 0.0 && options.min_ratio <= 1.0))
+    return make_error(ErrorCode::kInvalidConfig, "must be in (0, 1]", "min_ratio");
+  QAPLAN_ASSIGN_OR_RETURN(Planner shipped, Planner::create(config));
+  QAPLAN_ASSIGN_OR_RETURN(Planner planner, Planner::create(variants_forced(config)));
+
+  RewriteEvalReport r;
+  r.followups_name = set.name;
+  r.followups_version = set.version;
+  r.followups_sha256 = set.sha256;
+  r.kb_version = kb.kb().version;
+  r.kb_faq_sha256 = kb.kb().faq_sha256;
+  r.kb_docs_sha256 = kb.kb().docs_sha256;
+  r.config_sha256 = std::string(config_sha256);
+  r.model = shipped.model_description();
+  r.options = options;
+  for (const FollowupQuestion& q : set.questions)
+    r.rows.push_back(run_followup(planner, shipped, kb, q));
+  if (bench_dataset && bench_registry)
+    QAPLAN_TRY(run_bench_collection(planner, shipped, *bench_dataset, *bench_registry, r));
+  summarize(r.rows, "followups", r.followups);
+  summarize(r.rows, "benchmark", r.benchmark);
+  const auto rw = r.followups.all[1].recall(1);
+  const auto full = r.followups.all[3].recall(1);
+  if (rw && full && *full > 0) r.ratio = *rw / *full;
+  // A tiny epsilon so a ratio equal to the threshold up to rounding never flips the gate.
+  r.gate_passed = r.ratio && *r.ratio >= options.min_ratio - 1e-12;
+  r.total_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reports
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+ordered_json opt_num(const std::optional<double>& v) {
+  return v ? ordered_json(*v) : ordered_json(nullptr);
+}
+
+ordered_json ledger_json(const LedgerTotals& t) {
+  ordered_json j;
+  j["model_calls"] = t.model_calls;
+  j["retrieval_calls"] = t.retrieval_calls;
+  j["variant_paths"] = t.variant_paths;
+  j["hook_failures"] = t.hook_failures;
+  j["variants_rejected"] = t.variants_rejected;
+  return j;
+}
+
+ordered_json arm_metrics_json(const ArmMetrics& m) {
+  ordered_json j;
+  j["questions"] = m.questions;
+  j["items"] = m.items;
+  for (std::size_t i = 0; i < kRewriteKs.size(); ++i) {
+    const std::string k = std::to_string(kRewriteKs[i]);
+    j["recall_at_" + k] = opt_num(m.recall(i));
+    j["items_found_at_" + k] = m.items_found[i];
+  }
+  j["mrr_at_10"] = opt_num(m.mrr());
+  j["errors"] = m.errors;
+  j["cost"] = ledger_json(m.cost);
+  return j;
+}
+
+ordered_json arms_json(const std::array<ArmMetrics, kRewriteArmCount>& arms) {
+  ordered_json j = ordered_json::object();
+  for (std::size_t a = 0; a < kRewriteArmCount; ++a)
+    if (arms[a].questions > 0) j[std::string(to_string(static_cast<RewriteArm>(a)))] = arm_metrics_json(arms[a]);
+  return j;
+}
+
+ordered_json collection_json(const CollectionMetrics& m) {
+  ordered_json j;
+  j["all"] = arms_json(m.all);
+  ordered_json f = ordered_json::object();
+  for (const auto& [name, arms] : m.by_family) f[name] = arms_json(arms);
+  j["by_family"] = std::move(f);
+  ordered_json rw;
+  rw["all"] = m.rewritten;
+  for (const auto& [name, n] : m.rewritten_by_family) rw[name] = n;
+  j["rewritten"] = std::move(rw);
+  return j;
+}
+
+ordered_json row_json(const RewriteRow& row) {
+  ordered_json j;
+  j["collection"] = row.collection;
+  j["id"] = row.id;
+  j["family"] = row.family;
+  j["question"] = row.question;
+  j["history"] = row.history;
+  j["full_question"] = row.full_question.empty() ? ordered_json(nullptr) : ordered_json(row.full_question);
+  j["items"] = row.items;
+  j["intent"] = row.intent;
+  j["rewritten"] = row.rewritten;
+  j["rewrite_by"] = row.rewrite_by;
+  j["rewrite_reasons"] = row.rewrite_reasons;
+  j["variant_kinds"] = row.variant_kinds;
+  j["shipped_plan_variants"] = row.shipped_plan_variants;
+  ordered_json arms = ordered_json::object();
+  for (std::size_t a = 0; a < kRewriteArmCount; ++a) {
+    const ArmOutcome& o = row.arms[a];
+    if (!o.ran) continue;
+    ordered_json x;
+    x["query"] = o.query;
+    x["variants"] = o.variants;
+    x["hit_type"] = o.hit_type.empty() ? ordered_json(nullptr) : ordered_json(o.hit_type);
+    x["error"] = o.error.empty() ? ordered_json(nullptr) : ordered_json(o.error);
+    ordered_json ranks = ordered_json::array();
+    for (const auto& rk : o.ranks) ranks.push_back(rk ? ordered_json(*rk) : ordered_json(nullptr));
+    x["ranks"] = std::move(ranks);
+    for (std::size_t k : kRewriteKs)
+      x["recall_at_" + std::to_string(k)] = row_recall(row, static_cast<RewriteArm>(a), k);
+    x["reciprocal_rank"] = row_reciprocal_rank(row, static_cast<RewriteArm>(a));
+    x["cost"] = ledger_json(o.cost);
+    arms[std::string(to_string(static_cast<RewriteArm>(a)))] = std::move(x);
+  }
+  j["arms"] = std::move(arms);
+  return j;
+}
+
+}  // namespace
+
+std::string rewrite_report_json(const RewriteEvalReport& r, bool pretty) {
+  ordered_json j;
+  j["format"] = "qaplan-eval-rewrite-1";
+  ordered_json fu;
+  fu["name"] = r.followups_name;
+  fu["version"] = r.followups_version;
+  fu["sha256"] = r.followups_sha256;
+  j["followups"] = std::move(fu);
+  ordered_json kbj;
+  kbj["version"] = r.kb_version;
+  kbj["faq_sha256"] = r.kb_faq_sha256;
+  kbj["docs_sha256"] = r.kb_docs_sha256;
+  j["knowledge_base"] = std::move(kbj);
+  if (!r.bench_name.empty()) {
+    ordered_json b;
+    b["name"] = r.bench_name;
+    b["version"] = r.bench_version;
+    b["dataset_sha256"] = r.bench_dataset_sha256;
+    b["corpus_sha256"] = r.bench_corpus_sha256;
+    b["scoped_chunks"] = r.bench_scoped_chunks;
+    b["retrieval"] = "local-tfidf cosine + BM25 (untruncated), RRF k 60, per path; deduplicated by section";
+    j["benchmark"] = std::move(b);
+  } else {
+    j["benchmark"] = nullptr;
+  }
+  ordered_json cfg;
+  cfg["sha256"] = r.config_sha256;
+  cfg["model"] = r.model;
+  cfg["variants"] = "forced on in every plan of the evaluation planner (arm rewrite_variants)";
+  j["config"] = std::move(cfg);
+  ordered_json arms = ordered_json::array();
+  for (std::size_t a = 0; a < kRewriteArmCount; ++a) arms.push_back(to_string(static_cast<RewriteArm>(a)));
+  j["arms"] = std::move(arms);
+  ordered_json gate;
+  gate["metric"] = "recall_at_5(rewrite) / recall_at_5(full) on the follow-ups";
+  gate["min_ratio"] = r.options.min_ratio;
+  gate["rewrite_recall_at_5"] = opt_num(r.followups.all[1].recall(1));
+  gate["full_recall_at_5"] = opt_num(r.followups.all[3].recall(1));
+  gate["ratio"] = opt_num(r.ratio);
+  gate["passed"] = r.gate_passed;
+  j["gate"] = std::move(gate);
+  ordered_json metrics;
+  metrics["followups"] = collection_json(r.followups);
+  metrics["benchmark"] = r.bench_name.empty() ? ordered_json(nullptr) : collection_json(r.benchmark);
+  j["metrics"] = std::move(metrics);
+  ordered_json rows = ordered_json::array();
+  for (const RewriteRow& row : r.rows) rows.push_back(row_json(row));
+  j["questions"] = std::move(rows);
+  ordered_json timing;
+  timing["total_ms"] = r.total_ms;
+  j["timing"] = std::move(timing);
+  return pretty ? j.dump(2) + "\n" : j.dump() + "\n";
+}
+
+namespace {
+
+using internal::cell;
+using internal::pct_or;
+
+void arm_table(std::string& md, const std::array<ArmMetrics, kRewriteArmCount>& arms) {
+  md += "| arm | questions | Recall@1 | Recall@5 | Recall@10 | MRR@10 | items found @5 | model calls | "
+        "retrieval calls | variant paths | errors |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (std::size_t a = 0; a < kRewriteArmCount; ++a) {
+    const ArmMetrics& m = arms[a];
+    if (m.questions == 0) continue;
+    md += "| " + std::string(to_string(static_cast<RewriteArm>(a))) + " | " +
+          std::to_string(m.questions) + " | " + pct_or(m.recall(0)) + " | " + pct_or(m.recall(1)) +
+          " | " + pct_or(m.recall(2)) + " | " + internal::num_or(m.mrr(), "%.3f") + " | " +
+          internal::count_text(m.items_found[1], m.items) + " | " +
+          std::to_string(m.cost.model_calls) + " | " + std::to_string(m.cost.retrieval_calls) +
+          " | " + std::to_string(m.cost.variant_paths) + " | " + std::to_string(m.errors) + " |\n";
+  }
+}
+
+void family_table(std::string& md, const CollectionMetrics& m, bool with_full) {
+  md += std::string("| family | questions | rewritten | raw R@5 | rewrite R@5 | rewrite+variants R@5 |") +
+        (with_full ? " full R@5 | rewrite / full |" : "") + " rewrite MRR |\n|---|---|---|---|---|---|" +
+        (with_full ? "---|---|" : "") + "---|\n";
+  for (const auto& [name, arms] : m.by_family) {
+    const auto rw = m.rewritten_by_family.find(name);
+    md += "| " + cell(name) + " | " + std::to_string(arms[0].questions) + " | " +
+          std::to_string(rw == m.rewritten_by_family.end() ? 0 : rw->second) + " | " +
+          pct_or(arms[0].recall(1)) + " | " + pct_or(arms[1].recall(1)) + " | " +
+          pct_or(arms[2].recall(1)) + " |";
+    if (with_full) {
+      std::optional<double> ratio;
+      if (arms[1].recall(1) && arms[3].recall(1) && *arms[3].recall(1) > 0)
+        ratio = *arms[1].recall(1) / *arms[3].recall(1);
+      md += ' ';
+      md += pct_or(arms[3].recall(1));
+      md += " | ";
+      md += pct_or(ratio);
+      md += " |";
+    }
+    md += ' ';
+    md += internal::num_or(arms[1].mrr(), "%.3f");
+    md += " |\n";
+  }
+}
+
+}  // namespace
+
+std::string rewrite_report_markdown(const RewriteEvalReport& r) {
+  std::string md = "# qaplan eval-rewrite\n\n";
+  md += "Follow-ups `" + cell(r.followups_name) + "` (" + cell(r.followups_version) + ", sha256 `" +
+        r.followups_sha256.substr(0, 12) + "…`) over knowledge base " + cell(r.kb_version);
+  if (!r.bench_name.empty())
+    md += "; benchmark `" + cell(r.bench_name) + "` (" + cell(r.bench_version) + ", " +
+          std::to_string(r.bench_scoped_chunks) + " scoped chunks)";
+  md += ". Config sha256 `" + r.config_sha256.substr(0, 12) + "…`, model " + cell(r.model) + ".\n\n";
+  md += "## Gate\n\nRecall@5 of the rewritten follow-ups / Recall@5 of the same questions written out "
+        "in full: **" + pct_or(r.ratio) + "** (" + pct_or(r.followups.all[1].recall(1)) + " / " +
+        pct_or(r.followups.all[3].recall(1)) + "), threshold " + pct_or(r.options.min_ratio) +
+        " — **" + (r.gate_passed ? "passed" : "FAILED") + "**.\n\n";
+  md += "## Arms\n\n"
+        "- `raw`: the follow-up as typed, no history, no variants;\n"
+        "- `rewrite`: the built-in rewrite only (the history is used to rewrite, never searched);\n"
+        "- `rewrite_variants`: the rewrite plus every other analysis path (original, glossary, hook "
+        "variants), all lists fused by RRF, deduplicated by section; variants forced on;\n"
+        "- `full`: the question written out in full, prepared on its own (the ceiling).\n\n"
+        "An evidence item is an expected chunk (found when its section is among the first k "
+        "document hits) or the expected FAQ (among the first k FAQ hits); Recall@k = found / items "
+        "per question, averaged over questions; MRR@10 = 1 / best rank of any item within 10. "
+        "Cost = cost-ledger totals (retrieval calls = paths × collections searched).\n\n";
+  md += "## Follow-ups\n\n";
+  arm_table(md, r.followups.all);
+  md += "\n### By family (Recall@5)\n\n";
+  family_table(md, r.followups, true);
+  if (!r.bench_name.empty()) {
+    md += "\n## Benchmark (single turn)\n\nGrounded queries only. A single-turn question is not "
+          "rewritten, so `rewrite` equals `raw` unless the planner treats it as a follow-up; only "
+          "variants can change the ranking.\n\n";
+    arm_table(md, r.benchmark.all);
+  }
+  md += "\n## Follow-ups the rewrite misses (Recall@5 of `rewrite` below `full`)\n\n"
+        "| id | family | intent | question | rewrite | rewrite R@5 | full R@5 |\n"
+        "|---|---|---|---|---|---|---|\n";
+  std::size_t shown = 0;
+  for (const RewriteRow& row : r.rows) {
+    if (row.collection != "followups") continue;
+    const double rw = row_recall(row, RewriteArm::kRewrite, 5);
+    const double full = row_recall(row, RewriteArm::kFull, 5);
+    if (rw + 1e-12 >= full) continue;
+    ++shown;
+    md += "| " + cell(row.id) + " | " + cell(row.family) + " | " + cell(row.intent) + " | " +
+          cell(row.question) + " | " + (row.rewritten ? cell(row.arms[1].query) : "(not rewritten)") + " | " + pct_or(rw) + " | " + pct_or(full) + " |\n";
+  }
+  if (shown == 0) md += "| — | | | | | | |\n";
+  md += "\nPer-question rows with every arm's ranks are in report.json.\n";
+  return md;
+}
+
+}  // namespace qaplan

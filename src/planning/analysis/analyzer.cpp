@@ -1,0 +1,314 @@
+#include "planning/analysis/analyzer.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "common/dates.hpp"
+#include "common/utf8.hpp"
+#include "planning/analysis/constraints.hpp"
+#include "planning/analysis/filters.hpp"
+#include "planning/analysis/rewrite.hpp"
+#include "planning/text.hpp"
+
+namespace qaplan::internal {
+
+struct Analyzer::Impl {
+  AnalysisLists lists;
+  std::shared_ptr<const QueryRewriter> hook;  // [rewrite] hook, null = built-in only
+};
+
+Result<Analyzer> Analyzer::create(const Config& c,
+                                  std::map<std::string, std::shared_ptr<const QueryRewriter>> rewriters) {
+  auto impl = std::make_shared<Impl>();
+  AnalysisLists& l = impl->lists;
+  for (const RoutingIndex& ix : c.routing.indexes) l.index.push_back(l.cues.add(ix.cues));
+  l.part = l.cues.add(c.routing.part_markers);
+  l.research_explicit = l.cues.add(c.execution.research_explicit);
+  l.research = l.cues.add(c.execution.research_cues);
+  l.graph = l.cues.add(c.execution.graph_cues);
+  l.cues.build();
+  l.function_words = WordSet(c.rewrite.function_words);
+  std::vector<std::string> words;
+  const RewriteConfig& w = c.rewrite;
+  for (const auto* list : {&w.function_words, &w.person_pronouns, &w.thing_pronouns,
+                           &w.ellipsis_markers, &w.condition_markers, &w.comparison_markers,
+                           &w.question_words})
+    words.insert(words.end(), list->begin(), list->end());
+  l.rewrite_words = WordSet(std::move(words));
+  for (const auto& [source, terms] : c.glossary.terms) {
+    CueLists g;
+    for (const GlossaryTerm& t : terms) g.add(t.aliases);
+    g.build();
+    l.glossary.emplace(source, std::move(g));
+  }
+  if (!c.rewrite.hook.empty()) {
+    const auto it = rewriters.find(c.rewrite.hook);
+    if (it == rewriters.end() || !it->second) {
+      std::string names;
+      for (const auto& [name, r] : rewriters) names += (names.empty() ? "" : ", ") + name;
+      return make_file_error(ErrorCode::kInvalidConfig,
+                             "no rewriter named '" + c.rewrite.hook + "' is registered (" +
+                                 (names.empty() ? std::string("none are") : "registered: " + names) +
+                                 "; PlannerOptions::rewriters)",
+                             c.origin, 0, "[rewrite] hook");
+    }
+    impl->hook = it->second;
+  }
+  return Analyzer(std::move(impl));
+}
+
+std::string expand_glossary(std::string_view query, const std::string& source,
+                            const AnalysisLists& lists, const GlossaryConfig& glossary,
+                            std::vector<std::string>& reasons) {
+  const auto g = lists.glossary.find(source);
+  const auto terms = glossary.terms.find(source);
+  if (g == lists.glossary.end() || terms == glossary.terms.end()) {
+    reasons.push_back("glossary:" + source + " none");
+    return "";
+  }
+  std::string out;
+  std::size_t at = 0;
+  for (const CueHit& h : g->second.scan(query)) {
+    const GlossaryTerm& t = terms->second[h.list];
+    // The standard term is there already (社保 inside 社保公积金): nothing to add.
+    if (query.find(t.standard) != std::string_view::npos) continue;
+    out.append(query.substr(at, h.begin - at));
+    out += t.standard;
+    at = h.end;
+    reasons.push_back("glossary:" + source + " " + std::string(text_of(query, h)) + "→" + t.standard);
+  }
+  if (at == 0) {
+    reasons.push_back("glossary:" + source + " no alias");
+    return "";
+  }
+  out.append(query.substr(at));
+  return out;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string fill_prompt(std::string_view tmpl, std::string_view q, std::string_view history) {
+  std::string out;
+  for (std::size_t i = 0; i < tmpl.size();) {
+    if (tmpl.substr(i, 3) == "{q}") {
+      out += q;
+      i += 3;
+    } else if (tmpl.substr(i, 9) == "{history}") {
+      out += history;
+      i += 9;
+    } else {
+      out += tmpl[i++];
+    }
+  }
+  return out;
+}
+
+const std::string& prompt_for(std::string_view kind, const RewriteConfig& w) {
+  if (kind == "hyde") return w.hyde_prompt;
+  if (kind == "step_back") return w.step_back_prompt;
+  if (kind == "decomposition") return w.decomposition_prompt;
+  return w.prompt;
+}
+
+bool seen(const std::vector<QueryVariant>& vs, std::string_view text) {
+  return std::any_of(vs.begin(), vs.end(), [&](const QueryVariant& v) { return v.text == text; });
+}
+
+// One hook call: its raw text, validated fail-closed. Returns the call record; kept variants go
+// to `a.variants`, refused ones to `a.rejected`.
+HookCall call_hook(const QueryRewriter& hook, std::string_view kind, const std::string& query,
+                   const Constraints& constraints, const Config& c, int& budget_left,
+                   QueryAnalysis& a) {
+  HookCall call;
+  call.hook = std::string(hook.name());
+  call.kind = std::string(kind);
+  const auto budget = std::chrono::milliseconds(c.rewrite.hook_budget_ms);
+  const std::string prompt = fill_prompt(prompt_for(kind, c.rewrite), query, a.rewrite.history_summary);
+  const auto t0 = Clock::now();
+  Result<std::string> raw = make_error(ErrorCode::kInternal, "not called");
+  try {
+    raw = hook.generate(RewriteRequest{kind, query, a.rewrite.history_summary, prompt, budget});
+  } catch (const std::exception& e) {
+    raw = make_error(ErrorCode::kInternal, std::string("exception: ") + e.what());
+  } catch (...) {
+    raw = make_error(ErrorCode::kInternal, "exception");
+  }
+  const auto took = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t0);
+  call.elapsed_us = took.count();
+  if (!raw.ok()) {
+    call.error = raw.error().code == ErrorCode::kInternal && raw.error().message.starts_with("exception")
+                     ? raw.error().message
+                     : "error: " + raw.error().message;
+    return call;
+  }
+  if (took > budget) {
+    call.error = "timeout: " + std::to_string(took.count() / 1000) + " ms > budget " +
+                 std::to_string(c.rewrite.hook_budget_ms) + " ms";
+    return call;
+  }
+  auto items = parse_hook_output(*raw);
+  if (!items.ok()) {
+    call.error = items.error().message;
+    return call;
+  }
+  call.ok = true;
+  auto reject = [&](std::string text, std::string why) {
+    a.rejected.push_back({std::move(text), std::string(kind), std::move(why)});
+    ++call.rejected;
+  };
+  // Each item in the normalized form retrieval sees; one that cannot be normalized is refused.
+  std::vector<std::string> texts;
+  for (std::string& s : *items) {
+    auto n = normalize_question(s, c.input, "variant");
+    if (!n.ok()) reject(std::move(s), n.error().message);
+    else texts.push_back(std::move(n->text));
+  }
+  if (kind == "decomposition" && !texts.empty()) {
+    if (std::string why = check_decomposition(constraints, texts); !why.empty()) {
+      for (std::string& t : texts) reject(std::move(t), "decomposition " + why);
+      return call;
+    }
+  }
+  for (std::string& t : texts) {
+    const bool hyde = kind == "hyde";
+    std::string why = kind == "decomposition" ? "" : check_variant(constraints, t, hyde);
+    if (why.empty() && seen(a.variants, t)) why = "duplicate";
+    if (why.empty() && budget_left <= 0) why = "over max_variants";
+    if (!why.empty()) {
+      reject(std::move(t), std::move(why));
+      continue;
+    }
+    --budget_left;
+    ++call.kept;
+    a.variants.push_back(QueryVariant{std::move(t), std::string(kind), hyde, call.hook});
+  }
+  return call;
+}
+
+// Words to search for when the whole question found nothing: IDs, names, and the lexicon's
+// subject words (sources, categories) in the query.
+std::vector<std::string> core_terms(std::string_view query, const Constraints& cons,
+                                    const Lexicon& lex) {
+  std::vector<std::string> out;
+  auto add = [&](std::string s) {
+    if (!s.empty() && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(std::move(s));
+  };
+  for (const auto& s : cons.ids) add(s);
+  for (const auto& s : cons.entities) add(s);
+  const ScannedQuery q = lex.scan(NormalizedQuery{std::string(query), 0});
+  const LexiconIds& ids = lex.ids();
+  for (const CueHit& h : q.hits) {
+    const bool subject =
+        std::find(ids.source.begin(), ids.source.end(), h.list) != ids.source.end() ||
+        std::find(ids.category.begin(), ids.category.end(), h.list) != ids.category.end();
+    if (subject) add(std::string(text_of(query, h)));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisContext& context,
+                                        const Lexicon& lex) const {
+  const Config& c = lex.config();
+  const AnalysisLists& lists = impl_->lists;
+  if (!context.now.empty() && !dates::parse_time_point(context.now)) {
+    // Echo the value only when it is one short printable line (issue 11's analyze fuzzer: a
+    // `now` holding NUL bytes and a cut UTF-8 sequence reached the error line).
+    const std::string& v = context.now;
+    const bool echo = v.size() <= 100 && internal::is_valid_utf8(v) &&
+                      std::none_of(v.begin(), v.end(), [](char ch) {
+                        return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F;
+                      });
+    return make_error(ErrorCode::kInvalidInput,
+                      "not an ISO-8601 date-time with offset" +
+                          (echo ? ": \"" + v + "\""
+                                : " (" + std::to_string(v.size()) + " bytes, not shown)"),
+                      "now");
+  }
+  QueryAnalysis a;
+  a.budget = budget_policy(c.execution);
+  const std::string& original = prep.normalized.text;
+
+  if (prep.route.route == Route::kDirectAnswer || !prep.plan || !prep.intent) {
+    // A direct answer retrieves nothing: no variants, no filters, no ladder.
+    a.rewrite.query = original;
+    a.rewrite.by = "none";
+    a.rewrite.reasons.push_back("direct_answer");
+    a.execution = decide_execution_path(prep, original, {}, lists, c.execution);
+    a.variant_reasons.push_back("variants:none (direct answer)");
+    a.prompt.id = "";
+    a.prompt.reasons.push_back("profile:none (direct answer)");
+    return a;
+  }
+  const RetrievalPlan& plan = *prep.plan;
+  const IntentResult& intent = *prep.intent;
+
+  // 1. Rewrite: a follow-up with its history; retrieval then uses the rewrite, not the history.
+  if (intent.intent == Intent::kFollowUp) {
+    a.rewrite = rewrite_follow_up(original, prep.history, lex, impl_->lists.rewrite_words);
+  } else {
+    a.rewrite.query = original;
+    a.rewrite.by = "none";
+    a.rewrite.reasons.push_back(prep.history.empty() ? "not_follow_up" : "not_follow_up:standalone");
+  }
+  const std::string& query = a.rewrite.query;
+
+  // 2. Paths: the original always, then the rewrite.
+  a.variants.push_back(QueryVariant{original, "original", false, ""});
+  if (a.rewrite.rewritten && query != original)
+    a.variants.push_back(QueryVariant{query, "rewrite", false, a.rewrite.by});
+
+  const std::vector<CueHit> hits = lists.cues.scan(query);
+  a.filters = extract_filters(query, c.filters, context);
+  a.routing = decide_routing(query, hits, lists, plan.question_category(),
+                             count_query_units(query), c.routing);
+  const Constraints cons = extract_constraints(query, impl_->lists.function_words);
+
+  // 3. Variants, when the plan asks for them: the glossary first (no generation cost), then the
+  // hook's.
+  if (!plan.knobs().use_query_variants) {
+    a.variant_reasons.push_back("variants:off (plan use_query_variants = false)");
+  } else {
+    if (prep.effective_source) {
+      std::string g = expand_glossary(query, *prep.effective_source, lists, c.glossary,
+                                      a.variant_reasons);
+      if (!g.empty() && !seen(a.variants, g))
+        a.variants.push_back(QueryVariant{std::move(g), "glossary", false, *prep.effective_source});
+    } else {
+      a.variant_reasons.push_back("glossary:none (no effective source)");
+    }
+    if (impl_->hook) {
+      int budget_left = c.rewrite.max_variants;
+      for (const std::string& kind : c.rewrite.hook_kinds) {
+        // HyDE dilutes an exact token (seed 002 §2: 含型号、错误码时反而稀释关键词).
+        if (kind == "hyde" && a.routing.mode == "bm25") {
+          a.variant_reasons.push_back("hyde:skipped (the query carries an ID)");
+          continue;
+        }
+        a.hook_calls.push_back(call_hook(*impl_->hook, kind, query, cons, c, budget_left, a));
+      }
+      for (const HookCall& h : a.hook_calls)
+        if (!h.ok && a.rewrite.hook_error.empty()) a.rewrite.hook_error = h.kind + ": " + h.error;
+    } else {
+      a.variant_reasons.push_back("hook:none ([rewrite] hook is empty)");
+    }
+  }
+
+  // 4. Execution path, ladder, prompt profile, cost.
+  a.execution = decide_execution_path(prep, query, hits, lists, c.execution);
+  a.fallback = fallback_ladder(a, prep, core_terms(query, cons, lex), c.execution);
+  a.prompt = build_answer_prompt_profile(plan, intent, c);
+  a.cost.variant_paths = static_cast<int>(a.variants.size());
+  const int legs = int{plan.knobs().run_faq} + int{plan.knobs().run_doc};
+  a.cost.retrieval_calls = a.cost.variant_paths * legs;
+  a.cost.model_calls = static_cast<int>(a.hook_calls.size());
+  a.cost.hook_failures = static_cast<int>(
+      std::count_if(a.hook_calls.begin(), a.hook_calls.end(), [](const HookCall& h) { return !h.ok; }));
+  a.cost.variants_rejected = static_cast<int>(a.rejected.size());
+  return a;
+}
+
+}  // namespace qaplan::internal

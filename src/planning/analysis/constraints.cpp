@@ -1,0 +1,274 @@
+#include "planning/analysis/constraints.hpp"
+
+#include <algorithm>
+#include <array>
+#include <nlohmann/json.hpp>
+#include <unordered_set>
+
+#include "common/icu.hpp"
+#include "common/utf8.hpp"
+#include "planning/analysis/segment.hpp"
+
+namespace qaplan::internal {
+namespace {
+
+bool alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+bool inner_separator(char c) { return c == '-' || c == '_' || c == '.' || c == '/' || c == ':' || c == '#'; }
+
+// Units after a number (10am, 16gb, 3rd): a measurement or an ordinal, not an ID.
+bool unit_suffix(std::string_view letters) {
+  static constexpr std::array<std::string_view, 34> kUnits = {
+      "st", "nd", "rd", "th", "am", "pm", "k", "w", "m", "km", "kg", "g", "gb", "mb", "tb", "kb",
+      "h", "hr", "hrs", "min", "mins", "s", "ms", "d", "x", "yuan", "rmb", "usd", "cm", "mm",
+      "days", "years", "weeks", "hours"};
+  return std::find(kUnits.begin(), kUnits.end(), letters) != kUnits.end();
+}
+
+// Words after a digit run that make it an amount or a count (100000元), not an order number.
+bool amount_follows(std::string_view rest) {
+  for (std::string_view u : {"元", "块", "万", "亿", "人", "个", "次", "天", "年", "%", "美元", "米", "公里"})
+    if (rest.starts_with(u)) return true;
+  return false;
+}
+
+// 2024-03-05, 2024/3/5, 3/5, 10:30: calendar or clock, not an ID.
+bool date_or_time(std::string_view t) {
+  int groups = 0, digits_in_group = 0, first_len = 0;
+  char sep = 0;
+  for (char c : t) {
+    if (digit(c)) {
+      ++digits_in_group;
+      continue;
+    }
+    if (sep && c != sep) return false;
+    sep = c;
+    if (groups == 0) first_len = digits_in_group;
+    ++groups;
+    digits_in_group = 0;
+  }
+  ++groups;
+  if (sep == ':') return groups <= 3;
+  if (sep == '-' || sep == '/' || sep == '.') return groups <= 3 && (first_len == 4 || first_len <= 2);
+  return false;
+}
+
+std::string strip_zeros(std::string_view d) {
+  std::size_t i = 0;
+  while (i + 1 < d.size() && d[i] == '0') ++i;
+  return std::string(d.substr(i));
+}
+
+// Digit runs that stand alone: a run touching an ASCII letter is part of a token (0x80070005,
+// p4, win11) that is checked whole, as an ID or an entity.
+std::vector<std::string> digit_runs(std::string_view text) {
+  std::vector<std::string> out;
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  for (std::size_t i = 0; i < text.size();) {
+    if (!digit(text[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < text.size() && digit(text[j])) ++j;
+    const bool glued = (i > 0 && letter(text[i - 1])) || (j < text.size() && letter(text[j]));
+    if (!glued) {
+      std::string n = strip_zeros(text.substr(i, j - i));
+      if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(std::move(n));
+    }
+    i = j;
+  }
+  return out;
+}
+
+void add_unique(std::vector<std::string>& v, std::string s) {
+  if (!s.empty() && std::find(v.begin(), v.end(), s) == v.end()) v.push_back(std::move(s));
+}
+
+bool has_han(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::int32_t cp = next_code_point(text, i);
+    if (cp > 0x7F && is_han(cp)) return true;
+  }
+  return false;
+}
+
+// Text between paired quotes: 《员工手册》, “星河网盘”, 「…」.
+void quoted(std::string_view text, std::vector<std::string>& out) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kPairs = {{
+      {"《", "》"}, {"“", "”"}, {"「", "」"}, {"『", "』"}, {"\"", "\""}}};
+  for (const auto& [open, close] : kPairs) {
+    std::size_t at = 0;
+    while ((at = text.find(open, at)) != std::string_view::npos) {
+      const std::size_t b = at + open.size();
+      const std::size_t e = text.find(close, b);
+      if (e == std::string_view::npos) break;
+      if (e > b && e - b <= 96) add_unique(out, std::string(text.substr(b, e - b)));
+      at = e + close.size();
+    }
+  }
+}
+
+bool contains(std::string_view hay, std::string_view needle) {
+  return hay.find(needle) != std::string_view::npos;
+}
+
+}  // namespace
+
+std::vector<AsciiToken> ascii_tokens(std::string_view text) {
+  std::vector<AsciiToken> out;
+  for (std::size_t i = 0; i < text.size();) {
+    if (!alnum(text[i])) {
+      ++i;
+      continue;
+    }
+    AsciiToken t;
+    t.begin = static_cast<std::uint32_t>(i);
+    std::size_t j = i;
+    while (j < text.size()) {
+      const char c = text[j];
+      if (alnum(c)) {
+        (digit(c) ? t.digits : t.letters) = true;
+        ++j;
+      } else if (inner_separator(c) && j + 1 < text.size() && alnum(text[j + 1])) {
+        ++j;
+      } else {
+        break;
+      }
+    }
+    t.end = static_cast<std::uint32_t>(j);
+    out.push_back(t);
+    i = j;
+  }
+  return out;
+}
+
+std::vector<std::string> id_shapes(std::string_view text) {
+  std::vector<std::string> out;
+  for (const AsciiToken& t : ascii_tokens(text)) {
+    const std::string_view s = text.substr(t.begin, t.end - t.begin);
+    if (!t.digits) continue;
+    if (t.letters) {
+      // Versions: v8.16, v2.
+      if (s.size() >= 3 && (s[0] == 'v' || s[0] == 'V') && digit(s[1]) &&
+          s.find('.') != std::string_view::npos) {
+        add_unique(out, std::string(s));
+        continue;
+      }
+      if (s.size() <= 2) continue;  // p4, q3, m1: grades and quarters
+      // 16gb, 10am, 3rd: a number with a unit.
+      std::size_t k = 0;
+      while (k < s.size() && digit(s[k])) ++k;
+      if (k > 0 && unit_suffix(s.substr(k))) continue;
+      // One letter and one digit after it (p10, q12 are rare IDs but common grades): skip.
+      if (s.size() == 3 && !digit(s[0]) && digit(s[1]) && digit(s[2])) continue;
+      add_unique(out, std::string(s));
+      continue;
+    }
+    // Digits with separators: versions 2.3.1 are IDs, dates and clock times are not.
+    const bool separated = std::any_of(s.begin(), s.end(), [](char c) { return !digit(c); });
+    if (separated) {
+      if (std::count(s.begin(), s.end(), '.') >= 2 && s.find_first_not_of("0123456789.") == std::string_view::npos) {
+        add_unique(out, std::string(s));
+        continue;
+      }
+      if (date_or_time(s)) continue;
+      const auto n = std::count_if(s.begin(), s.end(), digit);
+      if (n >= 6) add_unique(out, std::string(s));
+      continue;
+    }
+    if (s.size() >= 6 && !amount_follows(text.substr(t.end))) add_unique(out, std::string(s));
+  }
+  return out;
+}
+
+WordSet::WordSet(std::vector<std::string> words) : words_(std::move(words)) {
+  std::sort(words_.begin(), words_.end());
+  words_.erase(std::unique(words_.begin(), words_.end()), words_.end());
+}
+
+bool WordSet::contains(std::string_view word) const {
+  return std::binary_search(words_.begin(), words_.end(), word, std::less<>());
+}
+
+Constraints extract_constraints(std::string_view text, const WordSet& fw) {
+  Constraints c;
+  c.numbers = digit_runs(text);
+  c.ids = id_shapes(text);
+  quoted(text, c.entities);
+  // ASCII words inside Chinese text are names (vpn, mac, oa, sap); in English text every word is
+  // ASCII and case is folded, so only IDs and quotes count there.
+  if (has_han(text)) {
+    for (const AsciiToken& t : ascii_tokens(text)) {
+      const std::string_view s = text.substr(t.begin, t.end - t.begin);
+      if (!t.letters || s.size() < 2 || fw.contains(s)) continue;
+      if (std::find(c.ids.begin(), c.ids.end(), s) != c.ids.end()) continue;
+      add_unique(c.entities, std::string(s));
+    }
+    // Names ICU's dictionary does not know come out one Han character per token (姚笛 → 姚 笛):
+    // a run of two or more such characters, none a function word, is a name.
+    const auto tokens = segment_words(text);
+    std::size_t i = 0;
+    while (i < tokens.size()) {
+      std::size_t j = i;
+      while (j < tokens.size() && tokens[j].single_han && !fw.contains(tokens[j].text(text))) ++j;
+      if (j - i >= 2) add_unique(c.entities, std::string(text.substr(tokens[i].begin, tokens[j - 1].end - tokens[i].begin)));
+      i = j == i ? i + 1 : j;
+    }
+  }
+  return c;
+}
+
+Result<std::vector<std::string>> parse_hook_output(std::string_view raw) {
+  constexpr std::size_t kMaxBytes = 65536;
+  if (raw.size() > kMaxBytes)
+    return make_error(ErrorCode::kInvalidInput, "output larger than 65536 bytes", "hook");
+  const auto j = nlohmann::json::parse(raw, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return make_error(ErrorCode::kInvalidInput, "invalid JSON", "hook");
+  if (!j.is_array()) return make_error(ErrorCode::kInvalidInput, "not a JSON array", "hook");
+  if (j.empty()) return make_error(ErrorCode::kInvalidInput, "empty array", "hook");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_string())
+      return make_error(ErrorCode::kInvalidInput, "element " + std::to_string(i) + " is not a string",
+                        "hook");
+    out.push_back(j[i].get<std::string>());
+  }
+  return out;
+}
+
+namespace {
+// A number or ID in `v` that the question does not have.
+std::string additions(const Constraints& q, std::string_view v) {
+  for (const std::string& n : digit_runs(v))
+    if (std::find(q.numbers.begin(), q.numbers.end(), n) == q.numbers.end()) return "adds the number " + n;
+  for (const std::string& id : id_shapes(v))
+    if (std::find(q.ids.begin(), q.ids.end(), id) == q.ids.end()) return "adds the ID " + id;
+  return "";
+}
+}  // namespace
+
+std::string check_variant(const Constraints& q, std::string_view v, bool allow_additions) {
+  const std::vector<std::string> numbers = digit_runs(v);
+  for (const std::string& n : q.numbers)
+    if (std::find(numbers.begin(), numbers.end(), n) == numbers.end()) return "drops the number " + n;
+  for (const std::string& id : q.ids)
+    if (!contains(v, id)) return "drops the ID " + id;
+  for (const std::string& e : q.entities)
+    if (!contains(v, e)) return "drops the entity " + e;
+  return allow_additions ? "" : additions(q, v);
+}
+
+std::string check_decomposition(const Constraints& q, const std::vector<std::string>& pieces) {
+  // Each piece may keep only part of the question but may not invent a number or an ID;
+  // together they keep everything.
+  std::string all;
+  for (const std::string& p : pieces) {
+    if (std::string why = additions(q, p); !why.empty()) return why;
+    all += p;
+    all += '\n';
+  }
+  return check_variant(q, all, true);
+}
+
+}  // namespace qaplan::internal

@@ -1,0 +1,350 @@
+#include "planning/analysis/rewrite.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <unordered_set>
+
+#include "common/icu.hpp"
+#include "common/utf8.hpp"
+#include "planning/analysis/segment.hpp"
+
+namespace qaplan::internal {
+namespace {
+
+// A run of content words (no function word, no punctuation) inside one text.
+struct Span {
+  std::uint32_t begin = 0, end = 0;
+  std::uint32_t first_end = 0;  // end of the span's first word
+  int words = 0;
+  bool name_like = false;  // ≥ 2 words ICU did not know (one Han character each): likely a name
+  bool ascii = false;      // holds an ASCII word
+  std::uint32_t ascii_begin = 0, ascii_end = 0;
+};
+
+class Reader {
+ public:
+  Reader(const Lexicon& lex, const WordSet& words) : lex_(lex), function_(words) {}
+
+  bool is_function(std::string_view word) const { return function_.contains(word); }
+
+  // Runs of content words. A run ends at a function word, at a word holding a question word
+  // (几年, 多少) and before a lone one-character word that is followed by another content word
+  // or by an aspect particle — in Chinese that is nearly always a verb (签保密协议, 坏了,
+  // 换一次), while a lone character at the end of a run is a suffix (打车费, 报销单). Runs of
+  // one-character words are names ICU does not know (姚笛) and stay together.
+  std::vector<Span> spans(std::string_view text) const {
+    const std::vector<Token> tokens = segment_words(text);
+    const ScannedQuery scanned = lex_.scan(NormalizedQuery{std::string(text), 0});
+    const std::uint32_t qw = lex_.ids().question_word;
+    auto function = [&](std::size_t i) {
+      const Token& t = tokens[i];
+      if (!t.word || is_function(t.text(text))) return true;
+      for (const CueHit& h : scanned.hits)
+        if (h.list == qw && h.begin < t.end && t.begin < h.end) return true;
+      return false;
+    };
+    std::vector<bool> fn(tokens.size());
+    for (std::size_t i = 0; i < tokens.size(); ++i) fn[i] = function(i);
+    auto single = [&](std::size_t i) { return i < tokens.size() && !fn[i] && tokens[i].single_han; };
+    auto verb = [&](std::size_t i) {
+      if (!single(i) || (i > 0 && single(i - 1)) || single(i + 1)) return false;
+      if (i + 1 >= tokens.size()) return false;
+      const std::string_view next = tokens[i + 1].text(text);
+      return !fn[i + 1] || next == "了" || next == "过" || next == "着";
+    };
+    std::vector<Span> out;
+    std::optional<Span> cur;
+    int singles = 0;
+    auto close = [&] {
+      if (!cur) return;
+      cur->name_like = singles >= 2 && singles == cur->words;
+      out.push_back(*cur);
+      cur.reset();
+      singles = 0;
+    };
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      const Token& t = tokens[i];
+      if (fn[i] || verb(i)) {
+        close();
+        continue;
+      }
+      if (!cur) {
+        cur = Span{t.begin, t.end, t.end, 0, false, false, 0, 0};
+      }
+      cur->end = t.end;
+      ++cur->words;
+      if (t.single_han) ++singles;
+      if (t.ascii && !cur->ascii) {
+        cur->ascii = true;
+        cur->ascii_begin = t.begin;
+        cur->ascii_end = t.end;
+      }
+    }
+    close();
+    return out;
+  }
+
+  const Lexicon& lex() const { return lex_; }
+
+ private:
+  const Lexicon& lex_;
+  const WordSet& function_;
+};
+
+std::string_view slice(std::string_view s, std::uint32_t b, std::uint32_t e) {
+  return s.substr(b, e - b);
+}
+
+// Without trailing punctuation, spaces and emoji.
+std::string_view trim_end(std::string_view s) { return core_text(s); }
+
+// Without leading non-word characters.
+std::string_view trim_start(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::size_t j = i;
+    const std::int32_t cp = next_code_point(s, j);
+    if (cp >= 0 && is_word_char(cp)) break;
+    i = j;
+  }
+  return s.substr(i);
+}
+
+bool question_like(std::string_view text, const ScannedQuery& q, const LexiconIds& ids) {
+  return text.find('?') != std::string_view::npos || text.find("？") != std::string_view::npos ||
+         q.has(ids.question_word);
+}
+
+// The first hit of `list` in q, if any.
+std::optional<CueHit> first_hit(const ScannedQuery& q, std::uint32_t list) {
+  std::optional<CueHit> best;
+  for (const CueHit& h : q.hits)
+    if (h.list == list && (!best || h.begin < best->begin ||
+                           (h.begin == best->begin && h.end > best->end)))
+      best = h;
+  return best;
+}
+
+// The source index whose keywords contain `word` exactly, or -1.
+int source_of(const Lexicon& lex, std::string_view word) {
+  const auto& sources = lex.config().sources;
+  for (std::size_t s = 0; s < sources.size(); ++s)
+    for (const std::string& k : sources[s].keywords)
+      if (k == word) return static_cast<int>(s);
+  return -1;
+}
+
+std::string join(std::string_view a, std::string_view b) {
+  // ASCII words keep a space between them; Chinese needs none.
+  std::string out(a);
+  if (!a.empty() && !b.empty() && is_ascii_alnum(static_cast<unsigned char>(a.back())) &&
+      is_ascii_alnum(static_cast<unsigned char>(b.front())))
+    out += ' ';
+  out += b;
+  return out;
+}
+
+std::size_t code_points_of(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+std::string_view last_code_point(std::string_view s) {
+  std::size_t b = s.size();
+  while (b > 0 && (static_cast<unsigned char>(s[b - 1]) & 0xC0) == 0x80) --b;
+  return b > 0 ? s.substr(b - 1) : s;
+}
+
+// Where in `prev` the fragment's parallel item lies: the fragment's last word (its head) equals a
+// word of `prev`, or both are two or more characters ending in the same character (早餐 / 午餐);
+// the item is as many words as the fragment, ending at that word, within one run of content words.
+std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_view prev,
+                                                                 std::string_view frag,
+                                                                 const Reader& reader) {
+  std::vector<Token> f;
+  for (const Token& t : segment_words(frag))
+    if (t.word) f.push_back(t);
+  if (f.empty()) return std::nullopt;
+  const std::string_view head = f.back().text(frag);
+  if (reader.is_function(head)) return std::nullopt;
+  const std::vector<Token> p = segment_words(prev);
+  for (std::size_t i = p.size(); i-- > 0;) {
+    const std::string_view w = p[i].text(prev);
+    if (!p[i].word || reader.is_function(w)) continue;
+    const bool same = w == head;
+    const bool same_last = !same && code_points_of(w) >= 2 && code_points_of(head) >= 2 &&
+                           !p[i].ascii && last_code_point(w) == last_code_point(head);
+    if (!same && !same_last) continue;
+    std::size_t first = i;
+    for (std::size_t k = 1; k < f.size() && first > 0; ++k) {
+      const Token& t = p[first - 1];
+      if (!t.word || reader.is_function(t.text(prev))) break;
+      --first;
+    }
+    const std::string_view item = prev.substr(p[first].begin, p[i].end - p[first].begin);
+    if (item == frag) return std::nullopt;  // the same thing again: nothing parallel
+    return std::pair{std::size_t{p[first].begin}, std::size_t{p[i].end}};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string history_summary(std::string_view question, const std::vector<std::string>& history,
+                            std::string_view topic) {
+  std::string s;
+  if (!history.empty()) {
+    s += "[上下文] 用户上一轮询问“" + history.back() + "”";
+    if (!topic.empty()) s += "，实体：" + std::string(topic);
+    s += "。\n";
+  }
+  s += "[当前] " + std::string(question);
+  return s;
+}
+
+Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::string>& history,
+                          const Lexicon& lex, const WordSet& words) {
+  const LexiconIds& ids = lex.ids();
+  const RewriteConfig& cfg = lex.config().rewrite;
+  Rewrite r;
+  r.query = std::string(question);
+  r.by = "builtin";
+  if (history.empty()) {
+    r.reasons.push_back("no_history");
+    return r;
+  }
+  const Reader reader(lex, words);
+  // The window: the last turns, newest first. The previous question is the newest turn that
+  // reads like a question (history may hold the assistant's answers too).
+  const std::size_t n = std::min<std::size_t>(history.size(), static_cast<std::size_t>(cfg.window_turns));
+  std::vector<std::string_view> window;
+  for (std::size_t i = 0; i < n; ++i) window.push_back(history[history.size() - 1 - i]);
+  std::string_view prev = window.front();
+  for (std::string_view turn : window) {
+    const ScannedQuery tq = lex.scan(NormalizedQuery{std::string(turn), 0});
+    if (question_like(turn, tq, ids)) {
+      prev = turn;
+      break;
+    }
+  }
+  const std::vector<Span> prev_spans = reader.spans(prev);
+  // The topic anchor: the previous question's first content span.
+  const std::optional<Span> topic =
+      prev_spans.empty() ? std::nullopt : std::optional<Span>(prev_spans.front());
+  if (topic) r.topic_anchor = std::string(slice(prev, topic->begin, topic->end));
+  r.history_summary = history_summary(question, history, r.topic_anchor);
+
+  const ScannedQuery q = lex.scan(NormalizedQuery{std::string(question), 0});
+  const std::string_view text = trim_end(question);
+  auto done = [&](std::string out, const char* reason) {
+    r.query = std::move(out);
+    r.rewritten = r.query != question;
+    r.reasons.push_back(reason);
+    return r;
+  };
+
+  // 1. A pronoun: its antecedent in its place.
+  for (auto [list, person] : {std::pair{ids.person_pronoun, true}, std::pair{ids.thing_pronoun, false}}) {
+    const auto hit = first_hit(q, list);
+    if (!hit || hit->end > text.size()) continue;
+    std::optional<std::string> antecedent;
+    if (person) {
+      // A name (a run of characters ICU does not know) in the window, newest turn first.
+      for (std::string_view turn : window) {
+        for (const Span& s : reader.spans(turn))
+          if (s.name_like) {
+            antecedent = std::string(slice(turn, s.begin, s.end));
+            break;
+          }
+        if (antecedent) break;
+      }
+    }
+    // A thing: the previous question's most specific span (the longest; 公司的保密协议在哪里签
+    // → 保密协议), the subject when they tie.
+    if (!antecedent && topic) {
+      const Span* best = &prev_spans.front();
+      for (const Span& s : prev_spans)
+        if (s.words > best->words) best = &s;
+      antecedent = std::string(slice(prev, best->begin, best->end));
+    }
+    if (!antecedent) break;
+    std::string out(text.substr(0, hit->begin));
+    out = join(out, *antecedent);
+    out = join(out, text.substr(hit->end));
+    return done(std::move(out), person ? "pronoun:person" : "pronoun");
+  }
+  if (!topic) return done(std::string(question), "no_antecedent");
+
+  // Strip the ellipsis markers around a fragment: 那…呢, what about …
+  std::string_view frag = text;
+  if (const auto m = first_hit(q, ids.ellipsis_marker); m && m->begin == 0) frag = trim_start(frag.substr(m->end));
+  // Only 呢 is a pure ellipsis particle: 吗 asks (好看吗) and 么 ends 什么 / 为什么.
+  if (frag.ends_with("呢")) frag = trim_end(frag.substr(0, frag.size() - 3));
+  const std::string_view prev_text = trim_end(prev);
+
+  // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
+  if (const auto m = first_hit(q, ids.condition_marker); m && m->begin == 0) {
+    const std::string_view rest = text.substr(m->end);
+    if (rest.find(r.topic_anchor) != std::string_view::npos)
+      return done(std::string(question), "condition_has_topic");
+    // The particle 呢 of a condition asks what to do (万一弄丢了呢 → …弄丢了怎么办).
+    std::string_view body = rest;
+    const bool ne = body.ends_with("呢");
+    if (ne) body = trim_end(body.substr(0, body.size() - 3));
+    std::string out = join(join(text.substr(0, m->end), r.topic_anchor), body);
+    if (ne) out += "怎么办";
+    return done(std::move(out), "condition");
+  }
+
+  // 3. A comparison: attached to the previous question's subject (跟去年比呢).
+  if (const auto m = first_hit(q, ids.comparison_marker); m && m->begin == 0) {
+    std::string out = std::string(slice(prev, 0, topic->end));
+    out = join(out, frag);
+    if (frag.ends_with("比")) out += "怎么样";
+    return done(std::move(out), "comparison");
+  }
+
+  const std::vector<Span> spans = reader.spans(frag);
+  const bool predicate = q.has(ids.question_word);
+
+  // 4. An elliptical fragment without its own predicate: in the previous question's place.
+  if (!predicate && !spans.empty()) {
+    // 重庆的呢 ↔ 成都的火锅: a fragment ending in 的 replaces the previous 的-modifier.
+    if (frag.ends_with("的")) {
+      const std::size_t de = prev_text.find("的");
+      if (de != std::string_view::npos && de < topic->end + 3)
+        return done(join(frag, prev_text.substr(de + 3)), "ellipsis:de");
+    }
+    // An ASCII word replaces the previous question's ASCII word (Windows ↔ Mac).
+    const Span& x = spans.front();
+    if (x.ascii && topic->ascii)
+      return done(join(join(std::string(prev_text.substr(0, topic->ascii_begin)), frag),
+                       prev_text.substr(topic->ascii_end)),
+                  "ellipsis:ascii");
+    // A parallel item with the same head word takes that item's place (试用期员工能签保密协议吗
+    // + 那竞业协议呢 → …签竞业协议吗; 员工餐厅早餐几点 + 午餐呢 → 员工餐厅午餐几点).
+    if (const auto at = parallel_item(prev_text, frag, reader))
+      return done(join(join(std::string(prev_text.substr(0, at->first)), frag),
+                       prev_text.substr(at->second)),
+                  "ellipsis:parallel");
+    // An aspect of a domain topic sits beside it (报销 + 审批 → 报销审批流程); a parallel
+    // item takes the topic's place (年假 → 病假, 北京 → 上海).
+    const std::string_view first_word = slice(prev, topic->begin, topic->first_end);
+    const int topic_source = source_of(lex, first_word);
+    if (topic->words >= 2 && topic_source >= 0 && source_of(lex, frag) != topic_source)
+      return done(join(join(std::string(prev_text.substr(0, topic->first_end)), frag),
+                       prev_text.substr(topic->first_end)),
+                  "ellipsis:aspect");
+    return done(join(join(std::string(prev_text.substr(0, topic->begin)), frag),
+                     prev_text.substr(topic->end)),
+                "ellipsis");
+  }
+
+  // 5. A bare predicate (怎么申请呢, 多少钱, 好看吗): the topic in front, unless it is there.
+  if (std::string_view(question).find(r.topic_anchor) != std::string_view::npos)
+    return done(std::string(question), "has_topic");
+  return done(join(r.topic_anchor, frag), "topic_prefix");
+}
+
+}  // namespace qaplan::internal

@@ -1,0 +1,700 @@
+#include "planning/analysis/time_expr.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace qaplan::internal {
+namespace {
+
+using K = TimeWord::Kind;
+using Form = TimeMention::Form;
+using Part = TimeMention::Part;
+using Year = TimeMention::Year;
+using Edge = TimeMention::Edge;
+
+constexpr std::int8_t u(TimeUnit x) { return static_cast<std::int8_t>(x); }
+constexpr std::int8_t kD = u(TimeUnit::kDay), kW = u(TimeUnit::kWeek), kM = u(TimeUnit::kMonth),
+                      kQ = u(TimeUnit::kQuarter), kY = u(TimeUnit::kYear);
+
+// The fixed words. Overlaps resolve leftmost-longest (上上个月 over 上个月, 十二月 over 二月).
+constexpr TimeWord kWords[] = {
+    // days
+    {"今天", K::kRelative, kD, 0}, {"今日", K::kRelative, kD, 0}, {"today", K::kRelative, kD, 0},
+    {"昨天", K::kRelative, kD, -1}, {"昨日", K::kRelative, kD, -1},
+    {"yesterday", K::kRelative, kD, -1}, {"前天", K::kRelative, kD, -2},
+    // weeks
+    {"本周", K::kRelative, kW, 0}, {"这周", K::kRelative, kW, 0}, {"这一周", K::kRelative, kW, 0},
+    {"这个周", K::kRelative, kW, 0}, {"这个星期", K::kRelative, kW, 0},
+    {"这星期", K::kRelative, kW, 0}, {"本星期", K::kRelative, kW, 0},
+    {"这个礼拜", K::kRelative, kW, 0}, {"这礼拜", K::kRelative, kW, 0},
+    {"this week", K::kRelative, kW, 0}, {"上周", K::kRelative, kW, -1},
+    {"上一周", K::kRelative, kW, -1}, {"上个周", K::kRelative, kW, -1},
+    {"上个星期", K::kRelative, kW, -1}, {"上星期", K::kRelative, kW, -1},
+    {"上个礼拜", K::kRelative, kW, -1}, {"上礼拜", K::kRelative, kW, -1},
+    {"last week", K::kRelative, kW, -1}, {"上上周", K::kRelative, kW, -2},
+    {"上上个星期", K::kRelative, kW, -2},
+    // months
+    {"本月", K::kRelative, kM, 0}, {"本月份", K::kRelative, kM, 0}, {"这个月", K::kRelative, kM, 0},
+    {"这月", K::kRelative, kM, 0},
+    {"this month", K::kRelative, kM, 0}, {"上个月", K::kRelative, kM, -1},
+    {"上月", K::kRelative, kM, -1}, {"上一个月", K::kRelative, kM, -1},
+    {"上个月份", K::kRelative, kM, -1}, {"上月份", K::kRelative, kM, -1},
+    {"last month", K::kRelative, kM, -1}, {"上上个月", K::kRelative, kM, -2},
+    {"上上月", K::kRelative, kM, -2},
+    // quarters
+    {"本季度", K::kRelative, kQ, 0}, {"本季", K::kRelative, kQ, 0},
+    {"这个季度", K::kRelative, kQ, 0}, {"这季度", K::kRelative, kQ, 0},
+    {"this quarter", K::kRelative, kQ, 0}, {"上季度", K::kRelative, kQ, -1},
+    {"上季", K::kRelative, kQ, -1}, {"上个季度", K::kRelative, kQ, -1},
+    {"上一季度", K::kRelative, kQ, -1}, {"上一个季度", K::kRelative, kQ, -1},
+    {"last quarter", K::kRelative, kQ, -1},
+    // years (a part may follow: 去年Q3, 今年上半年)
+    {"今年", K::kYear, 0}, {"本年", K::kYear, 0}, {"本年度", K::kYear, 0}, {"今年度", K::kYear, 0},
+    {"this year", K::kYear, 0}, {"去年", K::kYear, -1}, {"去年度", K::kYear, -1},
+    {"上一年", K::kYear, -1}, {"上一年度", K::kYear, -1}, {"上年", K::kYear, -1},
+    {"上年度", K::kYear, -1}, {"last year", K::kYear, -1}, {"前年", K::kYear, -2},
+    // halves
+    {"上半年", K::kHalf, 1}, {"下半年", K::kHalf, 2}, {"first half", K::kHalf, 1},
+    {"second half", K::kHalf, 2}, {"h1", K::kHalf, 1}, {"h2", K::kHalf, 2},
+    // quarters of a year
+    {"第一季度", K::kQuarter, 1}, {"一季度", K::kQuarter, 1}, {"首季度", K::kQuarter, 1},
+    {"第二季度", K::kQuarter, 2}, {"二季度", K::kQuarter, 2}, {"第三季度", K::kQuarter, 3},
+    {"三季度", K::kQuarter, 3}, {"第四季度", K::kQuarter, 4}, {"四季度", K::kQuarter, 4},
+    {"q1", K::kQuarter, 1}, {"q2", K::kQuarter, 2}, {"q3", K::kQuarter, 3}, {"q4", K::kQuarter, 4},
+    {"first quarter", K::kQuarter, 1}, {"second quarter", K::kQuarter, 2},
+    {"third quarter", K::kQuarter, 3}, {"fourth quarter", K::kQuarter, 4},
+    // months of a year
+    {"一月", K::kMonth, 1}, {"元月", K::kMonth, 1}, {"二月", K::kMonth, 2}, {"三月", K::kMonth, 3},
+    {"四月", K::kMonth, 4}, {"五月", K::kMonth, 5}, {"六月", K::kMonth, 6}, {"七月", K::kMonth, 7},
+    {"八月", K::kMonth, 8}, {"九月", K::kMonth, 9}, {"十月", K::kMonth, 10},
+    {"十一月", K::kMonth, 11}, {"十二月", K::kMonth, 12},
+    {"january", K::kEnMonth, 1}, {"jan", K::kEnMonth, 1}, {"february", K::kEnMonth, 2},
+    {"feb", K::kEnMonth, 2}, {"march", K::kEnMonth, 3}, {"mar", K::kEnMonth, 3},
+    {"april", K::kEnMonth, 4}, {"apr", K::kEnMonth, 4}, {"may", K::kEnMonth, 5},
+    {"june", K::kEnMonth, 6}, {"jun", K::kEnMonth, 6}, {"july", K::kEnMonth, 7},
+    {"jul", K::kEnMonth, 7}, {"august", K::kEnMonth, 8}, {"aug", K::kEnMonth, 8},
+    {"september", K::kEnMonth, 9}, {"sep", K::kEnMonth, 9}, {"sept", K::kEnMonth, 9},
+    {"october", K::kEnMonth, 10}, {"oct", K::kEnMonth, 10}, {"november", K::kEnMonth, 11},
+    {"nov", K::kEnMonth, 11}, {"december", K::kEnMonth, 12}, {"dec", K::kEnMonth, 12},
+    // the Spring Festival (节前/年前 alone are ambiguous: not here)
+    {"春节前", K::kFestival, -1}, {"春节之前", K::kFestival, -1}, {"春节以前", K::kFestival, -1},
+    {"过年前", K::kFestival, -1}, {"春节后", K::kFestival, 1}, {"春节之后", K::kFestival, 1},
+    {"春节以后", K::kFestival, 1}, {"过年后", K::kFestival, 1},
+    {"before spring festival", K::kFestival, -1}, {"after spring festival", K::kFestival, 1},
+    {"before chinese new year", K::kFestival, -1}, {"after chinese new year", K::kFestival, 1},
+    // rolling windows: a count and a unit follow
+    {"最近", K::kRollPrefix}, {"近", K::kRollPrefix}, {"过去", K::kRollPrefix},
+    {"past", K::kRollPrefix}, {"last", K::kRollPrefix},
+};
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alpha(char c) { return c >= 'a' && c <= 'z'; }  // normalized text: ASCII is lower case
+bool is_alnum(char c) { return is_digit(c) || is_alpha(c) || (c >= 'A' && c <= 'Z'); }
+bool at(std::string_view t, std::size_t i, std::string_view w) {
+  return i <= t.size() && t.substr(i).starts_with(w);
+}
+bool ends_at(std::string_view t, std::size_t i, std::string_view w) {
+  return i <= t.size() && t.substr(0, i).ends_with(w);
+}
+bool digit_at(std::string_view t, std::size_t i) { return i < t.size() && is_digit(t[i]); }
+bool alnum_at(std::string_view t, std::size_t i) { return i < t.size() && is_alnum(t[i]); }
+bool is_english(std::string_view w) { return !w.empty() && is_alpha(w.front()); }
+
+// Up to `max` ASCII digits at i; the value and the end, or nullopt.
+std::optional<std::pair<int, std::size_t>> digits(std::string_view t, std::size_t i,
+                                                  std::size_t max) {
+  std::size_t j = i;
+  int v = 0;
+  while (j < t.size() && is_digit(t[j])) {
+    if (j - i == max) return std::nullopt;
+    v = v * 10 + (t[j] - '0');
+    ++j;
+  }
+  if (j == i) return std::nullopt;
+  return std::pair{v, j};
+}
+
+// A count: digits, Chinese numerals (三, 十五, 两, 一百二十), an English number word, or 半.
+struct Count {
+  int value = 0;
+  bool half = false;
+  std::size_t end = 0;
+};
+
+constexpr std::array<std::pair<std::string_view, int>, 14> kHanDigits = {{
+    {"零", 0}, {"〇", 0}, {"一", 1}, {"二", 2}, {"两", 2}, {"三", 3}, {"四", 4}, {"五", 5},
+    {"六", 6}, {"七", 7}, {"八", 8}, {"九", 9}, {"十", 10}, {"百", 100}}};
+constexpr std::array<std::string_view, 12> kEnglishNumbers = {
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve"};
+
+std::optional<Count> read_count(std::string_view t, std::size_t i) {
+  if (auto d = digits(t, i, 4)) return Count{d->first, false, d->second};
+  if (at(t, i, "半")) return Count{0, true, i + 3};
+  // Chinese numerals: digits set the current figure, 十/百 multiply it (十五 = 15, 二十 = 20).
+  int total = 0, cur = 0;
+  std::size_t j = i;
+  bool any = false;
+  for (;;) {
+    bool matched = false;
+    for (const auto& [w, v] : kHanDigits) {
+      if (!at(t, j, w)) continue;
+      if (v >= 10) {
+        total += (cur == 0 ? 1 : cur) * v;
+        cur = 0;
+      } else {
+        cur = v;
+      }
+      j += w.size();
+      matched = any = true;
+      break;
+    }
+    if (!matched || total > 9999) break;
+  }
+  if (any) return Count{total + cur, false, j};
+  for (std::size_t k = 0; k < kEnglishNumbers.size(); ++k) {
+    const auto w = kEnglishNumbers[k];
+    if (at(t, i, w) && !alnum_at(t, i + w.size()))
+      return Count{static_cast<int>(k) + 1, false, i + w.size()};
+  }
+  return std::nullopt;
+}
+
+struct UnitWord {
+  std::string_view text;
+  TimeUnit unit;
+};
+constexpr UnitWord kHanUnits[] = {
+    {"个星期", TimeUnit::kWeek}, {"个礼拜", TimeUnit::kWeek}, {"个季度", TimeUnit::kQuarter},
+    {"个月", TimeUnit::kMonth},  {"星期", TimeUnit::kWeek},   {"礼拜", TimeUnit::kWeek},
+    {"季度", TimeUnit::kQuarter}, {"天", TimeUnit::kDay},      {"日", TimeUnit::kDay},
+    {"周", TimeUnit::kWeek},     {"月", TimeUnit::kMonth},    {"年", TimeUnit::kYear}};
+constexpr UnitWord kEnglishUnits[] = {
+    {"days", TimeUnit::kDay},         {"day", TimeUnit::kDay},       {"weeks", TimeUnit::kWeek},
+    {"week", TimeUnit::kWeek},        {"months", TimeUnit::kMonth},  {"month", TimeUnit::kMonth},
+    {"quarters", TimeUnit::kQuarter}, {"quarter", TimeUnit::kQuarter}, {"years", TimeUnit::kYear},
+    {"year", TimeUnit::kYear}};
+
+std::optional<std::pair<TimeUnit, std::size_t>> read_unit(std::string_view t, std::size_t i) {
+  for (const auto& w : kHanUnits)
+    if (at(t, i, w.text)) return std::pair{w.unit, i + w.text.size()};
+  for (const auto& w : kEnglishUnits)
+    if (at(t, i, w.text) && !alnum_at(t, i + w.text.size()))
+      return std::pair{w.unit, i + w.text.size()};
+  return std::nullopt;
+}
+
+std::size_t skip_space(std::string_view t, std::size_t i) {
+  return i < t.size() && t[i] == ' ' ? i + 1 : i;
+}
+
+// A candidate before composition: a year, a part of a year, or a complete expression.
+struct Tok {
+  enum class Kind : std::uint8_t { kYear, kWeakYear, kPart, kWhole } kind;
+  bool english = false;
+  // Whether a part stands without a year: an English month only after "in" ("may" is a verb),
+  // 前三个月 never (alone it may mean "the three months before").
+  enum class Lone : std::uint8_t { kOk, kAfterIn, kNever } lone = Lone::kOk;
+  TimeMention m;
+};
+
+Tok whole(std::uint32_t b, std::uint32_t e, TimeMention m) {
+  m.begin = b;
+  m.end = e;
+  return Tok{Tok::Kind::kWhole, false, Tok::Lone::kOk, m};
+}
+
+Tok part(std::uint32_t b, std::uint32_t e, Part p, int a, int bb = 0) {
+  TimeMention m;
+  m.begin = b;
+  m.end = e;
+  m.part = p;
+  m.a = a;
+  m.b = bb;
+  return Tok{Tok::Kind::kPart, false, Tok::Lone::kOk, m};
+}
+
+Tok year(std::uint32_t b, std::uint32_t e, Year kind, int y, Tok::Kind k = Tok::Kind::kYear) {
+  TimeMention m;
+  m.begin = b;
+  m.end = e;
+  m.year_kind = kind;
+  m.year = y;
+  return Tok{k, false, Tok::Lone::kOk, m};
+}
+
+std::uint32_t u32(std::size_t v) { return static_cast<std::uint32_t>(v); }
+
+// 最近 / 近 / 过去 / past / last + count + unit, from the prefix's end.
+std::optional<Tok> rolling(std::string_view t, const TimeWordHit& h, std::string_view word) {
+  const bool english = is_english(word);
+  std::size_t i = skip_space(t, h.end);
+  if (!english && at(t, i, "的")) i += 3;
+  auto c = read_count(t, i);
+  if (c) {
+    i = skip_space(t, c->end);
+  } else if (word != "past") {  // "past week" is one week; "last week" is a calendar word
+    return std::nullopt;
+  }
+  auto unit = read_unit(t, i);
+  if (!unit) return std::nullopt;
+  TimeMention m;
+  m.form = Form::kRolling;
+  m.unit = unit->first;
+  m.count = c ? c->value : 1;
+  if (c && c->half) {  // 近半年 = six months; other halves (半个月) are not read
+    if (unit->first != TimeUnit::kYear) return std::nullopt;
+    m.unit = TimeUnit::kMonth;
+    m.count = 6;
+  }
+  if (m.count <= 0) return std::nullopt;
+  return whole(h.begin, u32(unit->second), m);
+}
+
+// A day after a month: 5日, 5号, 五日.
+std::optional<std::pair<int, std::size_t>> day_after(std::string_view t, std::size_t i) {
+  auto c = read_count(t, i);
+  if (!c || c->half || c->value < 1 || c->value > 31) return std::nullopt;
+  if (at(t, c->end, "日") || at(t, c->end, "号")) return std::pair{c->value, c->end + 3};
+  return std::nullopt;
+}
+
+// A month part (3月, 三月份, 3月5日) ending at `e` with month `m`.
+Tok month_part(std::string_view t, std::size_t b, std::size_t e, int m) {
+  if (at(t, e, "份")) e += 3;
+  if (auto d = day_after(t, e)) return part(u32(b), u32(d->second), Part::kDay, m, d->first);
+  return part(u32(b), u32(e), Part::kMonth, m);
+}
+
+// Numbers written with digits, at the start of a digit run (not after a letter or digit).
+// Returns the token (if any) and where scanning resumes.
+std::pair<std::optional<Tok>, std::size_t> numeric(std::string_view t, std::size_t i) {
+  std::size_t j = i;
+  while (j < t.size() && is_digit(t[j])) ++j;
+  const std::size_t len = j - i;
+  if (len > 4) return {std::nullopt, j};  // an amount or an ID
+  int v = 0;
+  for (std::size_t k = i; k < j; ++k) v = v * 10 + (t[k] - '0');
+  const std::size_t sp = skip_space(t, j);
+  if (len == 4) {
+    if (at(t, sp, "年")) {
+      std::size_t e = sp + 3;
+      if (at(t, e, "度")) e += 3;
+      return {year(u32(i), u32(e), Year::kAbsolute, v), e};
+    }
+    if (j < t.size() && (t[j] == '-' || t[j] == '/' || t[j] == '.')) {
+      const char sep = t[j];
+      auto m = digits(t, j + 1, 2);
+      if (m && m->first >= 1 && m->first <= 12) {
+        std::optional<std::pair<int, std::size_t>> d;
+        if (m->second < t.size() && t[m->second] == sep) d = digits(t, m->second + 1, 2);
+        const std::size_t e = d ? d->second : m->second;
+        // 2024-03-05-7 or 2024.3.5.1 is something else (a version, a phone number).
+        const bool more = digit_at(t, e) ||
+                          (e + 1 < t.size() && (t[e] == sep) && digit_at(t, e + 1));
+        if (!more && d && v >= 1) {
+          TimeMention x;
+          x.year_kind = Year::kAbsolute;
+          x.year = v;
+          x.part = Part::kDay;
+          x.a = m->first;
+          x.b = d->first;
+          return {whole(u32(i), u32(e), x), e};
+        }
+        if (!more && !d && sep != '.' && v >= 1) {
+          TimeMention x;
+          x.year_kind = Year::kAbsolute;
+          x.year = v;
+          x.part = Part::kMonth;
+          x.a = m->first;
+          return {whole(u32(i), u32(e), x), e};
+        }
+      }
+      return {std::nullopt, j};
+    }
+    if (v >= 1000) return {year(u32(i), u32(j), Year::kAbsolute, v, Tok::Kind::kWeakYear), j};
+    return {std::nullopt, j};
+  }
+  if (len <= 2) {
+    if (at(t, sp, "月") && v >= 1 && v <= 12) {
+      Tok x = month_part(t, i, sp + 3, v);
+      return {x, x.m.end};
+    }
+    // 1-3月, 1至3月: a run of months.
+    std::size_t k = j;
+    if (k < t.size() && (t[k] == '-' || t[k] == '~')) ++k;
+    else if (at(t, k, "至") || at(t, k, "到")) k += 3;
+    if (k != j) {
+      if (auto m2 = digits(t, k, 2); m2 && at(t, m2->second, "月") && v >= 1 &&
+                                      m2->first >= v && m2->first <= 12) {
+        std::size_t e = m2->second + 3;
+        if (at(t, e, "份")) e += 3;
+        return {part(u32(i), u32(e), Part::kMonths, v, m2->first), e};
+      }
+    }
+    if (at(t, sp, "季度") && v >= 1 && v <= 4) {
+      const std::size_t b = ends_at(t, i, "第") ? i - 3 : i;
+      return {part(u32(b), u32(sp + 6), Part::kQuarter, v), sp + 6};
+    }
+  }
+  return {std::nullopt, j};
+}
+
+// 前N季度 / 前N个月 at i (on 前): months 1 .. 3N or 1 .. N of a year.
+std::optional<Tok> leading_months(std::string_view t, std::size_t i) {
+  auto c = read_count(t, i + 3);
+  if (!c || c->half || c->value < 1) return std::nullopt;
+  for (auto [w, months] : {std::pair<std::string_view, int>{"个季度", 3}, {"季度", 3},
+                           {"个月", 1}, {"月", 1}}) {
+    if (!at(t, c->end, w)) continue;
+    const int last = c->value * months;
+    if (last > 12) return std::nullopt;
+    Tok x = part(u32(i), u32(c->end + w.size()), Part::kMonths, 1, last);
+    x.lone = Tok::Lone::kNever;
+    return x;
+  }
+  return std::nullopt;
+}
+
+// Text between two tokens that still joins a year and its part.
+bool joins_year_part(std::string_view gap) {
+  return gap.empty() || gap == "的" || gap == " " || gap == "第" || gap == "的第";
+}
+// English order: q3 2024, march 2024, first half of last year.
+bool joins_part_year(std::string_view gap) {
+  return gap == " " || gap == ", " || gap == " of " || gap == " in ";
+}
+// Between the two ends of a range (2024年1月至3月): the second end takes the first's year.
+bool is_range_joiner(std::string_view gap) {
+  return gap == "至" || gap == "到" || gap == "-" || gap == "~" || gap == " to " ||
+         gap == "—" || gap == "～";
+}
+bool after_in(std::string_view t, std::size_t b) {
+  for (std::string_view w : {"in ", "since ", "during ", "year "})
+    if (ends_at(t, b, w) && (b == w.size() || !alnum_at(t, b - w.size() - 1))) return true;
+  return false;
+}
+
+// Words at an expression's edges that make it open-ended or run it to today; the expression's
+// span grows to include them (the reason then quotes "2024年之前", not "2024年").
+void set_edge(std::string_view t, TimeMention& m) {
+  const std::size_t e = m.end, b = m.begin;
+  auto after = [&](std::string_view w, Edge edge) {
+    if (!at(t, e, w)) return false;
+    m.end = u32(e + w.size());
+    m.edge = edge;
+    return true;
+  };
+  auto before = [&](std::string_view w, Edge edge) {
+    if (!ends_at(t, b, w)) return false;
+    m.begin = u32(b - w.size());
+    m.edge = edge;
+    return true;
+  };
+  for (std::string_view w : {"以来", "至今", "开始", " onwards", " onward"})
+    if (after(w, Edge::kToToday)) return;
+  if (!at(t, e, "起草") && after("起", Edge::kToToday)) return;
+  if (before("since ", Edge::kToToday)) return;
+  for (std::string_view w : {"之前", "以前", "之后", "以后"})
+    if (after(w, Edge::kOpen)) return;
+  if (!at(t, e, "前台") && !at(t, e, "前端") && !at(t, e, "前缀") && after("前", Edge::kOpen))
+    return;
+  if (!at(t, e, "后续") && !at(t, e, "后台") && !at(t, e, "后勤") && !at(t, e, "后端") &&
+      after("后", Edge::kOpen))
+    return;
+  for (std::string_view w : {"截止到", "截至", "截止", "直到", "早于", "晚于", "before ", "after ",
+                             "until ", "till ", "prior to "})
+    if (before(w, Edge::kOpen)) return;
+}
+
+}  // namespace
+
+std::span<const TimeWord> time_words() noexcept { return kWords; }
+
+namespace {
+
+// True when the character before byte b is one of `chars` (three-byte Han characters).
+bool after_any(std::string_view t, std::uint32_t b, std::string_view chars) {
+  if (b < 3) return false;
+  const std::string_view prev = t.substr(b - 3, 3);
+  for (std::size_t k = 0; k + 3 <= chars.size(); k += 3)
+    if (chars.substr(k, 3) == prev) return true;
+  return false;
+}
+
+// A time word whose first character belongs to the word before it: 目前|年假 (not 前年),
+// 马上|年底, 线上|周报, 成本|月度, 如今|年轻, 除去|年终, 统一|月度, 接近|三个月.
+struct Guard {
+  std::string_view first;   // the time word starts with this character
+  std::string_view before;  // ... and is rejected after any of these
+};
+constexpr Guard kGuards[] = {
+    {"前", "目提以之当此事会节年空生眼面跟从先日超"},
+    {"上", "马以线网早晚向之会手身桌路楼地天台面头北往"},
+    {"本", "成样日版资基根原课剧账文脚笔副正标范蓝底话书画"},
+    {"今", "如迄古"},
+    {"去", "除回出上下进失死离删减退"},
+    {"近", "接将附靠临亲相邻贴逼就"},
+};
+
+}  // namespace
+
+bool time_word_at_boundaries(std::string_view text, const TimeWord& w, std::uint32_t begin,
+                             std::uint32_t end) noexcept {
+  if (!is_english(w.text)) {
+    for (const Guard& g : kGuards)
+      if (w.text.starts_with(g.first) && after_any(text, begin, g.before)) return false;
+    // 这周期 / 本周边: 周 begins another word.
+    if (w.text.ends_with("周") && (at(text, end, "期") || at(text, end, "边"))) return false;
+    if (w.kind == K::kMonth) {
+      // 统一月度, 第一月 …: the numeral belongs to the word before; 一月一次: once a month.
+      if (after_any(text, begin, "统第每唯单同万逐专合之划均归整初周")) return false;
+      if (end + 3 <= text.size() && after_any(text, end + 3, "一两几多内")) return false;
+    }
+    return true;
+  }
+  const bool q_or_h = w.text.size() == 2 && is_digit(w.text[1]);
+  if (begin > 0 && (q_or_h ? is_alpha(text[begin - 1]) : is_alnum(text[begin - 1]))) return false;
+  return !alnum_at(text, end);
+}
+
+void find_time_mentions(std::string_view t, std::span<const TimeWordHit> words,
+                        std::vector<TimeMention>& out) {
+  // Pass 1: candidates in text order. A token's span swallows the words inside it (近三月 is
+  // 近 + 三月 read as a count and a unit, not the month March).
+  std::vector<Tok> toks;
+  std::size_t wi = 0;
+  for (std::size_t i = 0; i < t.size();) {
+    while (wi < words.size() && words[wi].begin < i) ++wi;
+    if (wi < words.size() && words[wi].begin == i) {
+      const TimeWordHit& h = words[wi];
+      const TimeWord& w = kWords[h.word];
+      std::optional<Tok> tok;
+      switch (w.kind) {
+        case K::kRelative: {
+          TimeMention m;
+          m.form = Form::kRelative;
+          m.unit = static_cast<TimeUnit>(w.a);
+          m.offset = w.b;
+          tok = whole(h.begin, h.end, m);
+          break;
+        }
+        case K::kYear: tok = year(h.begin, h.end, Year::kRelative, w.a); break;
+        case K::kHalf: tok = part(h.begin, h.end, Part::kHalf, w.a); break;
+        case K::kQuarter: tok = part(h.begin, h.end, Part::kQuarter, w.a); break;
+        case K::kMonth: tok = month_part(t, h.begin, h.end, w.a); break;
+        case K::kEnMonth:
+          tok = part(h.begin, h.end, Part::kMonth, w.a);
+          tok->lone = Tok::Lone::kAfterIn;
+          break;
+        case K::kFestival: tok = part(h.begin, h.end, Part::kFestival, w.a); break;
+        case K::kRollPrefix: tok = rolling(t, h, w.text); break;
+      }
+      if (tok) {
+        tok->english = is_english(w.text);
+        i = tok->m.end;
+        toks.push_back(*tok);
+      } else {
+        i = h.end;
+      }
+      continue;
+    }
+    if (at(t, i, "前")) {  // 前三季度, 前两个月: the first quarters / months of a year
+      if (auto tok = leading_months(t, i)) {
+        toks.push_back(*tok);
+        i = tok->m.end;
+        continue;
+      }
+    }
+    if (is_digit(t[i])) {
+      if (i > 0 && is_alnum(t[i - 1])) {  // part of an ID or a word (v2024, sku123)
+        while (i < t.size() && is_digit(t[i])) ++i;
+        continue;
+      }
+      auto [tok, next] = numeric(t, i);
+      if (tok) toks.push_back(*tok);
+      i = next;
+      continue;
+    }
+    ++i;
+  }
+
+  // Pass 2: a year joins the part next to it; lone parts take this year.
+  const std::size_t first = out.size();
+  auto gap = [&](const Tok& a, const Tok& b) {
+    return t.substr(a.m.end, b.m.begin - a.m.end);
+  };
+  for (std::size_t k = 0; k < toks.size(); ++k) {
+    const Tok& x = toks[k];
+    const Tok* next = k + 1 < toks.size() ? &toks[k + 1] : nullptr;
+    const bool is_year = x.kind == Tok::Kind::kYear || x.kind == Tok::Kind::kWeakYear;
+    TimeMention m;
+    if (is_year && next && next->kind == Tok::Kind::kPart && joins_year_part(gap(x, *next))) {
+      m = next->m;
+      m.year_kind = x.m.year_kind;
+      m.year = x.m.year;
+      m.begin = x.m.begin;
+      ++k;
+    } else if (x.kind == Tok::Kind::kPart && next &&
+               (next->kind == Tok::Kind::kYear || next->kind == Tok::Kind::kWeakYear) &&
+               (x.english || next->english || next->kind == Tok::Kind::kWeakYear) &&
+               joins_part_year(gap(x, *next))) {
+      m = x.m;
+      m.year_kind = next->m.year_kind;
+      m.year = next->m.year;
+      m.end = next->m.end;
+      ++k;
+    } else if (x.kind == Tok::Kind::kWeakYear) {
+      if (!after_in(t, x.m.begin)) continue;  // a bare number such as 2000 (元) is no year
+      m = x.m;
+    } else if (x.kind == Tok::Kind::kPart && x.lone != Tok::Lone::kOk) {
+      if (x.lone == Tok::Lone::kNever || !after_in(t, x.m.begin)) continue;
+      m = x.m;
+    } else {
+      m = x.m;
+    }
+    // 2024年1月至3月: the second end of a range takes the first end's year.
+    if (m.form == Form::kCalendar && m.year_kind == Year::kCurrent && out.size() > first) {
+      const TimeMention& prev = out.back();
+      if (prev.form == Form::kCalendar && prev.year_kind != Year::kCurrent &&
+          is_range_joiner(t.substr(prev.end, m.begin - prev.end))) {
+        m.year_kind = prev.year_kind;
+        m.year = prev.year;
+      }
+    }
+    out.push_back(m);
+  }
+  for (std::size_t k = first; k < out.size(); ++k) set_edge(t, out[k]);
+}
+
+std::optional<dates::Day> festival_date(int y, const TimeAnchor& anchor) {
+  const auto& o = anchor.festival_overrides;
+  auto it = std::lower_bound(o.begin(), o.end(), y,
+                             [](const std::pair<int, dates::Day>& p, int v) { return p.first < v; });
+  if (it != o.end() && it->first == y) return it->second;
+  return dates::spring_festival(y);
+}
+
+AnchoredTime anchor_time(const TimeMention& m, const TimeAnchor& anchor) {
+  using dates::Day;
+  AnchoredTime r;
+  if (m.edge == Edge::kOpen) {
+    r.problem = "open-ended";
+    return r;
+  }
+  if (m.needs_now() && !anchor.today) {
+    r.problem = "needs now";
+    return r;
+  }
+  const Day today = anchor.today.value_or(Day{});
+  const std::int64_t t0 = dates::to_days(today);
+  auto add_days = [](const Day& d, std::int64_t n) { return dates::from_days(dates::to_days(d) + n); };
+  Day from, to;
+  switch (m.form) {
+    case Form::kRelative:
+      switch (m.unit) {
+        case TimeUnit::kDay:
+          from = dates::from_days(t0 + m.offset);
+          to = add_days(from, 1);
+          break;
+        case TimeUnit::kWeek: {
+          const int back = (dates::iso_weekday(t0) - anchor.week_start + 7) % 7;
+          from = dates::from_days(t0 - back + 7 * m.offset);
+          to = add_days(from, 7);
+          break;
+        }
+        case TimeUnit::kMonth:
+          from = dates::add_months(Day{today.year, today.month, 1}, m.offset);
+          to = dates::add_months(from, 1);
+          break;
+        case TimeUnit::kQuarter:
+          from = dates::add_months(Day{today.year, (today.month - 1) / 3 * 3 + 1, 1}, 3 * m.offset);
+          to = dates::add_months(from, 3);
+          break;
+        case TimeUnit::kYear:
+          from = Day{today.year + m.offset, 1, 1};
+          to = Day{today.year + m.offset + 1, 1, 1};
+          break;
+      }
+      break;
+    case Form::kRolling: {
+      to = dates::from_days(t0 + 1);
+      const std::int64_t n = m.count;
+      switch (m.unit) {
+        case TimeUnit::kDay: from = dates::from_days(t0 + 1 - n); break;
+        case TimeUnit::kWeek: from = dates::from_days(t0 + 1 - 7 * n); break;
+        case TimeUnit::kMonth: from = dates::add_months(to, -m.count); break;
+        case TimeUnit::kQuarter: from = dates::add_months(to, -3 * m.count); break;
+        case TimeUnit::kYear: from = dates::add_months(to, -12 * m.count); break;
+      }
+      break;
+    }
+    case Form::kCalendar: {
+      const int y = m.year_kind == Year::kAbsolute ? m.year
+                    : m.year_kind == Year::kRelative ? today.year + m.year
+                                                     : today.year;
+      if (y < 1 || y > 9998) {
+        r.problem = "year out of range";
+        return r;
+      }
+      switch (m.part) {
+        case Part::kYear:
+          from = Day{y, 1, 1};
+          to = Day{y + 1, 1, 1};
+          break;
+        case Part::kHalf:
+          from = Day{y, m.a == 1 ? 1 : 7, 1};
+          to = dates::add_months(from, 6);
+          break;
+        case Part::kQuarter:
+          from = Day{y, 3 * m.a - 2, 1};
+          to = dates::add_months(from, 3);
+          break;
+        case Part::kMonth:
+          from = Day{y, m.a, 1};
+          to = dates::add_months(from, 1);
+          break;
+        case Part::kMonths:
+          from = Day{y, m.a, 1};
+          to = dates::add_months(Day{y, m.b, 1}, 1);
+          break;
+        case Part::kDay:
+          if (!dates::is_valid(y, m.a, m.b)) {
+            r.problem = "no such date";
+            return r;
+          }
+          from = Day{y, m.a, m.b};
+          to = add_days(from, 1);
+          break;
+        case Part::kFestival: {
+          const auto f = festival_date(y, anchor);
+          if (!f) {
+            r.problem = "no Spring Festival date for " + std::to_string(y);
+            return r;
+          }
+          from = m.a < 0 ? add_days(*f, -anchor.festival_days) : *f;
+          to = m.a < 0 ? *f : add_days(*f, anchor.festival_days);
+          break;
+        }
+      }
+      break;
+    }
+  }
+  if (m.edge == Edge::kToToday) to = dates::from_days(t0 + 1);
+  if (from >= to) {
+    r.problem = "starts after today";
+    return r;
+  }
+  if (from.year < 1 || to.year > 9999) {
+    r.problem = "year out of range";
+    return r;
+  }
+  if (dates::to_days(to) - dates::to_days(from) > anchor.max_window_days) {
+    r.problem = "longer than max_window_days";
+    return r;
+  }
+  r.range = std::pair{from, to};
+  return r;
+}
+
+}  // namespace qaplan::internal

@@ -1,0 +1,127 @@
+#pragma once
+// Time expressions of a question (seed 002 §6): found in one linear pass, then anchored at the
+// request's `now` into an absolute [from, to) of local calendar days. The grammar is built in
+// (it is the language, not a deployment's vocabulary); its fixed words go into the filters
+// automaton (filters.cpp) beside the configured cues, so a question is scanned once.
+//
+// What the forms mean (today = now's local date; W = the configured week start):
+//   今天/昨天/前天, today, yesterday        that day
+//   本周/上周/上上周, this/last week        the calendar week (W .. W+6) containing today, −1, −2
+//   本月/上个月/上上个月, this/last month   the calendar month, −1, −2
+//   本季度/上季度, this/last quarter        the calendar quarter, −1 (Q1's previous is last Q4)
+//   今年/去年/前年, this/last year          the calendar year, −1, −2
+//   上半年/下半年, H1/H2, first/second half Jan–Jun / Jul–Dec of this year (or the named year)
+//   Q1–Q4, 第一季度, 3季度                  that quarter of this year (or the named year)
+//   最近/近/过去 N 天|周|个月|季度|年,       the last N units up to today inclusive:
+//   past/last N days|weeks|months|years    [tomorrow − N units, tomorrow); 近半年 = 6 months
+//   2024年, in 2024                        that year; 2024年3月, March 2024, 2024-03: that month
+//   3月, 三月份 (this year), 1-3月           that month (those months); 3月5日, 2024-03-05: that day
+//   去年Q3, 2024年上半年, q3 2024            a year followed (or in English preceded) by a part
+//   去年前三季度, 2024年前两个月              months 1 .. 9 / 1 .. 2 of that year (alone: nothing)
+//   春节前/春节后 (去年春节前 …)             [festival − N days, festival) / [festival, festival + N)
+//                                          of that Gregorian year's Spring Festival (N from config)
+// Edges: …以来/至今/起/开始, since …  → the range runs to today (inclusive); …之前/以前/前/之后/
+// 以后/后, 截至/截止/直到 …, before/after/until … → open-ended, so no time filter at all.
+// Several expressions: the span of all of them (去年和今年 → both years), all or nothing.
+// Not time: durations without 最近/近/过去 (试用期三个月), a bare number (2000元), an English month
+// without a year or "in" (may I …), and a time word whose first character belongs to the word
+// before it (目前|年假, 马上|年底, 线上|周报, 成本|月度, 统一|月度).
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/dates.hpp"
+
+namespace qaplan::internal {
+
+enum class TimeUnit : std::uint8_t { kDay, kWeek, kMonth, kQuarter, kYear };
+
+/// One fixed word of the built-in time vocabulary.
+struct TimeWord {
+  enum class Kind : std::uint8_t {
+    kRelative,     // a = unit, b = offset (上个月: month, −1)
+    kYear,         // a = offset from this year (去年: −1)
+    kHalf,         // a = 1 | 2
+    kQuarter,      // a = 1..4
+    kMonth,        // a = 1..12 (三月, 十二月)
+    kEnMonth,      // a = 1..12 (march): only with a year or after "in"
+    kFestival,     // a = −1 before | +1 after
+    kRollPrefix,   // 最近, 近, 过去; past, last: a count and a unit follow
+  };
+  std::string_view text;
+  Kind kind;
+  std::int8_t a = 0;
+  std::int8_t b = 0;
+};
+
+/// The built-in time words (normalized form: lower-case ASCII).
+std::span<const TimeWord> time_words() noexcept;
+
+/// A time word's ASCII edges must be word edges (`today` not in `todays`); q1–q4 and h1/h2
+/// may follow digits (2024q3).
+bool time_word_at_boundaries(std::string_view text, const TimeWord& w, std::uint32_t begin,
+                             std::uint32_t end) noexcept;
+
+/// A time word found in the text: time_words()[word] at bytes [begin, end).
+struct TimeWordHit {
+  std::uint32_t word = 0;
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+};
+
+/// A time expression before anchoring.
+struct TimeMention {
+  enum class Form : std::uint8_t { kRelative, kRolling, kCalendar };
+  enum class Year : std::uint8_t { kCurrent, kRelative, kAbsolute };
+  enum class Part : std::uint8_t { kYear, kHalf, kQuarter, kMonth, kMonths, kDay, kFestival };
+  enum class Edge : std::uint8_t { kNone, kToToday, kOpen };
+  std::uint32_t begin = 0, end = 0;  ///< bytes of the expression in the text
+  Form form = Form::kCalendar;
+  TimeUnit unit = TimeUnit::kDay;  ///< kRelative, kRolling
+  int offset = 0;                  ///< kRelative: 0 = the current unit, −1 = the previous …
+  int count = 0;                   ///< kRolling: how many units (近半年 = 6 months)
+  Year year_kind = Year::kCurrent;  ///< kCalendar
+  int year = 0;                     ///< absolute year, or the offset from this year
+  Part part = Part::kYear;
+  int a = 0;  ///< half, quarter or month; festival side (−1 before, +1 after)
+  int b = 0;  ///< kDay: the day; kMonths: the last month
+  Edge edge = Edge::kNone;
+  /// True when anchoring needs today (relative words, a year-less date, "…以来").
+  bool needs_now() const noexcept {
+    return form != Form::kCalendar || year_kind != Year::kAbsolute || edge == Edge::kToToday;
+  }
+};
+
+/// Appends the time expressions of `text` to `out`, given the time words found in it (sorted by
+/// begin, non-overlapping). One pass; numbers and dates are read by hand (no regex).
+void find_time_mentions(std::string_view text, std::span<const TimeWordHit> words,
+                        std::vector<TimeMention>& out);
+
+/// How mentions are anchored.
+struct TimeAnchor {
+  std::optional<dates::Day> today;  ///< now's local date; nullopt without `now`
+  int week_start = 1;               ///< 1 = Monday … 7 = Sunday
+  int festival_days = 30;
+  int max_window_days = 3660;
+  /// (year, date) pairs that override ICU's Spring Festival, sorted by year.
+  std::span<const std::pair<int, dates::Day>> festival_overrides;
+};
+
+/// An anchored mention: [from, to) or why it could not be (`problem` is a short phrase such as
+/// "no such date", "open-ended", "longer than max_window_days").
+struct AnchoredTime {
+  std::optional<std::pair<dates::Day, dates::Day>> range;
+  std::string problem;
+};
+
+/// Anchors one mention. Without `today`, a mention that needs it has problem "needs now".
+AnchoredTime anchor_time(const TimeMention& m, const TimeAnchor& anchor);
+
+/// The Spring Festival of Gregorian `year`: an override when present, else ICU's.
+std::optional<dates::Day> festival_date(int year, const TimeAnchor& anchor);
+
+}  // namespace qaplan::internal

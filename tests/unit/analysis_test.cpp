@@ -1,0 +1,405 @@
+// Issue 8: Planner::analyze — rewrite, variants (glossary, hooks validated fail-closed), routing,
+// execution path, fallback ladder, prompt profile and the cost ledger. The model is off so every
+// expectation follows from the rules in config/rules.toml.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "planning/analysis/constraints.hpp"
+#include "qaplan/qaplan.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace qaplan;
+using internal::id_shapes;
+
+Config rules_only() {
+  Config c = load_config(test::shipped_config()).value();
+  c.model.enabled = false;
+  return c;
+}
+
+const Planner& planner() {
+  static const Planner p = Planner::create(rules_only()).value();
+  return p;
+}
+
+struct Both {
+  Preparation prep;
+  QueryAnalysis a;
+};
+
+Both analyze(const Planner& p, const std::string& q, std::vector<std::string> history = {},
+             AnalysisContext ctx = {}) {
+  auto prep = p.prepare(PrepareRequest{q, std::move(history), "", std::nullopt});
+  EXPECT_TRUE(prep.ok()) << q;
+  if (!prep.ok()) return {};
+  auto a = p.analyze(*prep, ctx);
+  EXPECT_TRUE(a.ok()) << q << ": " << (a.ok() ? "" : a.error().to_string());
+  if (!a.ok()) return {};
+  return {std::move(prep).value(), std::move(a).value()};
+}
+
+Both analyze(const std::string& q, std::vector<std::string> history = {}, AnalysisContext ctx = {}) {
+  return analyze(planner(), q, std::move(history), std::move(ctx));
+}
+
+int count_kind(const QueryAnalysis& a, std::string_view kind) {
+  return static_cast<int>(std::count_if(a.variants.begin(), a.variants.end(),
+                                        [&](const QueryVariant& v) { return v.kind == kind; }));
+}
+
+bool has(std::string_view hay, std::string_view needle) { return hay.find(needle) != std::string_view::npos; }
+
+std::vector<std::string> kinds(const QueryAnalysis& a) {
+  std::vector<std::string> out;
+  for (const auto& v : a.variants) out.push_back(v.kind);
+  return out;
+}
+
+// ---- constraints and shapes ----------------------------------------------------------------
+
+TEST(Constraints, IdShapesAreIdsAndGradesQuartersDatesAmountsAreNot) {
+  for (const char* id : {"e1001", "po-2024-001", "0x80070005", "v8.16", "2.3.1", "20240301123",
+                         "sku-889x", "win11"}) {
+    const auto ids = id_shapes(std::string("查一下 ") + id + " 的情况");
+    ASSERT_EQ(ids.size(), 1u) << id;
+    EXPECT_EQ(ids[0], id);
+  }
+  for (const char* text : {"p4出差住宿标准", "q3的预算", "2024-03-05的会议", "报销100000元要谁批",
+                           "16gb内存", "3rd floor", "10:30开会", "2024年3月"})
+    EXPECT_TRUE(id_shapes(text).empty()) << text;
+}
+
+TEST(Constraints, NumbersIdsAndEntitiesMustSurvive) {
+  const internal::WordSet fw(rules_only().rewrite.function_words);
+  const auto c = internal::extract_constraints("vpn连不上报错0x80070005，超过5000元怎么办", fw);
+  EXPECT_EQ(c.numbers, (std::vector<std::string>{"5000"}));  // 80070005 is inside the ID
+  EXPECT_EQ(c.ids, (std::vector<std::string>{"0x80070005"}));
+  EXPECT_NE(std::find(c.entities.begin(), c.entities.end(), "vpn"), c.entities.end());
+  EXPECT_EQ(internal::check_variant(c, "vpn报错0x80070005且金额超过5000元的处理", false), "");
+  EXPECT_EQ(internal::check_variant(c, "vpn报错0x80070005的处理", false), "drops the number 5000");
+  EXPECT_EQ(internal::check_variant(c, "报错0x80070005超过5000元", false), "drops the entity vpn");
+  EXPECT_EQ(internal::check_variant(c, "vpn报错0x80070005超过5000元 2024年", false),
+            "adds the number 2024");
+  // A hypothetical passage may add numbers but still keeps the question's.
+  EXPECT_EQ(internal::check_variant(c, "vpn报错0x80070005时，5000元以上需在2024年前处理", true), "");
+  // Quoted titles and names ICU does not know are entities.
+  const auto q = internal::extract_constraints("《员工手册》里姚笛的职位", fw);
+  EXPECT_NE(std::find(q.entities.begin(), q.entities.end(), "员工手册"), q.entities.end());
+  EXPECT_NE(std::find(q.entities.begin(), q.entities.end(), "姚笛"), q.entities.end());
+}
+
+TEST(Constraints, HookOutputMustBeANonEmptyJsonArrayOfStrings) {
+  EXPECT_TRUE(internal::parse_hook_output(R"(["a","b"])").ok());
+  for (const char* bad : {"", "not json", "{\"a\":1}", "[]", "[\"a\", 3]", "[\"a\"] trailing", "\"a\""})
+    EXPECT_FALSE(internal::parse_hook_output(bad).ok()) << bad;
+  EXPECT_FALSE(internal::parse_hook_output("[\"" + std::string(70000, 'a') + "\"]").ok());
+}
+
+// ---- rewrite ---------------------------------------------------------------------------------
+
+TEST(AnalysisRewrite, FollowUpIsRewrittenWithHistoryAndRetrievedWithout) {
+  const auto r = analyze("那审批呢", {"报销流程是什么"});
+  ASSERT_EQ(r.prep.intent->intent, Intent::kFollowUp);
+  EXPECT_TRUE(r.a.rewrite.rewritten);
+  EXPECT_TRUE(has(r.a.rewrite.query, "报销")) << r.a.rewrite.query;
+  EXPECT_TRUE(has(r.a.rewrite.query, "审批")) << r.a.rewrite.query;
+  // The original first, always; the rewrite second.
+  ASSERT_GE(r.a.variants.size(), 2u);
+  EXPECT_EQ(r.a.variants[0].kind, "original");
+  EXPECT_EQ(r.a.variants[0].text, "那审批呢");
+  EXPECT_EQ(r.a.variants[1].kind, "rewrite");
+  EXPECT_EQ(r.a.variants[1].text, r.a.rewrite.query);
+  // The hook's summary keeps the entity explicit (seed 002 §5).
+  EXPECT_TRUE(has(r.a.rewrite.history_summary, "[上下文]"));
+  EXPECT_TRUE(has(r.a.rewrite.history_summary, "[当前] 那审批呢"));
+}
+
+TEST(AnalysisRewrite, PersonPronounTakesTheNameFromHistory) {
+  const auto r = analyze("她多大了", {"你喜欢姚笛吗"});
+  if (r.prep.route.route == Route::kDirectAnswer) GTEST_SKIP() << "routed as chit-chat";
+  EXPECT_EQ(r.a.rewrite.query, "姚笛多大了");
+}
+
+TEST(AnalysisRewrite, StandaloneQuestionIsNotRewritten) {
+  for (const auto& [q, h] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"年假怎么申请", {}}, {"差旅住宿标准是多少", {"年假怎么申请"}}}) {
+    const auto r = analyze(q, h);
+    EXPECT_FALSE(r.a.rewrite.rewritten) << q;
+    EXPECT_EQ(r.a.rewrite.query, r.prep.normalized.text) << q;
+    EXPECT_EQ(r.a.variants.front().kind, "original");
+    EXPECT_EQ(count_kind(r.a, "rewrite"), 0) << q;
+  }
+}
+
+TEST(AnalysisRewrite, TopicSwitchDoesNotDragTheOldTopic) {
+  const auto r = analyze("换个问题，会议室怎么预定", {"年假怎么申请"});
+  EXPECT_NE(r.prep.intent->intent, Intent::kFollowUp);
+  EXPECT_FALSE(has(r.a.rewrite.query, "年假")) << r.a.rewrite.query;
+}
+
+// ---- glossary --------------------------------------------------------------------------------
+
+TEST(AnalysisGlossary, OnlyTheEffectiveSourcesGlossaryExpands) {
+  // A knowledge question (variants on) whose source is hr: 年休假 → 年假 is an hr term.
+  const auto r = analyze("年休假和病假在制度里分别是怎么规定的，有什么区别");
+  ASSERT_TRUE(r.prep.plan->knobs().use_query_variants) << r.prep.plan->reason();
+  ASSERT_EQ(r.prep.effective_source.value_or(""), "hr");
+  const auto it = std::find_if(r.a.variants.begin(), r.a.variants.end(),
+                               [](const QueryVariant& v) { return v.kind == "glossary"; });
+  ASSERT_NE(it, r.a.variants.end());
+  EXPECT_EQ(it->origin, "hr");
+  EXPECT_EQ(it->text, "年假和病假在制度里分别是怎么规定的,有什么区别");
+  // The standard term already there (年假 inside 带薪年假): nothing to add, and it says so.
+  const auto same = analyze("带薪年假和病假在制度里分别是怎么规定的，有什么区别");
+  EXPECT_EQ(count_kind(same.a, "glossary"), 0);
+  EXPECT_TRUE(std::any_of(same.a.variant_reasons.begin(), same.a.variant_reasons.end(),
+                          [](const std::string& s) { return s == "glossary:hr no alias"; }));
+  // An IT alias in an hr question is not expanded (the IT glossary is not loaded for hr).
+  const auto r2 = analyze("人事制度里忘记密码的员工和年假没休完的员工分别怎么处理");
+  if (r2.prep.effective_source == std::optional<std::string>("hr"))
+    for (const auto& v : r2.a.variants) EXPECT_FALSE(has(v.text, "密码重置")) << v.text;
+}
+
+TEST(AnalysisGlossary, NoVariantsWhenThePlanSaysNo) {
+  const auto r = analyze("年假怎么申请");  // FAQ: use_query_variants = false
+  ASSERT_FALSE(r.prep.plan->knobs().use_query_variants);
+  EXPECT_EQ(kinds(r.a), std::vector<std::string>{"original"});
+  EXPECT_TRUE(has(r.a.variant_reasons.front(), "variants:off"));
+}
+
+// ---- hooks -----------------------------------------------------------------------------------
+
+// A hook that answers from a script keyed by kind, or fails the way it is told to.
+class ScriptedHook : public QueryRewriter {
+ public:
+  std::map<std::string, std::string> replies;
+  std::string mode;  // "", "throw", "error", "slow"
+  mutable std::atomic<int> calls{0};
+  mutable std::string last_prompt;
+  std::string_view name() const override { return "scripted"; }
+  Result<std::string> generate(const RewriteRequest& r) const override {
+    ++calls;
+    last_prompt = std::string(r.prompt);
+    if (mode == "throw") throw std::runtime_error("model server down");
+    if (mode == "error") return make_error(ErrorCode::kIo, "HTTP 503");
+    if (mode == "slow") std::this_thread::sleep_for(r.budget + std::chrono::milliseconds(30));
+    const auto it = replies.find(std::string(r.kind));
+    return it == replies.end() ? std::string("[]") : it->second;
+  }
+};
+
+Planner with_hook(std::shared_ptr<ScriptedHook> hook, std::vector<std::string> kinds_,
+                  int budget_ms = 200, int max_variants = 3) {
+  Config c = rules_only();
+  c.rewrite.hook = "scripted";
+  c.rewrite.hook_kinds = std::move(kinds_);
+  c.rewrite.hook_budget_ms = budget_ms;
+  c.rewrite.max_variants = max_variants;
+  PlannerOptions o;
+  o.rewriters["scripted"] = hook;
+  return Planner::create(std::move(c), std::move(o)).value();
+}
+
+// A knowledge question with a number and an ID-free entity: variants on.
+const std::string kQ = "出差北京住宿超过550元的部分，制度里是怎么规定报销和审批的";
+
+TEST(AnalysisHooks, ValidVariantsAreKeptViolatorsDroppedWithAReason) {
+  auto hook = std::make_shared<ScriptedHook>();
+  hook->replies["multi_query"] =
+      R"(["北京出差住宿超过550元如何报销审批", "出差住宿超标怎么报销", "北京出差住宿超过550元如何报销审批", "2024年北京出差住宿超过550元的规定", "北京住宿550元以上报销规定", "北京出差住宿超过550元的报销审批规定"])";
+  const Planner p = with_hook(hook, {"multi_query"}, 200, 2);
+  const auto r = analyze(p, kQ);
+  ASSERT_TRUE(r.prep.plan->knobs().use_query_variants);
+  ASSERT_EQ(r.a.hook_calls.size(), 1u);
+  EXPECT_TRUE(r.a.hook_calls[0].ok);
+  EXPECT_EQ(r.a.hook_calls[0].kept, 2);
+  std::vector<std::string> reasons;
+  for (const auto& x : r.a.rejected) reasons.push_back(x.reason);
+  EXPECT_EQ(reasons, (std::vector<std::string>{"drops the number 550", "duplicate",
+                                               "adds the number 2024", "over max_variants"}));
+  EXPECT_EQ(r.a.variants.front().kind, "original");
+  EXPECT_EQ(r.a.cost.model_calls, 1);
+  EXPECT_EQ(r.a.cost.variants_rejected, 4);
+  EXPECT_EQ(count_kind(r.a, "multi_query"), 2);
+  // The prompt is seed 002's template with the question in place.
+  EXPECT_TRUE(has(hook->last_prompt, "保留所有实体与数值约束"));
+  EXPECT_TRUE(has(hook->last_prompt, r.a.rewrite.query));
+}
+
+TEST(AnalysisHooks, EveryFailureLeavesTheBuiltInRewriteAndIsReported) {
+  struct Case {
+    std::string mode, reply, error_prefix;
+  };
+  for (const Case& k : std::vector<Case>{{"", "not json at all", "invalid JSON"},
+                                        {"", R"({"q": "x"})", "not a JSON array"},
+                                        {"", "[]", "empty array"},
+                                        {"", R"(["ok", 1])", "element 1 is not a string"},
+                                        {"throw", "", "exception: model server down"},
+                                        {"error", "", "error: HTTP 503"},
+                                        {"slow", R"(["x"])", "timeout:"}}) {
+    auto hook = std::make_shared<ScriptedHook>();
+    hook->mode = k.mode;
+    hook->replies["multi_query"] = k.reply;
+    const Planner p = with_hook(hook, {"multi_query"}, 40);
+    const auto r = analyze(p, "那审批呢", {"报销流程是什么"});
+    SCOPED_TRACE(k.error_prefix);
+    ASSERT_EQ(r.a.hook_calls.size(), 1u);
+    EXPECT_FALSE(r.a.hook_calls[0].ok);
+    EXPECT_TRUE(r.a.hook_calls[0].error.starts_with(k.error_prefix)) << r.a.hook_calls[0].error;
+    EXPECT_EQ(r.a.cost.hook_failures, 1);
+    EXPECT_FALSE(r.a.rewrite.hook_error.empty());
+    // The built-in rewrite stands; no hook variant.
+    EXPECT_EQ(kinds(r.a), (std::vector<std::string>{"original", "rewrite"}));
+  }
+}
+
+TEST(AnalysisHooks, HydeIsHypotheticalAndSkippedForExactIds) {
+  auto hook = std::make_shared<ScriptedHook>();
+  hook->replies["hyde"] =
+      R"(["出差北京住宿超过550元的部分由个人承担，确需超标的须事先报部门负责人审批，报销时附说明。"])";
+  const auto r = analyze(with_hook(hook, {"hyde"}), kQ);
+  ASSERT_EQ(r.a.hook_calls.size(), 1u);
+  const auto& v = r.a.variants.back();
+  EXPECT_EQ(v.kind, "hyde");
+  EXPECT_TRUE(v.hypothetical);
+  // A question with an error code: BM25, and HyDE would dilute it.
+  hook->calls = 0;
+  const auto r2 = analyze(with_hook(hook, {"hyde"}), "详细说明vpn报错0x80070005的原因和所有处理办法以及相关规定");
+  EXPECT_EQ(r2.a.routing.mode, "bm25");
+  if (r2.prep.plan->knobs().use_query_variants) {
+    EXPECT_EQ(hook->calls.load(), 0);
+    EXPECT_TRUE(std::any_of(r2.a.variant_reasons.begin(), r2.a.variant_reasons.end(),
+                            [](const std::string& s) { return has(s, "hyde:skipped"); }));
+  }
+}
+
+TEST(AnalysisHooks, DecompositionMayPartitionButMustCoverEverything) {
+  auto hook = std::make_shared<ScriptedHook>();
+  hook->replies["decomposition"] = R"(["北京出差住宿超过550元怎么报销", "出差住宿超标怎么审批"])";
+  const auto ok = analyze(with_hook(hook, {"decomposition"}), kQ);
+  EXPECT_EQ(count_kind(ok.a, "decomposition"), 2);
+  hook->replies["decomposition"] = R"(["出差住宿怎么报销", "出差住宿超标怎么审批"])";
+  const auto bad = analyze(with_hook(hook, {"decomposition"}), kQ);
+  EXPECT_EQ(count_kind(bad.a, "decomposition"), 0);
+  ASSERT_EQ(bad.a.rejected.size(), 2u);
+  EXPECT_EQ(bad.a.rejected[0].reason, "decomposition drops the number 550");
+}
+
+TEST(AnalysisHooks, AnUnregisteredHookNameIsAConfigError) {
+  Config c = rules_only();
+  c.rewrite.hook = "gpt";
+  auto p = Planner::create(std::move(c));
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code, ErrorCode::kInvalidConfig);
+  EXPECT_EQ(p.error().field, "[rewrite] hook");
+}
+
+// ---- routing, execution, fallback, prompt, cost -----------------------------------------------
+
+TEST(AnalysisRouting, IndexModeAndTierEachWithAReason) {
+  const auto order = analyze("订单号20240301123的退款进度怎么查");
+  EXPECT_EQ(order.a.routing.index, "orders");
+  EXPECT_EQ(order.a.routing.mode, "bm25");
+  const auto code = analyze("电脑报0x80070005怎么处理");
+  EXPECT_EQ(code.a.routing.index, "code");
+  EXPECT_EQ(code.a.routing.mode, "bm25");
+  const auto plain = analyze("年假怎么申请");
+  EXPECT_EQ(plain.a.routing.index, "knowledge");
+  EXPECT_EQ(plain.a.routing.mode, "hybrid");
+  EXPECT_EQ(plain.a.routing.model_tier, "small");
+  const auto multi = analyze("年假怎么申请？病假需要什么材料？");
+  EXPECT_EQ(multi.a.routing.parts, 2);
+  EXPECT_EQ(multi.a.routing.model_tier, "large");
+  for (const auto* r : {&order, &code, &plain, &multi}) EXPECT_EQ(r->a.routing.reasons.size(), 3u);
+}
+
+TEST(AnalysisExecution, ExplicitCuesMixedAndDirect) {
+  const auto explicit_ = analyze("帮我深度研究一下差旅和报销制度的变化");
+  EXPECT_EQ(explicit_.a.execution.path, "research");
+  EXPECT_TRUE(explicit_.a.execution.explicit_request);
+  EXPECT_DOUBLE_EQ(explicit_.a.execution.confidence, 0.95);
+  const auto graph = analyze("星河科技旗下有哪些子公司");
+  EXPECT_EQ(graph.a.execution.path, "graph");
+  EXPECT_DOUBLE_EQ(graph.a.execution.confidence, 0.80);
+  const auto mixed = analyze("各子公司的报销制度之间的区别");
+  EXPECT_EQ(mixed.a.execution.path, "semantic");
+  EXPECT_TRUE(has(mixed.a.execution.reasons.back(), "below_min_confidence"));
+  const auto plain = analyze("年假怎么申请");
+  EXPECT_EQ(plain.a.execution.path, "semantic");
+  EXPECT_DOUBLE_EQ(plain.a.execution.confidence, 0.90);
+  const auto hello = analyze("你好");
+  EXPECT_EQ(hello.a.execution.path, "direct");
+  EXPECT_TRUE(hello.a.variants.empty());
+  EXPECT_EQ(hello.a.cost.retrieval_calls, 0);
+}
+
+TEST(AnalysisFallback, LadderIsOrderedConcreteAndNeverRepeats) {
+  AnalysisContext ctx;
+  ctx.now = "2026-11-30T10:00:00+08:00";
+  const auto timed = analyze("上个月的差旅报销制度有什么变化", {}, ctx);
+  ASSERT_TRUE(timed.a.filters.time.has_value());
+  ASSERT_FALSE(timed.a.fallback.empty());
+  EXPECT_EQ(timed.a.fallback.front().action, "relax_filters");
+  EXPECT_TRUE(has(timed.a.fallback.front().params.at("drop"), "date_range"));
+  const auto plain = analyze("年假怎么申请");
+  for (const auto& s : plain.a.fallback) EXPECT_NE(s.action, "relax_filters");
+  EXPECT_EQ(plain.a.fallback.back().action, "escalate");
+  for (const auto* r : {&timed, &plain})
+    for (std::size_t i = 0; i < r->a.fallback.size(); ++i) {
+      EXPECT_EQ(r->a.fallback[i].step, static_cast<int>(i) + 1);
+      if (i > 0)
+        EXPECT_FALSE(r->a.fallback[i].action == r->a.fallback[i - 1].action &&
+                     r->a.fallback[i].params == r->a.fallback[i - 1].params);
+    }
+  // The budget policy comes from [execution].
+  EXPECT_EQ(plain.a.budget.normal_below_tokens, 8000);
+  EXPECT_EQ(plain.a.budget.stop_retrieval_at_tokens, 10000);
+  EXPECT_EQ(plain.a.budget.max_tool_calls, 8);
+}
+
+TEST(AnalysisPrompt, ProfileFollowsCategoryIntentAndTable) {
+  EXPECT_EQ(analyze("出差住宿标准每晚多少钱").a.prompt.id, "pricing");
+  EXPECT_EQ(analyze("那审批呢", {"报销流程是什么"}).a.prompt.id, "follow_up");
+  const auto d = analyze("年假怎么申请");
+  EXPECT_EQ(d.a.prompt.id, "default");
+  EXPECT_EQ(d.a.prompt.final_context_top_n, d.prep.plan->knobs().final_context_top_n);
+  EXPECT_EQ(d.a.prompt.max_context_chars, d.prep.plan->knobs().max_context_chars);
+}
+
+TEST(AnalysisCost, LedgerCountsPathsTimesCollections) {
+  const auto r = analyze("那审批呢", {"报销流程是什么"});
+  const auto& k = r.prep.plan->knobs();
+  EXPECT_EQ(r.a.cost.variant_paths, static_cast<int>(r.a.variants.size()));
+  EXPECT_EQ(r.a.cost.retrieval_calls, r.a.cost.variant_paths * (int{k.run_faq} + int{k.run_doc}));
+  EXPECT_EQ(r.a.cost.model_calls, 0);
+}
+
+TEST(AnalysisContextInput, BadNowIsInvalidInputNamingNow) {
+  auto prep = planner().prepare(PrepareRequest{"上个月的报销", {}, "", std::nullopt});
+  ASSERT_TRUE(prep.ok());
+  AnalysisContext ctx;
+  ctx.now = "yesterday";
+  auto a = planner().analyze(*prep, ctx);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.error().code, ErrorCode::kInvalidInput);
+  EXPECT_EQ(a.error().field, "now");
+}
+
+TEST(AnalysisDeterminism, SameInputSameJson) {
+  AnalysisContext ctx;
+  ctx.now = "2026-02-28T23:30:00+08:00";
+  for (const auto& [q, h] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"上周的会议室预定记录", {}}, {"那病假呢", {"年假怎么申请"}}, {"订单号20240301123", {}}}) {
+    const auto a = analyze(q, h, ctx);
+    const auto b = analyze(q, h, ctx);
+    EXPECT_EQ(to_json(a.prep, a.a), to_json(b.prep, b.a)) << q;
+  }
+}
+
+}  // namespace

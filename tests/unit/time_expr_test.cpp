@@ -1,0 +1,391 @@
+// Time expressions → anchored [from, to) ranges (issue 8 item 5), through extract_filters with the
+// shipped [filters] section, plus the shared calendar module (common/dates.hpp).
+#include "planning/analysis/time_expr.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/dates.hpp"
+#include "planning/analysis/filters.hpp"
+#include "planning/text.hpp"
+#include "qaplan/planning/config.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using qaplan::AnalysisContext;
+using qaplan::Filters;
+using qaplan::FiltersConfig;
+namespace dates = qaplan::internal::dates;
+
+const FiltersConfig& shipped() {
+  static const FiltersConfig c = [] {
+    auto cfg = qaplan::load_config(qaplan::test::shipped_config());
+    EXPECT_TRUE(cfg.ok()) << cfg.error().to_string();
+    return cfg.ok() ? cfg->filters : FiltersConfig{};
+  }();
+  return c;
+}
+
+// The planner's normalization, so cases can be written as a user types them (Ｑ３, 最近７天).
+std::string norm(std::string_view raw) {
+  auto n = qaplan::internal::normalize_question(raw, qaplan::InputConfig{});
+  EXPECT_TRUE(n.ok()) << raw;
+  return n.ok() ? n->text : std::string(raw);
+}
+
+Filters run(std::string_view q, std::string now, const FiltersConfig& c = shipped()) {
+  AnalysisContext ctx;
+  ctx.now = std::move(now);
+  ctx.timezone = "Asia/Shanghai";
+  return qaplan::internal::extract_filters(norm(q), c, ctx);
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += x + "; ";
+  return s;
+}
+
+struct RangeCase {
+  const char* question;
+  const char* now;
+  const char* from;  // nullptr: no time filter
+  const char* to;
+};
+
+// Anchors used below: 2026-11-30 is a Monday; 2026-01-02 a Friday (week across the year);
+// 2024-03-01 follows a leap day; 2025-03-01 follows a non-leap February.
+constexpr const char* kNov30 = "2026-11-30T10:00:00+08:00";
+constexpr const char* kJan02 = "2026-01-02T09:00:00+08:00";
+constexpr const char* kLeap = "2024-03-01T08:00:00+08:00";
+constexpr const char* kLeapDay = "2024-02-29T12:00:00+08:00";
+constexpr const char* kMar01 = "2025-03-01T08:00:00+08:00";
+constexpr const char* kMar31 = "2026-03-31T08:00:00+08:00";
+
+void expect_ranges(const std::vector<RangeCase>& cases) {
+  for (const RangeCase& c : cases) {
+    SCOPED_TRACE(std::string(c.question) + " @ " + c.now);
+    const Filters f = run(c.question, c.now);
+    if (!c.from) {
+      EXPECT_FALSE(f.time.has_value()) << f.time->from << " " << f.time->to << " | "
+                                       << joined(f.reasons);
+      continue;
+    }
+    ASSERT_TRUE(f.time.has_value()) << joined(f.reasons);
+    EXPECT_EQ(f.time->from, c.from) << joined(f.reasons);
+    EXPECT_EQ(f.time->to, c.to) << joined(f.reasons);
+    EXPECT_EQ(f.time->anchor, c.now);
+    EXPECT_EQ(f.time->timezone, "Asia/Shanghai");
+    EXPECT_FALSE(f.uncertain);
+  }
+}
+
+TEST(TimeExpr, DaysWeeksMonthsAcrossBoundaries) {
+  expect_ranges({
+      {"今天的会议纪要", kNov30, "2026-11-30", "2026-12-01"},  // month end: to = next month
+      {"昨天发布的通知", kNov30, "2026-11-29", "2026-11-30"},
+      {"前天的通知", kNov30, "2026-11-28", "2026-11-29"},
+      {"今日", kNov30, "2026-11-30", "2026-12-01"},
+      {"昨天", kLeap, "2024-02-29", "2024-03-01"},  // leap day
+      {"昨天", kMar01, "2025-02-28", "2025-03-01"},
+      {"前天", kJan02, "2025-12-31", "2026-01-01"},  // across the year
+      {"本周的值班表", kNov30, "2026-11-30", "2026-12-07"},  // Monday: the week starts today
+      {"这周", kNov30, "2026-11-30", "2026-12-07"},
+      {"上周的周报", kNov30, "2026-11-23", "2026-11-30"},
+      {"上个星期", kNov30, "2026-11-23", "2026-11-30"},
+      {"上上周", kNov30, "2026-11-16", "2026-11-23"},
+      {"本周", kJan02, "2025-12-29", "2026-01-05"},  // a week across the new year
+      {"上周", kJan02, "2025-12-22", "2025-12-29"},
+      {"本月", kNov30, "2026-11-01", "2026-12-01"},
+      {"这个月的考勤", kNov30, "2026-11-01", "2026-12-01"},
+      {"上个月的报销", kNov30, "2026-10-01", "2026-11-01"},
+      {"上月", kNov30, "2026-10-01", "2026-11-01"},
+      {"上上个月", kNov30, "2026-09-01", "2026-10-01"},
+      {"上个月", kJan02, "2025-12-01", "2026-01-01"},  // January's previous month
+      {"上个月", kLeap, "2024-02-01", "2024-03-01"},   // February of a leap year
+      {"上个月", kMar31, "2026-02-01", "2026-03-01"},  // from the 31st
+  });
+}
+
+TEST(TimeExpr, QuartersHalvesYears) {
+  expect_ranges({
+      {"本季度", kNov30, "2026-10-01", "2027-01-01"},  // Q4 ends at next year's Jan 1
+      {"上季度的销售数据", kNov30, "2026-07-01", "2026-10-01"},
+      {"上季度", kJan02, "2025-10-01", "2026-01-01"},  // across the year
+      {"Q1的预算", kNov30, "2026-01-01", "2026-04-01"},
+      {"q2", kNov30, "2026-04-01", "2026-07-01"},
+      {"Ｑ３的目标", kNov30, "2026-07-01", "2026-10-01"},  // full-width, normalized
+      {"Q4", kNov30, "2026-10-01", "2027-01-01"},
+      {"去年Q3", kNov30, "2025-07-01", "2025-10-01"},
+      {"去年Q4", kJan02, "2025-10-01", "2026-01-01"},
+      {"2024年Q4", kNov30, "2024-10-01", "2025-01-01"},
+      {"2024Q1", kNov30, "2024-01-01", "2024-04-01"},
+      {"第三季度", kNov30, "2026-07-01", "2026-10-01"},
+      {"2025年第一季度", kNov30, "2025-01-01", "2025-04-01"},
+      {"今年第2季度", kNov30, "2026-04-01", "2026-07-01"},
+      {"去年前三季度", kNov30, "2025-01-01", "2025-10-01"},
+      {"上半年", kNov30, "2026-01-01", "2026-07-01"},
+      {"下半年的计划", kNov30, "2026-07-01", "2027-01-01"},
+      {"去年上半年", kNov30, "2025-01-01", "2025-07-01"},
+      {"2024年下半年", kNov30, "2024-07-01", "2025-01-01"},
+      {"今年", kNov30, "2026-01-01", "2027-01-01"},
+      {"本年度", kNov30, "2026-01-01", "2027-01-01"},
+      {"去年的年报", kNov30, "2025-01-01", "2026-01-01"},
+      {"去年", kMar01, "2024-01-01", "2025-01-01"},  // a leap year, from 2025-03-01
+      {"前年", kNov30, "2024-01-01", "2025-01-01"},
+  });
+}
+
+TEST(TimeExpr, RollingWindows) {
+  expect_ranges({
+      {"最近7天", kNov30, "2026-11-24", "2026-12-01"},  // seven days including today
+      {"近7天", kNov30, "2026-11-24", "2026-12-01"},
+      {"过去7天", kNov30, "2026-11-24", "2026-12-01"},
+      {"最近７天", kNov30, "2026-11-24", "2026-12-01"},
+      {"最近 7 天", kNov30, "2026-11-24", "2026-12-01"},
+      {"最近三天", kNov30, "2026-11-28", "2026-12-01"},
+      {"近十天", kNov30, "2026-11-21", "2026-12-01"},
+      {"近十五天", kNov30, "2026-11-16", "2026-12-01"},
+      {"最近三十天", kNov30, "2026-11-01", "2026-12-01"},  // November has 30 days
+      {"最近两周", kNov30, "2026-11-17", "2026-12-01"},
+      {"过去2周", kNov30, "2026-11-17", "2026-12-01"},
+      {"最近一周", kNov30, "2026-11-24", "2026-12-01"},
+      {"近三个月", kNov30, "2026-09-01", "2026-12-01"},
+      {"最近3个月", kNov30, "2026-09-01", "2026-12-01"},
+      {"近3月", kNov30, "2026-09-01", "2026-12-01"},  // a count of months, not March
+      {"近半年", kNov30, "2026-06-01", "2026-12-01"},
+      {"近一年", kNov30, "2025-12-01", "2026-12-01"},
+      {"近两年", kNov30, "2024-12-01", "2026-12-01"},
+      {"过去1个月", kLeapDay, "2024-02-01", "2024-03-01"},
+      {"近一年", kLeapDay, "2023-03-01", "2024-03-01"},
+      {"最近1个月", kMar31, "2026-03-01", "2026-04-01"},
+      {"最近7天", kLeap, "2024-02-24", "2024-03-02"},
+  });
+}
+
+TEST(TimeExpr, AbsoluteDatesNeedNoNowButYearlessOnesDo) {
+  expect_ranges({
+      {"2024年3月的合同", kNov30, "2024-03-01", "2024-04-01"},
+      {"2024年03月", kNov30, "2024-03-01", "2024-04-01"},
+      {"2024年12月", kNov30, "2024-12-01", "2025-01-01"},
+      {"2024年", kNov30, "2024-01-01", "2025-01-01"},
+      {"2024年度审计报告", kNov30, "2024-01-01", "2025-01-01"},
+      {"3月5日的会议", kNov30, "2026-03-05", "2026-03-06"},
+      {"3月5号", kNov30, "2026-03-05", "2026-03-06"},
+      {"三月份", kNov30, "2026-03-01", "2026-04-01"},
+      {"十二月", kNov30, "2026-12-01", "2027-01-01"},
+      {"今年3月", kNov30, "2026-03-01", "2026-04-01"},
+      {"去年12月", kNov30, "2025-12-01", "2026-01-01"},
+      {"1-3月", kNov30, "2026-01-01", "2026-04-01"},
+      {"2024年1至3月", kNov30, "2024-01-01", "2024-04-01"},
+      {"2024年1月至3月", kNov30, "2024-01-01", "2024-04-01"},  // the second end takes 2024
+      {"2024-03-05", kNov30, "2024-03-05", "2024-03-06"},
+      {"2024/3/5", kNov30, "2024-03-05", "2024-03-06"},
+      {"2024.03.05", kNov30, "2024-03-05", "2024-03-06"},
+      {"2024-03", kNov30, "2024-03-01", "2024-04-01"},
+      {"2024年2月29日", kNov30, "2024-02-29", "2024-03-01"},
+      {"2月29日", kLeap, "2024-02-29", "2024-03-01"},
+      {"2025年2月29日", kNov30, nullptr, nullptr},  // no such day
+      {"2月30日", kNov30, nullptr, nullptr},
+  });
+  // Absolute dates resolve without `now` (and record no anchor).
+  AnalysisContext none;
+  const Filters f = qaplan::internal::extract_filters("2024年3月的合同", shipped(), none);
+  ASSERT_TRUE(f.time.has_value()) << joined(f.reasons);
+  EXPECT_EQ(f.time->from, "2024-03-01");
+  EXPECT_EQ(f.time->to, "2024-04-01");
+  EXPECT_EQ(f.time->anchor, "");
+  EXPECT_FALSE(f.uncertain);
+}
+
+TEST(TimeExpr, SpringFestivalFromTheChineseCalendar) {
+  // 2026's festival is 02-17, 2025's 01-29; 2027's is the shipped override 02-06 (ICU: 02-07).
+  expect_ranges({
+      {"春节前的值班安排", kNov30, "2026-01-18", "2026-02-17"},
+      {"春节后", kNov30, "2026-02-17", "2026-03-19"},
+      {"去年春节前", kNov30, "2024-12-30", "2025-01-29"},
+      {"2027年春节前", kNov30, "2027-01-07", "2027-02-06"},
+      {"2024年春节之后", kNov30, "2024-02-10", "2024-03-11"},
+  });
+  EXPECT_EQ(dates::spring_festival(2024), (dates::Day{2024, 2, 10}));
+  EXPECT_EQ(dates::spring_festival(2023), (dates::Day{2023, 1, 22}));
+  EXPECT_EQ(dates::spring_festival(2026), (dates::Day{2026, 2, 17}));
+  EXPECT_EQ(dates::spring_festival(2033), (dates::Day{2033, 1, 31}));
+  EXPECT_FALSE(dates::spring_festival(1800).has_value());
+  // The window is configurable.
+  FiltersConfig c = shipped();
+  c.spring_festival_days = 7;
+  const Filters f = run("春节前", kNov30, c);
+  ASSERT_TRUE(f.time.has_value());
+  EXPECT_EQ(f.time->from, "2026-02-10");
+  EXPECT_EQ(f.time->to, "2026-02-17");
+}
+
+TEST(TimeExpr, English) {
+  expect_ranges({
+      {"today", kNov30, "2026-11-30", "2026-12-01"},
+      {"policies updated yesterday", kNov30, "2026-11-29", "2026-11-30"},
+      {"this week", kNov30, "2026-11-30", "2026-12-07"},
+      {"last week", kNov30, "2026-11-23", "2026-11-30"},
+      {"this month", kNov30, "2026-11-01", "2026-12-01"},
+      {"Last Month's expenses", kNov30, "2026-10-01", "2026-11-01"},
+      {"this quarter", kNov30, "2026-10-01", "2027-01-01"},
+      {"last quarter", kJan02, "2025-10-01", "2026-01-01"},
+      {"Q3 report", kNov30, "2026-07-01", "2026-10-01"},
+      {"q3 2024", kNov30, "2024-07-01", "2024-10-01"},
+      {"H1", kNov30, "2026-01-01", "2026-07-01"},
+      {"h2 of last year", kNov30, "2025-07-01", "2026-01-01"},
+      {"first half of 2024", kNov30, "2024-01-01", "2024-07-01"},
+      {"this year", kNov30, "2026-01-01", "2027-01-01"},
+      {"last year", kMar01, "2024-01-01", "2025-01-01"},
+      {"past 7 days", kNov30, "2026-11-24", "2026-12-01"},
+      {"in the past two weeks", kNov30, "2026-11-17", "2026-12-01"},
+      {"past week", kNov30, "2026-11-24", "2026-12-01"},
+      {"last 3 months", kNov30, "2026-09-01", "2026-12-01"},
+      {"March 2024", kNov30, "2024-03-01", "2024-04-01"},
+      {"in march", kNov30, "2026-03-01", "2026-04-01"},
+      {"contracts signed in 2024", kNov30, "2024-01-01", "2025-01-01"},
+  });
+}
+
+TEST(TimeExpr, EdgesAndSeveralExpressions) {
+  expect_ranges({
+      {"2024年以来", kNov30, "2024-01-01", "2026-12-01"},
+      {"今年以来的报销", kNov30, "2026-01-01", "2026-12-01"},
+      {"2024年3月起", kNov30, "2024-03-01", "2026-12-01"},
+      {"since 2024", kNov30, "2024-01-01", "2026-12-01"},
+      {"2024年之前的合同", kNov30, nullptr, nullptr},  // open-ended: no filter
+      {"截至2024年3月", kNov30, nullptr, nullptr},
+      {"上个月以后", kNov30, nullptr, nullptr},
+      {"before 2024", kNov30, nullptr, nullptr},
+      {"上个月起草的合同", kNov30, "2026-10-01", "2026-11-01"},  // 起草 drafts, not 起
+      {"去年和今年的营收对比", kNov30, "2025-01-01", "2027-01-01"},  // both: their span
+      {"2024年3月1日到2024年3月15日", kNov30, "2024-03-01", "2024-03-16"},
+  });
+  const Filters f = run("去年和今年的营收对比", kNov30);
+  ASSERT_TRUE(f.time.has_value());
+  EXPECT_EQ(f.time->expression, "去年+今年");
+  const Filters open = run("2024年之前的合同", kNov30);
+  EXPECT_NE(joined(open.reasons).find("time:skipped 2024年之前"), std::string::npos)
+      << joined(open.reasons);
+}
+
+TEST(TimeExpr, WordsThatAreNotTimeFilters) {
+  expect_ranges({
+      {"报销2000元需要谁审批", kNov30, nullptr, nullptr},
+      {"试用期三个月", kNov30, nullptr, nullptr},  // a duration
+      {"三个月内提交", kNov30, nullptr, nullptr},
+      {"提前天数怎么算", kNov30, nullptr, nullptr},  // 前天 inside 提前天 (ignore_within)
+      {"接近三个月没发工资", kNov30, nullptr, nullptr},
+      {"最近一次体检", kNov30, nullptr, nullptr},
+      {"最近的打印机在哪", kNov30, nullptr, nullptr},
+      {"v2024.1版本", kNov30, nullptr, nullptr},
+      {"订单号20240305001", kNov30, nullptr, nullptr},
+      {"may i ask about leave", kNov30, nullptr, nullptr},
+      {"faq3", kNov30, nullptr, nullptr},
+      {"h1b visa", kNov30, nullptr, nullptr},
+      {"last login failed", kNov30, nullptr, nullptr},
+      {"todays", kNov30, nullptr, nullptr},
+      {"前三个月的试用期", kNov30, nullptr, nullptr},  // needs a year to be one
+      {"最近99999天", kNov30, nullptr, nullptr},
+      {"过去100年", kNov30, nullptr, nullptr},  // longer than max_window_days
+      // A time word's first character that belongs to the word before it.
+      {"可以提前年假吗", kNov30, nullptr, nullptr},
+      {"目前年假还剩几天", kNov30, nullptr, nullptr},
+      {"马上年底了要交什么", kNov30, nullptr, nullptr},
+      {"以上月份的数据", kNov30, nullptr, nullptr},
+      {"线上周报怎么写", kNov30, nullptr, nullptr},
+      {"成本月度报表", kNov30, nullptr, nullptr},
+      {"如今年轻人", kNov30, nullptr, nullptr},
+      {"除去年终奖还有什么", kNov30, nullptr, nullptr},
+      {"统一月度考核", kNov30, nullptr, nullptr},
+      {"一月一次的例会", kNov30, nullptr, nullptr},
+      {"这周期间", kNov30, nullptr, nullptr},
+      {"附近三天的酒店", kNov30, nullptr, nullptr},
+  });
+}
+
+TEST(TimeExpr, WeekStartIsConfigurable) {
+  FiltersConfig c = shipped();
+  c.week_start = 7;  // Sunday: 2026-11-30 (Mon) belongs to the week of Sunday 11-29
+  Filters f = run("本周", kNov30, c);
+  ASSERT_TRUE(f.time.has_value());
+  EXPECT_EQ(f.time->from, "2026-11-29");
+  EXPECT_EQ(f.time->to, "2026-12-06");
+  f = run("上周", kNov30, c);
+  ASSERT_TRUE(f.time.has_value());
+  EXPECT_EQ(f.time->from, "2026-11-22");
+  c.week_start = 2;  // Tuesday: Monday is the last day of the week that began 11-24
+  f = run("本周", kNov30, c);
+  ASSERT_TRUE(f.time.has_value());
+  EXPECT_EQ(f.time->from, "2026-11-24");
+  EXPECT_EQ(f.time->to, "2026-12-01");
+}
+
+TEST(TimeExpr, TheLocalDateIsNowsOwnOffset) {
+  // One instant, two offsets: 20:00Z on 11-30 is already 12-01 in UTC+8.
+  Filters f = run("今天", "2026-11-30T20:00:00Z");
+  ASSERT_TRUE(f.time.has_value());
+  EXPECT_EQ(f.time->from, "2026-11-30");
+  f = run("今天", "2026-12-01T04:00:00+08:00");
+  ASSERT_TRUE(f.time.has_value());
+  EXPECT_EQ(f.time->from, "2026-12-01");
+  f = run("今天", "2026-11-30T23:30:00-05:00");
+  ASSERT_TRUE(f.time.has_value());
+  EXPECT_EQ(f.time->from, "2026-11-30");
+  // No timezone label: the offset is recorded.
+  AnalysisContext ctx;
+  ctx.now = "2026-11-30T10:00:00+08:00";
+  f = qaplan::internal::extract_filters("上个月", shipped(), ctx);
+  ASSERT_TRUE(f.time.has_value());
+  EXPECT_EQ(f.time->timezone, "+08:00");
+  EXPECT_EQ(f.time->anchor, ctx.now);
+  EXPECT_EQ(f.time->expression, "上个月");
+  EXPECT_EQ(f.reasons, (std::vector<std::string>{"time:上个月→[2026-10-01,2026-11-01)"}));
+}
+
+TEST(TimeExpr, WithoutNowRelativeTimeIsUncertainNotGuessed) {
+  for (const char* q : {"上个月的报销", "最近7天", "Q3", "3月5日", "今年以来", "春节前"}) {
+    SCOPED_TRACE(q);
+    AnalysisContext ctx;
+    const Filters f = qaplan::internal::extract_filters(norm(q), shipped(), ctx);
+    EXPECT_FALSE(f.time.has_value());
+    EXPECT_TRUE(f.uncertain);
+    ASSERT_FALSE(f.reasons.empty());
+    EXPECT_NE(f.reasons.front().find("uncertain:"), std::string::npos) << joined(f.reasons);
+    EXPECT_NE(f.reasons.front().find("without now"), std::string::npos) << joined(f.reasons);
+  }
+  AnalysisContext bad;
+  bad.now = "2026-11-30 10:00";  // no offset: refused, never guessed
+  const Filters f = qaplan::internal::extract_filters("上个月", shipped(), bad);
+  EXPECT_FALSE(f.time.has_value());
+  EXPECT_TRUE(f.uncertain);
+  EXPECT_NE(joined(f.reasons).find("not ISO-8601"), std::string::npos) << joined(f.reasons);
+  // A relative and an absolute expression together: all or nothing.
+  const Filters mixed =
+      qaplan::internal::extract_filters("2024年和上个月", shipped(), AnalysisContext{});
+  EXPECT_FALSE(mixed.time.has_value());
+  EXPECT_TRUE(mixed.uncertain);
+}
+
+TEST(CommonDates, CalendarArithmetic) {
+  EXPECT_EQ(dates::add_months({2026, 1, 31}, 1), (dates::Day{2026, 2, 28}));
+  EXPECT_EQ(dates::add_months({2024, 1, 31}, 1), (dates::Day{2024, 2, 29}));
+  EXPECT_EQ(dates::add_months({2024, 2, 29}, -12), (dates::Day{2023, 2, 28}));
+  EXPECT_EQ(dates::add_months({2026, 1, 15}, -1), (dates::Day{2025, 12, 15}));
+  EXPECT_EQ(dates::add_months({2026, 11, 1}, 14), (dates::Day{2028, 1, 1}));
+  EXPECT_EQ(dates::iso_weekday(dates::to_days({2026, 11, 30})), 1);
+  EXPECT_EQ(dates::iso_weekday(dates::to_days({2026, 11, 29})), 7);
+  EXPECT_EQ(dates::from_days(dates::to_days({2024, 2, 29}) + 1), (dates::Day{2024, 3, 1}));
+  EXPECT_EQ(dates::format({2024, 3, 5}), "2024-03-05");
+  EXPECT_EQ(dates::format_offset(480), "+08:00");
+  EXPECT_EQ(dates::format_offset(-330), "-05:30");
+  EXPECT_FALSE(dates::is_valid(2025, 2, 29));
+  EXPECT_TRUE(dates::is_valid(2000, 2, 29));
+  const auto t = dates::parse_time_point("2026-11-30T20:00:00Z");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(dates::local_day(*t), (dates::Day{2026, 11, 30}));
+  EXPECT_FALSE(dates::parse_time_point("2026-11-30T20:00:00").has_value());
+}
+
+}  // namespace
