@@ -5,6 +5,7 @@
 #include <string>
 
 #include "qaplan/eval/bench.hpp"
+#include "qaplan/eval/calibrate.hpp"
 #include "qaplan/version.hpp"
 
 namespace qaplan {
@@ -80,11 +81,49 @@ ordered_json hit_json(const BenchHit& h) {
           {"accepted", h.accepted}};
 }
 
+// A percentage for Markdown; an undefined rate is "n/a" (never a JSON null), and the caller puts
+// its counts beside it.
 std::string pct(const std::optional<double>& v) {
-  if (!v) return "null";
+  if (!v) return "n/a";
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", *v * 100.0);
+  std::snprintf(buf, sizeof buf, "%.1f %%", *v * 100.0);
   return buf;
+}
+
+std::string frac(std::size_t a, std::size_t b) {
+  return std::to_string(a) + "/" + std::to_string(b);
+}
+
+// An average over `n` queries: "71.9 % (n = 16)".
+std::string avg(const std::optional<double>& v, std::size_t n) {
+  return pct(v) + " (n = " + std::to_string(n) + ")";
+}
+
+std::string rate(const std::optional<double>& v, std::size_t a, std::size_t b) {
+  return pct(v) + " (" + frac(a, b) + ")";
+}
+
+// The dev row that returns something and ranks best by the calibration's own order; nullopt when
+// every row returns nothing.
+std::optional<std::size_t> best_returning_row(const Calibration& c) {
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < c.candidates.size(); ++i) {
+    const ThresholdCandidate& t = c.candidates[i];
+    if (t.returned_chunks == 0) continue;
+    if (!best) {
+      best = i;
+      continue;
+    }
+    const ThresholdCandidate& b = c.candidates[*best];
+    const std::size_t ot = t.supported_positives * c.negatives + t.rejected_negatives * c.positives;
+    const std::size_t ob = b.supported_positives * c.negatives + b.rejected_negatives * c.positives;
+    if (ot != ob ? ot > ob
+                 : (t.rejected_negatives != b.rejected_negatives
+                        ? t.rejected_negatives > b.rejected_negatives
+                        : t.supported_positives > b.supported_positives))
+      best = i;
+  }
+  return best;
 }
 
 std::string num(const std::optional<double>& v, const char* fmt = "%.3f") {
@@ -259,7 +298,9 @@ std::string bench_report_markdown(const BenchRun& run) {
       "top 3) and frozen before test is ranked.";
   if (run.backend == VectorBackend::kCached)
     md += " `vector_current` is the deployed fixed threshold, not calibrated.";
-  md += "\n\n";
+  md += " Every metric is defined under *Definitions* below; a rate shows its counts (a/b), an "
+        "average over queries shows how many it averages (n = …), and \"n/a\" marks a rate whose "
+        "denominator is 0.\n\n";
 
   for (const char* split : {"test", "dev"}) {
     const bool test = std::string(split) == "test";
@@ -272,38 +313,98 @@ std::string bench_report_markdown(const BenchRun& run) {
       const RetrievalMetrics& x = test ? m.test : m.dev;
       const LatencySummary& l = test ? m.test_latency : m.dev_latency;
       md += "| " + m.name + " | " + threshold_text(m.threshold) + (m.calibrated ? "" : " (fixed)") +
-            " | " + pct(x.raw_recall_at_1) + " | " + pct(x.raw_recall_at_3) + " | " +
-            num(x.raw_mrr_at_3) + " | " + pct(x.accepted_recall_at_3) + " | " +
-            pct(x.evidence_precision) + " (" + std::to_string(x.relevant_returned_chunks) + "/" +
-            std::to_string(x.returned_chunks) + ") | " + pct(x.supported_positive_rate) + " (" +
-            std::to_string(x.supported_positives) + "/" + std::to_string(x.positives) + ") | " +
-            pct(x.false_reject_rate) + " (" + std::to_string(x.rejected_positives) + "/" +
-            std::to_string(x.positives) + ") | " + pct(x.ood_rejection) + " (" +
-            std::to_string(x.rejected_negatives) + "/" + std::to_string(x.negatives) + ") | " +
+            " | " + avg(x.raw_recall_at_1, x.positives) + " | " +
+            avg(x.raw_recall_at_3, x.positives) + " | " + num(x.raw_mrr_at_3) + " (n = " +
+            std::to_string(x.positives) + ") | " + avg(x.accepted_recall_at_3, x.positives) +
+            " | " +
+            (x.evidence_precision ? rate(x.evidence_precision, x.relevant_returned_chunks,
+                                         x.returned_chunks)
+                                  : std::string("n/a (0 chunks returned)")) +
+            " | " + rate(x.supported_positive_rate, x.supported_positives, x.positives) + " | " +
+            rate(x.false_reject_rate, x.rejected_positives, x.positives) + " | " +
+            rate(x.ood_rejection, x.rejected_negatives, x.negatives) + " | " +
             num(l.p50_ms, "%.4f") + " | " + num(l.p95_ms, "%.4f") + " |\n";
     }
     md += "\n";
   }
 
   md += "## Calibration (dev)\n\n";
+  md += "Each candidate threshold is scored on dev by the objective (supported positive rate + "
+        "negative rejection rate) / 2; ties prefer higher negative rejection, higher supported "
+        "positives, fewer returned chunks, then the higher threshold.\n\n";
   md +=
       "| method | candidates | chosen threshold | supported positives | rejected negatives | "
       "returned chunks | objective |\n|---|---|---|---|---|---|---|\n";
   for (const BenchMethod& m : run.methods) {
     if (!m.calibration) {
-      md +=
-          "| " + m.name + " | – | " + threshold_text(m.threshold) + " (fixed) | – | – | – | – |\n";
+      md += "| " + m.name + " | – | " + threshold_text(m.threshold) +
+            " (fixed, not calibrated) | – | – | – | – |\n";
       continue;
     }
     const Calibration& c = *m.calibration;
     const ThresholdCandidate& t = c.candidates[c.chosen_index];
     md += "| " + m.name + " | " + std::to_string(c.candidates.size()) + " | " +
-          threshold_text(t.threshold) + " | " + std::to_string(t.supported_positives) + "/" +
-          std::to_string(c.positives) + " | " + std::to_string(t.rejected_negatives) + "/" +
-          std::to_string(c.negatives) + " | " + std::to_string(t.returned_chunks) + " | " +
-          num(t.objective, "%.4f") + " |\n";
+          threshold_text(t.threshold) + " | " +
+          rate(t.supported_positive_rate, t.supported_positives, c.positives) + " | " +
+          rate(t.negative_rejection_rate, t.rejected_negatives, c.negatives) + " | " +
+          std::to_string(t.returned_chunks) + " | " + num(t.objective, "%.4f") + " |\n";
+  }
+  md += "\n";
+  for (const BenchMethod& m : run.methods) {
+    if (!m.calibration) continue;
+    const Calibration& c = *m.calibration;
+    // Inline SVG (an HTML block: no blank line inside), so the report stays one file.
+    std::string svg = calibration_curve_svg(c, m.name, m.score_name);
+    if (auto decl = svg.find("?>\n"); svg.rfind("<?xml", 0) == 0 && decl != std::string::npos)
+      svg.erase(0, decl + 3);
+    md += "\n" + svg;
+    const ThresholdCandidate& t = c.candidates[c.chosen_index];
+    if (t.returned_chunks > 0) continue;
+    // The chosen threshold returns nothing: say why, with the numbers.
+    md += "\n**" + m.name + ": the calibrated threshold " + threshold_text(t.threshold) +
+          " rejects every dev hit.** Rejecting everything scores (0 + 1) / 2 = 0.5 on the "
+          "objective. ";
+    if (auto b = best_returning_row(c)) {
+      const ThresholdCandidate& x = c.candidates[*b];
+      md += "The best threshold that returns anything (" + threshold_text(x.threshold) +
+            ") supports " + frac(x.supported_positives, c.positives) +
+            " positives but rejects only " + frac(x.rejected_negatives, c.negatives) +
+            " negatives: objective " + num(x.objective, "%.4f") +
+            (x.objective < 0.5 ? " < 0.5" : " = 0.5, and ties prefer the higher negative "
+                                             "rejection rate") +
+            ". ";
+    } else {
+      md += "No candidate threshold returns anything on dev. ";
+    }
+    if (m.score_name == "rrf")
+      md += "An RRF score encodes ranks only: a chunk ranked first in both lists scores 2/(k + 1) "
+            "= " + threshold_text(2.0 / (run.options.rrf_k + 1.0)) +
+            " whatever its similarity, so on dev negatives reach the same top score as positives. ";
+    md += "This is the specified objective working on this data, not a defect: on test the "
+          "method returns nothing (accepted R@3 0, evidence precision n/a), and the per-method "
+          "thresholds are reported separately for this reason.\n";
   }
   md += "\nFull candidate tables are in report.json (`methods[].calibration`).\n\n";
+
+  md += "## Definitions\n\n"
+        "A query is **positive** when it lists relevant sections (a chunk is relevant when its "
+        "source and section title are labelled), **negative** (out of corpus) otherwise. The "
+        "returned set of a query is its top 3 hits with score ≥ the method's threshold.\n\n"
+        "- **Raw R@k** (k = 1, 3): per positive, distinct relevant sections in the top k / "
+        "relevant sections, averaged over positives (n = positives); before any threshold.\n"
+        "- **Raw MRR@3**: per positive, 1 / rank of the first relevant chunk in the top 3 (else "
+        "0), averaged over positives.\n"
+        "- **Accepted R@3**: Raw R@3 computed on the returned set.\n"
+        "- **Evidence precision**: relevant returned chunks / returned chunks over all queries "
+        "of the split (negatives included); n/a when nothing was returned.\n"
+        "- **Supported positives**: positives with at least one relevant section returned / "
+        "positives.\n"
+        "- **False reject**: positives with nothing returned / positives.\n"
+        "- **OOD rejection**: negatives with nothing returned / negatives.\n"
+        "- **p50 / p95 ms**: nearest-rank percentiles of per-query ranking time (index search, "
+        "score > 0 filtering, fusion for rrf); timing, different on every run.\n"
+        "- **Objective** (calibration): (supported positive rate + negative rejection rate) / 2 "
+        "on dev.\n\n";
 
   md += "## Excluded by scope selection\n\n";
   if (run.exclusions.empty()) {

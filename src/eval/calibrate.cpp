@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+
+#include "qaplan/eval/svg.hpp"
 
 namespace qaplan {
 namespace {
@@ -65,6 +68,111 @@ Result<Calibration> calibrate_threshold(std::span<const JudgedQuery> dev) {
     if (better(cal.candidates[i], cal.candidates[cal.chosen_index], cal.positives, cal.negatives))
       cal.chosen_index = i;
   cal.threshold = cal.candidates[cal.chosen_index].threshold;
+  return cal;
+}
+
+std::string calibration_curve_svg(const Calibration& c, std::string_view method,
+                                  std::string_view score_name) {
+  LineChart chart;
+  chart.title = "Calibration on dev — " + std::string(method) + " (" +
+                std::to_string(c.positives) + " positives, " + std::to_string(c.negatives) +
+                " negatives)";
+  chart.x_label = "threshold on the " + std::string(score_name) + " (accept score >= threshold)";
+  chart.y_label = "rate on dev";
+  chart.y_min = 0;
+  chart.y_max = 1;
+  ChartSeries sp{"supported positive rate", {}, true, false, ""};
+  ChartSeries nr{"negative rejection rate", {}, true, false, ""};
+  ChartSeries ob{"objective (mean of both)", {}, true, true, ""};
+  for (const ThresholdCandidate& t : c.candidates) {
+    sp.points.emplace_back(t.threshold, t.supported_positive_rate);
+    nr.points.emplace_back(t.threshold, t.negative_rejection_rate);
+    ob.points.emplace_back(t.threshold, t.objective);
+  }
+  chart.series = {sp, nr, ob};
+  if (!c.candidates.empty()) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "chosen %.6g", c.threshold);
+    chart.markers.push_back({c.threshold, buf, "#000000", true});
+  }
+  return render_line_chart(chart);
+}
+
+std::optional<double> DirectCurvePoint::false_direct_rate() const {
+  const std::size_t answered = correct + false_direct;
+  if (answered == 0) return std::nullopt;
+  return static_cast<double>(false_direct) / static_cast<double>(answered);
+}
+
+DirectCurvePoint evaluate_direct_threshold(std::span<const DirectSample> samples,
+                                           double threshold, double ceiling) {
+  DirectCurvePoint p;
+  p.threshold = threshold;
+  for (const DirectSample& s : samples) {
+    const bool answered = s.score >= threshold;
+    if (s.good) {
+      (answered ? p.correct : p.missed) += 1;
+    } else if (answered) {
+      ++p.false_direct;
+    }
+  }
+  // false / (correct + false) <= ceiling, without dividing.
+  p.feasible = static_cast<double>(p.false_direct) <=
+               ceiling * static_cast<double>(p.correct + p.false_direct) + 1e-12;
+  return p;
+}
+
+Result<DirectCalibration> calibrate_direct_threshold(std::span<const DirectSample> dev,
+                                                     double current, double ceiling,
+                                                     double grid_step, double min_threshold) {
+  auto unit = [](double v) { return v >= 0.0 && v <= 1.0; };
+  if (!(grid_step > 0.0 && grid_step <= 0.5))
+    return make_error(ErrorCode::kInvalidInput, "grid step must be in (0, 0.5]", "grid_step");
+  if (!unit(min_threshold) || !unit(current) || !unit(ceiling))
+    return make_error(ErrorCode::kInvalidInput,
+                      "min_threshold, current and ceiling must be in [0, 1]", "calibration");
+  DirectCalibration cal;
+  cal.current = current;
+  cal.ceiling = ceiling;
+  for (std::size_t i = 0; i < dev.size(); ++i) {
+    if (!unit(dev[i].score))
+      return make_error(ErrorCode::kInvalidInput, "direct score outside [0, 1]",
+                        "sample " + std::to_string(i));
+    ++cal.samples;
+    cal.positives += dev[i].good;
+  }
+  std::vector<double> grid;
+  for (std::size_t i = 0;; ++i) {
+    const double t = std::round((min_threshold + static_cast<double>(i) * grid_step) * 1e6) / 1e6;
+    if (t > 1.0 + 1e-12) break;
+    grid.push_back(std::min(t, 1.0));
+  }
+  grid.push_back(current);
+  std::sort(grid.begin(), grid.end());
+  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    cal.curve.push_back(evaluate_direct_threshold(dev, grid[i], ceiling));
+    if (grid[i] == current) cal.current_index = i;
+  }
+  // Most correct among feasible; ties: nearest the current value, then higher.
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < cal.curve.size(); ++i) {
+    const DirectCurvePoint& p = cal.curve[i];
+    if (!p.feasible) continue;
+    if (!best) {
+      best = i;
+      continue;
+    }
+    const DirectCurvePoint& b = cal.curve[*best];
+    const double dp = std::fabs(p.threshold - current), db = std::fabs(b.threshold - current);
+    if (p.correct != b.correct ? p.correct > b.correct
+                               : (dp != db ? dp < db : p.threshold > b.threshold))
+      best = i;
+  }
+  // The top of the grid (t = 1) answers only exact matches and perfect cosines; if even that is
+  // infeasible, keep the current value (the report says so).
+  cal.chosen_index = best.value_or(cal.current_index);
+  cal.threshold = cal.curve[cal.chosen_index].threshold;
   return cal;
 }
 

@@ -11,6 +11,7 @@
 
 #include "common/sha256.hpp"
 #include "qaplan/eval/dataset.hpp"
+#include "support/xml_check.hpp"
 
 namespace qaplan {
 namespace {
@@ -317,4 +318,51 @@ TEST(Bench, ManifestListsEveryQueryAndBindsTheIndex) {
 }
 
 }  // namespace
+
+// The bench report reads cold (issue 9 items 6-7): every metric defined, counts beside every
+// percentage, no JSON null in Markdown, the calibration curve as valid inline SVG, and an
+// explanation when a calibration rejects everything (RRF here: see the fixture's comment).
+TEST(BenchReport, MarkdownReadsCold) {
+  auto r = run_bench(local_inputs());
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  const std::string md = bench_report_markdown(*r);
+  EXPECT_EQ(md.find("null"), std::string::npos);
+  const std::size_t defs = md.find("## Definitions");
+  ASSERT_NE(defs, std::string::npos);
+  for (const char* term : {"Raw R@k", "Raw MRR@3", "Accepted R@3", "Evidence precision",
+                           "Supported positives", "False reject", "OOD rejection", "p50 / p95 ms",
+                           "Objective"})
+    EXPECT_NE(md.find(std::string("**") + term + "**", defs), std::string::npos) << term;
+  // Every percentage in a table cell carries its counts: "50.0 % (1/2)" or "… % (n = 2)".
+  std::size_t percentages = 0;
+  for (std::size_t p = 0; p < md.size();) {
+    const std::size_t nl = std::min(md.find('\n', p), md.size());
+    const std::string line = md.substr(p, nl - p);
+    p = nl + 1;
+    if (line.rfind("|", 0) != 0) continue;
+    for (std::size_t at = line.find(" %"); at != std::string::npos; at = line.find(" %", at + 1)) {
+      ++percentages;
+      EXPECT_EQ(line.compare(at + 2, 2, " ("), 0) << line;
+    }
+  }
+  EXPECT_GT(percentages, 10u);
+  // One curve per calibrated method, each well-formed.
+  std::size_t curves = 0;
+  for (std::size_t at = md.find("<svg"); at != std::string::npos; at = md.find("<svg", at + 1)) {
+    const std::size_t end = md.find("</svg>", at);
+    ASSERT_NE(end, std::string::npos);
+    EXPECT_EQ(test::xml_error(md.substr(at, end + 6 - at)), "");
+    ++curves;
+  }
+  std::size_t calibrated = 0;
+  for (const auto& m : r->methods) calibrated += m.calibration.has_value();
+  EXPECT_EQ(curves, calibrated);
+  // RRF's calibrated threshold rejects every dev hit: the report says so and why.
+  EXPECT_NE(md.find("**rrf: the calibrated threshold"), std::string::npos);
+  EXPECT_NE(md.find("rejects every dev hit"), std::string::npos);
+  EXPECT_NE(md.find("An RRF score encodes ranks only"), std::string::npos);
+  // The vector method returns evidence: no such paragraph for it.
+  EXPECT_EQ(md.find("**vector: the calibrated threshold"), std::string::npos);
+}
+
 }  // namespace qaplan

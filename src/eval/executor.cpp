@@ -1,0 +1,607 @@
+// The plan executor (executor.hpp).
+#include "qaplan/eval/executor.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <unordered_map>
+
+#include "common/utf8.hpp"
+#include "planning/text.hpp"
+#include "qaplan/eval/dataset.hpp"
+#include "qaplan/ranking/embedder.hpp"
+#include "qaplan/ranking/tokenizer.hpp"
+
+namespace qaplan {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+std::int64_t ns_since(Clock::time_point t0) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
+}
+
+constexpr std::array<std::string_view, 4> kHitTypeNames = {"direct_answer", "faq_direct", "rag",
+                                                           "no_evidence"};
+
+// A sparse local-tfidf vector: (dimension, weight) in ascending dimension order.
+using SparseVec = std::vector<std::pair<std::uint32_t, float>>;
+
+// The local-tfidf space of one collection (vocabulary and idf from LocalTfidfEmbedder::fit) with
+// an inverted index of the records' vectors, so a query's cosine with every record costs one
+// pass over the postings of the query's own dimensions.
+struct VectorSpace {
+  std::unordered_map<std::string, std::uint32_t> dim;  // token → dimension
+  std::vector<double> idf;
+  std::vector<std::vector<std::pair<std::uint32_t, float>>> postings;  // dim → (record, weight)
+
+  // LocalTfidfEmbedder's vector of a token list: tf · idf over vocabulary tokens, L2-normalised
+  // in double with the norm summed in dimension order, each component rounded once to float.
+  SparseVec weigh(const std::vector<std::string>& tokens) const {
+    std::vector<std::uint32_t> dims;
+    dims.reserve(tokens.size());
+    for (const std::string& t : tokens)
+      if (auto it = dim.find(t); it != dim.end()) dims.push_back(it->second);
+    std::sort(dims.begin(), dims.end());
+    std::vector<std::pair<std::uint32_t, double>> w;
+    for (std::size_t i = 0; i < dims.size();) {
+      std::size_t j = i;
+      while (j < dims.size() && dims[j] == dims[i]) ++j;
+      w.emplace_back(dims[i], static_cast<double>(j - i) * idf[dims[i]]);
+      i = j;
+    }
+    double norm = 0.0;
+    for (const auto& [d, x] : w) norm += x * x;
+    norm = std::sqrt(norm);
+    SparseVec out;
+    if (norm == 0.0) return out;
+    out.reserve(w.size());
+    for (const auto& [d, x] : w) out.emplace_back(d, static_cast<float>(x / norm));
+    return out;
+  }
+};
+
+// One searchable collection: records (FAQ questions/paraphrases, or chunks), each belonging to an
+// item (the FAQ entry, or the section).
+struct Collection {
+  std::vector<std::uint32_t> item_of;           // record → item
+  std::vector<std::vector<std::string>> tokens;  // record → tokens (build time only)
+  std::optional<Bm25Index> bm25;
+  VectorSpace space;
+  std::size_t items = 0;
+};
+
+struct Section {
+  std::string parent_id;
+  std::vector<std::uint32_t> chunks;  // indexes into kb.docs, file order
+};
+
+// A query text prepared for both collections.
+struct PreparedQuery {
+  std::vector<std::string> tokens;
+  SparseVec faq_vec, doc_vec;
+};
+
+// One list of (item, score), best first, unique items.
+using ItemList = RankedList;
+
+}  // namespace
+
+struct KbIndex::Impl {
+  KnowledgeBase kb;
+  KbIndexOptions options;
+  Tokenizer tokenizer;
+  Collection faq, doc;
+  std::vector<Section> sections;
+  std::unordered_map<std::string, std::uint32_t> section_by_chunk, faq_by_id;
+  std::unordered_map<std::string, std::uint32_t> exact;  // exact_match_key → FAQ
+  std::vector<std::uint8_t> faq_source, doc_source;      // index into kKbSources
+  explicit Impl(Tokenizer t) : tokenizer(t) {}
+};
+
+namespace {
+
+std::uint8_t source_index(std::string_view s) {
+  for (std::size_t i = 0; i < std::size(kKbSources); ++i)
+    if (kKbSources[i] == s) return static_cast<std::uint8_t>(i);
+  return 0xFF;
+}
+
+Status build_collection(Collection& c, const std::vector<std::string>& texts,
+                        const Tokenizer& tok, const Bm25Options& bm25, std::string_view what,
+                        const std::vector<std::string>& ids) {
+  c.tokens.resize(texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    QAPLAN_TRY(tok.tokenize_into(texts[i], c.tokens[i]));
+    if (c.tokens[i].empty())
+      return make_error(ErrorCode::kInvalidInput, std::string(what) + " record has no token",
+                        ids[i]);
+  }
+  QAPLAN_ASSIGN_OR_RETURN(Bm25Index idx, Bm25Index::create(c.tokens, bm25));
+  c.bm25 = std::move(idx);
+  QAPLAN_ASSIGN_OR_RETURN(LocalTfidfEmbedder emb, LocalTfidfEmbedder::fit(texts));
+  c.space.idf = emb.idf();
+  c.space.dim.reserve(emb.vocabulary().size());
+  for (std::size_t j = 0; j < emb.vocabulary().size(); ++j)
+    c.space.dim.emplace(emb.vocabulary()[j], static_cast<std::uint32_t>(j));
+  c.space.postings.assign(emb.vocabulary().size(), {});
+  for (std::size_t r = 0; r < texts.size(); ++r)
+    for (const auto& [d, w] : c.space.weigh(c.tokens[r]))
+      c.space.postings[d].emplace_back(static_cast<std::uint32_t>(r), w);
+  c.tokens.clear();
+  c.tokens.shrink_to_fit();
+  return {};
+}
+
+// The record scores of one query text, keeping the best record per item: returns the items with
+// score > 0 and `allowed`, best first (ties by item), and fills best[item] (0 when absent).
+ItemList best_per_item(const std::vector<std::pair<std::uint32_t, double>>& record_scores,
+                       const Collection& c, const std::vector<char>& allowed,
+                       std::vector<double>& best) {
+  best.assign(c.items, 0.0);
+  std::vector<char> seen(c.items, 0);
+  ItemList out;
+  for (const auto& [r, s] : record_scores) {
+    if (!(s > 0) || !allowed[r]) continue;
+    const std::uint32_t item = c.item_of[r];
+    if (!seen[item]) {
+      seen[item] = 1;
+      best[item] = s;
+      out.push_back({item, s});
+    }
+  }
+  return out;
+}
+
+// Record cosines of `q` (exact, over the inverted index), sorted best first, ties by record.
+std::vector<std::pair<std::uint32_t, double>> cosine_scores(const Collection& c,
+                                                            const SparseVec& q,
+                                                            std::vector<double>& acc) {
+  acc.assign(c.item_of.size(), 0.0);
+  for (const auto& [d, w] : q)
+    for (const auto& [r, x] : c.space.postings[d])
+      acc[r] += static_cast<double>(w) * static_cast<double>(x);
+  std::vector<std::pair<std::uint32_t, double>> out;
+  for (std::uint32_t r = 0; r < acc.size(); ++r)
+    if (acc[r] > 0) out.emplace_back(r, acc[r]);
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return a.second > b.second || (a.second == b.second && a.first < b.first);
+  });
+  return out;
+}
+
+std::vector<std::pair<std::uint32_t, double>> bm25_scores(const Collection& c,
+                                                          const std::vector<std::string>& tokens) {
+  std::vector<std::pair<std::uint32_t, double>> out;
+  for (const ScoredDoc& d : c.bm25->search(tokens, 0)) out.emplace_back(d.doc, d.score);
+  return out;
+}
+
+void cut(ItemList& l, int k) {
+  if (k >= 0 && l.size() > static_cast<std::size_t>(k)) l.resize(static_cast<std::size_t>(k));
+}
+
+// First `max_chars` code points of `s`.
+std::string head_chars(std::string_view s, std::size_t max_chars, std::size_t& chars,
+                       bool& truncated) {
+  std::size_t i = 0, n = 0;
+  while (i < s.size() && n < max_chars) {
+    internal::next_code_point(s, i);
+    ++n;
+  }
+  truncated = i < s.size();
+  chars = n;
+  return std::string(s.substr(0, i));
+}
+
+bool is_key_separator(std::int32_t cp) {
+  if (cp < 0x80) return !internal::is_ascii_alnum(cp);
+  return (cp >= 0xA0 && cp <= 0xBF) || (cp >= 0x2000 && cp <= 0x206F) ||
+         (cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
+         (cp >= 0xFF00 && cp <= 0xFF0F) || (cp >= 0xFF1A && cp <= 0xFF20) ||
+         (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
+}
+
+std::string strip_separators(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t at = i;
+    const std::int32_t cp = internal::next_code_point(s, i);
+    if (cp < 0 || is_key_separator(cp)) continue;
+    out.append(s.substr(at, i - at));
+  }
+  return out;
+}
+
+const InputConfig& key_limits() {
+  static const InputConfig limits{1 << 20, 1 << 20};
+  return limits;
+}
+
+}  // namespace
+
+std::string_view to_string(HitType t) noexcept {
+  return kHitTypeNames[static_cast<std::size_t>(t)];
+}
+
+Result<HitType> parse_hit_type(std::string_view s) {
+  for (std::size_t i = 0; i < kHitTypeNames.size(); ++i)
+    if (kHitTypeNames[i] == s) return static_cast<HitType>(i);
+  return make_error(ErrorCode::kInvalidInput,
+                    "unknown hit type \"" + std::string(s) +
+                        "\" (direct_answer, faq_direct, rag, no_evidence)",
+                    "hit_type");
+}
+
+std::string exact_match_key(std::string_view text) {
+  auto n = internal::normalize_question(text, key_limits(), "text");
+  if (!n.ok()) return {};
+  return strip_separators(n->text);
+}
+
+Result<KbIndex> KbIndex::create(KnowledgeBase kb, const KbIndexOptions& options) {
+  QAPLAN_TRY(options.bm25.validate());
+  QAPLAN_TRY(options.rrf.validate());
+  QAPLAN_ASSIGN_OR_RETURN(Tokenizer tok, Tokenizer::create());
+  auto impl = std::make_shared<Impl>(tok);
+  impl->options = options;
+
+  // FAQ records: the standard question, then each paraphrase.
+  std::vector<std::string> texts, ids;
+  for (std::size_t f = 0; f < kb.faqs.size(); ++f) {
+    const FaqEntry& e = kb.faqs[f];
+    impl->faq_by_id.emplace(e.id, static_cast<std::uint32_t>(f));
+    impl->faq_source.push_back(source_index(e.source));
+    for (std::size_t p = 0; p <= e.paraphrases.size(); ++p) {
+      const std::string& t = p == 0 ? e.question : e.paraphrases[p - 1];
+      texts.push_back(t);
+      ids.push_back(e.id + (p == 0 ? " question" : " paraphrases[" + std::to_string(p - 1) + "]"));
+      impl->faq.item_of.push_back(static_cast<std::uint32_t>(f));
+      // The first FAQ that owns a key answers it.
+      if (std::string key = exact_match_key(t); !key.empty())
+        impl->exact.try_emplace(std::move(key), static_cast<std::uint32_t>(f));
+    }
+  }
+  impl->faq.items = kb.faqs.size();
+  QAPLAN_TRY(build_collection(impl->faq, texts, tok, options.bm25, "FAQ", ids));
+
+  // Document records: one per chunk; items are sections (parent ids, in order of first chunk).
+  texts.clear();
+  ids.clear();
+  std::unordered_map<std::string, std::uint32_t> section_index;
+  for (std::size_t i = 0; i < kb.docs.size(); ++i) {
+    const DocChunk& c = kb.docs[i];
+    auto [it, fresh] =
+        section_index.try_emplace(c.parent_id, static_cast<std::uint32_t>(impl->sections.size()));
+    if (fresh) {
+      impl->sections.push_back({c.parent_id, {}});
+    } else {
+      const DocChunk& first = kb.docs[impl->sections[it->second].chunks.front()];
+      if (first.source != c.source || first.doc_id != c.doc_id || first.kind != c.kind)
+        return make_error(ErrorCode::kInvalidInput,
+                          "chunks of parent " + c.parent_id +
+                              " disagree on doc_id, source or kind",
+                          c.id);
+    }
+    impl->sections[it->second].chunks.push_back(static_cast<std::uint32_t>(i));
+    impl->section_by_chunk.emplace(c.id, it->second);
+    impl->doc.item_of.push_back(it->second);
+    impl->doc_source.push_back(source_index(c.source));
+    texts.push_back(c.title + " " + c.section + " " + c.text);
+    ids.push_back(c.id);
+  }
+  impl->doc.items = impl->sections.size();
+  QAPLAN_TRY(build_collection(impl->doc, texts, tok, options.bm25, "document", ids));
+  impl->kb = std::move(kb);
+  return KbIndex(std::move(impl));
+}
+
+const KnowledgeBase& KbIndex::kb() const noexcept { return impl_->kb; }
+std::size_t KbIndex::sections() const noexcept { return impl_->sections.size(); }
+const std::string& KbIndex::section_id(std::size_t s) const { return impl_->sections.at(s).parent_id; }
+const std::vector<std::uint32_t>& KbIndex::section_chunks(std::size_t s) const {
+  return impl_->sections.at(s).chunks;
+}
+std::optional<std::size_t> KbIndex::section_of_chunk(std::string_view chunk_id) const {
+  auto it = impl_->section_by_chunk.find(std::string(chunk_id));
+  if (it == impl_->section_by_chunk.end()) return std::nullopt;
+  return it->second;
+}
+std::optional<std::size_t> KbIndex::faq_index(std::string_view faq_id) const {
+  auto it = impl_->faq_by_id.find(std::string(faq_id));
+  if (it == impl_->faq_by_id.end()) return std::nullopt;
+  return it->second;
+}
+std::size_t KbIndex::faq_dimensions() const noexcept { return impl_->faq.space.idf.size(); }
+std::size_t KbIndex::doc_dimensions() const noexcept { return impl_->doc.space.idf.size(); }
+const KbIndexOptions& KbIndex::options() const noexcept { return impl_->options; }
+
+Result<Execution> execute_plan(const Preparation& prep, const KbIndex& kb,
+                               const ExecutionInputs& inputs) {
+  if (prep.route.route == Route::kRetrieval && !prep.plan)
+    return make_error(ErrorCode::kInvalidInput, "a retrieval preparation has no plan", "plan");
+  static const PlanKnobs kNone{};
+  return execute_with_knobs(prep, prep.plan ? prep.plan->knobs() : kNone, kb, inputs);
+}
+
+ExecutionInputs execution_inputs(const QueryAnalysis& a) {
+  ExecutionInputs in;
+  if (a.rewrite.rewritten && !a.rewrite.query.empty()) in.query = a.rewrite.query;
+  for (const QueryVariant& v : a.variants) {
+    if (v.kind == "original" || v.kind == "rewrite") continue;
+    in.variants.push_back(v.text);
+  }
+  const Filters& f = a.filters;
+  if (f.time) {
+    in.filters.date_from = f.time->from;
+    in.filters.date_to = f.time->to;
+  }
+  in.filters.department = f.department;
+  in.filters.tags = f.tags;
+  in.filters.path_prefix = f.path_prefix;
+  in.filters.is_signed = f.is_signed;
+  return in;
+}
+
+Result<Execution> execute_plan(const Preparation& prep, const QueryAnalysis& analysis,
+                               const KbIndex& kb) {
+  return execute_plan(prep, kb, execution_inputs(analysis));
+}
+
+Result<Execution> execute_with_knobs(const Preparation& prep, const PlanKnobs& knobs,
+                                     const KbIndex& index, const ExecutionInputs& inputs) {
+  const auto t_start = Clock::now();
+  Execution ex;
+  if (prep.route.route == Route::kDirectAnswer) {
+    ex.hit_type = HitType::kDirectAnswer;
+    ex.answer = prep.route.reply;
+    ex.reasons.push_back("route_direct_answer");
+    ex.reasons.push_back(std::string(to_string(prep.route.reason)));
+    ex.timings.total_ns = ns_since(t_start);
+    return ex;
+  }
+  const KbIndex::Impl& k = *index.impl_;
+  const ExecutionFilters& f = inputs.filters;
+  for (const auto* d : {&f.date_from, &f.date_to})
+    if (!d->empty() && !parse_iso_date(*d).ok())
+      return make_error(ErrorCode::kInvalidInput, "not an ISO-8601 date YYYY-MM-DD: " + *d,
+                        d == &f.date_from ? "filters.date_from" : "filters.date_to");
+
+  // 1. Query texts: the main query (rewrite or normalized question), then the variants.
+  auto t0 = Clock::now();
+  ex.query = inputs.query ? *inputs.query : prep.normalized.text;
+  if (knobs.use_query_variants)
+    for (const std::string& v : inputs.variants)
+      if (v != ex.query && std::find(ex.variants.begin(), ex.variants.end(), v) == ex.variants.end())
+        ex.variants.push_back(v);
+  std::vector<PreparedQuery> queries(1 + ex.variants.size());
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    const std::string& text = i == 0 ? ex.query : ex.variants[i - 1];
+    if (Status st = k.tokenizer.tokenize_into(text, queries[i].tokens); !st.ok()) {
+      Error e = std::move(st).error();
+      e.field = i == 0 ? "query" : "variants[" + std::to_string(i - 1) + "]";
+      return e;
+    }
+    if (knobs.run_faq) queries[i].faq_vec = k.faq.space.weigh(queries[i].tokens);
+    if (knobs.run_doc) queries[i].doc_vec = k.doc.space.weigh(queries[i].tokens);
+  }
+  ex.timings.query_ns = ns_since(t0);
+
+  // 2. Scope. Sources: the filters', else the Preparation's effective sources (empty = all).
+  const std::vector<std::string>& sources = f.sources.empty() ? prep.effective_sources : f.sources;
+  std::array<bool, std::size(kKbSources)> source_ok{};
+  source_ok.fill(sources.empty());
+  for (const std::string& s : sources)
+    if (std::uint8_t i = source_index(s); i != 0xFF) source_ok[i] = true;
+  auto all_tags = [&](const std::vector<std::string>& tags) {
+    for (const std::string& t : f.tags)
+      if (std::find(tags.begin(), tags.end(), t) == tags.end()) return false;
+    return true;
+  };
+
+  std::vector<double> acc;
+  // The lists of one leg over every query text: [cosine, bm25] per text, each unique per item,
+  // in scope and cut to top_k; main_cos / main_bm25 hold the main query's best score per item and
+  // best_cos the best cosine over every text.
+  struct Leg {
+    std::vector<RankedList> lists;
+    std::vector<double> main_cos, main_bm25, best_cos;
+    std::vector<FusedHit> fused;
+  };
+  auto run_leg = [&](const Collection& c, const std::vector<char>& allowed, bool faq_side,
+                     int top_k, Leg& leg) -> Status {
+    std::vector<double> best;
+    leg.best_cos.assign(c.items, 0.0);
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      const SparseVec& qv = faq_side ? queries[i].faq_vec : queries[i].doc_vec;
+      ItemList cos = best_per_item(cosine_scores(c, qv, acc), c, allowed, best);
+      for (std::size_t it = 0; it < c.items; ++it) leg.best_cos[it] = std::max(leg.best_cos[it], best[it]);
+      if (i == 0) leg.main_cos = best;
+      ItemList bm = best_per_item(bm25_scores(c, queries[i].tokens), c, allowed, best);
+      if (i == 0) leg.main_bm25 = best;
+      cut(cos, top_k);
+      cut(bm, top_k);
+      leg.lists.push_back(std::move(cos));
+      leg.lists.push_back(std::move(bm));
+    }
+    QAPLAN_ASSIGN_OR_RETURN(leg.fused, fuse_rrf(leg.lists, k.options.rrf));
+    if (leg.fused.size() > static_cast<std::size_t>(top_k))
+      leg.fused.resize(static_cast<std::size_t>(top_k));
+    return {};
+  };
+  auto to_hit = [](const FusedHit& h, const Leg& leg, std::string id) {
+    LegHit x;
+    x.item = h.doc;
+    x.id = std::move(id);
+    x.fused = h.score;
+    x.cosine = leg.best_cos[h.doc];
+    if (leg.main_bm25[h.doc] > 0) x.bm25 = leg.main_bm25[h.doc];
+    x.cosine_rank = h.ranks[0];
+    x.bm25_rank = h.ranks[1];
+    return x;
+  };
+
+  // 3–4. FAQ leg and the direct decision.
+  Leg faq_leg;
+  if (knobs.run_faq) {
+    t0 = Clock::now();
+    std::vector<char> allowed(k.faq.item_of.size());
+    for (std::size_t r = 0; r < allowed.size(); ++r) {
+      const std::uint32_t fi = k.faq.item_of[r];
+      // Metadata filters describe documents; an FAQ is scoped by its source only.
+      allowed[r] = k.faq_source[fi] != 0xFF && source_ok[k.faq_source[fi]];
+    }
+    QAPLAN_TRY(run_leg(k.faq, allowed, true, knobs.faq_top_k, faq_leg));
+    for (const FusedHit& h : faq_leg.fused)
+      ex.faq_hits.push_back(to_hit(h, faq_leg, k.kb.faqs[h.doc].id));
+    FaqDirectDecision d;
+    d.threshold = knobs.faq_direct_threshold;
+    d.exact_only = knobs.faq_direct_exact_only;
+    const std::string key =
+        inputs.query ? exact_match_key(ex.query) : strip_separators(prep.normalized.text);
+    if (auto it = k.exact.find(key); !key.empty() && it != k.exact.end()) {
+      const std::uint32_t fi = it->second;
+      // The exact FAQ must be in scope like any other hit.
+      bool in_scope = false;
+      for (std::size_t r = 0; r < allowed.size() && !in_scope; ++r)
+        in_scope = k.faq.item_of[r] == fi && allowed[r];
+      if (in_scope) {
+        d.has_candidate = true;
+        d.faq = fi;
+        d.exact = true;
+        d.score = 1.0;
+      }
+    }
+    if (!d.has_candidate && !faq_leg.fused.empty()) {
+      d.has_candidate = true;
+      d.faq = faq_leg.fused.front().doc;
+      d.score = faq_leg.main_cos[d.faq];
+    }
+    if (d.has_candidate) {
+      d.faq_id = k.kb.faqs[d.faq].id;
+      d.answered = d.exact_only ? d.exact : d.score >= d.threshold;
+      ex.reasons.push_back(d.exact ? "faq_exact_match" : "faq_not_exact");
+      if (!d.exact_only)
+        ex.reasons.push_back(d.answered ? "faq_score_at_or_above_threshold"
+                                        : "faq_score_below_threshold");
+      else if (!d.exact)
+        ex.reasons.push_back("faq_direct_exact_only");
+    } else {
+      ex.reasons.push_back("no_faq_candidate");
+    }
+    ex.faq_direct = d;
+    ex.timings.faq_ns = ns_since(t0);
+  }
+
+  // 3. Document leg.
+  Leg doc_leg;
+  if (knobs.run_doc) {
+    t0 = Clock::now();
+    std::vector<char> allowed(k.doc.item_of.size());
+    for (std::size_t r = 0; r < allowed.size(); ++r) {
+      const DocChunk& c = k.kb.docs[r];
+      allowed[r] = k.doc_source[r] != 0xFF && source_ok[k.doc_source[r]] &&
+                   effective_in(c, f.date_from, f.date_to) &&
+                   (!f.department || c.department == *f.department) && all_tags(c.tags) &&
+                   (!f.path_prefix || c.path.starts_with(*f.path_prefix)) &&
+                   (!f.is_signed || c.is_signed == *f.is_signed);
+    }
+    QAPLAN_TRY(run_leg(k.doc, allowed, false, knobs.doc_top_k, doc_leg));
+    for (const FusedHit& h : doc_leg.fused)
+      ex.doc_hits.push_back(to_hit(h, doc_leg, k.sections[h.doc].parent_id));
+    if (knobs.prefer_table)
+      std::stable_partition(ex.doc_hits.begin(), ex.doc_hits.end(), [&](const LegHit& h) {
+        return k.kb.docs[k.sections[h.item].chunks.front()].kind == KbChunkKind::kTableRow;
+      });
+    ex.timings.doc_ns = ns_since(t0);
+  }
+
+  // 5. Context.
+  t0 = Clock::now();
+  const std::size_t top_n = static_cast<std::size_t>(std::max(0, knobs.final_context_top_n));
+  std::size_t budget = static_cast<std::size_t>(std::max(0, knobs.max_context_chars));
+  const std::size_t per_item = static_cast<std::size_t>(std::max(0, knobs.max_context_doc_chars));
+  auto add = [&](ContextItem item, std::string_view text) {
+    if (budget == 0) return false;
+    std::size_t chars = 0;
+    item.text = head_chars(text, std::min(per_item, budget), chars, item.truncated);
+    item.chars = chars;
+    budget -= chars;
+    ex.context_chars += chars;
+    ex.contexts.push_back(std::move(item));
+    return true;
+  };
+  auto faq_item = [&](std::uint32_t fi, double score, double fused) {
+    const FaqEntry& e = k.kb.faqs[fi];
+    ContextItem c;
+    c.kind = "faq";
+    c.id = e.id;
+    c.source = e.source;
+    c.title = e.question;
+    c.score = score;
+    c.fused = fused;
+    add(std::move(c), e.answer);
+  };
+  const bool direct = ex.faq_direct && ex.faq_direct->answered;
+  if (direct) {
+    const FaqDirectDecision& d = *ex.faq_direct;
+    double fused = 0;
+    for (const LegHit& h : ex.faq_hits)
+      if (h.item == d.faq) fused = h.fused;
+    faq_item(d.faq, d.score, fused);
+    ex.answer = k.kb.faqs[d.faq].answer;
+  }
+  std::size_t docs_added = 0, faqs_added = 0;
+  for (const LegHit& h : ex.doc_hits) {
+    if (ex.contexts.size() >= top_n || budget == 0) break;
+    if (h.cosine < knobs.min_context_score) continue;
+    const Section& s = k.sections[h.item];
+    const DocChunk& first = k.kb.docs[s.chunks.front()];
+    ContextItem c;
+    c.kind = "doc";
+    c.id = s.parent_id;
+    std::string text;
+    for (std::uint32_t ci : s.chunks) {
+      c.chunk_ids.push_back(k.kb.docs[ci].id);
+      text += k.kb.docs[ci].text;
+    }
+    c.source = first.source;
+    c.title = first.title;
+    c.section = first.section;
+    c.doc_id = first.doc_id;
+    c.version = first.version;
+    c.effective_from = first.effective_from;
+    c.effective_to = first.effective_to;
+    c.is_signed = first.is_signed;
+    c.table_row = first.kind == KbChunkKind::kTableRow;
+    c.score = h.cosine;
+    c.fused = h.fused;
+    if (add(std::move(c), text)) ++docs_added;
+  }
+  for (const LegHit& h : ex.faq_hits) {
+    if (ex.contexts.size() >= top_n || budget == 0) break;
+    if (direct && h.item == ex.faq_direct->faq) continue;
+    if (h.cosine < knobs.min_context_score) continue;
+    faq_item(h.item, h.cosine, h.fused);
+    ++faqs_added;
+  }
+  ex.timings.context_ns = ns_since(t0);
+
+  // 6. Hit type.
+  if (direct) {
+    ex.hit_type = HitType::kFaqDirect;
+  } else if (!ex.contexts.empty()) {
+    ex.hit_type = HitType::kRag;
+    ex.reasons.push_back(docs_added > 0 ? "context_from_documents" : "context_from_faq_only");
+  } else {
+    ex.hit_type = HitType::kNoEvidence;
+    ex.reasons.push_back((ex.doc_hits.empty() && ex.faq_hits.empty())
+                             ? "nothing_matched_in_scope"
+                             : "no_context_above_min_score");
+  }
+  ex.timings.total_ns = ns_since(t_start);
+  return ex;
+}
+
+}  // namespace qaplan

@@ -1,0 +1,113 @@
+// qaplan calibrate: FAQ direct-threshold candidates per band and a model_min_score candidate,
+// chosen on dev, frozen, then scored on test (issue 9 item 4, seed 000 calibrate_thresholds.py).
+// report.json + report.md + one chart per band; never edits the config.
+#include <iostream>
+
+#include "cli.hpp"
+#include "config_lookup.hpp"
+#include "qaplan/eval/calibrate_band.hpp"
+
+namespace qaplan::cli {
+namespace fs = std::filesystem;
+namespace {
+
+struct CalibrateOptions {
+  std::string dataset;
+  std::string split;
+  std::string kb;
+  std::string eval_config;
+  std::string router_data;
+  std::string output;
+  std::string config;
+  bool compact = false;
+};
+
+int run_calibrate(const CalibrateOptions& o) {
+  auto split = parse_split(o.split);
+  if (!split) {
+    Error e = split.error();
+    e.field = "--split";
+    return report(e);
+  }
+  if (*split != Split::kDev)
+    return report(make_error(ErrorCode::kInvalidInput,
+                             "calibration runs on dev only; test is scored after the candidates "
+                             "are frozen",
+                             "--split " + o.split));
+  auto ds_path = find_data_file(o.dataset, "eval_sets/chain/chain-v1.jsonl", "--dataset");
+  if (!ds_path) return report(ds_path.error());
+  auto faq_path = find_data_file(o.kb.empty() ? "" : (fs::path(o.kb) / "faq.jsonl").string(),
+                                 "eval_sets/kb/faq.jsonl", "--kb");
+  if (!faq_path) return report(faq_path.error());
+  auto ec_path = find_data_file(o.eval_config, "eval_sets/chain/eval-config.json", "--eval-config");
+  if (!ec_path) return report(ec_path.error());
+  auto cfg_path = find_config(o.config);
+  if (!cfg_path) return report(cfg_path.error());
+  std::optional<fs::path> router;
+  {
+    auto reg = find_data_file(
+        o.router_data.empty() ? "" : (fs::path(o.router_data) / "fingerprints.json").string(),
+        "eval_sets/router/fingerprints.json", "--router-data");
+    if (reg) router = reg->parent_path();
+    else if (!o.router_data.empty()) return report(reg.error());
+  }
+
+  auto set = read_chain_set(*ds_path);
+  if (!set) return report(set.error());
+  auto kb = read_knowledge_base(faq_path->parent_path());
+  if (!kb) return report(kb.error());
+  auto ec = read_chain_eval_config(*ec_path);
+  if (!ec) return report(ec.error());
+  auto rules = read_rules_file(*cfg_path);
+  if (!rules) return report(rules.error());
+  auto index = KbIndex::create(std::move(kb).value());
+  if (!index) return report(index.error());
+  auto rep = run_calibration(rules->config, rules->sha256, *index, *set, *split, *ec, router);
+  if (!rep) return report(rep.error());
+
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"report.json", calibration_report_json(*rep, !o.compact)},
+      {"report.md", calibration_report_markdown(*rep)}};
+  for (auto& chart : calibration_report_charts(*rep)) files.push_back(std::move(chart));
+  std::vector<fs::path> inputs{*ds_path, ds_path->parent_path() / "fingerprints.json", *faq_path,
+                               faq_path->parent_path() / "docs.jsonl",
+                               faq_path->parent_path() / "fingerprints.json", *ec_path, *cfg_path};
+  if (router) inputs.push_back(*router / "fingerprints.json");
+  if (Status st = write_files_atomic(o.output, files, inputs); !st) return report(st.error());
+  for (const auto& [name, text] : files) std::cout << (fs::path(o.output) / name).string() << '\n';
+  for (const BandCandidate& b : rep->bands)
+    std::cerr << "qaplan calibrate: " << b.config_key << " " << b.dev.current << " -> "
+              << b.dev.threshold << " (dev " << b.dev.samples << " samples, " << b.dev.positives
+              << " good)\n";
+  if (rep->model_min_score.available)
+    std::cerr << "qaplan calibrate: [intent_gateway] model_min_score " << rep->model_min_score.current
+              << " -> " << rep->model_min_score.threshold << '\n';
+  else
+    std::cerr << "qaplan calibrate: model_min_score: " << rep->model_min_score.skipped << '\n';
+  return kOk;
+}
+
+}  // namespace
+
+Runner register_calibrate(CLI::App& app, GlobalOptions&) {
+  auto o = std::make_shared<CalibrateOptions>();
+  auto* sub = app.add_subcommand(
+      "calibrate", "Propose FAQ direct thresholds per band and model_min_score from the dev "
+                   "split; score test after freezing");
+  sub->add_option("--dataset", o->dataset,
+                  "chain set JSONL (default: eval_sets/chain/chain-v1.jsonl)");
+  sub->add_option("--split", o->split, "the split candidates are chosen on: dev")->required();
+  sub->add_option("--kb", o->kb, "knowledge base directory (default: eval_sets/kb)");
+  sub->add_option("--eval-config", o->eval_config,
+                  "ceiling and grid (default: eval_sets/chain/eval-config.json)");
+  sub->add_option("--router-data", o->router_data,
+                  "router data directory for model_min_score (default: eval_sets/router when "
+                  "present)");
+  sub->add_option("--output", o->output, "directory for report.json, report.md and the charts")
+      ->required();
+  sub->add_option("--config", o->config, "rules file (default: the one `plan` uses)");
+  sub->add_flag("--compact", o->compact, "write report.json without indentation");
+  return [o] { return run_calibrate(*o); };
+}
+
+}  // namespace qaplan::cli
