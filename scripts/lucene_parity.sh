@@ -72,6 +72,14 @@ fi
 for norms in lucene exact; do
   "$bin" search --corpus "$work/corpus.jsonl" --queries "$work/queries.jsonl" --mode bm25 \
     --norms "$norms" --k 10 --format tsv --output "$work/qaplan_$norms.tsv"
+  # The saved index (issue 12) must rank exactly like the in-memory build: same bytes out.
+  "$bin" index build --corpus "$work/corpus.jsonl" --output "$work/index_$norms" --norms "$norms" >/dev/null
+  "$bin" search --index "$work/index_$norms" --queries "$work/queries.jsonl" --mode bm25 \
+    --k 10 --format tsv --output "$work/qaplan_index_$norms.tsv"
+  if ! cmp -s "$work/qaplan_$norms.tsv" "$work/qaplan_index_$norms.tsv"; then
+    echo "lucene_parity: FAIL — norms=$norms: search --index differs from search --corpus" >&2
+    exit 1
+  fi
 done
 
 cmp_lucene=$(python3 "$peer/compare_topk.py" "$work/qaplan_lucene.tsv" "$work/lucene.tsv" 10)
@@ -105,6 +113,7 @@ echo "  lucene 8 exact        $(quality "$work/lucene.tsv")"
 echo "  qaplan norms=lucene   $(quality "$work/qaplan_lucene.tsv")  vs lucene: $cmp_lucene"
 echo "  qaplan norms=exact    $(quality "$work/qaplan_exact.tsv")  vs lucene: $cmp_exact"
 echo "  ($lucene_timing)"
+echo "  saved index (index build + search --index) = in-memory search, byte for byte, both norms"
 echo "  elapsed $(($(date +%s) - t_start)) s"
 
 if python3 -c "import sys; sys.exit(0 if float('$identical') >= float('$min_identical') and float('$rel') <= float('$max_rel') else 1)"; then

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "qaplan/export.hpp"
@@ -21,5 +22,14 @@ QAPLAN_API Result<std::string> read_file(const std::filesystem::path& path,
 /// one of `inputs` (compared after weakly_canonical). Errors: kIo naming the path.
 QAPLAN_API Status write_file_atomic(const std::filesystem::path& path, std::string_view content,
                                    const std::vector<std::filesystem::path>& inputs = {});
+
+/// Writes a set of files (e.g. report.json + report.md) into `dir` (created if absent) so that
+/// either all of them are replaced or none: each is staged completely first, then all are moved
+/// into place. Refuses (kInvalidInput) when `dir` is a file, or a target is one of `inputs`.
+/// Errors: kIo naming the path.
+QAPLAN_API Status write_files_atomic(
+    const std::filesystem::path& dir,
+    const std::vector<std::pair<std::string, std::string>>& name_and_content,
+    const std::vector<std::filesystem::path>& inputs = {});
 
 }  // namespace qaplan

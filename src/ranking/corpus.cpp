@@ -4,6 +4,7 @@
 
 #include "common/json_reader.hpp"
 #include "common/utf8.hpp"
+#include "ranking/internal/jsonl.hpp"
 #include "qaplan/io.hpp"
 
 namespace qaplan {
@@ -15,7 +16,96 @@ bool blank(std::string_view s) {
   return true;
 }
 
+// The fast path for the common shape `{"id": "…", "<field>": "…"}` (either order, optional
+// spaces): when both strings contain no backslash, quote or control character, the values are
+// the bytes between the quotes and every rule of parse_jsonl_record holds (UTF-8 is checked by
+// the caller), so the general parser — most of the indexing profile — is skipped. Anything else
+// returns false and goes through nlohmann's strict parse.
+bool parse_simple_record(std::string_view line, std::string_view field, TextRecord& out) {
+  std::size_t i = 0;
+  auto ws = [&] {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+  };
+  auto lit = [&](char c) {
+    ws();
+    if (i < line.size() && line[i] == c) {
+      ++i;
+      return true;
+    }
+    return false;
+  };
+  auto str = [&](std::string_view& v) {
+    if (!lit('"')) return false;
+    const std::size_t b = i;
+    while (i < line.size()) {
+      const auto c = static_cast<unsigned char>(line[i]);
+      if (c == '"') break;
+      if (c == '\\' || c < 0x20) return false;
+      ++i;
+    }
+    if (i >= line.size()) return false;
+    v = line.substr(b, i - b);
+    ++i;
+    return true;
+  };
+  std::string_view k1, v1, k2, v2;
+  if (!lit('{') || !str(k1) || !lit(':') || !str(v1) || !lit(',') || !str(k2) || !lit(':') ||
+      !str(v2) || !lit('}'))
+    return false;
+  ws();
+  if (i != line.size()) return false;
+  if (k1 == "id" && k2 == field) {
+    out.id.assign(v1);
+    out.text.assign(v2);
+  } else if (k2 == "id" && k1 == field) {
+    out.id.assign(v2);
+    out.text.assign(v1);
+  } else {
+    return false;
+  }
+  return !out.id.empty() && out.id.find('\t') == std::string::npos;
+}
+
 }  // namespace
+
+namespace internal {
+
+Result<TextRecord> parse_jsonl_record(std::string_view line, std::string_view field,
+                                      std::string_view source, int line_no) {
+  namespace js = internal::json;
+  if (const std::size_t bad = internal::first_invalid_utf8(line); bad != std::string_view::npos)
+    return make_file_error(ErrorCode::kInvalidInput,
+                           "invalid UTF-8 at byte " + std::to_string(bad) + " of the line",
+                           std::string(source), line_no);
+  if (TextRecord rec; parse_simple_record(line, field, rec)) return rec;
+  return js::read_json(source, line_no, [&] {
+    js::Json j;
+    try {
+      j = js::parse_strict(line);
+    } catch (const js::Invalid& e) {
+      // One line is one value: say so rather than quote the parser's column arithmetic.
+      if (e.message.starts_with("malformed JSON")) js::fail("", "not a valid JSON value");
+      throw;
+    }
+    if (!j.is_object()) js::fail("", "expected one JSON object per line");
+    // Other fields are the host's business (metadata); only id and the text are read.
+    auto id = j.find("id");
+    if (id == j.end()) js::fail("id", "missing field");
+    if (!id->is_string() || id->get_ref<const std::string&>().empty())
+      js::fail("id", "must be a non-empty string");
+    const std::string& ids = id->get_ref<const std::string&>();
+    if (ids.find_first_of("\t\r\n") != std::string::npos)
+      js::fail("id", "must not contain tab or line breaks");
+    auto tx = j.find(std::string(field));
+    if (tx == j.end()) js::fail(std::string(field), "missing field");
+    if (!tx->is_string()) js::fail(std::string(field), "must be a string");
+    return TextRecord{ids, tx->get<std::string>()};
+  });
+}
+
+bool blank_line(std::string_view s) { return blank(s); }
+
+}  // namespace internal
 
 Result<std::vector<TextRecord>> parse_jsonl(std::string_view content, JsonlKind kind,
                                             std::string_view source) {
@@ -36,37 +126,25 @@ Result<std::vector<TextRecord>> parse_jsonl(std::string_view content, JsonlKind 
       return make_file_error(ErrorCode::kInvalidInput,
                              "invalid UTF-8 at byte " + std::to_string(bad) + " of the line",
                              std::string(source), line_no);
-    auto rec = js::read_json(source, line_no, [&] {
-      js::Json j;
+    if (!decided) {
+      // The first record decides: `text` if it has one, else `query` (a malformed line is
+      // reported by the parse below).
       try {
-        j = js::parse_strict(line);
-      } catch (const js::Invalid& e) {
-        // One line is one value: say so rather than quote the parser's column arithmetic.
-        if (e.message.starts_with("malformed JSON")) js::fail("", "not a valid JSON value");
-        throw;
+        const auto j = js::parse_strict(line);
+        field = j.is_object() && j.contains("text") ? "text" : "query";
+      } catch (...) {
       }
-      if (!j.is_object()) js::fail("", "expected one JSON object per line");
-      if (!decided) {
-        field = j.contains("text") ? "text" : "query";
-        decided = true;
-      }
-      // Other fields are the host's business (metadata); only id and the text are read.
-      auto id = j.find("id");
-      if (id == j.end()) js::fail("id", "missing field");
-      if (!id->is_string() || id->get_ref<const std::string&>().empty())
-        js::fail("id", "must be a non-empty string");
-      const std::string& ids = id->get_ref<const std::string&>();
-      if (ids.find_first_of("\t\r\n") != std::string::npos)
-        js::fail("id", "must not contain tab or line breaks");
-      auto tx = j.find(field);
-      if (tx == j.end()) js::fail(field, "missing field");
-      if (!tx->is_string()) js::fail(field, "must be a string");
-      auto [it, inserted] = seen.try_emplace(ids, line_no);
+      decided = true;
+    }
+    auto rec = internal::parse_jsonl_record(line, field, source, line_no);
+    if (rec.ok()) {
+      auto [it, inserted] = seen.try_emplace(rec->id, line_no);
       if (!inserted)
-        js::fail("id", "duplicate id \"" + ids + "\" (first on line " +
-                           std::to_string(it->second) + ")");
-      return TextRecord{ids, tx->get<std::string>()};
-    });
+        return make_file_error(ErrorCode::kInvalidInput,
+                               "duplicate id \"" + rec->id + "\" (first on line " +
+                                   std::to_string(it->second) + ")",
+                               std::string(source), line_no, "id");
+    }
     if (!rec.ok()) return std::move(rec).error();
     out.push_back(std::move(rec).value());
   }

@@ -2,11 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <exception>
+#include <functional>
 #include <limits>
+#include <new>
 #include <string>
 
 #include "common/ordering.hpp"
+#include "qaplan/io.hpp"
+#include "ranking/internal/mapped_file.hpp"
 
 // Debian's hnswlib 0.6.2 headers define non-inline functions (cpuid, xgetbv, AVXCapable, …), so
 // this must stay the only translation unit that includes them. They are not written for our
@@ -78,13 +83,13 @@ double dot(const float* a, const float* b, std::size_t d) {
 }
 
 // hnswlib's inner-product distance (1 − ⟨a, b⟩) for the graph, computed with eight float
-// accumulators in a fixed order: independent chains make it ~4× faster than one running sum
-// (compilers may vectorise it) while every IEEE machine gets the same bits (ISO C++ mode, so no
-// FMA contraction). Only the graph uses it; reported scores come from `dot()` above.
-float ip_distance(const void* pa, const void* pb, const void* param) {
-  const auto* a = static_cast<const float*>(pa);
-  const auto* b = static_cast<const float*>(pb);
-  const std::size_t d = *static_cast<const std::size_t*>(param);
+// accumulators in a fixed order: lane l sums a[i]·b[i] for i ≡ l (mod 8), then the lanes are
+// combined in one fixed tree. Every IEEE machine gets the same bits (ISO C++ mode, so no FMA
+// contraction), and so does every instruction set: the SSE2 build keeps the eight lanes in two
+// 4-wide registers, the AVX clone below in one 8-wide register — the same additions in the same
+// order. Only the graph uses it; reported scores come from `dot()` above.
+template <int kUnused = 0>
+inline float ip_distance_body(const float* a, const float* b, std::size_t d) {
   float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   std::size_t i = 0;
   for (; i + 8 <= d; i += 8) {
@@ -95,13 +100,33 @@ float ip_distance(const void* pa, const void* pb, const void* param) {
   return 1.0f - s;
 }
 
+float ip_distance(const void* pa, const void* pb, const void* param) {
+  return ip_distance_body(static_cast<const float*>(pa), static_cast<const float*>(pb),
+                          *static_cast<const std::size_t*>(param));
+}
+
+// Runtime CPU dispatch (never -march=native in the build): the same code compiled for AVX.
+__attribute__((target("avx"))) float ip_distance_avx(const void* pa, const void* pb,
+                                                       const void* param) {
+  return ip_distance_body<1>(static_cast<const float*>(pa), static_cast<const float*>(pb),
+                             *static_cast<const std::size_t*>(param));
+}
+
+hnswlib::DISTFUNC<float> pick_distance() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx") ? &ip_distance_avx : &ip_distance;
+}
+
 // The same space as hnswlib::InnerProductSpace (distance 1 − inner product over `dims` floats),
 // with the distance above.
 class InnerProductSpace final : public hnswlib::SpaceInterface<float> {
  public:
   explicit InnerProductSpace(std::size_t dims) : dims_(dims) {}
   std::size_t get_data_size() override { return dims_ * sizeof(float); }
-  hnswlib::DISTFUNC<float> get_dist_func() override { return &ip_distance; }
+  hnswlib::DISTFUNC<float> get_dist_func() override {
+    static const hnswlib::DISTFUNC<float> kDistance = pick_distance();
+    return kDistance;
+  }
   void* get_dist_func_param() override { return &dims_; }
 
  private:
@@ -155,18 +180,39 @@ struct VectorIndex::Impl {
     return all;
   }
 
-  RankedList approximate(const std::vector<float>& q, std::size_t k) const {
+  RankedList approximate(const std::vector<float>& q, std::size_t k, std::size_t ef) const {
     const std::size_t want = wanted(k, n);
     // hnswlib searches with ef = max(ef_, fetch) and keeps the best `fetch`; asking for all ef
     // candidates costs nothing extra and lets the double rescoring decide the boundary.
-    const std::size_t fetch = std::min(n, std::max(want, opts.ef_search));
+    const std::size_t fetch = std::min(n, std::max(want, ef == 0 ? opts.ef_search : ef));
     auto heap = hnsw->searchKnn(q.data(), fetch);
     RankedList out;
     out.reserve(want == n ? n : heap.size());
     std::vector<char> seen(want == n ? n : 0, 0);
+    // Candidates come out worst first with their float distance. Only those that can still be in
+    // the top `want` by the double score are rescored: with |float − double| ≤ kErr for unit
+    // vectors, a candidate whose float similarity is below the want-th best minus 2·kErr has a
+    // double score below `want` others', so skipping it changes neither the set nor any score.
+    std::vector<std::pair<float, std::size_t>> cand;
+    cand.reserve(heap.size());
     while (!heap.empty()) {
-      const auto doc = static_cast<std::size_t>(heap.top().second);
+      cand.emplace_back(1.0f - heap.top().first, static_cast<std::size_t>(heap.top().second));
       heap.pop();
+    }
+    double cut = -std::numeric_limits<double>::infinity();
+    if (want < n && cand.size() > want) {
+      // Error of the 8-lane float sum over d terms of |a_i b_i| ≤ 1, plus the final 1 − s and
+      // the normalisation's rounding: (d / 8 + 16) · 2^-23 bounds it generously.
+      const double err = (static_cast<double>(dims) / 8.0 + 16.0) * 0x1.0p-23;
+      std::vector<float> sims;
+      sims.reserve(cand.size());
+      for (const auto& c : cand) sims.push_back(c.first);
+      std::nth_element(sims.begin(), sims.begin() + static_cast<std::ptrdiff_t>(want - 1), sims.end(),
+                       std::greater<float>());
+      cut = static_cast<double>(sims[want - 1]) - 2.0 * err;
+    }
+    for (const auto& [sim, doc] : cand) {
+      if (static_cast<double>(sim) < cut) continue;
       out.push_back(ScoredDoc{static_cast<std::uint32_t>(doc), dot(q.data(), row(doc), dims)});
       if (want == n) seen[doc] = 1;
     }
@@ -225,7 +271,9 @@ Result<VectorIndex> VectorIndex::create(std::size_t dims,
     impl->hnsw = std::make_unique<hnswlib::HierarchicalNSW<float>>(
         impl->space.get(), std::max<std::size_t>(vectors.size(), 1), opts.m,
         opts.ef_construction, static_cast<std::size_t>(opts.seed));
-    impl->hnsw->setEf(opts.ef_search);
+    // hnswlib searches with max(ef_, k); every call passes k = max(wanted, ef) itself, so the
+    // shared ef_ stays 1 and nothing is mutated per call.
+    impl->hnsw->setEf(1);
     for (std::size_t i = 0; i < vectors.size(); ++i) {
       (void)normalize(vectors[i], buf.data());
       impl->hnsw->addPoint(buf.data(), static_cast<hnswlib::labeltype>(i));
@@ -243,11 +291,16 @@ Result<VectorIndex> VectorIndex::create(std::size_t dims,
 }
 
 Result<RankedList> VectorIndex::search(std::span<const float> query, std::size_t k) const {
+  return search(query, k, 0);
+}
+
+Result<RankedList> VectorIndex::search(std::span<const float> query, std::size_t k,
+                                       std::size_t ef) const {
   auto q = impl_->prepare_query(query);
   if (!q.ok()) return q.error();
   if (impl_->n == 0) return RankedList{};
   try {
-    return impl_->approximate(*q, k);
+    return impl_->approximate(*q, k, ef);
   } catch (const std::exception& e) {
     return make_error(ErrorCode::kInternal, std::string("hnswlib: ") + e.what(), "vector search");
   }
@@ -258,6 +311,214 @@ Result<RankedList> VectorIndex::search_exact(std::span<const float> query, std::
   if (!q.ok()) return q.error();
   if (impl_->n == 0) return RankedList{};
   return impl_->exact(*q, k);
+}
+
+
+// ---- Serialization -----------------------------------------------------------------------
+// Header | level-0 block (n × size_data_per_element: link list, vector, label — hnswlib's own
+// layout) | element levels (u32 × n) | upper-layer link lists (level × size_links_per_element per
+// element with level > 0), all little-endian.
+namespace {
+
+constexpr char kHnswMagic[8] = {'Q', 'A', 'P', 'L', 'H', 'N', 'S', 'W'};
+constexpr std::uint32_t kHnswVersion = 1;
+
+struct HnswHeader {
+  char magic[8];
+  std::uint32_t version;
+  std::uint32_t header_bytes;
+  std::uint64_t file_bytes;
+  std::uint64_t payload_hash;
+  std::uint64_t binding;
+  std::uint64_t dims, n, m, ef_construction, ef_search, seed;
+  std::int64_t maxlevel;
+  std::uint64_t enterpoint;
+  std::uint64_t size_data_per_element, size_links_per_element;
+  std::uint8_t reserved[32];
+  std::uint64_t header_hash;
+};
+static_assert(std::is_trivially_copyable_v<HnswHeader>);
+
+Error bad_hnsw(std::string_view source, const std::string& what) {
+  return make_file_error(ErrorCode::kInvalidInput, "invalid HNSW index: " + what,
+                         std::string(source));
+}
+
+}  // namespace
+
+std::string VectorIndex::serialize(std::uint64_t binding) const {
+  const Impl& x = *impl_;
+  const auto& h = *x.hnsw;
+  HnswHeader hd{};
+  std::memcpy(hd.magic, kHnswMagic, 8);
+  hd.version = kHnswVersion;
+  hd.header_bytes = sizeof(HnswHeader);
+  hd.binding = binding;
+  hd.dims = x.dims;
+  hd.n = x.n;
+  hd.m = x.opts.m;
+  hd.ef_construction = x.opts.ef_construction;
+  hd.ef_search = x.opts.ef_search;
+  hd.seed = x.opts.seed;
+  hd.maxlevel = x.n == 0 ? -1 : h.maxlevel_;
+  hd.enterpoint = x.n == 0 ? 0 : h.enterpoint_node_;
+  hd.size_data_per_element = h.size_data_per_element_;
+  hd.size_links_per_element = h.size_links_per_element_;
+  std::string out(sizeof hd, '\0');
+  out.append(h.data_level0_memory_, x.n * h.size_data_per_element_);
+  for (std::size_t i = 0; i < x.n; ++i) {
+    const auto lv = static_cast<std::uint32_t>(h.element_levels_[i]);
+    out.append(reinterpret_cast<const char*>(&lv), 4);
+  }
+  for (std::size_t i = 0; i < x.n; ++i)
+    if (h.element_levels_[i] > 0)
+      out.append(h.linkLists_[i],
+                 h.size_links_per_element_ * static_cast<std::size_t>(h.element_levels_[i]));
+  hd.file_bytes = out.size();
+  hd.payload_hash = internal::checksum64(
+      {reinterpret_cast<const std::uint8_t*>(out.data()) + sizeof hd, out.size() - sizeof hd});
+  std::memcpy(out.data(), &hd, sizeof hd);
+  hd.header_hash = internal::checksum64(
+      {reinterpret_cast<const std::uint8_t*>(out.data()), offsetof(HnswHeader, header_hash)});
+  std::memcpy(out.data(), &hd, sizeof hd);
+  return out;
+}
+
+Result<VectorIndex> VectorIndex::deserialize(std::span<const std::uint8_t> bytes,
+                                             std::string_view source,
+                                             std::optional<std::uint64_t> expected_binding) {
+  if (bytes.size() < 8 || std::memcmp(bytes.data(), kHnswMagic, 8) != 0)
+    return bad_hnsw(source, "not a qaplan HNSW index (wrong magic bytes)");
+  if (bytes.size() < sizeof(HnswHeader)) return bad_hnsw(source, "truncated header");
+  HnswHeader hd;
+  std::memcpy(&hd, bytes.data(), sizeof hd);
+  if (hd.version != kHnswVersion)
+    return make_file_error(ErrorCode::kInvalidInput,
+                           "HNSW index format version " + std::to_string(hd.version) +
+                               ", this build reads version " + std::to_string(kHnswVersion) +
+                               " (rebuild it with `qaplan index build`)",
+                           std::string(source));
+  if (hd.header_bytes != sizeof hd ||
+      internal::checksum64(bytes.first(offsetof(HnswHeader, header_hash))) != hd.header_hash)
+    return bad_hnsw(source, "header checksum mismatch (file corrupted)");
+  if (hd.file_bytes != bytes.size())
+    return bad_hnsw(source, "truncated or extended: header says " + std::to_string(hd.file_bytes) +
+                                " bytes, file has " + std::to_string(bytes.size()));
+  if (internal::checksum64(bytes.subspan(sizeof hd)) != hd.payload_hash)
+    return bad_hnsw(source, "checksum mismatch (file corrupted)");
+  if (expected_binding && *expected_binding != hd.binding)
+    return bad_hnsw(source, "belongs to another BM25 index (rebuild the directory)");
+  HnswOptions opts{hd.m, hd.ef_construction, hd.ef_search, hd.seed};
+  if (!opts.validate().ok() || hd.dims == 0 || hd.dims > (1u << 20) ||
+      hd.n >= std::numeric_limits<std::uint32_t>::max())
+    return bad_hnsw(source, "invalid parameters");
+  auto impl = std::make_unique<Impl>();
+  impl->dims = hd.dims;
+  impl->n = hd.n;
+  impl->opts = opts;
+  try {
+    impl->space = std::make_unique<InnerProductSpace>(hd.dims);
+    // Sizes the constructor derives must match the stored ones before anything is allocated.
+    const std::size_t maxm0 = 2 * hd.m;
+    const std::size_t links0 = maxm0 * 4 + 4, links = hd.m * 4 + 4;
+    const std::size_t per = links0 + hd.dims * 4 + sizeof(hnswlib::labeltype);
+    if (hd.size_data_per_element != per || hd.size_links_per_element != links)
+      return bad_hnsw(source, "element layout does not match its parameters");
+    std::size_t pos = sizeof hd;
+    const std::size_t n = hd.n;
+    if ((bytes.size() - pos) / per < n || (bytes.size() - pos - n * per) / 4 < n)
+      return bad_hnsw(source, "truncated graph");
+    const std::uint8_t* level0 = bytes.data() + pos;
+    pos += n * per;
+    std::vector<std::uint32_t> levels(n);
+    std::memcpy(levels.data(), bytes.data() + pos, n * 4);
+    pos += n * 4;
+    std::size_t upper = 0;
+    std::uint32_t maxlevel = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (levels[i] > 64) return bad_hnsw(source, "element " + std::to_string(i) + " level too high");
+      upper += levels[i] * links;
+      maxlevel = std::max(maxlevel, levels[i]);
+    }
+    if (bytes.size() - pos != upper) return bad_hnsw(source, "link lists do not fill the file");
+    if (n > 0 && (hd.maxlevel != static_cast<std::int64_t>(maxlevel) || hd.enterpoint >= n ||
+                  levels[hd.enterpoint] != maxlevel))
+      return bad_hnsw(source, "entry point inconsistent");
+    // Every link: count within the layer's capacity, neighbour ids in range and present on
+    // that layer.
+    auto check_list = [&](const std::uint8_t* p, std::size_t cap, std::uint32_t level) {
+      std::uint32_t cnt;
+      std::memcpy(&cnt, p, 4);
+      cnt &= 0xffff;  // hnswlib reads the count as an unsigned short
+      if (cnt > cap) return false;
+      for (std::uint32_t j = 0; j < cnt; ++j) {
+        std::uint32_t nb;
+        std::memcpy(&nb, p + 4 + 4 * j, 4);
+        if (nb >= n || levels[nb] < level) return false;
+      }
+      return true;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint8_t* e = level0 + i * per;
+      hnswlib::labeltype label;
+      std::memcpy(&label, e + links0 + hd.dims * 4, sizeof label);
+      if (label != i || !check_list(e, maxm0, 0))
+        return bad_hnsw(source, "element " + std::to_string(i) + " level-0 links inconsistent");
+    }
+    {
+      std::size_t q = pos;
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::uint32_t l = 1; l <= levels[i]; ++l, q += links)
+          if (!check_list(bytes.data() + q, hd.m, l))
+            return bad_hnsw(source, "element " + std::to_string(i) + " links inconsistent");
+    }
+    impl->hnsw = std::make_unique<hnswlib::HierarchicalNSW<float>>(
+        impl->space.get(), std::max<std::size_t>(n, 1), hd.m, hd.ef_construction,
+        static_cast<std::size_t>(hd.seed));
+    auto& h = *impl->hnsw;
+    if (h.size_data_per_element_ != per || h.size_links_per_element_ != links)
+      return make_error(ErrorCode::kInternal, "hnswlib layout differs from the stored one");
+    h.setEf(1);
+    std::memcpy(h.data_level0_memory_, level0, n * per);
+    for (std::size_t i = 0; i < n; ++i) {
+      h.element_levels_[i] = static_cast<int>(levels[i]);
+      if (levels[i] > 0) {
+        const std::size_t sz = links * levels[i];
+        h.linkLists_[i] = static_cast<char*>(std::malloc(sz + 1));
+        if (h.linkLists_[i] == nullptr) {
+          h.element_levels_[i] = 0;
+          h.cur_element_count = i;
+          throw std::bad_alloc();
+        }
+        std::memcpy(h.linkLists_[i], bytes.data() + pos, sz);
+        pos += sz;
+      }
+      h.label_lookup_[i] = static_cast<hnswlib::tableint>(i);
+      h.cur_element_count = i + 1;
+    }
+    if (n > 0) {
+      h.maxlevel_ = static_cast<int>(maxlevel);
+      h.enterpoint_node_ = static_cast<hnswlib::tableint>(hd.enterpoint);
+    }
+  } catch (const std::bad_alloc&) {
+    return make_file_error(ErrorCode::kInternal, "out of memory loading the HNSW index",
+                           std::string(source));
+  } catch (const std::exception& e) {
+    return make_file_error(ErrorCode::kInternal, std::string("hnswlib: ") + e.what(),
+                           std::string(source));
+  }
+  return VectorIndex(std::move(impl));
+}
+
+Status VectorIndex::save(const std::filesystem::path& path, std::uint64_t binding,
+                         const std::vector<std::filesystem::path>& inputs) const {
+  return write_file_atomic(path, serialize(binding), inputs);
+}
+
+Result<VectorIndex> VectorIndex::open(const std::filesystem::path& path,
+                                      std::optional<std::uint64_t> expected_binding) {
+  QAPLAN_ASSIGN_OR_RETURN(auto mapped, internal::MappedFile::open(path, true));
+  return deserialize(mapped->bytes(), path.string(), expected_binding);
 }
 
 }  // namespace qaplan

@@ -3,8 +3,14 @@
 //   build/bench/vector_bench [--benchmark_filter=…]
 //   QAPLAN_BENCH_VECTORS=100000 QAPLAN_BENCH_DIMS=256 build/bench/vector_bench
 //   build/bench/vector_bench --harness [ROUNDS]   the Lucene harness's protocol instead: two
-//     warm-up passes over 1 000 queries, then the best of ROUNDS (3) timed passes, one thread;
-//     prints QPS and nearest-rank per-query p50/p95 of that pass for HNSW, exact search and RRF.
+//     warm-up passes over 1 000 distinct queries, then the best of ROUNDS (3) timed passes, one
+//     thread; prints QPS and nearest-rank per-query p50/p95 of that pass for HNSW, exact search
+//     and RRF.
+//   build/bench/vector_bench --peer [N DIM NQ M EFC]   qaplan's VectorIndex side by side with raw
+//     hnswlib (Debian libhnswlib-dev, its own SSE kernels, as ../shared/peers/ann builds it) on the
+//     ann peer's "lowrank" data (the same generator and seed: 100 000 × 256, 1 000 queries, M 16,
+//     efC 200 by default): build seconds of each, then recall@10 and QPS at ef 10 … 320, one
+//     thread, one warm-up pass then the best of 3 timed passes over the distinct queries.
 //
 // The corpus is synthetic and clustered (fixed seed: 100 unit centres, each row = centre +
 // N(0, 0.15²) per dimension), built once per process with the default HnswOptions. Each search
@@ -20,6 +26,10 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include <hnswlib/hnswlib.h>
+
+#include <random>
 
 #include "support/rng.hpp"
 #include "qaplan/ranking/fusion.hpp"
@@ -68,7 +78,7 @@ const Corpus& corpus() {
       for (auto& x : ctr) x = static_cast<float>(x / std::sqrt(norm));
     }
     auto rows = clustered(rng, n, d, centres);
-    auto queries = clustered(rng, 200, d, centres);
+    auto queries = clustered(rng, 1000, d, centres);  // distinct: no query is timed twice
     std::fprintf(stderr, "building HNSW over %zu x %zu vectors…\n", n, d);
     const auto t0 = std::chrono::steady_clock::now();
     auto idx = qaplan::VectorIndex::create(d, rows, {});
@@ -200,7 +210,7 @@ int run_harness(int rounds) {
   print_harness("hnsw top-10", best_of(rounds, kQueries, [&](std::size_t q) {
                   sink += c.index.search(c.queries[q % c.queries.size()], 10)->size();
                 }));
-  print_harness("exact top-10", best_of(rounds, std::min<std::size_t>(kQueries, 200), [&](std::size_t q) {
+  print_harness("exact top-10", best_of(rounds, std::min<std::size_t>(kQueries, 100), [&](std::size_t q) {
                   sink += c.index.search_exact(c.queries[q % c.queries.size()], 10)->size();
                 }));
   for (const std::uint32_t n : {18u, 1000u, 20000u}) {
@@ -217,9 +227,119 @@ int run_harness(int rounds) {
   return sink == 0 ? 1 : 0;
 }
 
+
+// ---- --peer: qaplan vs raw hnswlib on the ann peer's lowrank data ---------------------------
+
+// ../shared/peers/ann/ann_bench.cc's generator, verbatim in behaviour (same engine, seed and
+// order of draws), so both harnesses see the same vectors on this toolchain.
+void ann_normalize(float* v, int d) {
+  double s = 0;
+  for (int i = 0; i < d; ++i) s += static_cast<double>(v[i]) * v[i];
+  const float inv = static_cast<float>(1.0 / std::sqrt(s));
+  for (int i = 0; i < d; ++i) v[i] *= inv;
+}
+void ann_gen_lowrank(int n, int d, std::vector<float>& out, std::mt19937_64& rng,
+                     const std::vector<float>& A, int r) {
+  std::normal_distribution<float> g(0.f, 1.f);
+  out.resize(static_cast<std::size_t>(n) * d);
+  std::vector<float> z(r);
+  for (int i = 0; i < n; ++i) {
+    float* v = &out[static_cast<std::size_t>(i) * d];
+    for (int k = 0; k < r; ++k) z[k] = g(rng);
+    for (int j = 0; j < d; ++j) {
+      float s = 0;
+      for (int k = 0; k < r; ++k) s += A[static_cast<std::size_t>(j) * r + k] * z[k];
+      v[j] = s + 0.1f * g(rng);
+    }
+    ann_normalize(v, d);
+  }
+}
+
+int run_peer(int N, int d, int nq, int M, int efc) {
+  using Clock = std::chrono::steady_clock;
+  std::mt19937_64 rng(1234);
+  const int r = 32;
+  std::vector<float> A(static_cast<std::size_t>(d) * r);
+  {
+    std::normal_distribution<float> g(0.f, 1.f);
+    for (auto& a : A) a = g(rng);
+  }
+  std::vector<float> X, Q;
+  ann_gen_lowrank(N, d, X, rng, A, r);
+  ann_gen_lowrank(nq, d, Q, rng, A, r);
+  std::vector<std::vector<float>> rows(N), qs(nq);
+  for (int i = 0; i < N; ++i) rows[i].assign(X.begin() + static_cast<long>(i) * d, X.begin() + static_cast<long>(i + 1) * d);
+  for (int i = 0; i < nq; ++i) qs[i].assign(Q.begin() + static_cast<long>(i) * d, Q.begin() + static_cast<long>(i + 1) * d);
+  std::printf("# lowrank N=%d dim=%d nq=%d M=%d efC=%d, one thread\n", N, d, nq, M, efc);
+  auto t0 = Clock::now();
+  auto ours = qaplan::VectorIndex::create(static_cast<std::size_t>(d), rows,
+                                          {static_cast<std::size_t>(M), static_cast<std::size_t>(efc), 64, 100});
+  const double ours_build = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (!ours.ok()) {
+    std::fprintf(stderr, "%s\n", ours.error().to_string().c_str());
+    return 1;
+  }
+  hnswlib::InnerProductSpace space(static_cast<std::size_t>(d));
+  t0 = Clock::now();
+  hnswlib::HierarchicalNSW<float> raw(&space, static_cast<std::size_t>(N), static_cast<std::size_t>(M),
+                                      static_cast<std::size_t>(efc), 100);
+  for (int i = 0; i < N; ++i) raw.addPoint(&X[static_cast<std::size_t>(i) * d], static_cast<hnswlib::labeltype>(i));
+  const double raw_build = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::printf("build_s qaplan=%.2f hnswlib=%.2f ratio=%.3f\n", ours_build, raw_build, ours_build / raw_build);
+  // Ground truth: exact top-10 by qaplan's double scores.
+  std::vector<std::vector<std::uint32_t>> gt(nq);
+  for (int q = 0; q < nq; ++q) {
+    // Keep the Result alive: a range-for over `*temporary` would iterate a destroyed list.
+    const auto exact = ours->search_exact(qs[q], 10);
+    if (!exact.ok()) return 1;
+    for (const auto& h : *exact) gt[q].push_back(h.doc);
+  }
+  auto recall = [&](const std::vector<std::vector<std::uint32_t>>& got) {
+    std::size_t hit = 0;
+    for (int q = 0; q < nq; ++q)
+      for (auto id : got[q]) hit += std::count(gt[q].begin(), gt[q].end(), id) ? 1 : 0;
+    return static_cast<double>(hit) / (10.0 * nq);
+  };
+  for (const int ef : {10, 20, 40, 80, 160, 320}) {
+    std::vector<std::vector<std::uint32_t>> got_ours(nq), got_raw(nq);
+    double best_ours = 1e300, best_raw = 1e300;
+    raw.setEf(static_cast<std::size_t>(ef));
+    for (int rep = 0; rep < 4; ++rep) {  // rep 0: warm-up
+      auto a = Clock::now();
+      for (int q = 0; q < nq; ++q) {
+        auto res = ours->search(qs[q], 10, static_cast<std::size_t>(ef));
+        got_ours[q].clear();
+        for (const auto& h : *res) got_ours[q].push_back(h.doc);
+      }
+      const double so = std::chrono::duration<double>(Clock::now() - a).count();
+      a = Clock::now();
+      for (int q = 0; q < nq; ++q) {
+        auto res = raw.searchKnn(&Q[static_cast<std::size_t>(q) * d], 10);
+        got_raw[q].clear();
+        while (!res.empty()) {
+          got_raw[q].push_back(static_cast<std::uint32_t>(res.top().second));
+          res.pop();
+        }
+      }
+      const double sr = std::chrono::duration<double>(Clock::now() - a).count();
+      if (rep > 0) {
+        best_ours = std::min(best_ours, so);
+        best_raw = std::min(best_raw, sr);
+      }
+    }
+    std::printf("ef=%d recall@10 qaplan=%.4f hnswlib=%.4f  qps qaplan=%.0f hnswlib=%.0f ratio=%.3f\n", ef,
+                recall(got_ours), recall(got_raw), nq / best_ours, nq / best_raw, best_raw / best_ours);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == "--peer") {
+    auto arg = [&](int i, int def) { return argc > i ? std::atoi(argv[i]) : def; };
+    return run_peer(arg(2, 100000), arg(3, 256), arg(4, 1000), arg(5, 16), arg(6, 200));
+  }
   if (argc >= 2 && std::string(argv[1]) == "--harness")
     return run_harness(argc >= 3 ? std::max(1, std::atoi(argv[2])) : 3);
   benchmark::Initialize(&argc, argv);

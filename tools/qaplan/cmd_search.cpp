@@ -3,6 +3,9 @@
 // Lucene harness (../shared/peers/lucene/LuceneBm25.java) so the two can be compared line by line.
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <functional>
+#include <unordered_map>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -16,6 +19,8 @@
 #include "qaplan/eval/metrics.hpp"
 #include "qaplan/ranking/corpus.hpp"
 #include "qaplan/ranking/hybrid.hpp"
+#include "qaplan/ranking/index_dir.hpp"
+#include "qaplan/ranking/tokenizer.hpp"
 
 namespace qaplan::cli {
 namespace {
@@ -24,6 +29,8 @@ using Clock = std::chrono::steady_clock;
 
 struct SearchOptions {
   std::string corpus;
+  std::string index;          // a directory from `qaplan index build` (instead of --corpus)
+  std::string query_vectors;  // --index with --mode vector|hybrid: {"id","vector"} per query
   std::string query;
   std::string queries;
   std::string mode = "bm25";
@@ -47,8 +54,9 @@ Result<RankedList> rank(const HybridSearcher& s, const std::string& mode, const 
   return s.fused(q, k);
 }
 
-std::string format_tsv(const std::string& qid, const RankedList& hits,
-                       const std::vector<TextRecord>& docs) {
+using IdOf = std::function<std::string(std::uint32_t)>;
+
+std::string format_tsv(const std::string& qid, const RankedList& hits, const IdOf& id_of) {
   std::string out;
   char buf[64];
   for (std::size_t r = 0; r < hits.size(); ++r) {
@@ -57,7 +65,7 @@ std::string format_tsv(const std::string& qid, const RankedList& hits,
     out += '\t';
     out += std::to_string(r + 1);
     out += '\t';
-    out += docs[hits[r].doc].id;
+    out += id_of(hits[r].doc);
     out += '\t';
     out += buf;
     out += '\n';
@@ -65,20 +73,66 @@ std::string format_tsv(const std::string& qid, const RankedList& hits,
   return out;
 }
 
-std::string format_json(const std::string& qid, const RankedList& hits,
-                        const std::vector<TextRecord>& docs, bool pretty) {
+std::string format_json(const std::string& qid, const RankedList& hits, const IdOf& id_of,
+                        bool pretty) {
   nlohmann::ordered_json j;  // keys in the documented order: qid, hits[{rank, id, score}]
   j["qid"] = qid;
   j["hits"] = nlohmann::ordered_json::array();
   for (std::size_t r = 0; r < hits.size(); ++r)
     j["hits"].push_back(
-        nlohmann::ordered_json{{"rank", r + 1}, {"id", docs[hits[r].doc].id}, {"score", hits[r].score}});
+        nlohmann::ordered_json{{"rank", r + 1}, {"id", id_of(hits[r].doc)}, {"score", hits[r].score}});
   return j.dump(pretty ? 2 : -1) + "\n";
 }
 
+// Resident and peak resident memory of this process (MB), from /proc/self/status.
+std::pair<double, double> rss_mb() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  double rss = 0, hwm = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) rss = std::stod(line.substr(6)) / 1024.0;
+    if (line.rfind("VmHWM:", 0) == 0) hwm = std::stod(line.substr(6)) / 1024.0;
+  }
+  return {rss, hwm};
+}
+
+// {"id","vector":[…]} per line, one per query id.
+Result<std::unordered_map<std::string, std::vector<float>>> load_query_vectors(const std::string& path) {
+  QAPLAN_ASSIGN_OR_RETURN(std::string text, read_file(path, "query vectors file"));
+  std::unordered_map<std::string, std::vector<float>> out;
+  std::string_view rest = text;
+  int line_no = 0;
+  while (!rest.empty()) {
+    const std::size_t nl = rest.find('\n');
+    const std::string_view line = rest.substr(0, nl);
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    auto bad = [&](const char* msg, const char* field) {
+      return make_file_error(ErrorCode::kInvalidInput, msg, path, line_no, field);
+    };
+    if (j.is_discarded() || !j.is_object()) return bad("expected one JSON object per line", "");
+    auto id = j.find("id");
+    auto v = j.find("vector");
+    if (id == j.end() || !id->is_string()) return bad("missing or non-string id", "id");
+    if (v == j.end() || !v->is_array()) return bad("must be an array of numbers", "vector");
+    std::vector<float> row;
+    for (const auto& x : *v) {
+      if (!x.is_number()) return bad("must be an array of numbers", "vector");
+      row.push_back(x.get<float>());
+    }
+    out[id->get<std::string>()] = std::move(row);
+  }
+  return out;
+}
+
 int run_search(const SearchOptions& o) {
+  const auto t_start = Clock::now();
   if (o.query.empty() == o.queries.empty())
     return report(make_error(ErrorCode::kInvalidInput, "give exactly one of --query or --queries"));
+  if (o.corpus.empty() == o.index.empty())
+    return report(make_error(ErrorCode::kInvalidInput, "give exactly one of --corpus or --index"));
   if (o.rounds && *o.rounds < 1)
     return report(make_error(ErrorCode::kInvalidInput, "must be >= 1", "--rounds"));
   HybridOptions hopts{o.ranking.bm25, o.ranking.hnsw, o.ranking.rrf};
@@ -91,10 +145,9 @@ int run_search(const SearchOptions& o) {
   hopts.bm25.b = o.b.value_or(hopts.bm25.b);
   if (Status s = hopts.bm25.validate(); !s) return report(s.error());
 
-  auto docs = load_jsonl(o.corpus, JsonlKind::kCorpus);
-  if (!docs) return report(docs.error());
   std::vector<TextRecord> queries;
-  std::vector<std::filesystem::path> inputs = {o.corpus};
+  std::vector<std::filesystem::path> inputs;
+  if (!o.corpus.empty()) inputs.emplace_back(o.corpus);
   if (!o.queries.empty()) {
     auto q = load_jsonl(o.queries, JsonlKind::kQueries);
     if (!q) return report(q.error());
@@ -103,55 +156,150 @@ int run_search(const SearchOptions& o) {
   } else {
     queries.push_back({"query", o.query});
   }
-
-  // Index build: tokenization + BM25 (+ TF-IDF fit, embedding and HNSW for vector modes).
-  const auto t0 = Clock::now();
-  const HybridLegs legs{o.mode != "vector", o.mode != "bm25"};
-  auto searcher = HybridSearcher::from_records(*docs, hopts, legs);
-  if (!searcher) {
-    Error e = searcher.error();
-    e.file = o.corpus;
+  auto query_error = [&](Error e, const TextRecord& q) {
+    if (o.queries.empty()) {
+      e.field = "--query";
+    } else {
+      e.file = o.queries;
+      e.field = "id " + q.id;
+    }
     return report(e);
-  }
-  const double build_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  };
 
-  // Tokenization and embedding are excluded from the timed ranking, as in the Lucene harness
-  // which times only search().
-  std::vector<HybridQuery> prepared;
-  prepared.reserve(queries.size());
-  for (const auto& q : queries) {
-    auto p = searcher->prepare(q.text);
-    if (!p) {
-      Error e = p.error();
-      if (o.queries.empty()) {
-        e.field = "--query";
-      } else {
-        e.file = o.queries;
-        e.field = "id " + q.id;
+  // The ranking function for each mode and source; `prepared` holds what it needs per query.
+  std::vector<HybridQuery> prepared(queries.size());
+  std::function<Result<RankedList>(std::size_t)> rank_one;
+  IdOf id_of;
+  std::optional<HybridSearcher> searcher;
+  std::optional<CollectionIndex> index;
+  std::optional<Bm25Index> bm25;
+  std::vector<TextRecord> docs;
+  double build_s = 0, open_ms = 0;
+  std::size_t ndocs = 0;
+  const auto t0 = Clock::now();
+  if (!o.index.empty()) {
+    // A saved index: mapped, nothing rebuilt. Its BM25 parameters are part of it.
+    auto ix = CollectionIndex::open(o.index, o.mode != "bm25");
+    if (!ix) return report(ix.error());
+    index = std::move(*ix);
+    open_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    const Bm25Options& built = index->bm25().options();
+    if ((o.norms && hopts.bm25.norms != built.norms) || (o.k1 && *o.k1 != built.k1) ||
+        (o.b && *o.b != built.b))
+      return report(make_error(ErrorCode::kInvalidInput,
+                               "the index was built with norms " + std::string(to_string(built.norms)) +
+                                   ", k1 " + std::to_string(built.k1) + ", b " +
+                                   std::to_string(built.b) + "; rebuild it to change them",
+                               "--index"));
+    ndocs = index->size();
+    id_of = [&](std::uint32_t d) { return index->doc_id(d); };
+    auto tok = Tokenizer::create();
+    if (!tok) return report(tok.error());
+    for (std::size_t i = 0; i < queries.size(); ++i)
+      if (Status s = tok->tokenize_into(queries[i].text, prepared[i].tokens); !s)
+        return query_error(s.error(), queries[i]);
+    if (o.mode != "bm25") {
+      if (index->vectors() == nullptr)
+        return report(make_error(ErrorCode::kInvalidInput,
+                                 "the index has no vectors (build it with --vectors)", "--mode"));
+      if (o.query_vectors.empty())
+        return report(make_error(ErrorCode::kInvalidInput,
+                                 "--mode " + o.mode + " on an index needs --query-vectors",
+                                 "--query-vectors"));
+      auto qv = load_query_vectors(o.query_vectors);
+      if (!qv) return report(qv.error());
+      for (std::size_t i = 0; i < queries.size(); ++i) {
+        auto it = qv->find(queries[i].id);
+        if (it == qv->end())
+          return report(make_file_error(ErrorCode::kInvalidInput,
+                                        "no vector for query \"" + queries[i].id + "\"",
+                                        o.query_vectors));
+        prepared[i].vector = std::move(it->second);
       }
+    }
+    const CollectionIndex& ci = *index;
+    auto vec_hits = [&ci](const HybridQuery& q, std::size_t k) -> Result<RankedList> {
+      QAPLAN_ASSIGN_OR_RETURN(RankedList v, ci.vectors()->search(q.vector, k));
+      std::erase_if(v, [](const ScoredDoc& h) { return !(h.score > 0); });
+      return v;
+    };
+    rank_one = [&, vec_hits](std::size_t i) -> Result<RankedList> {
+      const HybridQuery& q = prepared[i];
+      if (o.mode == "bm25") return ci.bm25().search(q.tokens, o.k);
+      if (o.mode == "vector") return vec_hits(q, o.k);
+      QAPLAN_ASSIGN_OR_RETURN(RankedList v, vec_hits(q, 0));
+      QAPLAN_ASSIGN_OR_RETURN(auto fused, fuse_rrf({v, ci.bm25().search(q.tokens, 0)}, hopts.rrf));
+      const std::size_t n = o.k == 0 ? fused.size() : std::min(o.k, fused.size());
+      RankedList out;
+      for (std::size_t r = 0; r < n; ++r) out.push_back({fused[r].doc, fused[r].score});
+      return out;
+    };
+  } else if (o.mode == "bm25") {
+    // BM25 over a corpus file: streamed into a compact in-memory index (texts are not kept).
+    IndexBuildOptions bo;
+    bo.bm25 = hopts.bm25;
+    auto built = build_bm25_from_jsonl(o.corpus, bo);
+    if (!built) return report(built.error());
+    bm25 = std::move(*built);
+    build_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    ndocs = bm25->size();
+    id_of = [&](std::uint32_t d) { return bm25->doc_id(d); };
+    auto tok = Tokenizer::create();
+    if (!tok) return report(tok.error());
+    for (std::size_t i = 0; i < queries.size(); ++i)
+      if (Status s = tok->tokenize_into(queries[i].text, prepared[i].tokens); !s)
+        return query_error(s.error(), queries[i]);
+    rank_one = [&](std::size_t i) -> Result<RankedList> { return bm25->search(prepared[i].tokens, o.k); };
+  } else {
+    auto loaded = load_jsonl(o.corpus, JsonlKind::kCorpus);
+    if (!loaded) return report(loaded.error());
+    docs = std::move(*loaded);
+    // Index build: tokenization + BM25 + TF-IDF fit, embedding and HNSW.
+    const HybridLegs legs{o.mode != "vector", true};
+    auto built = HybridSearcher::from_records(docs, hopts, legs);
+    if (!built) {
+      Error e = built.error();
+      e.file = o.corpus;
       return report(e);
     }
-    prepared.push_back(std::move(*p));
+    searcher = std::move(*built);
+    build_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    ndocs = docs.size();
+    id_of = [&](std::uint32_t d) { return docs[d].id; };
+    // Tokenization and embedding are excluded from the timed ranking, as in the Lucene harness
+    // which times only search().
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      auto p = searcher->prepare(queries[i].text);
+      if (!p) return query_error(p.error(), queries[i]);
+      prepared[i] = std::move(*p);
+    }
+    rank_one = [&](std::size_t i) { return rank(*searcher, o.mode, prepared[i], o.k); };
   }
 
   std::vector<RankedList> results(prepared.size());
+  double first_ms = -1;
   auto one_round = [&](std::vector<double>* lat) -> Status {
     for (std::size_t i = 0; i < prepared.size(); ++i) {
       const auto q0 = Clock::now();
-      auto r = rank(*searcher, o.mode, prepared[i], o.k);
+      auto r = rank_one(i);
       if (lat) (*lat)[i] = std::chrono::duration<double, std::micro>(Clock::now() - q0).count();
       if (!r) return r.error();
       results[i] = std::move(*r);
+      if (first_ms < 0)  // process start → first answer (config, open or build, first query)
+        first_ms = std::chrono::duration<double, std::milli>(Clock::now() - t_start).count();
     }
     return {};
   };
   if (!o.rounds) {
     if (Status s = one_round(nullptr); !s) return report(s.error());
   } else {
+    if (!o.index.empty())
+      std::fprintf(stderr, "qaplan open docs=%zu open_ms=%.2f\n", ndocs, open_ms);
+    else
+      std::fprintf(stderr, "qaplan index docs=%zu index_s=%.3f docs_per_s=%.0f\n", ndocs, build_s,
+                   build_s > 0 ? static_cast<double>(ndocs) / build_s : 0.0);
     // The Lucene harness's protocol: two warm-up passes, then the best (fastest) of N timed
     // passes, one thread; per-query latency percentiles of that best pass (nearest rank).
-    std::fprintf(stderr, "qaplan index docs=%zu index_s=%.3f docs_per_s=%.0f\n", docs->size(),
-                 build_s, build_s > 0 ? static_cast<double>(docs->size()) / build_s : 0.0);
     std::vector<double> lat(prepared.size()), best_lat;
     double best = 1e300;
     for (int round = 0; round < 2 + *o.rounds; ++round) {
@@ -165,16 +313,18 @@ int run_search(const SearchOptions& o) {
     }
     const double n = static_cast<double>(prepared.size());
     auto pct = [&](double p) { return nearest_rank_percentile(best_lat, p).value_or(0.0); };
+    const auto [rss, hwm] = rss_mb();
     std::fprintf(stderr,
-                 "qaplan search mode=%s queries=%zu qps=%.1f p50_us=%.1f p95_us=%.1f p99_us=%.1f\n",
+                 "qaplan search mode=%s queries=%zu qps=%.1f p50_us=%.1f p95_us=%.1f p99_us=%.1f "
+                 "first_answer_ms=%.2f rss_mb=%.1f peak_rss_mb=%.1f\n",
                  o.mode.c_str(), prepared.size(), best > 0 ? n / best : 0.0, pct(50), pct(95),
-                 pct(99));
+                 pct(99), first_ms, rss, hwm);
   }
 
   std::string out;
   for (std::size_t i = 0; i < prepared.size(); ++i)
-    out += o.format == "tsv" ? format_tsv(queries[i].id, results[i], *docs)
-                             : format_json(queries[i].id, results[i], *docs, o.pretty);
+    out += o.format == "tsv" ? format_tsv(queries[i].id, results[i], id_of)
+                             : format_json(queries[i].id, results[i], id_of, o.pretty);
   if (o.output.empty() || o.output == "-") {
     std::cout << out << std::flush;
     return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
@@ -189,8 +339,12 @@ Runner register_search(CLI::App& app, GlobalOptions& g) {
   auto o = std::make_shared<SearchOptions>();
   auto* sub = app.add_subcommand(
       "search", "Rank a JSONL corpus ({\"id\",\"text\"}) for --query or --queries ({\"id\",\"query\"})");
-  sub->add_option("--corpus", o->corpus, "JSONL corpus, one {\"id\",\"text\"} per line")
-      ->required();
+  auto* corpus = sub->add_option("--corpus", o->corpus, "JSONL corpus, one {\"id\",\"text\"} per line");
+  auto* index = sub->add_option("--index", o->index,
+                                "index directory from `qaplan index build` (mapped, not rebuilt)");
+  corpus->excludes(index);
+  sub->add_option("--query-vectors", o->query_vectors,
+                  "with --index and --mode vector|hybrid: JSONL {\"id\",\"vector\"} per query");
   auto* q = sub->add_option("--query", o->query, "one query text (its qid is \"query\")");
   auto* qs = sub->add_option("--queries", o->queries, "JSONL queries, one {\"id\",\"query\"} per line");
   q->excludes(qs);

@@ -18,7 +18,10 @@
 ///
 /// Ordering: score descending, ties by lower document index (input order) — everywhere.
 #include <cstddef>
+#include <cstdint>
+#include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,15 +60,45 @@ struct Bm25Options {
   QAPLAN_API Status validate() const;
 };
 
-/// An in-memory BM25 index over a tokenized collection. Immutable after `create()`; every
-/// const member, `search()` included, is thread-safe (per-thread scratch memory). Copies share
-/// the same immutable data.
+/// How `Bm25Index::open()` checks a saved index.
+///
+/// | field              | default | meaning                                                        |
+/// |--------------------|---------|----------------------------------------------------------------|
+/// | verify_checksum    | true    | hash every byte (XXH3-64) against the header before use       |
+/// | expected_tokenizer | ""      | refuse an index whose tokenizer id differs ("" = accept any)   |
+///
+/// The structure (sizes, offsets, counts, doc ids, bit widths) is validated whether or not the
+/// checksum is, so even a file with a forged checksum is never read out of bounds.
+struct Bm25OpenOptions {
+  bool verify_checksum = true;
+  std::string expected_tokenizer;
+};
+
+/// Counts that describe an index (for logs and the CLI's summary line).
+struct Bm25Stats {
+  std::uint64_t docs = 0;          ///< documents, empty ones included
+  std::uint64_t terms = 0;         ///< distinct terms
+  std::uint64_t postings = 0;      ///< (term, document) pairs
+  std::uint64_t blocks = 0;        ///< 128-posting blocks
+  std::uint64_t postings_bytes = 0;  ///< compressed doc deltas + frequencies
+  std::uint64_t file_bytes = 0;    ///< the whole serialized index
+};
+
+/// A BM25 index over a tokenized collection, in one compact image: a sorted term dictionary,
+/// postings in blocks of 128 (doc-id deltas and frequencies bit-packed, one skip entry with the
+/// block's last doc and maximum term score per block), one norm byte (lucene) or a 32-bit length
+/// (exact) per document, and optionally the documents' external ids. The same bytes live in
+/// memory after `create()`/`Bm25Builder::finish()`, on disk after `save()`, and are mapped
+/// read-only (mmap) by `open()`, so a loaded index ranks bit-identically to the one that was built.
+///
+/// Immutable; every const member, `search()` included, is thread-safe (per-thread scratch
+/// memory). Copies share the same immutable data.
 ///
 /// Search uses exhaustive term-at-a-time scoring for k == 0 (or k ≥ size()) and, for smaller k,
-/// MaxScore dynamic pruning evaluated in windows of 4096 documents (per-term score upper bounds
-/// are computed exactly at build time). Both paths return bit-identical scores and orderings
-/// (each document's term scores are added in one canonical term order — descending upper bound —
-/// in both), so pruning never changes a result.
+/// block-max MaxScore evaluated in windows of 4096 documents (per-term upper bounds exact, per-block
+/// bounds rounded up). Both paths return bit-identical scores and orderings (each document's term
+/// scores are added in one canonical term order — descending upper bound, then term — in both),
+/// so pruning never changes a result.
 class QAPLAN_API Bm25Index {
  public:
   /// Indexes `doc_tokens[i]` as document i (the tie-breaker). Tokens are used as they are
@@ -85,6 +118,40 @@ class QAPLAN_API Bm25Index {
   /// pruning: the reference that tests and benchmarks compare the pruned path with.
   RankedList search_exhaustive(const std::vector<std::string>& query_tokens, std::size_t k) const;
 
+  /// Maps a file written by `save()` (or `qaplan index build`) read-only and validates it.
+  /// Errors (each one line naming the file): kIo when it cannot be read; kInvalidInput when it is
+  /// not a qaplan BM25 index, is truncated or corrupted (checksum or structure), has another
+  /// format version, or was built with another tokenizer than `opts.expected_tokenizer`.
+  /// Keep the file in place while the index is open (writers replace files by rename, which is
+  /// safe; truncating a mapped file in place is not).
+  static Result<Bm25Index> open(const std::filesystem::path& path, const Bm25OpenOptions& opts = {});
+
+  /// The same checks as `open()` on an image held in memory (copied; e.g. from a blob store).
+  /// `source` names the input in errors.
+  static Result<Bm25Index> from_image(std::span<const std::uint8_t> image,
+                                      const Bm25OpenOptions& opts = {},
+                                      std::string_view source = "<memory>");
+
+  /// Writes the index image atomically (temp file + rename). Building the same documents twice
+  /// gives byte-identical files. Errors: kIo, kInvalidInput (path is one of `inputs`).
+  Status save(const std::filesystem::path& path,
+              const std::vector<std::filesystem::path>& inputs = {}) const;
+
+  /// The serialized image (what `save()` writes).
+  std::span<const std::uint8_t> image() const noexcept;
+
+  /// External id of document `doc` when the index was built with ids ("" otherwise or when out
+  /// of range). Ids are front-coded in runs of 16, so this decodes at most 16 of them.
+  std::string doc_id(std::size_t doc) const;
+  /// True when the index carries external document ids.
+  bool has_doc_ids() const noexcept;
+  /// The tokenizer id recorded at build time ("" when the caller gave none).
+  std::string_view tokenizer() const noexcept;
+  /// Counts and sizes.
+  Bm25Stats stats() const noexcept;
+  /// XXH3-64 of the image after its header (recorded in the header; identifies the content).
+  std::uint64_t checksum() const noexcept;
+
   /// Number of documents (including empty ones).
   std::size_t size() const noexcept;
   /// Mean length over documents with at least one token (0 when there are none).
@@ -97,8 +164,51 @@ class QAPLAN_API Bm25Index {
   const Bm25Options& options() const noexcept;
 
  private:
+  friend class Bm25Builder;
   explicit Bm25Index(std::shared_ptr<const internal::Bm25Data> impl) : impl_(std::move(impl)) {}
   std::shared_ptr<const internal::Bm25Data> impl_;
+};
+
+/// Builds a `Bm25Index` one document at a time without keeping the documents: each call to
+/// `add()` folds the document's (term, frequency) pairs into per-term compressed buffers, so
+/// memory is bounded by the index being built. `finish()` sorts the dictionary, encodes the
+/// 128-posting blocks (with `threads` threads; the bytes do not depend on the thread count) and
+/// returns the index. Not thread-safe; move-only.
+class QAPLAN_API Bm25Builder {
+ public:
+  /// `tokenizer` is recorded in the index (checked by `Bm25OpenOptions::expected_tokenizer`).
+  /// Errors: kInvalidConfig from `opts.validate()`.
+  static Result<Bm25Builder> create(const Bm25Options& opts = {}, std::string_view tokenizer = {});
+
+  /// Adds the next document (its index is the number of documents added before). `id` is kept
+  /// when not empty (all documents must then have one). Errors: kInvalidInput for more than
+  /// 2^32 − 2 documents, for a document with more than 2^32 − 1 tokens, or for an id given to
+  /// some documents and not others.
+  Status add(std::span<const std::string> tokens, std::string_view id = {});
+  Status add(const std::vector<std::string>& tokens, std::string_view id = {}) {
+    return add(std::span<const std::string>(tokens), id);
+  }
+
+  /// Documents added so far.
+  std::size_t size() const noexcept;
+  /// The id given for document `doc` ("" when none or out of range); valid until the next add().
+  std::string_view doc_id(std::size_t doc) const noexcept;
+  /// Bytes held by the builder (approximate).
+  std::size_t memory_bytes() const noexcept;
+
+  /// The index. The builder is left empty. `threads` = 0 means 1.
+  /// Errors: kInvalidInput when the distinct terms take more than 4 GiB; kInternal when memory
+  /// runs out.
+  Result<Bm25Index> finish(unsigned threads = 1);
+
+  Bm25Builder(Bm25Builder&&) noexcept;
+  Bm25Builder& operator=(Bm25Builder&&) noexcept;
+  ~Bm25Builder();
+
+ private:
+  struct State;
+  explicit Bm25Builder(std::unique_ptr<State> s);
+  std::unique_ptr<State> s_;
 };
 
 /// Lucene's SmallFloat.intToByte4: a length in one byte (0–255), exact below 40, then a float

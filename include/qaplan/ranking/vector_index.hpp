@@ -20,8 +20,11 @@
 /// takes its visited-list buffers from a pool guarded by a mutex and only bumps atomic counters).
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "qaplan/export.hpp"
@@ -68,10 +71,32 @@ class QAPLAN_API VectorIndex {
   /// Errors: kInvalidInput when the query's length is not `dimensions()`, or it has a non-finite
   /// value or is all zero; kInternal if hnswlib throws.
   Result<RankedList> search(std::span<const float> query, std::size_t k) const;
+  /// The same with an explicit candidate list size `ef` for this call (0 = `options().ef_search`);
+  /// the graph is searched with max(ef, k). Thread-safe (nothing shared is changed).
+  Result<RankedList> search(std::span<const float> query, std::size_t k, std::size_t ef) const;
 
   /// Exact top-k by brute force over all rows; same scores, ordering, k == 0 rule and errors as
   /// `search()`. The reference for recall tests; O(size() · dimensions()) per query.
   Result<RankedList> search_exact(std::span<const float> query, std::size_t k) const;
+
+  /// The index as one versioned, checksummed image (header, the hnswlib graph — level-0 block and
+  /// upper-layer link lists — and the normalised vectors), so `deserialize()` restores the very
+  /// same graph without rebuilding. `binding` is stored as is (index_dir.hpp puts the BM25
+  /// image's checksum there). The same index always gives the same bytes.
+  std::string serialize(std::uint64_t binding = 0) const;
+  /// Restores an index from `serialize()`'s bytes after checking the checksum and every link
+  /// (counts, ids, levels), so a truncated, corrupted or forged image is refused, never read out
+  /// of bounds. `expected_binding`, when given, must equal the stored binding. `source` names the
+  /// input in errors. Errors: kInvalidInput naming `source`; kInternal when memory runs out.
+  static Result<VectorIndex> deserialize(std::span<const std::uint8_t> bytes,
+                                         std::string_view source = "<memory>",
+                                         std::optional<std::uint64_t> expected_binding = {});
+  /// serialize() written atomically to `path`. Errors: kIo, kInvalidInput (`path` is an input).
+  Status save(const std::filesystem::path& path, std::uint64_t binding = 0,
+              const std::vector<std::filesystem::path>& inputs = {}) const;
+  /// Reads and deserializes `path`. Errors: kIo, kInvalidInput naming the file.
+  static Result<VectorIndex> open(const std::filesystem::path& path,
+                                  std::optional<std::uint64_t> expected_binding = {});
 
   std::size_t size() const noexcept;
   std::size_t dimensions() const noexcept;

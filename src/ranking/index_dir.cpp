@@ -1,0 +1,185 @@
+#include "qaplan/ranking/index_dir.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+
+#include "qaplan/io.hpp"
+#include "qaplan/ranking/tokenizer.hpp"
+#include "ranking/internal/jsonl.hpp"
+#include "ranking/internal/mapped_file.hpp"
+
+namespace qaplan {
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Line {
+  std::string_view text;
+  int line_no;
+};
+
+struct Parsed {
+  std::string id;
+  std::vector<std::string> tokens;
+  std::optional<Error> error;
+};
+
+// Parses and tokenizes lines [begin, end) of a batch.
+void parse_range(const Tokenizer& tok, const std::vector<Line>& lines, std::size_t begin,
+                 std::size_t end, const std::string& source, std::vector<Parsed>& out) {
+  for (std::size_t i = begin; i < end; ++i) {
+    Parsed& p = out[i];
+    p.tokens.clear();
+    p.error.reset();
+    auto rec = internal::parse_jsonl_record(lines[i].text, "text", source, lines[i].line_no);
+    if (!rec.ok()) {
+      p.error = std::move(rec).error();
+      continue;
+    }
+    p.id = std::move(rec->id);
+    if (Status s = tok.tokenize_into(rec->text, p.tokens); !s.ok()) {
+      Error e = std::move(s).error();
+      e.file = source;
+      e.line = lines[i].line_no;
+      e.field = "text";
+      p.error = std::move(e);
+    }
+  }
+}
+
+}  // namespace
+
+Result<Bm25Index> build_bm25_from_jsonl(const fs::path& corpus, const IndexBuildOptions& opts) {
+  QAPLAN_TRY(opts.bm25.validate());
+  QAPLAN_ASSIGN_OR_RETURN(Tokenizer tok, Tokenizer::create());
+  QAPLAN_ASSIGN_OR_RETURN(auto mapped, internal::MappedFile::open(corpus, false));
+  QAPLAN_ASSIGN_OR_RETURN(Bm25Builder builder, Bm25Builder::create(opts.bm25, kTokenizerVersion));
+  const std::string source = corpus.string();
+  const unsigned threads = std::max(1u, opts.threads);
+  std::string_view content(reinterpret_cast<const char*>(mapped->bytes().data()),
+                           mapped->bytes().size());
+  const std::uint64_t total = content.size();
+  if (content.substr(0, 3) == "\xEF\xBB\xBF") content.remove_prefix(3);
+  // Duplicate ids: hash → first document; a hash hit is confirmed on the stored id.
+  std::unordered_map<std::uint64_t, std::uint32_t> seen;
+  constexpr std::size_t kBatch = 8192;
+  std::vector<Line> lines;
+  std::vector<Parsed> parsed(kBatch);
+  int line_no = 0;
+  std::size_t next_progress = 65536;
+  try {
+    while (!content.empty()) {
+      lines.clear();
+      while (!content.empty() && lines.size() < kBatch) {
+        const std::size_t nl = content.find('\n');
+        const std::string_view line = content.substr(0, nl);
+        content.remove_prefix(nl == std::string_view::npos ? content.size() : nl + 1);
+        ++line_no;
+        if (!internal::blank_line(line)) lines.push_back({line, line_no});
+      }
+      const std::size_t n = lines.size();
+      if (threads == 1 || n < 256) {
+        parse_range(tok, lines, 0, n, source, parsed);
+      } else {
+        // Contiguous slices; the results are folded in line order below, so the index does not
+        // depend on the thread count.
+        std::vector<std::thread> pool;
+        const std::size_t per = (n + threads - 1) / threads;
+        for (unsigned t = 1; t < threads && t * per < n; ++t)
+          pool.emplace_back([&, t] {
+            parse_range(tok, lines, t * per, std::min(n, (t + 1) * per), source, parsed);
+          });
+        parse_range(tok, lines, 0, std::min(n, per), source, parsed);
+        for (auto& th : pool) th.join();
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        Parsed& p = parsed[i];
+        if (p.error) return std::move(*p.error);
+        const std::uint64_t h = internal::checksum64(
+            {reinterpret_cast<const std::uint8_t*>(p.id.data()), p.id.size()});
+        const auto doc = static_cast<std::uint32_t>(builder.size());
+        auto [it, inserted] = seen.try_emplace(h, doc);
+        if (!inserted && builder.doc_id(it->second) == p.id) {
+          return make_file_error(ErrorCode::kInvalidInput,
+                                 "duplicate id \"" + p.id + "\" (first at document " +
+                                     std::to_string(it->second + 1) + ")",
+                                 source, lines[i].line_no, "id");
+        }
+        if (Status s = builder.add(p.tokens, p.id); !s.ok()) {
+          Error e = std::move(s).error();
+          e.file = source;
+          e.line = lines[i].line_no;
+          return e;
+        }
+      }
+      // Parsed lines are copied out (ids, tokens): their pages need not stay resident.
+      mapped->release(total - content.size());
+      if (opts.progress && builder.size() >= next_progress) {
+        opts.progress(builder.size(), total - content.size(), total);
+        next_progress = builder.size() + 65536;
+      }
+    }
+  } catch (const std::bad_alloc&) {
+    return make_file_error(ErrorCode::kInternal, "out of memory indexing", source);
+  }
+  seen = {};
+  parsed = {};
+  if (opts.progress) opts.progress(builder.size(), total, total);
+  return builder.finish(threads);
+}
+
+Result<CollectionIndex> CollectionIndex::open(const fs::path& dir, bool load_vectors,
+                                              bool verify_checksum) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    return make_file_error(ErrorCode::kIo, "not an index directory (run `qaplan index build`)",
+                           dir.string());
+  Bm25OpenOptions o;
+  o.verify_checksum = verify_checksum;
+  o.expected_tokenizer = std::string(kTokenizerVersion);
+  const fs::path bm25_path = dir / kBm25IndexFile;
+  QAPLAN_ASSIGN_OR_RETURN(Bm25Index bm25, Bm25Index::open(bm25_path, o));
+  if (!bm25.has_doc_ids())
+    return make_file_error(ErrorCode::kInvalidInput, "index has no document ids",
+                           bm25_path.string());
+  CollectionIndex c;
+  const fs::path hnsw_path = dir / kHnswIndexFile;
+  if (load_vectors && fs::exists(hnsw_path, ec)) {
+    QAPLAN_ASSIGN_OR_RETURN(VectorIndex v, VectorIndex::open(hnsw_path, bm25.checksum()));
+    if (v.size() != bm25.size())
+      return make_file_error(ErrorCode::kInvalidInput,
+                             "has " + std::to_string(v.size()) + " vectors for " +
+                                 std::to_string(bm25.size()) + " documents",
+                             hnsw_path.string());
+    c.vectors_ = std::make_shared<const VectorIndex>(std::move(v));
+  }
+  c.bm25_ = std::move(bm25);
+  return c;
+}
+
+Status save_collection_index(const fs::path& dir, const Bm25Index& bm25, const VectorIndex* vectors,
+                             const std::vector<fs::path>& inputs) {
+  if (vectors != nullptr && vectors->size() != bm25.size())
+    return make_error(ErrorCode::kInvalidInput,
+                      std::to_string(vectors->size()) + " vectors for " +
+                          std::to_string(bm25.size()) + " documents",
+                      "vectors");
+  const auto img = bm25.image();
+  std::vector<std::pair<std::string, std::string>> files;
+  files.emplace_back(std::string(kBm25IndexFile),
+                     std::string(reinterpret_cast<const char*>(img.data()), img.size()));
+  if (vectors != nullptr)
+    files.emplace_back(std::string(kHnswIndexFile), vectors->serialize(bm25.checksum()));
+  QAPLAN_TRY(write_files_atomic(dir, files, inputs));
+  if (vectors == nullptr) {
+    std::error_code ec;
+    fs::remove(dir / kHnswIndexFile, ec);  // stale: it would be refused (checksum binding) anyway
+  }
+  return {};
+}
+
+}  // namespace qaplan
