@@ -11,4 +11,13 @@ function(qaplan_sanitize target)
       -fno-sanitize-recover=all)
     target_link_options(${target} PUBLIC -fsanitize=address,undefined)
   endif()
+  if(QAPLAN_FUZZ)  # clang: coverage for libFuzzer everywhere; tests/fuzz links the driver
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link,address,undefined
+      -fno-omit-frame-pointer -fno-sanitize-recover=all -g)
+    target_link_options(${target} PUBLIC -fsanitize=address,undefined)
+  endif()
+  if(QAPLAN_TSAN)
+    target_compile_options(${target} PRIVATE -fsanitize=thread -fno-omit-frame-pointer -g)
+    target_link_options(${target} PUBLIC -fsanitize=thread)
+  endif()
 endfunction()

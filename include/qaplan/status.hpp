@@ -185,7 +185,8 @@ using Status = Result<void>;
   } while (0)
 
 /// `QAPLAN_ASSIGN_OR_RETURN(auto x, make_x());` declares `x` from a Result's value, or returns the
-/// Result's error from the enclosing function.
+/// Result's error from the enclosing function. It expands to several statements: inside an `if`
+/// or a loop, use braces.
 #define QAPLAN_ASSIGN_OR_RETURN(decl, expr) \
   QAPLAN_ASSIGN_OR_RETURN_IMPL_(QAPLAN_CONCAT_(qaplan_result_, __COUNTER__), decl, expr)
 #define QAPLAN_ASSIGN_OR_RETURN_IMPL_(tmp, decl, expr) \

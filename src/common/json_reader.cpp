@@ -38,6 +38,9 @@ Json parse_strict(std::string_view text) {
     std::string what = e.what();
     // Drop nlohmann's "[json.exception.parse_error.101] " prefix; keep line/column.
     if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+    // nlohmann ends with "; last read: '<raw input bytes>'", which may be invalid UTF-8 or hold
+    // control characters; line and column already say where.
+    if (auto p = what.find("; last read:"); p != std::string::npos) what.resize(p);
     fail("", "malformed JSON: " + what);
   }
   if (!duplicate.empty()) fail("", "duplicate object key \"" + duplicate + "\"");

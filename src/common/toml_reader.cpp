@@ -2,58 +2,211 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "common/utf8.hpp"
 
 namespace qaplan::internal::toml_reader {
 namespace {
 
-Error config_error(std::string msg, const std::string& origin, int line, std::string field) {
-  return make_file_error(ErrorCode::kInvalidConfig, std::move(msg), origin, line,
-                         std::move(field));
-}
-
-// toml11 parses nested arrays/inline tables recursively; 20 000 levels overflow the stack,
-// which no catch can turn into an error. No config file needs more than a few levels, so the
-// nesting is checked with a linear scan (strings and comments skipped) before parsing.
-constexpr int kMaxTomlNesting = 64;
-
-std::optional<int> overly_nested_line(std::string_view t) {
-  int depth = 0, line = 1;
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    const char c = t[i];
-    if (c == '\n') ++line;
-    if (c == '#') {
-      while (i + 1 < t.size() && t[i + 1] != '\n') ++i;
-    } else if (c == '"' || c == '\'') {
-      const bool multi = t.substr(i, 3) == std::string(3, c);
-      const std::string_view close = multi ? std::string_view(c == '"' ? "\"\"\"" : "'''")
-                                           : std::string_view(c == '"' ? "\"" : "'");
-      i += multi ? 3 : 1;
-      while (i < t.size() && t.substr(i, close.size()) != close) {
-        if (t[i] == '\n') ++line;
-        if (c == '"' && t[i] == '\\') ++i;  // basic strings have escapes
-        ++i;
-      }
-      i += close.size() - 1;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxTomlNesting) return line;
-    } else if (c == ']' || c == '}') {
-      depth = std::max(0, depth - 1);
+// A quoted TOML key may hold any escaped control character ("a\u0001b" = 1), and toml11's
+// messages may quote the line: an error stays one printable line (issue 11's rules fuzzer).
+std::string printable(std::string s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : s) {
+    if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7F) {
+      out += c;
+    } else if (c == '\t') {
+      out += ' ';
+    } else {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      out += "\\u00";
+      out += kHex[(static_cast<unsigned char>(c) >> 4) & 0xF];
+      out += kHex[static_cast<unsigned char>(c) & 0xF];
     }
   }
-  return std::nullopt;
+  return out;
 }
+
+Error config_error(std::string msg, const std::string& origin, int line, std::string field) {
+  return make_file_error(ErrorCode::kInvalidConfig, printable(std::move(msg)), origin, line,
+                         printable(std::move(field)));
+}
+
+// Guards toml11 needs, checked by one linear scan before parsing (issue 11):
+//  - toml11 parses nested arrays and inline tables recursively, and a dotted key `a.b.c` nests
+//    tables that are destroyed recursively; 20 000 levels overflow the stack, which no catch can
+//    turn into an error. No config needs more than a few levels, so nesting (brackets plus the
+//    parts of dotted keys and table headers) is limited.
+//  - toml11 scans back to the start of the line for every key and value, so one long line costs
+//    quadratic time (a 60 KB line of `a.a.a…` takes seconds). Lines are limited, so loading time
+//    is linear in the file size.
+// The scan must see strings and comments exactly as toml11 does (issue 11's crash: a
+// multi-line string may end with up to two extra quotes before its closing `"""`); where it is
+// unsure it counts brackets rather than skipping them.
+constexpr int kMaxTomlNesting = 64;
+constexpr std::size_t kMaxTomlLineBytes = 4096;
+
+struct ScanError {
+  int line = 0;
+  std::string message;
+};
+
+class TomlGuard {
+ public:
+  explicit TomlGuard(std::string_view t) : t_(t) {}
+
+  std::optional<ScanError> run() {
+    while (!error_ && i_ < t_.size()) step();
+    if (!error_) end_line();
+    return error_;
+  }
+
+ private:
+  // An open array or inline table. `weight` = the levels it adds: 1, plus the tables that the
+  // dotted key (and, at the top, the table header) it is the value of created.
+  struct Frame {
+    bool inline_table = false;
+    int weight = 0;
+    bool in_key = false;  // before the `=` of the current key/value pair
+    int key_dots = 0;
+  };
+
+  Frame& current() { return frames_.empty() ? top_ : frames_.back(); }
+  int header_levels() const { return frames_.empty() ? base_ : 0; }
+
+  void step() {
+    const char c = t_[i_];
+    if (c == '\n') return newline();
+    if (c == ' ' || c == '\t' || c == '\r') return void(++i_);
+    if (c == '#') {
+      while (i_ < t_.size() && t_[i_] != '\n') ++i_;
+      return;
+    }
+    const bool line_start = at_line_start_;
+    at_line_start_ = false;
+    if (c == '"' || c == '\'') return skip_string(c);
+    if (c == '[' && line_start && frames_.empty()) return header();
+    ++i_;
+    Frame& f = current();
+    if (c == '[' || c == '{') {
+      const int weight =
+          1 + (f.inline_table || frames_.empty() ? f.key_dots : 0) + header_levels();
+      if (depth_ + weight > kMaxTomlNesting) return too_deep();
+      depth_ += weight;
+      frames_.push_back(Frame{c == '{', weight, c == '{', 0});
+    } else if (c == ']' || c == '}') {
+      if (!frames_.empty()) {
+        depth_ -= frames_.back().weight;
+        frames_.pop_back();
+      }
+    } else if (c == '=') {
+      f.in_key = false;
+    } else if (c == ',' && f.inline_table) {
+      f.in_key = true;
+      f.key_dots = 0;
+    } else if (c == '.' && f.in_key) {
+      if (depth_ + header_levels() + ++f.key_dots >= kMaxTomlNesting) too_deep();
+    }
+  }
+
+  void too_deep() {
+    error_ = ScanError{line_, "nesting deeper than " + std::to_string(kMaxTomlNesting) +
+                                  " levels (arrays, inline tables, dotted keys)"};
+  }
+
+  void end_line() {
+    if (!error_ && i_ - line_start_ > kMaxTomlLineBytes)
+      error_ = ScanError{line_, "line longer than " + std::to_string(kMaxTomlLineBytes) +
+                                    " bytes (split it over several lines)"};
+  }
+
+  // Ends the line whose newline is at i_ - 1 (already consumed).
+  void counted_newline() {
+    end_line();
+    ++line_;
+    line_start_ = i_;
+  }
+
+  void newline() {
+    ++i_;
+    counted_newline();
+    if (frames_.empty()) {  // a top-level newline ends the key/value pair
+      top_.in_key = true;
+      top_.key_dots = 0;
+      at_line_start_ = true;
+    }
+  }
+
+  // `[a.b]` or `[[a.b]]` at the start of a line: its parts nest what follows it.
+  void header() {
+    i_ += t_.substr(i_, 2) == "[[" ? 2 : 1;
+    int parts = 1;
+    while (!error_ && i_ < t_.size() && t_[i_] != ']' && t_[i_] != '\n') {
+      if (t_[i_] == '"' || t_[i_] == '\'') {
+        skip_string(t_[i_]);
+      } else {
+        if (t_[i_] == '.' && ++parts > kMaxTomlNesting) too_deep();
+        ++i_;
+      }
+    }
+    base_ = parts;
+    top_.in_key = true;
+    top_.key_dots = 0;
+  }
+
+  // Skips a string starting at i_ exactly as toml11's lexer reads it. A one-line string ends at
+  // its quote, or at the end of the line (a syntax error there, so toml11 reads no further). A
+  // multi-line string ends at the first run of three or more quotes, which closes it with up to
+  // five (TOML 1.0: one or two quotes may come right before the closing delimiter).
+  void skip_string(char q) {
+    const std::string_view delim = q == '"' ? "\"\"\"" : "'''";
+    if (t_.substr(i_, 3) != delim) {
+      for (++i_; i_ < t_.size() && t_[i_] != q && t_[i_] != '\n'; ++i_)
+        if (q == '"' && t_[i_] == '\\' && i_ + 1 < t_.size() && t_[i_ + 1] != '\n') ++i_;
+      if (i_ < t_.size() && t_[i_] == q) ++i_;
+      return;
+    }
+    i_ += 3;
+    while (!error_ && i_ < t_.size()) {
+      const char c = t_[i_++];
+      if (c == '\n') {
+        counted_newline();
+      } else if (c == '\\' && q == '"' && i_ < t_.size() && t_[i_] != '\n') {
+        ++i_;  // an escaped character (an escaped newline is counted as a newline)
+      } else if (c == q) {
+        std::size_t run = 1;
+        while (i_ < t_.size() && t_[i_] == q) ++i_, ++run;
+        if (run >= 3) {
+          i_ -= run - std::min<std::size_t>(run, 5);  // a sixth quote is left to toml11's error
+          return;
+        }
+      }
+    }
+  }
+
+  std::string_view t_;
+  std::size_t i_ = 0;
+  std::size_t line_start_ = 0;
+  int line_ = 1;
+  bool at_line_start_ = true;
+  int depth_ = 0;  // the open frames' weights
+  int base_ = 0;   // parts of the last table header
+  Frame top_{false, 0, true, 0};
+  std::vector<Frame> frames_;
+  std::optional<ScanError> error_;
+};
 
 }  // namespace
 
 Result<Value> parse(std::string_view text, const std::string& origin) {
   if (const std::size_t bad = first_invalid_utf8(text); bad != std::string_view::npos)
     return config_error("not valid UTF-8 (byte " + std::to_string(bad) + ")", origin, 0, "");
-  if (auto line = overly_nested_line(text))
-    return config_error("nesting deeper than " + std::to_string(kMaxTomlNesting) + " levels",
-                        origin, *line, "");
+  if (auto bad = TomlGuard(text).run()) return config_error(bad->message, origin, bad->line, "");
   try {
     std::istringstream in{std::string(text)};
     return toml::parse(in, origin);
@@ -136,6 +289,9 @@ Status Reader::get(std::string_view key, long long& out, bool required) {
   if (!x) return missing(key, required);
   if (!x->is_integer()) return err(*x, key, "must be an integer");
   out = x->as_integer();
+  // toml11 saturates an integer that overflows 64 bits instead of failing; refuse it.
+  if (out == std::numeric_limits<long long>::max() || out == std::numeric_limits<long long>::min())
+    return err(*x, key, "out of range");
   return {};
 }
 
@@ -153,6 +309,12 @@ Status Reader::get(std::string_view key, double& out, bool required) {
   if (x->is_integer()) out = static_cast<double>(x->as_integer());
   else if (x->is_floating()) out = x->as_floating();
   else return err(*x, key, "must be a number");
+  // toml11 reads a float beyond double range (1e999) as ±DBL_MAX, and an integer beyond 64 bits
+  // as the largest one: refuse both rather than use a value nobody wrote.
+  if (std::fabs(out) == std::numeric_limits<double>::max() ||
+      (x->is_integer() && (x->as_integer() == std::numeric_limits<long long>::max() ||
+                           x->as_integer() == std::numeric_limits<long long>::min())))
+    return err(*x, key, "out of range");
   return {};
 }
 

@@ -1,8 +1,10 @@
 #include "qaplan/eval/vector_pack.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -31,10 +33,49 @@ std::string quote(std::string_view text) {
     while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
     s = std::string(text.substr(0, cut)) + "…";
   }
-  for (char& c : s) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  // A JSON key may hold any escaped control character (issue 11's fuzzer: "\f"); an error
+  // message must stay one printable line.
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '\n' || c == '\r' || c == '\t') {
+      out += ' ';
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += buf;
+    } else {
+      out += c;
+    }
   }
-  return "\"" + s + "\"";
+  return out + "\"";
+}
+
+// Whether a JSON number's text (already validated by the JSON parser) has magnitude < 1: the
+// decimal exponent of its first non-zero digit is negative. Exponents saturate, so any length of
+// digits is fine.
+bool magnitude_below_one(std::string_view raw) {
+  auto digit = [&](std::size_t k) { return k < raw.size() && raw[k] >= '0' && raw[k] <= '9'; };
+  std::size_t i = (!raw.empty() && raw[0] == '-') ? 1 : 0;
+  const std::size_t int_begin = i;
+  while (digit(i)) ++i;
+  const std::size_t int_end = i;
+  std::optional<long long> lead;  // decimal exponent of the first non-zero digit
+  for (std::size_t k = int_begin; k < int_end && !lead; ++k)
+    if (raw[k] != '0') lead = static_cast<long long>(int_end - k) - 1;
+  if (i < raw.size() && raw[i] == '.') {
+    const std::size_t frac_begin = ++i;
+    for (; digit(i); ++i)
+      if (!lead && raw[i] != '0') lead = -static_cast<long long>(i - frac_begin) - 1;
+  }
+  if (!lead) return true;  // zero
+  long long exp = 0;
+  if (i < raw.size() && (raw[i] == 'e' || raw[i] == 'E')) {
+    bool negative = false;
+    if (++i < raw.size() && (raw[i] == '+' || raw[i] == '-')) negative = raw[i++] == '-';
+    for (; digit(i); ++i) exp = std::min<long long>(exp * 10 + (raw[i] - '0'), 1'000'000'000);
+    if (negative) exp = -exp;
+  }
+  return *lead + exp < 0;
 }
 
 // A top-level scalar as the SAX reader saw it.
@@ -74,15 +115,11 @@ class PackReader {
       float f = 0.0f;
       const char* end = raw.data() + raw.size();
       auto [ptr, ec] = std::from_chars(raw.data(), end, f);
-      if (ec == std::errc::result_out_of_range) {
-        // libstdc++ reports both overflow and underflow; only overflow is an error.
-        double d = 0.0;
-        auto rd = std::from_chars(raw.data(), end, d);
-        if (rd.ec == std::errc() && std::isfinite(d) && std::fabs(d) < 1.0) {
-          f = std::signbit(d) ? -0.0f : 0.0f;
-          ec = std::errc();
-          ptr = rd.ptr;
-        }
+      if (ec == std::errc::result_out_of_range && ptr == end && magnitude_below_one(raw)) {
+        // libstdc++ reports both overflow and underflow; only overflow is an error. The
+        // decimal exponent decides which, so 1e-400 (beyond double too) is a zero like 1e-46.
+        f = raw.front() == '-' ? -0.0f : 0.0f;
+        ec = std::errc();
       }
       if (ec != std::errc() || ptr != end) {
         return fail(where() + ": value " + raw + " is not a finite float");
@@ -100,12 +137,12 @@ class PackReader {
       vectors_seen = true;
       return ++depth_, true;
     }
-    if (depth_ == 1) return fail("field \"" + top_key_ + "\" has the wrong type");
+    if (depth_ == 1) return fail("field " + quote(top_key_) + " has the wrong type");
     return fail(where() + ": vector must be an array of numbers");
   }
   bool key(json::string_t& k) {
     if (depth_ == 1) {
-      if (!top_keys_.insert(k).second) return fail("duplicate key \"" + k + "\"");
+      if (!top_keys_.insert(k).second) return fail("duplicate key " + quote(k));
       top_key_ = k;
       return true;
     }
@@ -123,14 +160,20 @@ class PackReader {
       return ++depth_, true;
     }
     if (depth_ == 0) return fail("top level must be a JSON object");
-    if (depth_ == 1) return fail("field \"" + top_key_ + "\" has the wrong type");
+    if (depth_ == 1) return fail("field " + quote(top_key_) + " has the wrong type");
     return fail(where() + ": vector must be a flat array of numbers");
   }
   bool end_array() { return --depth_, true; }
-  bool parse_error(std::size_t pos, const std::string&, const nlohmann::detail::exception& e) {
+  bool parse_error(std::size_t pos, const std::string& token,
+                   const nlohmann::detail::exception& e) {
+    // nlohmann refuses a number beyond double range (1e400) itself (out_of_range.406), before
+    // number_float sees it; inside a vector that is the same error as 1e39.
+    if (e.id == 406 && depth_ == 3) return fail(where() + ": value " + token + " is not a finite float");
     // nlohmann's message already says "syntax error while parsing … at line L, column C".
     std::string what = e.what();
     if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+    // Drop "; last read: '<raw bytes>'": they may be invalid UTF-8; the byte offset says where.
+    if (auto p = what.find("; last read:"); p != std::string::npos) what.resize(p);
     return fail("malformed JSON at byte " + std::to_string(pos) + ": " + what);
   }
 
@@ -147,7 +190,7 @@ class PackReader {
   bool scalar(Scalar s) {
     if (depth_ == 0) return fail("top level must be a JSON object");
     if (depth_ == 1) {
-      if (top_key_ == vectors_key_) return fail("field \"" + top_key_ + "\" must be an object");
+      if (top_key_ == vectors_key_) return fail("field " + quote(top_key_) + " must be an object");
       fields[top_key_] = std::move(s);
       return true;
     }
@@ -184,7 +227,7 @@ Status read(std::string_view text, PackReader& reader, const std::vector<std::st
   for (const auto& [k, v] : reader.fields) {
     bool known = false;
     for (const auto& s : scalar_keys) known = known || s == k;
-    if (!known) return invalid("unknown field \"" + k + "\"", ctx);
+    if (!known) return invalid("unknown field " + quote(k), ctx);
   }
   for (const auto& k : scalar_keys) {
     if (!reader.fields.count(k)) return invalid("missing field \"" + k + "\"", ctx);
@@ -418,8 +461,8 @@ Result<std::string> write_vector_index(const DocumentVectorIndex& index) {
 Status validate_vector_pack(const QueryVectorPack& pack, const DocumentVectorIndex& index,
                             std::string_view raw_index_bytes, const PackExpectations& expected) {
   if (pack.model != index.model) {
-    return invalid("pack model \"" + pack.model + "\" differs from index model \"" + index.model +
-                       "\"",
+    return invalid("pack model " + quote(pack.model) + " differs from index model " +
+                       quote(index.model),
                    kPackCtx);
   }
   if (pack.dimensions != index.dimensions) {
