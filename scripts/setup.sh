@@ -6,7 +6,10 @@ cd "$(dirname "$0")/.."
 PKGS=(g++ cmake ninja-build pkg-config git python3
       nlohmann-json3-dev libtoml11-dev libspdlog-dev libfmt-dev libicu-dev
       libhnswlib-dev libgtest-dev libgmock-dev libcli11-dev libbenchmark-dev
-      libopencc-dev liblinear-dev libfasttext-dev)
+      libopencc-dev liblinear-dev libfasttext-dev libxxhash-dev
+      pybind11-dev python3-dev python3-pytest python3-numpy  # the Python module (python/)
+      python3-setuptools python3-wheel python3-pip python3-venv  # pip install . (no downloads)
+      clang libclang-rt-14-dev)  # libFuzzer targets (tests/fuzz, scripts/fuzz.sh)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
