@@ -431,7 +431,7 @@ Result<VectorIndex> VectorIndex::deserialize(std::span<const std::uint8_t> bytes
     const std::uint8_t* level0 = bytes.data() + pos;
     pos += n * per;
     std::vector<std::uint32_t> levels(n);
-    std::memcpy(levels.data(), bytes.data() + pos, n * 4);
+    if (n != 0) std::memcpy(levels.data(), bytes.data() + pos, n * 4);  // data() of an empty vector may be null
     pos += n * 4;
     std::size_t upper = 0;
     std::uint32_t maxlevel = 0;
@@ -479,7 +479,7 @@ Result<VectorIndex> VectorIndex::deserialize(std::span<const std::uint8_t> bytes
     if (h.size_data_per_element_ != per || h.size_links_per_element_ != links)
       return make_error(ErrorCode::kInternal, "hnswlib layout differs from the stored one");
     h.setEf(1);
-    std::memcpy(h.data_level0_memory_, level0, n * per);
+    if (n != 0) std::memcpy(h.data_level0_memory_, level0, n * per);
     for (std::size_t i = 0; i < n; ++i) {
       h.element_levels_[i] = static_cast<int>(levels[i]);
       if (levels[i] > 0) {
