@@ -65,8 +65,8 @@ step "core-chain evaluation with its regression gate (eval_sets/chain/eval-confi
 step "Lucene parity (CMRC 2018)"
 scripts/lucene_parity.sh build/qaplan
 
-# The fuzz smoke needs a second (clang) build of the library: ~15 min on 2 cores, which the 30-min
-# CI budget cannot hold next to the ASan and TSan builds. QAPLAN_CI_FUZZ=1 runs it; the replayed
+# The fuzz smoke needs a second full build of the library (clang, ASan): with the ASan and TSan
+# builds it does not fit the 30-min CI budget on 2 cores. QAPLAN_CI_FUZZ=1 runs it; the replayed
 # fuzz regressions run in every build as FuzzRegression.* unit tests.
 if [[ "${QAPLAN_CI_FUZZ:-0}" == 1 ]]; then
   step "fuzz smoke: every libFuzzer target ${QAPLAN_FUZZ_SECONDS:-30} s (clang, ASan + UBSan)"
