@@ -645,9 +645,7 @@ Result<ChainReport> run_eval_chain(const Config& config, std::string_view config
 
 namespace {
 
-ordered_json opt_num(const std::optional<double>& v) {
-  return v ? ordered_json(*v) : ordered_json(nullptr);
-}
+using internal::opt_num;
 
 ordered_json metrics_json(const ChainMetrics& m) {
   ordered_json j;

@@ -1,10 +1,12 @@
 #pragma once
-// Markdown helpers shared by the eval-chain, calibrate and recommend reports: every percentage
-// with its counts, "n/a" instead of a JSON null, table cells that cannot break a table.
+// Report helpers shared by the eval-chain, eval-rewrite, calibrate and recommend reports: every
+// percentage with its counts, "n/a" instead of a JSON null, table cells that cannot break a table.
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include <nlohmann/json.hpp>
 
 namespace qaplan::internal {
 
@@ -55,6 +57,11 @@ inline std::string rate_text(const std::optional<double>& v, std::size_t num, st
 // An average with how many items it averages: "82.3 % (n = 150 positives)".
 inline std::string pct_of(const std::optional<double>& v, std::size_t n, std::string_view what) {
   return pct_or(v) + " (n = " + std::to_string(n) + " " + std::string(what) + ")";
+}
+
+// A metric that may be undefined (no samples): its value, or JSON null.
+inline nlohmann::ordered_json opt_num(const std::optional<double>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
 }  // namespace qaplan::internal

@@ -510,9 +510,7 @@ Result<RewriteEvalReport> run_eval_rewrite(const Config& config, std::string_vie
 
 namespace {
 
-ordered_json opt_num(const std::optional<double>& v) {
-  return v ? ordered_json(*v) : ordered_json(nullptr);
-}
+using internal::opt_num;
 
 ordered_json ledger_json(const LedgerTotals& t) {
   ordered_json j;
