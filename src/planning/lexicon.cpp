@@ -202,23 +202,30 @@ ScannedQuery Lexicon::scan(NormalizedQuery query) const {
   return a;
 }
 
-bool consists_only_of(const ScannedQuery& q, std::initializer_list<std::uint32_t> lists,
-                      std::uint32_t required) {
-  if (!q.has(required)) return false;
-  const std::string& t = q.query.text;
-  std::vector<bool> covered(t.size(), false);
+std::vector<bool> cue_coverage(const ScannedQuery& q, std::initializer_list<std::uint32_t> lists) {
+  std::vector<bool> covered(q.query.text.size(), false);
   for (const CueHit& h : q.hits)
     if (std::find(lists.begin(), lists.end(), h.list) != lists.end())
       for (std::uint32_t i = h.begin; i < h.end; ++i) covered[i] = true;
-  std::size_t i = 0;
-  while (i < t.size()) {
-    const std::size_t b = i;
+  return covered;
+}
+
+bool covered_only(const ScannedQuery& q, const std::vector<bool>& coverage, std::size_t b,
+                  std::size_t e) {
+  const std::string& t = q.query.text;
+  std::size_t i = b;
+  while (i < e) {
+    const std::size_t at = i;
     const std::int32_t cp = next_code_point(t, i);
-    if (covered[b]) continue;
-    // Anything word-like left over is substance: the message says more than the cue words.
-    if (cp < 0 || is_word_char(cp)) return false;
+    // Anything word-like left over is substance: the text says more than the cue words.
+    if ((cp < 0 || is_word_char(cp)) && !coverage[at]) return false;
   }
   return true;
+}
+
+bool consists_only_of(const ScannedQuery& q, std::initializer_list<std::uint32_t> lists,
+                      std::uint32_t required) {
+  return q.has(required) && covered_only(q, cue_coverage(q, lists), 0, q.query.text.size());
 }
 
 std::string_view core_text(std::string_view text) noexcept {

@@ -99,6 +99,12 @@ class Lexicon {
   std::shared_ptr<const Impl> impl_;
 };
 
+/// Which bytes of q's text lie inside a hit of one of `lists` (one pass over the hits).
+std::vector<bool> cue_coverage(const ScannedQuery& q, std::initializer_list<std::uint32_t> lists);
+/// True when every word character of text[b, e) is covered by `coverage`.
+bool covered_only(const ScannedQuery& q, const std::vector<bool>& coverage, std::size_t b,
+                  std::size_t e);
+
 /// True when every letter, digit or Han character of the text is covered by a hit of `lists`
 /// (punctuation, spaces, symbols and emoji may remain), and at least one hit of `required`
 /// exists. Used for "the message is only a greeting" and "the message is only 人工".

@@ -39,27 +39,6 @@ bool is_clause_break(std::int32_t cp) {
   return cp < 0 || (!is_word_char(cp) && cp != ' ');
 }
 
-bool in(std::initializer_list<std::uint32_t> lists, std::uint32_t list) {
-  return std::find(lists.begin(), lists.end(), list) != lists.end();
-}
-
-// True when every word character of text[b, e) lies inside a hit of one of `lists`.
-bool covered_only(const ScannedQuery& q, std::uint32_t b, std::uint32_t e,
-                  std::initializer_list<std::uint32_t> lists) {
-  const std::string& t = q.query.text;
-  std::size_t i = b;
-  while (i < e) {
-    const std::size_t at = i;
-    const std::int32_t cp = next_code_point(t, i);
-    if (cp >= 0 && !is_word_char(cp)) continue;
-    const bool covered = std::any_of(q.hits.begin(), q.hits.end(), [&](const CueHit& h) {
-      return h.begin <= at && at < h.end && in(lists, h.list);
-    });
-    if (!covered) return false;
-  }
-  return true;
-}
-
 std::size_t code_points(std::string_view s) {
   std::size_t n = 0;
   for (unsigned char c : s) n += (c & 0xC0) != 0x80;
@@ -70,7 +49,9 @@ std::size_t code_points(std::string_view s) {
 // person will take the question. Only multi-character cues count here, so a bare address
 // ("客服，我的报销单…") stays a question.
 const CueHit* handoff_clause(const ScannedQuery& q, const LexiconIds& ids) {
+  if (!q.has(ids.handoff)) return nullptr;
   const std::string& t = q.query.text;
+  const std::vector<bool> cov = cue_coverage(q, {ids.handoff, ids.politeness, ids.greeting, ids.thanks});
   std::size_t b = 0;
   while (b < t.size()) {
     std::size_t e = b, i = b;  // the clause is [b, e); i ends past its closing punctuation
@@ -78,8 +59,7 @@ const CueHit* handoff_clause(const ScannedQuery& q, const LexiconIds& ids) {
     for (const CueHit& h : q.hits)
       if (h.list == ids.handoff && h.begin >= b && h.end <= e &&
           code_points(std::string_view(t).substr(h.begin, h.end - h.begin)) >= 3 &&
-          covered_only(q, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(e),
-                       {ids.handoff, ids.politeness, ids.greeting, ids.thanks}))
+          covered_only(q, cov, b, e))
         return &h;
     b = i;
   }
@@ -99,10 +79,10 @@ const CueHit* request_frame(const ScannedQuery& q, const LexiconIds& ids) {
     if (h.list == ids.request_object && (!object || h.end > object->end)) object = &h;
   }
   if (object->begin < verb->end) return nullptr;
-  const auto lead = {ids.politeness, ids.greeting, ids.context_words};
-  const auto tail = {ids.politeness, ids.thanks};
-  if (!covered_only(q, 0, verb->begin, lead) ||
-      !covered_only(q, object->end, static_cast<std::uint32_t>(q.query.text.size()), tail))
+  if (!covered_only(q, cue_coverage(q, {ids.politeness, ids.greeting, ids.context_words}), 0,
+                    verb->begin) ||
+      !covered_only(q, cue_coverage(q, {ids.politeness, ids.thanks}), object->end,
+                    q.query.text.size()))
     return nullptr;
   return object;
 }
