@@ -57,18 +57,24 @@ step "configure consumer (find_package)" cmake -S "$src_dir/tests/package" -B "$
   -G "$generator" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
   -DQAPLAN_README_EXAMPLE="$readme_example"
 step "build consumer (find_package)" cmake --build "$work/installed" -j2
-step "run README example (find_package)" \
-  "$work/installed/readme_example" "$prefix/share/qaplan/rules.toml"
+# Outside any checkout, with no $QAPLAN_CONFIG and an empty user config dir, the library and the
+# CLI must find <prefix>/share/qaplan/rules.toml on their own (Planner::create_default()).
+mkdir -p "$work/xdg" "$work/elsewhere"
+outside() { (cd "$work/elsewhere" && env -u QAPLAN_CONFIG XDG_CONFIG_HOME="$work/xdg" "$@"); }
+step "run README example (find_package, create_default)" outside "$work/installed/readme_example"
 step "run consumer (find_package)" \
   "$work/installed/qaplan_consumer" "$prefix/share/qaplan/rules.toml"
-installed_run=$(cat "$log")
-# The installed CLI finds <prefix>/share/qaplan/rules.toml on its own (when tools were built).
+step "run consumer (find_package, create_default)" outside "$work/installed/qaplan_consumer" --default
+grep -qF "default config $prefix/share/qaplan/rules.toml (installed default)" "$log" || {
+  echo "test_package: create_default() did not use the installed rules:" >&2; cat "$log" >&2; exit 1; }
+installed_run=$(tail -n 1 "$log")
 cli_note="no CLI installed"
 if [[ -x "$prefix/bin/qaplan" ]]; then
-  step "run installed CLI" env -u QAPLAN_CONFIG "$prefix/bin/qaplan" plan "报销费用超过5000需要谁审批" \
-    --plan-only
+  step "run installed CLI" outside "$prefix/bin/qaplan" -v plan "报销费用超过5000需要谁审批" --plan-only
   grep -q '"reason":"faq_first_short_query_guard_pricing_guard"' "$log" || {
     echo "test_package: installed CLI printed an unexpected plan:" >&2; cat "$log" >&2; exit 1; }
+  grep -qF "qaplan: config $prefix/share/qaplan/rules.toml (installed default)" "$log" || {
+    echo "test_package: installed CLI did not use the installed rules:" >&2; cat "$log" >&2; exit 1; }
   cli_note="installed CLI ok"
 fi
 
@@ -77,6 +83,10 @@ step "configure consumer (add_subdirectory)" cmake -S "$src_dir/tests/package" -
   -G "$generator" -DCMAKE_BUILD_TYPE=Release -DQAPLAN_SOURCE_DIR="$src_dir"
 step "build consumer (add_subdirectory)" cmake --build "$work/subdir" -j2
 step "run consumer (add_subdirectory)" "$work/subdir/qaplan_consumer" "$src_dir/config/rules.toml"
+step "run consumer (add_subdirectory, create_default)" outside "$work/subdir/qaplan_consumer" --default
+grep -qF "default config $src_dir/config/rules.toml (build tree's source)" "$log" || {
+  echo "test_package: add_subdirectory create_default() did not use the source rules:" >&2
+  cat "$log" >&2; exit 1; }
 
 shared=$(sed -n 's/^BUILD_SHARED_LIBS:BOOL=//p' "$build_dir/CMakeCache.txt")
 echo "PASS test_package: find_package (install prefix, BUILD_SHARED_LIBS=${shared:-OFF}," \

@@ -3,6 +3,7 @@
 ///  - planning (qaplan::planning): question → route → intent → RetrievalPlan
 ///  - ranking (qaplan::ranking): tokenizer, BM25, HNSW vectors, RRF, one HybridSearcher
 ///  - eval (qaplan::eval): frozen datasets, scope, metrics, calibration, the benchmark runner
+#include "qaplan/config_location.hpp"
 #include "qaplan/io.hpp"
 #include "qaplan/status.hpp"
 #include "qaplan/version.hpp"

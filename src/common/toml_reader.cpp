@@ -201,6 +201,134 @@ class TomlGuard {
   std::optional<ScanError> error_;
 };
 
+// toml11's message for a syntax error is a diagram naming its parser function:
+//   [error] toml::parse_key_value_pair: missing key-value separator `=`
+//    --> rules.toml
+//      |
+//   13 | foo bar
+//      |    ^--- should be `=`
+// A user needs plain words and the place: the last quoted line and its caret give line and
+// column (a duplicate's first quoted line is where it was first defined), the function and its
+// message say what is wrong.
+struct SyntaxError {
+  std::string message;
+  std::string source;  // the first quoted line: where the broken key/value starts
+  int line = 0;
+  int column = 0;
+};
+
+std::string trim(std::string s) {
+  s.erase(0, s.find_first_not_of(" \t"));
+  s.erase(s.find_last_not_of(" \t.") + 1);
+  return s;
+}
+
+bool has(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+
+// What toml11's function + message mean, in words a person editing the file understands.
+std::string plain_words(std::string_view fn, std::string_view msg, std::string_view hint,
+                        int first_line) {
+  const std::string first = first_line > 0 ? " (first defined at line " + std::to_string(first_line) + ")" : "";
+  if (fn == "insert_value") {
+    // `value ("a") already exists.` / `table ("a") already exists.` — keep the name.
+    const auto open = msg.find("(\""), close = msg.find("\")");
+    const std::string name = open != std::string_view::npos && close != std::string_view::npos && close > open
+                                 ? std::string(msg.substr(open + 2, close - open - 2)) : "";
+    if (has(msg, "already exists")) {
+      if (msg.starts_with("value")) return "key '" + name + "' already exists" + first;
+      if (msg.starts_with("table")) return "table [" + name + "] already exists" + first;
+      return "'" + name + "' already exists" + first;
+    }
+    if (has(msg, "inline table")) return "an inline table { … } cannot be extended by a later key or [table]";
+    return "'" + name + "' is defined twice with different kinds (a key, a [table] or an [[array of tables]])" + first;
+  }
+  if (fn == "parse_key_value_pair") {
+    if (has(msg, "missing key-value separator")) return "expected `=` after the key";
+    if (has(msg, "missing value")) return "a value is missing after `=`";
+    if (has(msg, "empty key")) return "a key is missing before `=`";
+  }
+  if (fn == "parse_table") return "unexpected text after a value (one `key = value` per line; comments start with #)";
+  if (fn == "parse_key" || fn == "parse_simple_key")
+    return "invalid key (bare keys are letters, digits, _ and -; quote any other) or an unclosed [table] header";
+  if (fn == "parse_table_key" || fn == "parse_array_table_key") {
+    if (has(msg, "newline required")) return "unexpected text after a [table] header";
+    if (has(msg, "]]")) return "an [[array of tables]] header is not closed with `]]`";
+    if (has(msg, "]")) return "a [table] header is not closed with `]`";
+    return "invalid [table] header";
+  }
+  if (fn == "parse_array") {
+    if (has(msg, "separator")) return "`,` or `]` missing in an array";
+    return "an array holds something that is not a value (or its `]` is missing)";
+  }
+  if (fn == "parse_inline_table") {
+    if (has(msg, "trailing comma")) return "a trailing comma is not allowed in an inline table { … }";
+    if (has(msg, "`}`")) return "an inline table { … } is not closed with `}`";
+    if (has(msg, "`,`")) return "`,` or `}` missing in an inline table { … }";
+    return "invalid inline table { … }";
+  }
+  if (fn.find("string") != std::string_view::npos || fn == "parse_escape_sequence")
+    return "invalid string: a missing closing quote, a line break inside \"…\", or an unknown escape such as \\q";
+  if (fn == "parse_integer" || fn == "parse_floating") return "invalid number";
+  if (fn.find("date") != std::string_view::npos || fn.find("time") != std::string_view::npos)
+    return "invalid date or time";
+  if (fn == "parse_value" || fn == "parse_boolean")
+    return "not a value (write true/false, a number, a \"string\", an [array] or an { inline table })";
+  // Anything else: toml11's own words without its function name.
+  std::string out = trim(std::string(msg));
+  if (!hint.empty()) out += out.empty() ? trim(std::string(hint)) : " (" + trim(std::string(hint)) + ")";
+  return out.empty() ? "invalid TOML" : out;
+}
+
+SyntaxError describe_syntax_error(const std::string& what) {
+  std::vector<std::string> lines;
+  for (std::size_t b = 0; b <= what.size();) {
+    const std::size_t e = std::min(what.find('\n', b), what.size());
+    lines.push_back(what.substr(b, e - b));
+    b = e + 1;
+  }
+  // "[error] toml::fn: message"
+  std::string head = lines.empty() ? "" : lines.front();
+  if (head.starts_with("[error] ")) head.erase(0, 8);
+  std::string fn, msg = head;
+  if (head.starts_with("toml::")) {
+    const auto colon = head.find(": ", 6);
+    fn = head.substr(6, colon == std::string::npos ? std::string::npos : colon - 6);
+    msg = colon == std::string::npos ? "" : head.substr(colon + 2);
+  }
+  SyntaxError out;
+  int first_line = 0;
+  std::string hint;
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+    // " 13 | source" followed by "    |    ^--- hint"
+    const std::string& l = lines[i];
+    const auto bar = l.find(" | ");
+    if (bar == std::string::npos) continue;
+    const std::string num = trim(l.substr(0, bar));
+    if (num.empty() || num.find_first_not_of("0123456789") != std::string::npos || num.size() > 9)
+      continue;
+    const std::string& c = lines[i + 1];
+    const auto cbar = c.find('|');
+    if (cbar == std::string::npos || cbar != bar + 1) continue;
+    const auto mark = c.find_first_of("^~", cbar);
+    if (mark == std::string::npos) continue;
+    const int n = std::stoi(num);
+    if (out.line > 0 && first_line == 0) first_line = out.line;
+    out.line = n;
+    if (out.source.empty()) out.source = l.substr(bar + 3);
+    const std::string quoted = l.substr(bar + 3);
+    const std::size_t offset = mark >= cbar + 2 ? mark - (cbar + 2) : 0;
+    int column = 1;  // in code points: a line may hold Chinese text
+    for (std::size_t k = 0; k < offset && k < quoted.size(); ++k)
+      if ((static_cast<unsigned char>(quoted[k]) & 0xC0) != 0x80) ++column;
+    out.column = column;
+    const auto text = c.find_first_not_of("^~-", mark);
+    hint = text == std::string::npos ? "" : trim(c.substr(text));
+  }
+  if (fn != "insert_value") first_line = 0;
+  out.message = plain_words(fn, msg, hint, first_line);
+  return out;
+}
+
 }  // namespace
 
 Result<Value> parse(std::string_view text, const std::string& origin) {
@@ -211,21 +339,20 @@ Result<Value> parse(std::string_view text, const std::string& origin) {
     std::istringstream in{std::string(text)};
     return toml::parse(in, origin);
   } catch (const toml::exception& e) {
-    // toml11 prints a multi-line caret diagram; keep the first line and the location.
-    std::string what = e.what();
-    std::string first = what.substr(0, what.find('\n'));
-    if (first.starts_with("[error] ")) first = first.substr(8);
+    const SyntaxError s = describe_syntax_error(e.what());
     // Name the key when the broken line is `key = …`, so the error points at what to fix.
     std::string key;
-    const std::string src = e.location().line_str();
+    const std::string src = s.source.empty() ? e.location().line_str() : s.source;
     if (const auto eq = src.find('='); eq != std::string::npos) {
       key = src.substr(0, eq);
       key.erase(0, key.find_first_not_of(" \t"));
       key.erase(key.find_last_not_of(" \t") + 1);
       if (key.find_first_of("[]\"'#") != std::string::npos) key.clear();
     }
-    return config_error("TOML syntax error: " + first, origin,
-                        static_cast<int>(e.location().line()), key);
+    Error err = config_error("TOML syntax error: " + s.message, origin,
+                             s.line > 0 ? s.line : static_cast<int>(e.location().line()), key);
+    err.column = s.column;
+    return err;
   } catch (const std::exception& e) {
     return config_error(std::string("cannot parse: ") + e.what(), origin, 0, "");
   }
@@ -249,8 +376,9 @@ Error Reader::err(const Value& at, std::string_view key, std::string msg) const 
   int line = 0;
   const auto loc = at.location();
   if (loc.line() > 0 && loc.file_name() != "unknown file") line = static_cast<int>(loc.line());
-  std::string field = "[" + path + "]";
-  if (!key.empty()) field += " " + std::string(key);
+  // A top-level key is named alone ("default_scenario"), a table's as "[table] key".
+  std::string field = path.empty() ? "" : "[" + path + "]";
+  if (!key.empty()) field += (field.empty() ? "" : " ") + std::string(key);
   return config_error(std::move(msg), origin, line, std::move(field));
 }
 

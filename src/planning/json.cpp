@@ -261,21 +261,42 @@ std::string error_to_json(const Error& e, long batch_line) {
   return j.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
 }
 
-Result<PrepareRequest> parse_prepare_request(std::string_view json_line) {
+namespace {
+
+// A usable id: a string or an integer (a float would not compare back reliably).
+bool valid_id(const internal::json::Json& v) { return v.is_string() || v.is_number_integer(); }
+
+std::string id_text(const internal::json::Json& v) {
+  return v.dump(-1, ' ', false, internal::json::Json::error_handler_t::replace);
+}
+
+}  // namespace
+
+PrepareRequest BatchLine::request(const PrepareRequest& defaults) const {
+  PrepareRequest r;
+  r.question = question;
+  r.history = history ? *history : defaults.history;
+  r.scenario = scenario ? *scenario : defaults.scenario;
+  r.source = source ? source : defaults.source;
+  return r;
+}
+
+Result<BatchLine> parse_batch_line(std::string_view json_line) {
   namespace js = internal::json;
-  auto parsed = js::read_json("", 0, [&] {
+  return js::read_json("", 0, [&] {
     const js::Json j = js::parse_strict(json_line);
     if (!j.is_object()) js::fail("", "each line must be a JSON object");
-    js::expect_keys(j, "", {"question"}, {"history", "scenario", "source"});
-    PrepareRequest r;
+    js::expect_keys(j, "", {"question"}, {"history", "scenario", "source", "id"});
+    BatchLine r;
     const js::Json& q = j.at("question");
     if (!q.is_string()) js::fail("question", "must be a string");
     r.question = q.get<std::string>();
     if (auto it = j.find("history"); it != j.end() && !it->is_null()) {
       if (!it->is_array()) js::fail("history", "must be an array of strings");
+      r.history.emplace();
       for (const auto& h : *it) {
         if (!h.is_string()) js::fail("history", "must be an array of strings");
-        r.history.push_back(h.get<std::string>());
+        r.history->push_back(h.get<std::string>());
       }
     }
     for (const char* key : {"scenario", "source"}) {
@@ -285,9 +306,26 @@ Result<PrepareRequest> parse_prepare_request(std::string_view json_line) {
       if (std::string_view(key) == "scenario") r.scenario = it->get<std::string>();
       else r.source = it->get<std::string>();
     }
+    if (auto it = j.find("id"); it != j.end() && !it->is_null()) {
+      if (!valid_id(*it)) js::fail("id", "must be a string or an integer");
+      r.id = id_text(*it);
+    }
     return r;
   });
-  return parsed;
+}
+
+std::optional<std::string> batch_line_id(std::string_view json_line) {
+  namespace js = internal::json;
+  const js::Json j = js::Json::parse(json_line, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return std::nullopt;
+  const auto it = j.find("id");
+  if (it == j.end() || !valid_id(*it)) return std::nullopt;
+  return id_text(*it);
+}
+
+Result<PrepareRequest> parse_prepare_request(std::string_view json_line) {
+  QAPLAN_ASSIGN_OR_RETURN(BatchLine line, parse_batch_line(json_line));
+  return line.request();
 }
 
 }  // namespace qaplan

@@ -1,6 +1,7 @@
 // `qaplan bench` end to end on the frozen dataset and the shipped vector pack.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -141,12 +142,8 @@ TEST_F(BenchCli, BadPackIsRefusedNamingTheProblem) {
   r = bench_cached(dir_ / "out", dir_ / "pack.json", index_file());
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find(dropped), std::string::npos) << r.err;
-
-  // cached without the vector files is a usage error.
-  r = bench("--backend cached --dataset " + sh_quote(dataset()) + " --output " +
-            sh_quote(dir_ / "out"));
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("--query-vectors"), std::string::npos) << r.err;
+  // (cached without --query-vectors/--index-vectors now reads the shipped pack: see
+  // CachedDefaultsToThePackBesideTheDataset.)
 }
 
 TEST_F(BenchCli, OutputThatIsAnInputIsRefusedAndLeftUntouched) {
@@ -212,6 +209,122 @@ TEST_F(BenchCli, InvalidInvocationsExitTwo) {
             " --output " + sh_quote(dir_ / "o"));
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("dataset_sha256"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "o"));
+}
+
+// ---- defaults and lookup (issue 10 item 6) ---------------------------------------------------
+
+// Without --query-vectors/--index-vectors the cached backend reads vectors/ beside the dataset
+// (for the shipped dataset: the shipped pack, eval_sets/vectors/).
+TEST_F(BenchCli, CachedDefaultsToThePackBesideTheDataset) {
+  RunResult r = bench("--backend cached --dataset " + sh_quote(dataset()) + " --output " +
+                      sh_quote(dir_ / "default"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(bench_cached(dir_ / "explicit", pack(), index_file()).status, 0);
+  json d = json::parse(slurp(dir_ / "default" / "report.json"));
+  json e = json::parse(slurp(dir_ / "explicit" / "report.json"));
+  EXPECT_EQ(d["backend"], "cached");
+  EXPECT_EQ(d["vectors"]["index_sha256"], qaplan::internal::sha256_hex(slurp(index_file())));
+  strip_timing(d);
+  strip_timing(e);
+  EXPECT_EQ(d.dump(), e.dump());
+
+  // A dataset elsewhere: the pack is looked for beside it, and its absence is named.
+  fs::create_directories(dir_ / "ds");
+  fs::copy_file(dataset(), dir_ / "ds" / "policy-retrieval-v1.json");
+  fs::copy_file(eval_dir() / "fingerprints.json", dir_ / "ds" / "fingerprints.json");
+  r = bench("--backend cached --dataset " + sh_quote(dir_ / "ds" / "policy-retrieval-v1.json") +
+            " --output " + sh_quote(dir_ / "o2"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find((fs::path("ds") / "vectors" / "local-tfidf.query-vectors.json").string()),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "o2" / "report.json"));
+  fs::copy(eval_dir() / "vectors", dir_ / "ds" / "vectors");
+  r = bench("--backend cached --dataset " + sh_quote(dir_ / "ds" / "policy-retrieval-v1.json") +
+            " --output " + sh_quote(dir_ / "o2"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  json o2 = json::parse(slurp(dir_ / "o2" / "report.json"));
+  strip_timing(o2);
+  EXPECT_EQ(o2["methods"], e["methods"]);
+
+  // The vector flags belong to the cached backend only; the message names the flag once.
+  r = bench("--backend local-tfidf --dataset " + sh_quote(dataset()) + " --query-vectors " +
+            sh_quote(pack()) + " --output " + sh_quote(dir_ / "o3"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.rfind("qaplan: --query-vectors: ", 0), 0u) << r.err;
+}
+
+// From a working directory outside the checkout, with no --dataset, bench and --export-queries
+// still find the shipped dataset and pack.
+TEST_F(BenchCli, FindsShippedDataFromAnyWorkingDirectory) {
+  fs::create_directories(dir_ / "cwd");
+  const std::string cd = "cd " + sh_quote(dir_ / "cwd") + " && env -u QAPLAN_CONFIG " +
+                         sh_quote(qaplan::test::qaplan_bin()) + " bench --config " +
+                         sh_quote(qaplan::test::shipped_config()) + " ";
+  RunResult r = run(cd + "--backend cached --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(slurp(dir_ / "cwd" / "out" / "report.json"));
+  EXPECT_EQ(j["dataset"]["version"], "policy-retrieval-1");
+  EXPECT_EQ(j["vectors"]["index_sha256"], qaplan::internal::sha256_hex(slurp(index_file())));
+  r = run(cd + "--export-queries m.json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(slurp(dir_ / "cwd" / "m.json"))["queries"].size(), 36u);
+}
+
+// An installed layout (<prefix>/bin/qaplan, <prefix>/share/qaplan/eval_sets/ — what
+// cmake --install writes) run from an unrelated directory uses its own data: the dataset it
+// reports (log level info) is the install's copy, and the cached backend reads the install's pack.
+TEST_F(BenchCli, InstalledLayoutFindsItsDataset) {
+  const fs::path prefix = dir_ / "prefix";
+  fs::create_directories(prefix / "bin");
+  fs::copy_file(qaplan::test::qaplan_bin(), prefix / "bin" / "qaplan");
+  fs::permissions(prefix / "bin" / "qaplan", fs::perms::owner_exec, fs::perm_options::add);
+  const fs::path data = prefix / "share" / "qaplan" / "eval_sets";
+  fs::create_directories(data);
+  fs::copy_file(dataset(), data / "policy-retrieval-v1.json");
+  fs::copy_file(eval_dir() / "fingerprints.json", data / "fingerprints.json");
+  fs::copy(eval_dir() / "vectors", data / "vectors");
+  fs::create_directories(dir_ / "cwd");
+  const RunResult r = run("cd " + sh_quote(dir_ / "cwd") + " && env -u QAPLAN_CONFIG " +
+                          sh_quote(prefix / "bin" / "qaplan") + " --log-level info bench --config " +
+                          sh_quote(qaplan::test::shipped_config()) +
+                          " --backend cached --output out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("dataset " + fs::weakly_canonical(data / "policy-retrieval-v1.json").string()),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("vector pack " + fs::weakly_canonical(data).string()), std::string::npos)
+      << r.err;
+  const json j = json::parse(slurp(dir_ / "cwd" / "out" / "report.json"));
+  EXPECT_EQ(j["backend"], "cached");
+  EXPECT_EQ(j["vectors"]["index_sha256"], qaplan::internal::sha256_hex(slurp(index_file())));
+}
+
+// Usage errors: one line, "qaplan: <flag>: …", never "qaplan: qaplan bench: …" or
+// "--output: --output …".
+TEST_F(BenchCli, UsageMessagesNameTheFlagOnce) {
+  const std::string ds = " --dataset " + sh_quote(dataset());
+  const std::pair<std::string, std::string> cases[] = {
+      {"--backend local-tfidf" + ds, "--output"},
+      {ds + " --output " + sh_quote(dir_ / "o"), "--backend"},
+      {"--backend cached --output " + sh_quote(dir_ / "o") + " --export-queries " +
+           sh_quote(dir_ / "m.json"),
+       "bench"},
+      {"--backend cached --write-vector-pack " + sh_quote(dir_ / "p"), "--write-vector-pack"},
+      {"--export-queries " + sh_quote(dir_ / "m.json") + " --backend cached", "--export-queries"},
+  };
+  for (const auto& [args, flag] : cases) {
+    SCOPED_TRACE(args);
+    const RunResult r = bench(args);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    const std::string head = "qaplan: " + flag + ": ";
+    ASSERT_EQ(r.err.rfind(head, 0), 0u) << r.err;
+    EXPECT_NE(r.err.substr(head.size()).rfind(flag, 0), 0u) << "flag said twice: " << r.err;
+    EXPECT_EQ(r.err.find("qaplan", 1), std::string::npos) << r.err;
+  }
   EXPECT_FALSE(fs::exists(dir_ / "o"));
 }
 

@@ -611,4 +611,187 @@ TEST(QaplanCli, UsageErrorsAreOneLineNamingTheProblem) {
   expect_invalid(run("config"), "config without check");
 }
 
+// ---- batch: command-line defaults, id, stdin, --pretty (issue 10 item 4) -----------------------
+
+// A line without history/scenario/source takes the command line's; a line with its own keeps it
+// (an explicit empty history included). Each result equals the single-question run with the
+// same effective flags, and differs from the run without them, so ignored defaults would fail.
+TEST(PlanCli, BatchCommandLineFlagsAreDefaultsForLinesWithoutTheField) {
+  TempDir tmp;
+  const fs::path f = tmp.write("defaults.jsonl",
+                               R"({"question": "那审批呢"})" "\n"
+                               R"({"question": "那审批呢", "history": []})" "\n"
+                               R"({"question": "那审批呢", "scenario": "default", "source": "finance"})" "\n"
+                               R"({"question": "年假怎么申请", "history": null, "source": null})" "\n");
+  const std::string flags = "--history " + sh_quote("报销流程是什么") + " --scenario hr_helpdesk --source hr";
+  const RunResult r = run("plan --plan-only --input " + sh_quote(f.string()) + " " + flags);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  const auto out = lines_of(r.out);
+  ASSERT_EQ(out.size(), 4u) << r.out;
+
+  const json all_defaults = json::parse(plan("那审批呢", flags).out);
+  EXPECT_EQ(json::parse(out[0]), all_defaults);
+  EXPECT_NE(json::parse(out[0]), json::parse(plan("那审批呢").out));
+  EXPECT_EQ(json::parse(out[0])["intent"]["intent"], "FOLLOW_UP");
+
+  // Own empty history: no follow-up, but scenario and source still come from the command line.
+  const json own_history = json::parse(plan("那审批呢", "--scenario hr_helpdesk --source hr").out);
+  EXPECT_EQ(json::parse(out[1]), own_history);
+  EXPECT_NE(json::parse(out[1]), all_defaults);
+
+  // Own scenario and source; history from the command line.
+  const json own_scope = json::parse(
+      plan("那审批呢", "--history " + sh_quote("报销流程是什么") + " --scenario default --source finance").out);
+  EXPECT_EQ(json::parse(out[2]), own_scope);
+  EXPECT_NE(json::parse(out[2]), all_defaults);
+
+  // null is absent: the defaults apply.
+  EXPECT_EQ(json::parse(out[3]), json::parse(plan("年假怎么申请", flags).out));
+
+  // --now and the analysis apply to every line too (no --plan-only).
+  const std::string now = " --now 2026-03-15T10:00:00+08:00";
+  const RunResult full = run("plan --input " + sh_quote(f.string()) + " " + flags + now);
+  ASSERT_EQ(full.status, 0) << full.err;
+  EXPECT_EQ(json::parse(lines_of(full.out).at(0)),
+            json::parse(run("plan " + sh_quote("那审批呢") + " " + flags + now).out));
+}
+
+TEST(PlanCli, BatchEchoesIdInResultsAndErrors) {
+  TempDir tmp;
+  const fs::path f = tmp.write("ids.jsonl",
+                               R"({"id": "q-1", "question": "年假怎么申请"})" "\n"
+                               R"({"question": "您好", "id": 42})" "\n"
+                               R"({"id": "bad-1", "question": "年假怎么申请", "sauce": "hr"})" "\n"
+                               R"({"id": "bad-2", "question": ""})" "\n"
+                               R"({"id": 1.5, "question": "年假怎么申请"})" "\n"
+                               R"({"id": {"k": 1}, "question": "年假怎么申请"})" "\n"
+                               R"({"id": null, "question": "年假怎么申请"})" "\n"
+                               R"({"id": "q-8", "question": "年假怎么申请")" "\n"
+                               R"({"id": -7, "question": "年假怎么申请", "source": "nosuch"})" "\n");
+  const RunResult r = run("plan --plan-only --input " + sh_quote(f.string()));
+  EXPECT_EQ(r.status, 2) << r.err;
+  const auto out = lines_of(r.out);
+  ASSERT_EQ(out.size(), 9u) << r.out;
+  std::vector<json> j;
+  for (const auto& l : out) j.push_back(json::parse(l));
+
+  // Good lines: the id (type preserved) first, then exactly what the line without id prints.
+  EXPECT_EQ(out[0].rfind(R"({"id":"q-1",)", 0), 0u) << out[0];
+  EXPECT_EQ(j[0]["id"], "q-1");
+  json without = j[0];
+  without.erase("id");
+  EXPECT_EQ(without, json::parse(plan("年假怎么申请").out));
+  EXPECT_EQ(out[1].rfind(R"({"id":42,)", 0), 0u) << out[1];
+  EXPECT_TRUE(j[1]["id"].is_number_integer());
+  EXPECT_EQ(j[1]["route"]["reason"], "greeting");
+
+  // Per-line errors carry the id too when the line has a usable one.
+  EXPECT_EQ(j[2]["id"], "bad-1");
+  EXPECT_NE(j[2]["error"].dump().find("sauce"), std::string::npos) << out[2];  // unknown field
+  EXPECT_EQ(j[3]["id"], "bad-2");
+  EXPECT_NE(j[3]["error"].dump().find("question"), std::string::npos) << out[3];
+  // A float or an object is not an id: an error naming "id", with no id echoed.
+  for (int i : {4, 5}) {
+    EXPECT_FALSE(j[i].contains("id")) << out[i];
+    EXPECT_EQ(j[i]["error"]["field"], "id") << out[i];
+    EXPECT_EQ(j[i]["line"], i + 1);
+  }
+  EXPECT_FALSE(j[6].contains("id")) << out[6];  // null: absent
+  EXPECT_FALSE(j[6].contains("error")) << out[6];
+  EXPECT_FALSE(j[7].contains("id")) << out[7];  // malformed JSON: nothing to echo
+  EXPECT_TRUE(j[7].contains("error")) << out[7];
+  EXPECT_EQ(j[8]["id"], -7);
+  EXPECT_EQ(j[8]["line"], 9);
+  EXPECT_TRUE(j[8].contains("error")) << out[8];
+  EXPECT_EQ(lines_of(r.err).size(), 6u) << r.err;  // lines 3, 4, 5, 6, 8 and 9
+}
+
+TEST(PlanCli, BatchReadsStdinWithDash) {
+  TempDir tmp;
+  const std::string content = R"({"id": 1, "question": "年假怎么申请"})" "\n"
+                              R"({"id": 2, "question": "报销费用超过5000需要谁审批"})" "\n";
+  const fs::path f = tmp.write("in.jsonl", content);
+  const RunResult from_file = run("plan --plan-only --input " + sh_quote(f.string()));
+  ASSERT_EQ(from_file.status, 0) << from_file.err;
+  const RunResult from_stdin =
+      qaplan::test::run("cat " + sh_quote(f.string()) + " | " + cli() + " plan --plan-only --input -");
+  ASSERT_EQ(from_stdin.status, 0) << from_stdin.err;
+  EXPECT_EQ(from_stdin.out, from_file.out);
+  EXPECT_EQ(lines_of(from_stdin.out).size(), 2u);
+
+  // Errors on stdin name it and the line.
+  const RunResult bad = qaplan::test::run("printf '%s\\n' '{\"question\": 5}' | " + cli() +
+                                          " plan --plan-only --input -");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("stdin"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find(":1:"), std::string::npos) << bad.err;
+  EXPECT_EQ(json::parse(bad.out)["line"], 1);
+}
+
+// One pretty object per record is not JSONL: --pretty with --input is refused, one line, before
+// any output.
+TEST(PlanCli, BatchRefusesPretty) {
+  TempDir tmp;
+  const fs::path f = tmp.write("in.jsonl", R"({"question": "年假怎么申请"})" "\n");
+  const RunResult r = run("plan --input " + sh_quote(f.string()) + " --pretty");
+  expect_invalid(r, "--pretty with --input");
+  EXPECT_EQ(r.err.rfind("qaplan: --pretty: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("--input"), std::string::npos) << r.err;
+  EXPECT_EQ(run("plan --input " + sh_quote(f.string())).status, 0);
+}
+
+// ---- messages (issue 10 item 5) --------------------------------------------------------------
+
+// "qaplan: <flag or field>: <message>", one line, the prefix and the flag each said once.
+void expect_message(const RunResult& r, const std::string& field, const std::string& what) {
+  SCOPED_TRACE(what);
+  expect_invalid(r, what);
+  const std::string head = "qaplan: " + field + ": ";
+  EXPECT_EQ(r.err.rfind(head, 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find("qaplan:", 1), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("qaplan " + std::string("plan")), std::string::npos) << r.err;
+  EXPECT_NE(r.err.substr(head.size()).rfind(field, 0), 0u) << "field repeated: " << r.err;
+}
+
+TEST(PlanCli, EmptyQuestionSaysSo) {
+  for (const std::string q : {"", "  ", "\t"}) {
+    SCOPED_TRACE("[" + q + "]");
+    const RunResult r = run("plan " + sh_quote(q));
+    expect_message(r, "question", "empty question");
+    EXPECT_NE(r.err.find("empty"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("--input"), std::string::npos) << r.err;
+    expect_message(run("rewrite " + sh_quote(q)), "question", "empty rewrite question");
+  }
+  // No question at all is a different message, which names both ways to give one.
+  const RunResult none = run("plan --plan-only");
+  expect_invalid(none, "no question");
+  EXPECT_NE(none.err.find("--input"), std::string::npos) << none.err;
+  EXPECT_EQ(none.err.find("empty"), std::string::npos) << none.err;
+  expect_message(run("plan x --input y.jsonl"), "--input", "question and --input");
+}
+
+// Unquoted words are joined in order with one space, as echo prints them.
+TEST(PlanCli, UnquotedWordsAreJoinedInOrder) {
+  for (const std::string words : {"how do I reset my vpn", "报销 流程 是什么", "年假 怎么 申请"}) {
+    SCOPED_TRACE(words);
+    const RunResult r = run("plan " + words + " --plan-only");
+    const ordered_json j = parse(r);
+    EXPECT_EQ(j["query"], words);
+    EXPECT_EQ(json::parse(r.out), json::parse(plan(words).out));
+    // Flags between the words do not reorder them.
+    const std::string first = words.substr(0, words.find(' '));
+    const std::string rest = words.substr(words.find(' ') + 1);
+    const RunResult split = run("plan " + first + " --plan-only " + rest);
+    EXPECT_EQ(parse(split)["query"], words);
+    const RunResult rw = run("rewrite " + words);
+    ASSERT_EQ(rw.status, 0) << rw.err;
+    EXPECT_EQ(json::parse(rw.out)["query"], words);
+  }
+  // --history takes one value per flag: the words after it are the question, not more history.
+  const RunResult h = run("plan --plan-only --history 报销流程是什么 那审批呢");
+  EXPECT_EQ(json::parse(h.out), json::parse(plan("那审批呢", "--history 报销流程是什么").out)) << h.err;
+  EXPECT_EQ(json::parse(h.out)["intent"]["intent"], "FOLLOW_UP");
+}
+
 }  // namespace

@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "test_support.hpp"
 
@@ -173,6 +175,56 @@ TEST_F(SearchCli, EmptyCorpusGivesNoHitsInEveryMode) {
     EXPECT_EQ(r.status, 0) << mode << ": " << r.err;
     EXPECT_EQ(r.out, "") << mode;
   }
+}
+
+// A query without tokens (punctuation only) is an empty result that stays visible in every
+// format and mode: TSV writes "qid<TAB>0<TAB>-<TAB>0<TAB>no_tokens", JSON "no_tokens": true. A
+// query with tokens but no match (q3 "zzz") keeps the TREC convention: no TSV row, "hits": [].
+TEST_F(SearchCli, QueryWithoutTokensIsKeptAndMarkedInEveryFormat) {
+  write("qp.jsonl",
+        "{\"id\":\"q1\",\"query\":\"a\"}\n"
+        "{\"id\":\"qp\",\"query\":\"，。！？...\"}\n"
+        "{\"id\":\"q3\",\"query\":\"zzz\"}\n");
+  const std::string base = "search --corpus " + sh_quote(path("c.jsonl")) + " --queries " +
+                           sh_quote(path("qp.jsonl"));
+  auto r = q(base + " --format tsv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "q1\t1\td1\t0.422416564\n"
+            "q1\t2\td0\t0.303769681\n"
+            "qp\t0\t-\t0\tno_tokens\n");
+  for (const char* mode : {"bm25", "vector", "hybrid"}) {
+    SCOPED_TRACE(mode);
+    r = q(base + " --format tsv --mode " + mode);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("qp\t0\t-\t0\tno_tokens\n"), std::string::npos) << r.out;
+    r = q(base + " --mode " + mode);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::istringstream in(r.out);
+    std::string line;
+    std::vector<nlohmann::json> rows;
+    while (std::getline(in, line)) rows.push_back(nlohmann::json::parse(line));
+    ASSERT_EQ(rows.size(), 3u) << r.out;
+    EXPECT_EQ(rows[1]["qid"], "qp");
+    EXPECT_EQ(rows[1]["no_tokens"], true);
+    EXPECT_TRUE(rows[1]["hits"].empty());
+    EXPECT_FALSE(rows[0].contains("no_tokens")) << rows[0];
+    EXPECT_FALSE(rows[2].contains("no_tokens")) << rows[2];
+    EXPECT_TRUE(rows[2]["hits"].empty());
+  }
+  // One --query, pretty JSON, and a saved index.
+  r = q("search --corpus " + sh_quote(path("c.jsonl")) + " --query '，。' --format tsv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "query\t0\t-\t0\tno_tokens\n");
+  r = q("search --corpus " + sh_quote(path("c.jsonl")) + " --query '，。' --pretty");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["no_tokens"], true);
+  r = q("index build --corpus " + sh_quote(path("c.jsonl")) + " --output " + sh_quote(path("ix")));
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = q("search --index " + sh_quote(path("ix")) + " --queries " + sh_quote(path("qp.jsonl")) +
+        " --format tsv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("qp\t0\t-\t0\tno_tokens\n"), std::string::npos) << r.out;
 }
 
 }  // namespace

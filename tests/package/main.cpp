@@ -1,5 +1,7 @@
 // Consumer smoke test: load a rules file, create a Planner, prepare one golden question.
 // Usage: qaplan_consumer RULES.toml   — exit 0 when the plan's reason is the golden one.
+//        qaplan_consumer --default    — the same through Planner::create_default(), which must
+//                                       find the installed rules on its own; prints where.
 #include <qaplan/qaplan.hpp>
 
 #include <iostream>
@@ -8,15 +10,26 @@
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    std::cerr << "usage: qaplan_consumer RULES.toml\n";
+    std::cerr << "usage: qaplan_consumer RULES.toml | --default\n";
     return 2;
   }
-  auto config = qaplan::load_config(argv[1]);
+  const bool by_default = std::string(argv[1]) == "--default";
+  if (by_default) {
+    auto where = qaplan::locate_config();
+    if (!where.ok()) {
+      std::cerr << "qaplan_consumer: " << where.error().to_string() << '\n';
+      return 1;
+    }
+    std::cout << "qaplan_consumer: default config " << where->path.string() << " ("
+              << where->describe() << ")\n";
+  }
+  auto config = by_default ? qaplan::Config::load_default() : qaplan::load_config(argv[1]);
   if (!config.ok()) {
     std::cerr << "qaplan_consumer: " << config.error().to_string() << '\n';
     return 1;
   }
-  auto planner = qaplan::Planner::create(std::move(config).value());
+  auto planner = by_default ? qaplan::Planner::create_default()
+                            : qaplan::Planner::create(std::move(config).value());
   if (!planner.ok()) {
     std::cerr << "qaplan_consumer: " << planner.error().to_string() << '\n';
     return 1;

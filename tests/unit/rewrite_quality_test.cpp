@@ -10,6 +10,7 @@
 // Simplified) and compared without punctuation and spaces.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -125,6 +126,91 @@ TEST(RewriteQuality, OwnMultiTurnSetMeetsItsFloors) {
     const auto& k = test.by_kind.at(kind);
     EXPECT_GE(double(k.first) / k.second, 0.9) << kind;
   }
+}
+
+}  // namespace
+
+// Structural rules of the built-in rewriter, on questions made up for these tests (none is in
+// tests/data/followups.jsonl or the eval-rewrite set): each asserts what the rule must keep.
+namespace {
+
+struct Rewritten {
+  bool follow_up = false;
+  std::vector<std::string> rules;
+  std::string query;
+};
+
+Rewritten rewrite(const std::string& question, std::vector<std::string> history) {
+  static const Planner planner = Planner::create(load_config(test::shipped_config()).value()).value();
+  PrepareRequest r;
+  r.question = question;
+  r.history = std::move(history);
+  auto prep = planner.prepare(r);
+  EXPECT_TRUE(prep.ok()) << question;
+  Rewritten out;
+  if (!prep.ok() || !prep->intent) return out;
+  out.follow_up = prep->intent->intent == Intent::kFollowUp;
+  out.rules = prep->intent->matched_rules;
+  AnalysisContext ctx;
+  ctx.now = "2026-03-15T10:00:00+08:00";
+  auto a = planner.analyze(*prep, ctx);
+  EXPECT_TRUE(a.ok()) << question;
+  if (a.ok()) out.query = a->rewrite.query;
+  return out;
+}
+
+bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
+TEST(RewriteRules, AnIdentifierOrTitleIsTheAntecedentWholeWithItsContainer) {
+  const auto id = rewrite("它现在归谁管", {"资产台账里AB-CD-2023-0012是什么设备"});
+  EXPECT_TRUE(has(id.query, "ab-cd-2023-0012")) << id.query;
+  EXPECT_TRUE(has(id.query, "资产台账")) << id.query;
+  const auto hyphen = rewrite("它怎么安装", {"Foo-Link是什么"});
+  EXPECT_TRUE(has(hyphen.query, "foo-link")) << hyphen.query;
+  const auto title = rewrite("它什么时候生效", {"《差旅费用管理细则》发布了吗"});
+  EXPECT_TRUE(has(title.query, "《差旅费用管理细则》")) << title.query;
+}
+
+TEST(RewriteRules, DigitsReplaceAnIdentifiersDigits) {
+  const auto r = rewrite("5005呢", {"ERR-2002是什么意思"});
+  EXPECT_TRUE(has(r.query, "err-5005")) << r.query;
+  EXPECT_FALSE(has(r.query, "2002")) << r.query;
+}
+
+TEST(RewriteRules, WhatComesNextContinuesTheStatementItFollows) {
+  for (const char* q : {"接下来呢", "下一步要做什么", "之后需要谁审批", "后面还要交什么材料"}) {
+    const auto r = rewrite(q, {"我的用车申请已经提交了"});
+    EXPECT_TRUE(r.follow_up) << q;
+    EXPECT_TRUE(has(r.query, "用车申请")) << q << " → " << r.query;
+  }
+  const auto end = rewrite("账号开通以后呢", {"我已经填好了入职登记表"});
+  EXPECT_TRUE(end.follow_up) << end.query;
+}
+
+TEST(RewriteRules, ADifferenceInDegreeIsMeasuredAgainstTheHistory) {
+  const auto r = rewrite("总监级高多少", {"经理级餐补每天多少"});
+  EXPECT_TRUE(r.follow_up);
+  EXPECT_TRUE(has(r.query, "餐补")) << r.query;
+  const auto with = rewrite("跟夜班补贴比哪个高", {"高温补贴每月多少"});
+  EXPECT_TRUE(with.follow_up);
+  EXPECT_TRUE(has(with.query, "高温补贴")) << with.query;
+  // A superlative asks about one thing: not a comparison with the history.
+  const auto sup = rewrite("婚假最多几天", {"报销单怎么填"});
+  EXPECT_EQ(std::count(sup.rules.begin(), sup.rules.end(), "follow_up_comparison"), 0);
+}
+
+TEST(RewriteRules, EnglishWhatAboutTakesThePlaceOfTheMatchingNounPhrase) {
+  const auto city = rewrite("How about Osaka?", {"What is the hotel limit in Tokyo?"});
+  EXPECT_TRUE(has(city.query, "hotel limit in osaka")) << city.query;
+  EXPECT_FALSE(has(city.query, "tokyo")) << city.query;
+  const auto one = rewrite("what about the south one", {"Is there parking at the north office?"});
+  EXPECT_TRUE(has(one.query, "parking at the south office")) << one.query;
+}
+
+TEST(RewriteRules, AnEventFragmentAsksWhatHappensThen) {
+  const auto r = rewrite("超时了呢", {"会议室能订多久"});
+  EXPECT_TRUE(has(r.query, "会议室")) << r.query;
+  EXPECT_TRUE(has(r.query, "超时了")) << r.query;
 }
 
 }  // namespace

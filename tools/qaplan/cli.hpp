@@ -19,6 +19,9 @@ int exit_code_for(ErrorCode code);
 /// Prints "qaplan: <error>" as one line on stderr and returns its exit code.
 int report(const Error& e);
 
+/// `qaplan --version`: version, config schema and file, model and dataset fingerprints.
+std::string version_text();
+
 /// Global options every subcommand sees.
 struct GlobalOptions {
   std::string log_level = "warn";

@@ -5,11 +5,15 @@
 //   qaplan bench --export-queries FILE [--dataset P] [--index-vectors P]
 //   qaplan bench --backend local-tfidf --write-vector-pack DIR [--dataset P]
 //
-// Dataset lookup when --dataset is absent (first existing file wins):
+// Dataset lookup when --dataset is absent: find_data_file() (first existing file wins):
 //   ./eval_sets/policy-retrieval-v1.json                   (run from the checkout root)
 //   <dir of the qaplan binary>/../eval_sets/…               (a build directory inside the checkout)
 //   <dir of the qaplan binary>/../share/qaplan/eval_sets/…  (an installed layout)
-// The fingerprint registry defaults to fingerprints.json beside the dataset.
+//   the checkout holding the working directory, the source tree of a build-tree binary, the
+//   install prefix's share/qaplan (wherever the rules file would be found)
+// The fingerprint registry defaults to fingerprints.json beside the dataset, the cached
+// backend's vector pack to vectors/local-tfidf.{query-vectors,index}.json beside it (the
+// shipped pack, eval_sets/vectors/).
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -44,27 +48,13 @@ struct BenchArgs {
   std::string config;
 };
 
-fs::path self_dir() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::path() : exe.parent_path();
+Result<fs::path> find_dataset(const std::string& given) {
+  return find_data_file(given, fs::path("eval_sets") / kDatasetFile, "--dataset");
 }
 
-Result<fs::path> find_dataset(const std::string& given) {
-  if (!given.empty()) return fs::path(given);
-  std::vector<fs::path> candidates{fs::path("eval_sets") / kDatasetFile};
-  if (const fs::path dir = self_dir(); !dir.empty()) {
-    candidates.push_back(dir / ".." / "eval_sets" / kDatasetFile);
-    candidates.push_back(dir / ".." / "share" / "qaplan" / "eval_sets" / kDatasetFile);
-  }
-  std::string looked;
-  for (const fs::path& c : candidates) {
-    std::error_code ec;
-    if (fs::is_regular_file(c, ec)) return fs::weakly_canonical(c, ec);
-    looked += (looked.empty() ? "" : ", ") + c.string();
-  }
-  return make_error(ErrorCode::kInvalidInput,
-                    "no dataset found; pass --dataset (looked in " + looked + ")", "--dataset");
+// The shipped vector pack sits in vectors/ beside the dataset.
+fs::path pack_file(const fs::path& dataset, const std::string& given, const char* name) {
+  return given.empty() ? dataset.parent_path() / "vectors" / name : fs::path(given);
 }
 
 Result<NamedText> load(const fs::path& path) {
@@ -101,9 +91,7 @@ int run_export(const BenchArgs& a) {
   if (!ds_path) return report(ds_path.error());
   const fs::path fp_path =
       a.fingerprints.empty() ? fingerprint_registry_path(*ds_path) : fs::path(a.fingerprints);
-  const fs::path index_path = a.index_vectors.empty()
-                                  ? ds_path->parent_path() / "vectors" / kPackIndexFile
-                                  : fs::path(a.index_vectors);
+  const fs::path index_path = pack_file(*ds_path, a.index_vectors, kPackIndexFile);
   const std::vector<fs::path> inputs{*ds_path, fp_path, index_path};
   auto ds = load(*ds_path);
   if (!ds) return report(ds.error());
@@ -122,8 +110,7 @@ int run_export(const BenchArgs& a) {
 int run_write_pack(const BenchArgs& a) {
   if (a.backend != "local-tfidf")
     return report(make_error(ErrorCode::kInvalidInput,
-                             "--write-vector-pack needs --backend local-tfidf (the built-in "
-                             "embedder produces the pack)",
+                             "needs --backend local-tfidf (the built-in embedder produces the pack)",
                              "--write-vector-pack"));
   auto ds_path = find_dataset(a.dataset);
   if (!ds_path) return report(ds_path.error());
@@ -151,25 +138,25 @@ int run_bench_cmd(const BenchArgs& a) {
   auto backend = parse_vector_backend(a.backend);
   if (!backend) return report(backend.error());
   const bool cached = *backend == VectorBackend::kCached;
-  if (cached && (a.query_vectors.empty() || a.index_vectors.empty()))
-    return report(make_error(ErrorCode::kInvalidInput,
-                             "--backend cached needs --query-vectors and --index-vectors",
-                             "--backend cached"));
   if (!cached && (!a.query_vectors.empty() || !a.index_vectors.empty()))
-    return report(make_error(ErrorCode::kInvalidInput,
-                             "--query-vectors/--index-vectors are only used with --backend cached",
-                             "--backend " + a.backend));
+    return report(make_error(ErrorCode::kInvalidInput, "is only used with --backend cached",
+                             a.query_vectors.empty() ? "--index-vectors" : "--query-vectors"));
   if (a.output.empty())
-    return report(make_error(ErrorCode::kInvalidInput, "--output DIR is required", "--output"));
+    return report(make_error(ErrorCode::kInvalidInput,
+                             "is required: the directory for report.json and report.md", "--output"));
   auto ds_path = find_dataset(a.dataset);
   if (!ds_path) return report(ds_path.error());
   spdlog::info("dataset {}", ds_path->string());
   const fs::path fp_path =
       a.fingerprints.empty() ? fingerprint_registry_path(*ds_path) : fs::path(a.fingerprints);
   std::vector<fs::path> inputs{*ds_path, fp_path};
+  // Without --query-vectors/--index-vectors the cached backend reads the shipped pack.
+  const fs::path qv_path = pack_file(*ds_path, a.query_vectors, kPackQueryFile);
+  const fs::path iv_path = pack_file(*ds_path, a.index_vectors, kPackIndexFile);
   if (cached) {
-    inputs.emplace_back(a.query_vectors);
-    inputs.emplace_back(a.index_vectors);
+    spdlog::info("vector pack {} {}", qv_path.string(), iv_path.string());
+    inputs.push_back(qv_path);
+    inputs.push_back(iv_path);
   }
   // Refuse before doing any work (and long before writing anything).
   const fs::path out_dir(a.output);
@@ -187,10 +174,10 @@ int run_bench_cmd(const BenchArgs& a) {
   if (!fp) return report(fp.error());
   in.fingerprints = std::move(*fp);
   if (cached) {
-    auto qv = load(a.query_vectors);
+    auto qv = load(qv_path);
     if (!qv) return report(qv.error());
     in.query_vectors = std::move(*qv);
-    auto iv = load(a.index_vectors);
+    auto iv = load(iv_path);
     if (!iv) return report(iv.error());
     in.index_vectors = std::move(*iv);
   }
@@ -241,44 +228,51 @@ Runner register_bench(CLI::App& app, GlobalOptions&) {
   auto args = std::make_shared<BenchArgs>();
   auto* sub = app.add_subcommand(
       "bench", "Run the frozen policy-retrieval benchmark (vector, BM25, RRF; dev calibration)");
-  sub->add_option("--backend", args->backend, "Vector backend: local-tfidf | cached");
+  sub->add_option("--backend", args->backend,
+                  "Vector backend: local-tfidf | cached (required except with --export-queries)");
   sub->add_option("--dataset", args->dataset,
-                  "Dataset JSON (default: eval_sets/policy-retrieval-v1.json, see --help)");
+                  "Dataset JSON (default: eval_sets/policy-retrieval-v1.json, looked up as the "
+                  "footer says)");
   sub->add_option("--fingerprints", args->fingerprints,
                   "Fingerprint registry (default: fingerprints.json beside the dataset)");
-  sub->add_option("--query-vectors", args->query_vectors, "cached: query vector pack JSON");
+  sub->add_option("--query-vectors", args->query_vectors,
+                  "cached: query vector pack JSON (default: the shipped pack, "
+                  "vectors/local-tfidf.query-vectors.json beside the dataset)");
   sub->add_option("--index-vectors", args->index_vectors,
-                  "cached: document-index JSON; --export-queries: the index the manifest binds");
-  sub->add_option("--output", args->output, "Directory for report.json and report.md");
+                  "cached: document-index JSON; --export-queries: the index the manifest binds "
+                  "(default: vectors/local-tfidf.index.json beside the dataset)");
+  sub->add_option("--output", args->output,
+                  "Directory for report.json and report.md (required to run the benchmark)");
   sub->add_option("--export-queries", args->export_queries,
                   "Write only the query request manifest to this file");
   sub->add_option("--write-vector-pack", args->write_vector_pack,
                   "Write the local-tfidf vector pack + index into this directory");
-  sub->add_flag("--compact", args->compact, "Write JSON without indentation");
+  sub->add_flag("--compact", args->compact, "Write JSON without indentation (default: indented)");
   sub->add_option("--config", args->config,
                   "rules file whose [ranking.*] sets BM25/HNSW/RRF parameters (default: $QAPLAN_CONFIG, then the shipped one)");
   sub->footer(
       "Dataset lookup without --dataset: ./eval_sets/policy-retrieval-v1.json, then "
-      "<binary dir>/../eval_sets/, then <binary dir>/../share/qaplan/eval_sets/.\n"
+      "<binary dir>/../eval_sets/, <binary dir>/../share/qaplan/eval_sets/, then eval_sets/ of "
+      "the checkout holding the working directory, of the source tree a build-tree binary came "
+      "from, and of the install prefix's share/qaplan.\n"
       "Exit 0 for a complete run whatever the metrics; 2 for invalid input.");
   return [args]() -> int {
     const int modes = (!args->export_queries.empty()) + (!args->write_vector_pack.empty()) +
                       (!args->output.empty());
     if (modes > 1)
       return report(make_error(ErrorCode::kInvalidInput,
-                               "use one of --output, --export-queries, --write-vector-pack",
-                               "qaplan bench"));
+                               "give only one of --output, --export-queries, --write-vector-pack",
+                               "bench"));
     if (!args->export_queries.empty()) {
       if (!args->backend.empty() || !args->query_vectors.empty())
         return report(make_error(ErrorCode::kInvalidInput,
-                                 "--export-queries takes only --dataset, --fingerprints and "
-                                 "--index-vectors",
+                                 "takes only --dataset, --fingerprints and --index-vectors",
                                  "--export-queries"));
       return run_export(*args);
     }
     if (args->backend.empty())
-      return report(make_error(ErrorCode::kInvalidInput, "--backend local-tfidf|cached is required",
-                               "qaplan bench"));
+      return report(make_error(ErrorCode::kInvalidInput, "is required: local-tfidf | cached",
+                               "--backend"));
     if (!args->write_vector_pack.empty()) return run_write_pack(*args);
     return run_bench_cmd(*args);
   };

@@ -1,5 +1,7 @@
 // qaplan plan: prepare one question (or a JSONL batch) and print the plan and its analysis as
 // JSON. qaplan rewrite: follow-up detection and the rewrite alone.
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -13,6 +15,8 @@ namespace qaplan::cli {
 namespace {
 
 struct PlanOptions {
+  std::vector<std::string> words;  ///< the positional question; unquoted words are joined
+  bool question_given = false;
   std::string question;
   std::vector<std::string> history;
   std::string scenario;
@@ -71,9 +75,31 @@ void add_analysis_options(CLI::App* sub, PlanOptions& o) {
   sub->add_option("--session-user", o.session_user, "who 我的 / my is");
 }
 
+// `--input -` is stdin.
+constexpr const char* kStdin = "-";
+
+// A result line with the request's "id" first: `object` is compact JSON ("{...}").
+std::string with_id(const std::optional<std::string>& id, const std::string& object) {
+  if (!id || object.size() < 2 || object.front() != '{') return object;
+  return "{\"id\":" + *id + (object.size() > 2 ? "," : "") + object.substr(1);
+}
+
+// One JSONL result per request line, in order; a bad line yields its error object (with its
+// line number and id) and the run continues. Command-line --history/--scenario/--source are the
+// defaults of every line that has none of its own.
 int run_batch(const Planner& planner, const PlanOptions& o, const JsonOptions& jo) {
-  std::ifstream in(o.input, std::ios::binary);
-  if (!in) return report(make_error(ErrorCode::kIo, "cannot read input file", o.input));
+  const bool from_stdin = o.input == kStdin;
+  const std::string name = from_stdin ? "<stdin>" : o.input;
+  std::ifstream file;
+  if (!from_stdin) {
+    file.open(o.input, std::ios::binary);
+    if (!file)
+      return report(make_error(ErrorCode::kIo,
+                               "cannot read " + o.input + ": " + std::strerror(errno), "--input"));
+  }
+  std::istream& in = from_stdin ? std::cin : file;
+  PrepareRequest defaults{"", o.history, o.scenario, std::nullopt};
+  if (!o.source.empty()) defaults.source = o.source;
   std::string line;
   long n = 0;
   bool failed = false;
@@ -81,44 +107,78 @@ int run_batch(const Planner& planner, const PlanOptions& o, const JsonOptions& j
     ++n;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;  // blank lines separate nothing
-    auto req = parse_prepare_request(line);
-    Result<std::string> out = req.ok() ? plan_json(planner, *req, o, JsonOptions{false, jo.timings})
-                                       : Result<std::string>(req.error());
+    auto parsed = parse_batch_line(line);
+    Result<std::string> out =
+        parsed.ok() ? plan_json(planner, parsed->request(defaults), o, JsonOptions{false, jo.timings})
+                    : Result<std::string>(parsed.error());
+    const std::optional<std::string> id = parsed.ok() ? parsed->id : batch_line_id(line);
     if (out.ok()) {
-      std::cout << *out << '\n';
+      std::cout << with_id(id, *out) << '\n';
       continue;
     }
     failed = true;
     Error e = out.error();
-    std::cout << error_to_json(e, n) << '\n';
-    std::cerr << "qaplan: " << o.input << ":" << n << ": " << e.to_string() << '\n';
+    std::cout << with_id(id, error_to_json(e, n)) << '\n';
+    std::cerr << "qaplan: " << name << ":" << n << ": " << e.to_string() << '\n';
   }
-  if (in.bad()) return report(make_error(ErrorCode::kIo, "read failed", o.input));
+  if (in.bad())
+    return report(make_error(ErrorCode::kIo, "read failed: " + name, "--input"));
   std::cout.flush();
   return failed ? kInvalid : kOk;
 }
+
+// The positional question: words joined in order with one space, as `echo` would print them.
+void join_question(PlanOptions& o) {
+  o.question.clear();
+  for (const std::string& w : o.words) o.question += (o.question.empty() ? "" : " ") + w;
+}
+
+bool blank(const std::string& s) { return s.find_first_not_of(" \t\r\n\v\f") == std::string::npos; }
 
 }  // namespace
 
 Runner register_plan(CLI::App& app, GlobalOptions& g) {
   auto o = std::make_shared<PlanOptions>();
   auto* sub = app.add_subcommand("plan", "Prepare a question: route, intent, category, RetrievalPlan");
-  sub->add_option("question", o->question, "the user's question");
-  sub->add_option("--history", o->history, "an earlier user turn (repeat, oldest first)");
-  sub->add_option("--scenario", o->scenario, "scenario from [scenarios] (default: default_scenario)");
-  sub->add_option("--source", o->source, "explicit source filter (overrides the suggested source)");
+  sub->add_option("question", o->words,
+                  "the user's question; quote it (unquoted words are joined with one space)");
+  sub->add_option("--history", o->history,
+                  "an earlier user turn (repeat the flag per turn, oldest first; with --input: "
+                  "for every line without \"history\")")
+      ->allow_extra_args(false);
+  sub->add_option("--scenario", o->scenario,
+                  "scenario from [scenarios] (default: default_scenario; with --input: for every "
+                  "line without \"scenario\")");
+  sub->add_option("--source", o->source,
+                  "explicit source filter, overrides the suggested source (default: none; with "
+                  "--input: for every line without \"source\")");
   sub->add_option("--config", o->config, "rules file (default: $QAPLAN_CONFIG, then the shipped one)");
-  sub->add_option("--input", o->input, "JSONL batch: one {question, history, scenario, source} per line");
+  sub->add_option("--input", o->input,
+                  "JSONL batch, - for stdin: one {question, history?, scenario?, source?, id?} per "
+                  "line; prints one compact JSON result per line, \"id\" echoed");
   sub->add_flag("--plan-only", o->plan_only,
                 "stop after the RetrievalPlan (no \"analysis\": rewrite, variants, filters, routing, "
                 "execution path, fallback, prompt profile, cost)");
   add_analysis_options(sub, *o);
-  sub->add_flag("--pretty", g.pretty, "indent the JSON");
+  sub->add_flag("--pretty", g.pretty, "indent the JSON (not with --input: batch output is JSONL)");
   sub->add_flag("--timings", o->timings, "add per-stage timings_us (non-deterministic)");
-  return [o, &g] {
-    if (o->input.empty() == o->question.empty())
+  auto* question = sub->get_option("question");
+  return [o, &g, question] {
+    o->question_given = question->count() > 0;
+    join_question(*o);
+    if (o->question_given && !o->input.empty())
       return report(make_error(ErrorCode::kInvalidInput,
-                               "give either a question or --input FILE.jsonl (not both)", "plan"));
+                               "give a question or --input FILE.jsonl, not both", "--input"));
+    if (!o->question_given && o->input.empty())
+      return report(make_error(ErrorCode::kInvalidInput,
+                               "no question: give one in quotes, or --input FILE.jsonl", "plan"));
+    if (o->question_given && blank(o->question))
+      return report(make_error(ErrorCode::kInvalidInput, "is empty", "question"));
+    if (g.pretty && !o->input.empty())
+      return report(make_error(ErrorCode::kInvalidInput,
+                               "cannot be used with --input: batch output is JSONL, one compact "
+                               "object per line",
+                               "--pretty"));
     auto cfg = load_cli_config(o->config);
     if (!cfg.ok()) return report(cfg.error());
     auto planner = Planner::create(std::move(cfg).value());
@@ -138,12 +198,18 @@ Runner register_rewrite(CLI::App& app, GlobalOptions& g) {
   auto o = std::make_shared<PlanOptions>();
   auto* sub = app.add_subcommand(
       "rewrite", "Follow-up detection and the built-in rewrite alone (seed 002 §5)");
-  sub->add_option("question", o->question, "the user's question")->required();
-  sub->add_option("--history", o->history, "an earlier turn (repeat, oldest first)");
+  sub->add_option("question", o->words,
+                  "the user's question; quote it (unquoted words are joined with one space)")
+      ->required();
+  sub->add_option("--history", o->history, "an earlier turn (repeat the flag per turn, oldest first)")
+      ->allow_extra_args(false);
   sub->add_option("--scenario", o->scenario, "scenario from [scenarios] (default: default_scenario)");
   sub->add_option("--config", o->config, "rules file (default: $QAPLAN_CONFIG, then the shipped one)");
   sub->add_flag("--pretty", g.pretty, "indent the JSON");
   return [o, &g] {
+    join_question(*o);
+    if (blank(o->question))
+      return report(make_error(ErrorCode::kInvalidInput, "is empty", "question"));
     auto cfg = load_cli_config(o->config);
     if (!cfg.ok()) return report(cfg.error());
     // Hooks belong to hosts; the CLI shows the built-in rewrite.

@@ -56,8 +56,17 @@ Result<RankedList> rank(const HybridSearcher& s, const std::string& mode, const 
 
 using IdOf = std::function<std::string(std::uint32_t)>;
 
-std::string format_tsv(const std::string& qid, const RankedList& hits, const IdOf& id_of) {
+// A query without a single token (only punctuation, say) still gets a line in every format, so
+// a consumer can tell "searched, found nothing" from "lost": TSV writes the row
+// qid<TAB>0<TAB>-<TAB>0<TAB>no_tokens (rank 0 is never a hit; a 5th column only on this row), JSON
+// adds "no_tokens": true. A query with tokens but no match keeps the TREC convention (no TSV row;
+// "hits": [] in JSON).
+constexpr const char* kNoTokens = "no_tokens";
+
+std::string format_tsv(const std::string& qid, const RankedList& hits, const IdOf& id_of,
+                       bool no_tokens) {
   std::string out;
+  if (no_tokens && hits.empty()) return qid + "\t0\t-\t0\t" + kNoTokens + "\n";
   char buf[64];
   for (std::size_t r = 0; r < hits.size(); ++r) {
     std::snprintf(buf, sizeof buf, "%.9g", hits[r].score);
@@ -74,9 +83,11 @@ std::string format_tsv(const std::string& qid, const RankedList& hits, const IdO
 }
 
 std::string format_json(const std::string& qid, const RankedList& hits, const IdOf& id_of,
-                        bool pretty) {
-  nlohmann::ordered_json j;  // keys in the documented order: qid, hits[{rank, id, score}]
+                        bool no_tokens, bool pretty) {
+  // Keys in the documented order: qid, no_tokens (only when true), hits[{rank, id, score}].
+  nlohmann::ordered_json j;
   j["qid"] = qid;
+  if (no_tokens) j[kNoTokens] = true;
   j["hits"] = nlohmann::ordered_json::array();
   for (std::size_t r = 0; r < hits.size(); ++r)
     j["hits"].push_back(
@@ -204,7 +215,7 @@ int run_search(const SearchOptions& o) {
                                  "the index has no vectors (build it with --vectors)", "--mode"));
       if (o.query_vectors.empty())
         return report(make_error(ErrorCode::kInvalidInput,
-                                 "--mode " + o.mode + " on an index needs --query-vectors",
+                                 "is required with --mode " + o.mode + " on an index",
                                  "--query-vectors"));
       auto qv = load_query_vectors(o.query_vectors);
       if (!qv) return report(qv.error());
@@ -323,8 +334,9 @@ int run_search(const SearchOptions& o) {
 
   std::string out;
   for (std::size_t i = 0; i < prepared.size(); ++i)
-    out += o.format == "tsv" ? format_tsv(queries[i].id, results[i], id_of)
-                             : format_json(queries[i].id, results[i], id_of, o.pretty);
+    out += o.format == "tsv"
+               ? format_tsv(queries[i].id, results[i], id_of, prepared[i].tokens.empty())
+               : format_json(queries[i].id, results[i], id_of, prepared[i].tokens.empty(), o.pretty);
   if (o.output.empty() || o.output == "-") {
     std::cout << out << std::flush;
     return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
@@ -349,7 +361,8 @@ Runner register_search(CLI::App& app, GlobalOptions& g) {
   auto* qs = sub->add_option("--queries", o->queries, "JSONL queries, one {\"id\",\"query\"} per line");
   q->excludes(qs);
   sub->add_option("--mode", o->mode,
-                  "bm25 | vector (local TF-IDF, HNSW cosine) | hybrid (RRF k=60 of both)")
+                  "bm25 | vector (local TF-IDF, HNSW cosine) | hybrid (RRF of both, k from [ranking.rrf])")
+      ->capture_default_str()
       ->check(CLI::IsMember({"bm25", "vector", "hybrid"}));
   sub->add_option("--k", o->k, "hits per query (0 = every match)")
       ->capture_default_str()
@@ -361,13 +374,15 @@ Runner register_search(CLI::App& app, GlobalOptions& g) {
   sub->add_option("--k1", o->k1, "BM25 k1 (>= 0; default: [ranking.bm25])");
   sub->add_option("--b", o->b, "BM25 b (0..1; default: [ranking.bm25])");
   sub->add_option("--format", o->format, "json (one object per query per line) | tsv "
-                  "(qid<TAB>rank<TAB>docid<TAB>score)")
+                  "(qid<TAB>rank<TAB>docid<TAB>score); a query without tokens: \"no_tokens\": true "
+                  "/ the row qid<TAB>0<TAB>-<TAB>0<TAB>no_tokens")
+      ->capture_default_str()
       ->check(CLI::IsMember({"json", "tsv"}));
   sub->add_option("--output", o->output, "output file (default: stdout); never an input");
   sub->add_option("--rounds", o->rounds,
                   "timing: 2 warm-up passes, then N timed passes; prints index docs/s and the "
                   "best pass's qps and p50/p95/p99 µs per query to stderr");
-  sub->add_flag("--pretty", o->pretty, "indent JSON output");
+  sub->add_flag("--pretty", o->pretty, "indent JSON output (default: one object per line)");
   return [o, &g] {
     if (g.pretty) o->pretty = true;
     auto ranking = load_cli_ranking_config(o->config);

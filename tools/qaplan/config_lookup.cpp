@@ -1,24 +1,31 @@
 #include "config_lookup.hpp"
 
 #include <cstdlib>
+#include <iostream>
 
 namespace qaplan::cli {
 namespace fs = std::filesystem;
 
+namespace {
+bool g_verbose = false;
+}  // namespace
+
+void set_verbose(bool on) { g_verbose = on; }
+bool verbose() { return g_verbose; }
+
 Result<fs::path> find_config(const std::string& flag_value) {
-  if (!flag_value.empty()) return fs::path(flag_value);
-  if (const char* env = std::getenv("QAPLAN_CONFIG"); env && *env) return fs::path(env);
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path dir = exe.parent_path();
-    for (const fs::path& p : {dir / "rules.toml", dir / ".." / "share" / "qaplan" / "rules.toml"})
-      if (fs::is_regular_file(p, ec)) return p.lexically_normal();
+  auto where = locate_config(flag_value);
+  if (!where.ok()) return where.error();
+  // Once per process: search reads the file twice (planning and [ranking.*]).
+  static bool said = false;
+  if (g_verbose && !said) {
+    said = true;
+    std::error_code ec;
+    const fs::path shown = fs::absolute(where->path, ec);
+    std::cerr << "qaplan: config " << (ec ? where->path : shown).lexically_normal().string()
+              << " (" << where->describe() << ")\n";
   }
-  return make_error(ErrorCode::kIo,
-                    "no config found: pass --config PATH or set QAPLAN_CONFIG (looked beside the "
-                    "executable and in <prefix>/share/qaplan/rules.toml)",
-                    "config");
+  return where->path;
 }
 
 Result<fs::path> find_data_file(const std::string& flag_value, const fs::path& relative,
@@ -30,10 +37,25 @@ Result<fs::path> find_data_file(const std::string& flag_value, const fs::path& r
     candidates.push_back(exe.parent_path() / ".." / relative);
     candidates.push_back(exe.parent_path() / ".." / "share" / "qaplan" / relative);
   }
+  // Data lives where the default rules file does: a checkout (or the source tree a build-tree
+  // binary came from) holds config/ beside eval_sets/, an install keeps both in share/qaplan —
+  // so any working directory works.
+  if (auto rules = locate_config(); rules.ok()) {
+    const fs::path dir = rules->path.parent_path();
+    if (dir.filename() == "config") candidates.push_back(dir.parent_path() / relative);
+    else if (dir.filename() == "qaplan" && dir.parent_path().filename() == "share")
+      candidates.push_back(dir / relative);
+  }
   std::string looked;
+  std::vector<fs::path> seen;
   for (const fs::path& c : candidates) {
+    const fs::path shown = c.lexically_normal();
+    bool dup = false;
+    for (const fs::path& p : seen) dup = dup || p == shown;
+    if (dup) continue;
+    seen.push_back(shown);
     if (fs::is_regular_file(c, ec)) return fs::weakly_canonical(c, ec);
-    looked += (looked.empty() ? "" : ", ") + c.lexically_normal().string();
+    looked += (looked.empty() ? "" : ", ") + shown.string();
   }
   return make_error(ErrorCode::kIo,
                     "no " + relative.filename().string() + " found; pass " + flag +

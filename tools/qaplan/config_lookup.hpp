@@ -2,13 +2,19 @@
 #include <filesystem>
 #include <string>
 
+#include "qaplan/config_location.hpp"
 #include "qaplan/planning/config.hpp"
 #include "qaplan/ranking/config.hpp"
 
 namespace qaplan::cli {
 
-/// Finds the rules file: --config, then $QAPLAN_CONFIG, then rules.toml beside the executable
-/// (build tree), then <prefix>/share/qaplan/rules.toml (install tree).
+/// `-v`: every command that reads a rules file says which one on stderr.
+void set_verbose(bool on);
+bool verbose();
+
+/// The rules file: --config when given, else qaplan::locate_config()'s order ($QAPLAN_CONFIG,
+/// the checkout's config/rules.toml, the user config dir, the installed default). With -v it
+/// prints "qaplan: config <path> (<how it was found>)" once.
 Result<std::filesystem::path> find_config(const std::string& flag_value);
 
 /// A data file shipped with qaplan (e.g. "eval_sets/intent_policy.json"): `flag_value` when

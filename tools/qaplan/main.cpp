@@ -10,13 +10,21 @@
 #include <map>
 
 #include "cli.hpp"
+#include "config_lookup.hpp"
 #include "qaplan/version.hpp"
 
 int main(int argc, char** argv) {
   using namespace qaplan::cli;
   try {
     CLI::App app{"qaplan — query preparation and in-process ranking for RAG"};
-    app.set_version_flag("--version", QAPLAN_VERSION_STRING);
+    // The text is built only when asked: it looks up the config and the fingerprint registry.
+    app.set_version_flag("--version", [] {
+      std::string v = version_text();
+      if (!v.empty() && v.back() == '\n') v.pop_back();  // CLI11 adds the newline
+      return v;
+    }, "print the version, config schema, config file, model and dataset fingerprints");
+    bool verbose_flag = false;
+    app.add_flag("-v,--verbose", verbose_flag, "say on stderr which rules file is used");
     app.require_subcommand(1);
     GlobalOptions g;
     app.add_option("--log-level", g.log_level, "trace|debug|info|warn|error|off (logs go to stderr)")
@@ -56,14 +64,19 @@ int main(int argc, char** argv) {
       if (argc > 1 && argv[1][0] != '-' && app.get_subcommands({}).size() > 0) {
         bool known = false;
         for (const auto* sub : app.get_subcommands({})) known |= sub->get_name() == argv[1];
-        if (!known) msg = std::string("unknown subcommand '") + argv[1] +
-                          "' (plan, config, bench, search, tokenize)";
+        if (!known) {
+          std::string names;
+          for (const auto* sub : app.get_subcommands({}))
+            names += (names.empty() ? "" : ", ") + sub->get_name();
+          msg = std::string("unknown subcommand '") + argv[1] + "' (" + names + ")";
+        }
       }
       for (char& ch : msg)
         if (ch == '\n') ch = ' ';
       std::cerr << "qaplan: " << msg << " (see qaplan --help)\n";
       return kInvalid;
     }
+    set_verbose(verbose_flag);
     auto logger = spdlog::stderr_color_mt("qaplan");
     spdlog::set_default_logger(logger);
     spdlog::set_level(spdlog::level::from_str(g.log_level));

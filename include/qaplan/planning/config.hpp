@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "qaplan/config_location.hpp"
 #include "qaplan/export.hpp"
 #include "qaplan/planning/filters_config.hpp"
 #include "qaplan/planning/plan.hpp"
@@ -270,7 +271,15 @@ struct Config {
   /// scenario exists, scores and thresholds in [0, 1], top_k > 0, no empty words.
   /// Errors: kInvalidConfig naming `origin` and the key.
   QAPLAN_API Status validate() const;
+
+  /// The shipped rules without naming a path: locate_config() (qaplan/config_location.hpp —
+  /// $QAPLAN_CONFIG, the checkout, the user config dir, the installed default) + load_config().
+  /// Errors: kIo (nothing found, naming where it looked), kInvalidConfig.
+  static Result<Config> load_default();
 };
+
+/// The rules.toml format version this library reads (`schema_version` at the top of the file).
+inline constexpr int kConfigSchemaVersion = 1;
 
 /// Parses and validates TOML text. `origin` names the text in errors ("config/rules.toml").
 /// The [ranking] table is left to the ranking room's reader (qaplan/ranking/config.hpp).
@@ -279,5 +288,12 @@ QAPLAN_API Result<Config> parse_config(std::string_view toml_text, std::string_v
 
 /// Reads and parses a file. Errors: kIo (unreadable), kInvalidConfig.
 QAPLAN_API Result<Config> load_config(const std::filesystem::path& path);
+
+// Inline so that locate_config() sees the host's QAPLAN_PACKAGE_DATADIR.
+inline Result<Config> Config::load_default() {
+  auto where = locate_config();
+  if (!where.ok()) return where.error();
+  return load_config(where->path);
+}
 
 }  // namespace qaplan

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,13 @@ class QAPLAN_API Planner {
   /// equal [model] sha256). Errors: kInvalidConfig (config, fingerprint mismatch), kIo / 
   /// kInvalidInput (model file), kInternal (OpenCC data missing).
   static Result<Planner> create(Config config, PlannerOptions options = {});
+
+  /// create(Config::load_default(), options): the planner a host gets without naming a file.
+  static Result<Planner> create_default(PlannerOptions options = {}) {
+    auto config = Config::load_default();
+    if (!config.ok()) return config.error();
+    return create(std::move(config).value(), std::move(options));
+  }
 
   /// Prepares one question. Errors (kInvalidInput, naming the request field): invalid UTF-8,
   /// empty or too long question or history turn, too many history turns, unknown scenario,

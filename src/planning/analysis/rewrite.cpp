@@ -19,7 +19,61 @@ struct Span {
   bool name_like = false;  // ≥ 2 words ICU did not know (one Han character each): likely a name
   bool ascii = false;      // holds an ASCII word
   std::uint32_t ascii_begin = 0, ascii_end = 0;
+  bool strong = false;     // holds an identifier (XH-IT-2024-0034, XH-Connect) or a 《title》
 };
+
+bool is_connector(std::string_view t) { return t == "-" || t == "_" || t == "." || t == "/"; }
+
+// An identifier-shaped ASCII word: letters and digits, or words joined by a connector
+// (XH-HT-2025-0084, XH-Connect, vpn.xinghe-tech.com, PRN-0040).
+bool id_like(std::string_view w) {
+  bool alpha = false, digit = false, joined = false;
+  for (unsigned char c : w) {
+    alpha = alpha || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    digit = digit || (c >= '0' && c <= '9');
+    joined = joined || c == '-' || c == '_' || c == '.' || c == '/';
+  }
+  return (alpha && digit) || (joined && (alpha || digit));
+}
+
+bool is_title(std::string_view w) { return w.starts_with("《"); }
+
+// ICU's words with the units a reader keeps whole: ASCII words joined by - _ . / without spaces
+// (an ID, a hyphenated name, a host name) are one word, and so is a 《book title》.
+std::vector<Token> words_of(std::string_view text) {
+  const std::vector<Token> t = segment_words(text);
+  std::vector<Token> out;
+  out.reserve(t.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const std::string_view w = t[i].text(text);
+    if (w == "《") {
+      std::size_t j = i + 1;
+      while (j < t.size() && t[j].text(text) != "》" && t[j].text(text) != "《") ++j;
+      if (j < t.size() && t[j].text(text) == "》" && j > i + 1) {
+        Token m = t[i];
+        m.end = t[j].end;
+        m.word = true;
+        m.single_han = false;
+        m.ascii = false;
+        out.push_back(m);
+        i = j;
+        continue;
+      }
+    }
+    if (is_connector(w) && !out.empty() && out.back().ascii && out.back().end == t[i].begin &&
+        i + 1 < t.size() && t[i + 1].ascii && t[i + 1].begin == t[i].end) {
+      out.back().end = t[i + 1].end;
+      ++i;
+      continue;
+    }
+    if (t[i].ascii && !out.empty() && out.back().ascii && out.back().end == t[i].begin) {
+      out.back().end = t[i].end;  // 2024 + abc split by ICU: one word
+      continue;
+    }
+    out.push_back(t[i]);
+  }
+  return out;
+}
 
 class Reader {
  public:
@@ -33,7 +87,7 @@ class Reader {
   // 换一次), while a lone character at the end of a run is a suffix (打车费, 报销单). Runs of
   // one-character words are names ICU does not know (姚笛) and stay together.
   std::vector<Span> spans(std::string_view text) const {
-    const std::vector<Token> tokens = segment_words(text);
+    const std::vector<Token> tokens = words_of(text);
     const ScannedQuery scanned = lex_.scan(NormalizedQuery{std::string(text), 0});
     const std::uint32_t qw = lex_.ids().question_word;
     auto function = [&](std::size_t i) {
@@ -45,6 +99,25 @@ class Reader {
     };
     std::vector<bool> fn(tokens.size());
     for (std::size_t i = 0; i < tokens.size(); ++i) fn[i] = function(i);
+    // A one-letter ASCII word closing the text after a content word is a label, not an article
+    // (building a, plan b).
+    for (std::size_t i = tokens.size(); i-- > 0;) {
+      if (!tokens[i].word) continue;
+      if (tokens[i].ascii && tokens[i].end - tokens[i].begin == 1) {
+        std::size_t k = i;
+        while (k > 0 && !tokens[k - 1].word) --k;
+        if (k > 0 && !fn[k - 1] && tokens[k - 1].ascii) fn[i] = false;
+      }
+      break;
+    }
+    // Spaces between two ASCII content words do not end a run (navicat premium, parental leave
+    // policy): in Chinese text a space only ever stands between ASCII words.
+    auto space_inside = [&](std::size_t i) {
+      if (tokens[i].word || i == 0 || i + 1 >= tokens.size()) return false;
+      for (char c : tokens[i].text(text))
+        if (c != ' ') return false;
+      return tokens[i - 1].ascii && !fn[i - 1] && tokens[i + 1].ascii && !fn[i + 1];
+    };
     auto single = [&](std::size_t i) { return i < tokens.size() && !fn[i] && tokens[i].single_han; };
     auto verb = [&](std::size_t i) {
       if (!single(i) || (i > 0 && single(i - 1)) || single(i + 1)) return false;
@@ -64,14 +137,17 @@ class Reader {
     };
     for (std::size_t i = 0; i < tokens.size(); ++i) {
       const Token& t = tokens[i];
+      if (cur && space_inside(i)) continue;
       if (fn[i] || verb(i)) {
         close();
         continue;
       }
       if (!cur) {
-        cur = Span{t.begin, t.end, t.end, 0, false, false, 0, 0};
+        cur = Span{t.begin, t.end, t.end, 0, false, false, 0, 0, false};
       }
       cur->end = t.end;
+      const std::string_view w = t.text(text);
+      if ((t.ascii && id_like(w)) || is_title(w)) cur->strong = true;
       ++cur->words;
       if (t.single_han) ++singles;
       if (t.ascii && !cur->ascii) {
@@ -163,12 +239,12 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
                                                                  std::string_view frag,
                                                                  const Reader& reader) {
   std::vector<Token> f;
-  for (const Token& t : segment_words(frag))
+  for (const Token& t : words_of(frag))
     if (t.word) f.push_back(t);
   if (f.empty()) return std::nullopt;
   const std::string_view head = f.back().text(frag);
   if (reader.is_function(head)) return std::nullopt;
-  const std::vector<Token> p = segment_words(prev);
+  const std::vector<Token> p = words_of(prev);
   for (std::size_t i = p.size(); i-- > 0;) {
     const std::string_view w = p[i].text(prev);
     if (!p[i].word || reader.is_function(w)) continue;
@@ -187,6 +263,101 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
     return std::pair{std::size_t{p[first].begin}, std::size_t{p[i].end}};
   }
   return std::nullopt;
+}
+
+// Runs joined by a linking word into one noun phrase: 深圳园区|的|停车费, 仲裁|和|诉讼,
+// 合同台账|里|XH-HT-2025-0084. Returns the end of the phrase that starts with spans[first].
+bool is_link(std::string_view gap) {
+  return gap == "的" || gap == "和" || gap == "跟" || gap == "与" || gap == "及" || gap == "里" ||
+         gap == "中";
+}
+
+std::uint32_t phrase_end(std::string_view text, const std::vector<Span>& spans, std::size_t first) {
+  std::uint32_t end = spans[first].end;
+  for (std::size_t k = first + 1; k < spans.size(); ++k) {
+    if (!is_link(slice(text, end, spans[k].begin))) break;
+    end = spans[k].end;
+  }
+  return end;
+}
+
+// The start of a span that sits in a container (合同台账里XH-HT-2025-0084, 会议室清单中天枢):
+// the container's start, else the span's own.
+std::uint32_t container_begin(std::string_view text, const std::vector<Span>& spans, std::size_t k) {
+  if (k == 0) return spans[k].begin;
+  const std::string_view gap = slice(text, spans[k - 1].end, spans[k].begin);
+  return gap == "里" || gap == "中" ? spans[k - 1].begin : spans[k].begin;
+}
+
+// An ASCII fragment of digits in place of the digits of an identifier (VPN-1001 + 3001 →
+// VPN-3001); nullopt when the previous question holds no identifier ending in digits.
+std::optional<std::string> renumbered(std::string_view prev, std::string_view frag) {
+  if (frag.empty() || !std::all_of(frag.begin(), frag.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  for (const Token& t : words_of(prev)) {
+    const std::string_view w = t.text(prev);
+    if (!t.ascii || !id_like(w)) continue;
+    std::size_t d = w.size();
+    while (d > 0 && w[d - 1] >= '0' && w[d - 1] <= '9') --d;
+    if (d == w.size() || d == 0) continue;
+    std::string out(prev.substr(0, t.begin + d));
+    out += frag;
+    out += prev.substr(t.end);
+    return out;
+  }
+  return std::nullopt;
+}
+
+bool is_determiner(std::string_view w) {
+  return w == "the" || w == "a" || w == "an" || w == "my" || w == "your" || w == "our" ||
+         w == "his" || w == "her" || w == "their" || w == "its";
+}
+
+bool ascii_text(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+// English ellipsis (what about Shanghai / and Building B / the Minhang one): the fragment takes
+// the place of the previous question's noun phrase that shares a word with it, else of its last
+// noun phrase; "one" stands for that phrase's head; a determiner of the fragment replaces the
+// phrase's own.
+std::optional<std::string> english_substitute(std::string_view prev, std::string_view frag,
+                                              const Reader& reader) {
+  const std::vector<Span> spans = reader.spans(prev);
+  if (spans.empty()) return std::nullopt;
+  std::vector<std::string_view> fw;
+  for (const Token& t : words_of(frag))
+    if (t.word) fw.push_back(t.text(frag));
+  if (fw.empty()) return std::nullopt;
+  const bool det = is_determiner(fw.front());
+  const bool one = fw.back() == "one" && fw.size() > 1;
+  const Span* target = nullptr;
+  for (const Span& s : spans) {
+    for (const Token& t : words_of(slice(prev, s.begin, s.end))) {
+      const std::string_view w = t.text(slice(prev, s.begin, s.end));
+      if (!t.word || reader.is_function(w)) continue;
+      for (std::string_view f : fw)
+        if (f == w && !is_determiner(f) && f != "one") target = &s;
+    }
+  }
+  if (target == nullptr) target = &spans.back();
+  std::uint32_t begin = target->begin;
+  if (det) {  // the fragment's determiner replaces the phrase's (my access badge → a parking permit)
+    const std::vector<Token> pt = words_of(prev.substr(0, begin));
+    for (std::size_t i = pt.size(); i-- > 0;) {
+      if (!pt[i].word) continue;
+      if (is_determiner(pt[i].text(prev))) begin = pt[i].begin;
+      break;
+    }
+  }
+  std::string sub(frag);
+  if (one) {
+    const std::string_view phrase = slice(prev, target->begin, target->end);
+    const std::size_t sp = phrase.rfind(' ');
+    sub = std::string(frag.substr(0, frag.size() - 3)) +
+          std::string(sp == std::string_view::npos ? phrase : phrase.substr(sp + 1));
+  }
+  return std::string(prev.substr(0, begin)) + sub + std::string(prev.substr(target->end));
 }
 
 }  // namespace
@@ -221,18 +392,23 @@ Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::stri
   std::vector<std::string_view> window;
   for (std::size_t i = 0; i < n; ++i) window.push_back(history[history.size() - 1 - i]);
   std::string_view prev = window.front();
+  bool prev_is_question = false;
   for (std::string_view turn : window) {
     const ScannedQuery tq = lex.scan(NormalizedQuery{std::string(turn), 0});
     if (question_like(turn, tq, ids)) {
       prev = turn;
+      prev_is_question = true;
       break;
     }
   }
   const std::vector<Span> prev_spans = reader.spans(prev);
+  const ScannedQuery prev_scan = lex.scan(NormalizedQuery{std::string(prev), 0});
   // The topic anchor: the previous question's first content span.
-  const std::optional<Span> topic =
-      prev_spans.empty() ? std::nullopt : std::optional<Span>(prev_spans.front());
-  if (topic) r.topic_anchor = std::string(slice(prev, topic->begin, topic->end));
+  const Span* const topic = prev_spans.empty() ? nullptr : &prev_spans.front();
+  // …extended over linking words into its noun phrase (深圳园区的停车费, 仲裁和诉讼,
+  // 合同台账里XH-HT-2025-0084).
+  const std::uint32_t subject_end = topic ? phrase_end(prev, prev_spans, 0) : 0;
+  if (topic) r.topic_anchor = std::string(slice(prev, topic->begin, subject_end));
   r.history_summary = history_summary(question, history, r.topic_anchor);
 
   const ScannedQuery q = lex.scan(NormalizedQuery{std::string(question), 0});
@@ -262,11 +438,22 @@ Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::stri
     }
     // A thing: the previous question's most specific span (the longest; 公司的保密协议在哪里签
     // → 保密协议), the subject when they tie.
+    // An identifier or a 《title》 is the entity the question is about, ahead of any longer
+    // run (合同台账里XH-HT-2025-0084是什么合同 → XH-HT-2025-0084), and keeps the container it was
+    // looked up in.
     if (!antecedent && topic) {
-      const Span* best = &prev_spans.front();
-      for (const Span& s : prev_spans)
-        if (s.words > best->words) best = &s;
-      antecedent = std::string(slice(prev, best->begin, best->end));
+      // A run looked up in a container (软件授权清单里Navicat Premium) is such an entity too.
+      auto entity = [&](std::size_t k) {
+        return prev_spans[k].strong || container_begin(prev, prev_spans, k) != prev_spans[k].begin;
+      };
+      std::size_t best = 0;
+      for (std::size_t k = 1; k < prev_spans.size(); ++k) {
+        const bool e = entity(k), eb = entity(best);
+        if (e != eb ? e : prev_spans[k].words > prev_spans[best].words) best = k;
+      }
+      const std::uint32_t begin = entity(best) ? container_begin(prev, prev_spans, best)
+                                               : prev_spans[best].begin;
+      antecedent = std::string(slice(prev, begin, prev_spans[best].end));
     }
     if (!antecedent) break;
     std::string out(text.substr(0, hit->begin));
@@ -299,23 +486,45 @@ Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::stri
 
   // 3. A comparison: attached to the previous question's subject (跟去年比呢).
   if (const auto m = first_hit(q, ids.comparison_marker); m && m->begin == 0) {
-    std::string out = std::string(slice(prev, 0, topic->end));
+    // The previous question up to what it asked (现在满1年不满10年年假|几天), or its subject
+    // phrase when that runs further.
+    std::uint32_t frame_end = subject_end;
+    if (const auto w = first_hit(prev_scan, ids.question_word))
+      for (const Span& sp : prev_spans)
+        if (sp.end <= w->begin && sp.end > frame_end) frame_end = sp.end;
+    std::string out = std::string(trim_end(slice(prev, 0, frame_end)));
     out = join(out, frag);
     if (frag.ends_with("比")) out += "怎么样";
     return done(std::move(out), "comparison");
   }
 
   const std::vector<Span> spans = reader.spans(frag);
-  const bool predicate = q.has(ids.question_word);
+  // A question word of the fragment itself (not of a marker: how about …).
+  const std::size_t frag_at = static_cast<std::size_t>(frag.data() - question.data());
+  bool predicate = false;
+  for (const CueHit& h : q.hits)
+    predicate = predicate || (h.list == ids.question_word && h.begin >= frag_at &&
+                              h.end <= frag_at + frag.size());
 
   // 4. An elliptical fragment without its own predicate: in the previous question's place.
-  if (!predicate && !spans.empty()) {
+  // …了呢 asks about an event, not a thing: what happens if it occurs (超时了呢 → 访客车位超时了
+  // 怎么办, 没满就走了呢).
+  if (!predicate && !spans.empty() && frag.ends_with("了"))
+    return done(join(r.topic_anchor, frag) + "怎么办", "condition:event");
+  // 4. …with one run of content words (a clause of several runs has a frame of its own).
+  if (!predicate && !spans.empty() && (spans.size() == 1 || ascii_text(frag))) {
     // 重庆的呢 ↔ 成都的火锅: a fragment ending in 的 replaces the previous 的-modifier.
     if (frag.ends_with("的")) {
       const std::size_t de = prev_text.find("的");
       if (de != std::string_view::npos && de < topic->end + 3)
         return done(join(frag, prev_text.substr(de + 3)), "ellipsis:de");
     }
+    // English: the fragment in the place of the matching noun phrase.
+    if (ascii_text(frag) && ascii_text(prev_text))
+      if (auto out = english_substitute(prev_text, frag, reader))
+        return done(std::move(*out), "ellipsis:english");
+    // Digits in place of an identifier's digits (VPN-1001 + 3001呢 → VPN-3001).
+    if (auto out = renumbered(prev_text, frag)) return done(std::move(*out), "ellipsis:id");
     // An ASCII word replaces the previous question's ASCII word (Windows ↔ Mac).
     const Span& x = spans.front();
     if (x.ascii && topic->ascii)
@@ -342,8 +551,11 @@ Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::stri
   }
 
   // 5. A bare predicate (怎么申请呢, 多少钱, 好看吗): the topic in front, unless it is there.
+  // After a statement (合同已经盖完章签好了 + 接下来还要做什么) the whole statement is the frame the
+  // question continues.
   if (std::string_view(question).find(r.topic_anchor) != std::string_view::npos)
     return done(std::string(question), "has_topic");
+  if (!prev_is_question) return done(join(prev_text, frag), "statement_prefix");
   return done(join(r.topic_anchor, frag), "topic_prefix");
 }
 

@@ -1,10 +1,12 @@
 // rules.toml → Config: the strict section readers (common/toml_reader.hpp does the TOML
 // mechanics). Cross-field checks live in validate.cpp and run at the end.
 #include <algorithm>
+#include <map>
 
 #include "qaplan/io.hpp"
 #include "common/toml_reader.hpp"
 #include "planning/analysis/filters.hpp"
+#include "planning/config/cues.hpp"
 #include "qaplan/planning/config.hpp"
 
 namespace qaplan {
@@ -20,6 +22,59 @@ constexpr std::array<RouteReason, 9> kDirectReasons{
     RouteReason::kGreeting, RouteReason::kThanks,     RouteReason::kGoodbye,
     RouteReason::kAcknowledgement, RouteReason::kChitChat, RouteReason::kHandoff,
     RouteReason::kOutOfScope,      RouteReason::kUnclear,  RouteReason::kSourceBoundary};
+
+int line_of(const Value& v) {
+  const auto loc = v.location();
+  return loc.line() > 0 && loc.file_name() != "unknown file" ? static_cast<int>(loc.line()) : 0;
+}
+
+// The error of r.err() at one element of an array, with its column: a list of 200 words spans
+// several lines, and the entry to fix must be found at a glance.
+Error element_error(const Reader& r, const Value& elem, std::string_view key, std::string msg) {
+  Error e = r.err(elem, key, std::move(msg));
+  if (e.line > 0) {
+    const auto loc = elem.location();
+    const std::string src = loc.line_str();
+    // toml11 counts columns in bytes; a line may hold Chinese text, columns are code points.
+    const std::size_t bytes = loc.column() > 0 ? static_cast<std::size_t>(loc.column() - 1) : 0;
+    int column = 1;
+    for (std::size_t k = 0; k < bytes && k < src.size(); ++k)
+      if ((static_cast<unsigned char>(src[k]) & 0xC0) != 0x80) ++column;
+    e.column = column;
+  }
+  return e;
+}
+
+// A word list matched against the normalized question: every entry must be in the form matching
+// uses (config/cues.hpp), or the entry could never match. `non_empty`: an empty list would make
+// its rule, source or category dead.
+Status read_cues(Reader& r, std::string_view key, std::vector<std::string>& out, bool required,
+                 bool non_empty = false) {
+  QAPLAN_TRY(r.get(key, out, required));
+  const Value* arr = r.find(key);
+  if (!arr) return {};
+  if (non_empty && out.empty())
+    return r.err(*arr, key, "must not be empty (nothing could ever match)");
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (auto m = internal::check_cue_form(out[i]); !m.empty())
+      return element_error(r, arr->as_array()[i], key,
+                           "entry " + std::to_string(i) + " ('" + out[i] + "') " + m);
+  return {};
+}
+
+// Names that must be unique (sources, rule ids, patch ids, …): a second one is an error at its
+// own line that names the first.
+struct Unique {
+  std::string what;  // "source", "patch id"
+  std::map<std::string, int> first;
+  Status add(const Reader& r, std::string_view key, const Value& at, const std::string& name) {
+    auto [it, fresh] = first.emplace(name, line_of(at));
+    if (fresh) return {};
+    return r.err(at, key,
+                 "duplicate " + what + " '" + name + "'" +
+                     (it->second > 0 ? " (first at line " + std::to_string(it->second) + ")" : ""));
+  }
+};
 
 // Reads an optional enum-valued key through its parse function.
 template <class E, class Parse>
@@ -70,8 +125,9 @@ Status read_changes(Reader& r, std::string_view key, PatchOp op, std::vector<Pat
   return {};
 }
 
-Status read_patch(Reader& r, PlanPatchConfig& p) {
+Status read_patch(Reader& r, PlanPatchConfig& p, Unique& ids) {
   QAPLAN_TRY(r.get("id", p.id, true));
+  QAPLAN_TRY(ids.add(r, "id", *r.find("id"), p.id));
   QAPLAN_TRY(r.get("tag", p.tag, true));
   QAPLAN_TRY(r.section("when", false, [&](Reader& w) -> Status {
     QAPLAN_TRY(read_enum(w, "intent", p.when.intent, parse_intent));
@@ -85,6 +141,13 @@ Status read_patch(Reader& r, PlanPatchConfig& p) {
     QAPLAN_TRY(read_enum(w, "category", p.when.category, parse_question_category));
     QAPLAN_TRY(read_optional(w, "prefer_table", p.when.prefer_table,
                              [&](std::string_view k, bool& v) { return w.get(k, v); }));
+    // Conditions that exclude each other: the patch would silently never fire.
+    if (p.when.intent && p.when.intent_not && *p.when.intent == *p.when.intent_not)
+      return w.err(*w.find("intent_not"), "intent_not", "equals `intent`: the patch can never fire");
+    if (p.when.confidence_below && p.when.confidence_at_least &&
+        *p.when.confidence_below <= *p.when.confidence_at_least)
+      return w.err(*w.find("confidence_below"), "confidence_below",
+                   "is not above confidence_at_least: the patch can never fire");
     return {};
   }));
   std::vector<PatchChange> changes;
@@ -102,18 +165,20 @@ Status read_patch(Reader& r, PlanPatchConfig& p) {
   return {};
 }
 
-Status read_intent_rule(Reader& r, IntentRuleConfig& rule) {
+Status read_intent_rule(Reader& r, IntentRuleConfig& rule, Unique& ids) {
   QAPLAN_TRY(r.get("id", rule.id, true));
+  if (rule.id.empty()) return r.err(*r.find("id"), "id", "must not be empty");
+  QAPLAN_TRY(ids.add(r, "id", *r.find("id"), rule.id));
   std::optional<Intent> intent;
   QAPLAN_TRY(read_enum(r, "intent", intent, parse_intent));
   if (!intent) return r.missing("intent", true);
   rule.intent = *intent;
   QAPLAN_TRY(r.unit("score", rule.score, true));
   QAPLAN_TRY(r.get("requires_history", rule.requires_history));
-  QAPLAN_TRY(r.get("contains_any", rule.contains_any));
-  QAPLAN_TRY(r.get("unless_contains_any", rule.unless_contains_any));
-  QAPLAN_TRY(r.get("starts_with_any", rule.starts_with_any));
-  QAPLAN_TRY(r.get("ends_with_any", rule.ends_with_any));
+  QAPLAN_TRY(read_cues(r, "contains_any", rule.contains_any, false, true));
+  QAPLAN_TRY(read_cues(r, "unless_contains_any", rule.unless_contains_any, false, true));
+  QAPLAN_TRY(read_cues(r, "starts_with_any", rule.starts_with_any, false, true));
+  QAPLAN_TRY(read_cues(r, "ends_with_any", rule.ends_with_any, false, true));
   auto get_int = [&](std::string_view k, int& v) { return r.get_int(k, v); };
   QAPLAN_TRY(read_optional(r, "max_units", rule.max_units, get_int));
   QAPLAN_TRY(read_optional(r, "min_units", rule.min_units, get_int));
@@ -136,14 +201,14 @@ Status read_route(Reader& r, RouteConfig& route) {
                            std::pair{"out_of_scope", &route.out_of_scope},
                            std::pair{"chit_chat", &route.chit_chat},
                            std::pair{"context_words", &route.context_words}})
-    QAPLAN_TRY(r.get(key, *list, true));
+    QAPLAN_TRY(read_cues(r, key, *list, true));
   // Optional: without them no request frame is recognised.
-  QAPLAN_TRY(r.get("request_verbs", route.request_verbs));
-  QAPLAN_TRY(r.get("request_objects", route.request_objects));
+  QAPLAN_TRY(read_cues(r, "request_verbs", route.request_verbs, false));
+  QAPLAN_TRY(read_cues(r, "request_objects", route.request_objects, false));
   if (route.request_verbs.empty() != route.request_objects.empty())
     if (const auto* x = r.find(route.request_verbs.empty() ? "request_objects" : "request_verbs"))
       return r.err(*x, "request_verbs", "request_verbs and request_objects come together");
-  QAPLAN_TRY(r.count("unclear_max_units", route.unclear_max_units));
+  QAPLAN_TRY(r.count("unclear_max_units", route.unclear_max_units, true));
   // A reply must exist for every direct answer: a host must never show an empty message.
   QAPLAN_TRY(r.section("replies", true, [&](Reader& rr) -> Status {
     for (RouteReason reason : kDirectReasons) {
@@ -178,9 +243,9 @@ Status read_model(Reader& r, ModelConfig& m) {
   if (m.sha256.size() != 64 ||
       m.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
     return r.err(*r.find("sha256"), "sha256", "must be 64 lower-case hex digits");
-  QAPLAN_TRY(r.unit("category_min_score", m.category_min_score));
-  QAPLAN_TRY(r.unit("source_min_score", m.source_min_score));
-  return r.unit("dependent_min_score", m.dependent_min_score);
+  QAPLAN_TRY(r.unit("category_min_score", m.category_min_score, true));
+  QAPLAN_TRY(r.unit("source_min_score", m.source_min_score, true));
+  return r.unit("dependent_min_score", m.dependent_min_score, true);
 }
 
 Status read_rewrite(Reader& r, RewriteConfig& w) {
@@ -192,7 +257,7 @@ Status read_rewrite(Reader& r, RewriteConfig& w) {
                            std::pair{"condition_markers", &w.condition_markers},
                            std::pair{"comparison_markers", &w.comparison_markers},
                            std::pair{"question_words", &w.question_words}})
-    QAPLAN_TRY(r.get(key, *list, true));
+    QAPLAN_TRY(read_cues(r, key, *list, true));
   QAPLAN_TRY(r.get("prompt", w.prompt, true));
   for (auto [key, text] : {std::pair{"hyde_prompt", &w.hyde_prompt},
                            std::pair{"step_back_prompt", &w.step_back_prompt},
@@ -213,12 +278,16 @@ Status read_rewrite(Reader& r, RewriteConfig& w) {
   return r.count("hook_budget_ms", w.hook_budget_ms, true);
 }
 
-Status read_glossary(Reader& r, GlossaryConfig& g) {
-  QAPLAN_TRY(r.get("dir", g.dir));
+Status read_glossary(Reader& r, GlossaryConfig& g, const std::vector<SourceConfig>& sources) {
+  QAPLAN_TRY(r.get("dir", g.dir, true));
   return r.section("domains", false, [&](Reader& d) -> Status {
     for (const auto& [key, val] : d.v.as_table()) {
       std::string file;
       QAPLAN_TRY(d.get(key, file, true));
+      if (std::none_of(sources.begin(), sources.end(),
+                       [&](const SourceConfig& s) { return s.name == key; }))
+        return d.err(val, key, "unknown source '" + key + "' (not in [[sources]])");
+      if (file.empty()) return d.err(val, key, "must name a file");
       g.domains[key] = file;
     }
     return {};
@@ -229,15 +298,18 @@ Status read_routing(Reader& r, RoutingConfig& c) {
   QAPLAN_TRY(r.get("default_index", c.default_index, true));
   QAPLAN_TRY(r.count("large_model_min_units", c.large_model_min_units, true));
   QAPLAN_TRY(r.count("large_model_min_parts", c.large_model_min_parts, true));
-  QAPLAN_TRY(r.get("part_markers", c.part_markers, true));
+  QAPLAN_TRY(read_cues(r, "part_markers", c.part_markers, true));
   QAPLAN_TRY(r.get("large_model_categories", c.large_model_categories, true));
   for (const std::string& cat : c.large_model_categories)
     if (!parse_question_category(cat).ok())
       return r.err(*r.find("large_model_categories"), "large_model_categories",
                    "unknown category '" + cat + "'");
-  return each_table(r, "indexes", c.indexes, [](Reader& x, RoutingIndex& i) -> Status {
+  Unique names{"index", {}};
+  return each_table(r, "indexes", c.indexes, [&](Reader& x, RoutingIndex& i) -> Status {
     QAPLAN_TRY(x.get("name", i.name, true));
-    QAPLAN_TRY(x.get("cues", i.cues));
+    if (i.name.empty()) return x.err(*x.find("name"), "name", "must not be empty");
+    QAPLAN_TRY(names.add(x, "name", *x.find("name"), i.name));
+    QAPLAN_TRY(read_cues(x, "cues", i.cues, false));
     QAPLAN_TRY(x.get("on_id", i.on_id));
     if (i.cues.empty() && !i.on_id) return x.err(x.v, "", "index has no cue and no on_id");
     return {};
@@ -252,9 +324,9 @@ Status read_execution(Reader& r, ExecutionConfig& e) {
   QAPLAN_TRY(r.unit("mixed_cue_confidence", e.mixed_cue_confidence, true));
   for (auto [key, list] : {std::pair{"research_explicit", &e.research_explicit},
                            std::pair{"research_cues", &e.research_cues},
-                           std::pair{"graph_cues", &e.graph_cues},
-                           std::pair{"fallback", &e.fallback}})
-    QAPLAN_TRY(r.get(key, *list, true));
+                           std::pair{"graph_cues", &e.graph_cues}})
+    QAPLAN_TRY(read_cues(r, key, *list, true));
+  QAPLAN_TRY(r.get("fallback", e.fallback, true));
   for (const std::string& step : e.fallback)
     if (step != "relax_filters" && step != "switch_tool" && step != "rewrite_query" &&
         step != "search_files" && step != "escalate")
@@ -286,7 +358,7 @@ Status read_gateway(Reader& r, GatewayConfig& g) {
   QAPLAN_TRY(r.unit("conflict_final_score", g.conflict_final_score, true));
   QAPLAN_TRY(r.unit("model_min_score", g.model_min_score, true));
   QAPLAN_TRY(r.unit("weak_rule_below", g.weak_rule_below, true));
-  return r.count("model_budget_us", g.model_budget_us);
+  return r.count("model_budget_us", g.model_budget_us, true);
 }
 
 Status read_scenarios(Reader& top, Config& c) {
@@ -300,12 +372,23 @@ Status read_scenarios(Reader& top, Config& c) {
     ScenarioConfig sc;
     sc.name = name;
     QAPLAN_TRY(s.get("allowed_sources", sc.allowed_sources, true));
-    QAPLAN_TRY(s.get("out_of_scope", sc.out_of_scope));
-    for (const auto& src : sc.allowed_sources)
+    QAPLAN_TRY(read_cues(s, "out_of_scope", sc.out_of_scope, false));
+    const Value& allowed = *s.find("allowed_sources");
+    if (sc.allowed_sources.empty())
+      return s.err(allowed, "allowed_sources", "must not be empty (name at least one source)");
+    Unique seen{"source", {}};
+    for (std::size_t i = 0; i < sc.allowed_sources.size(); ++i) {
+      const std::string& src = sc.allowed_sources[i];
+      const Value& at = allowed.as_array()[i];
       if (std::none_of(c.sources.begin(), c.sources.end(),
                        [&](const SourceConfig& x) { return x.name == src; }))
-        return s.err(*s.find("allowed_sources"), "allowed_sources",
-                     "unknown source '" + src + "' (not in [[sources]])");
+        return element_error(s, at, "allowed_sources",
+                             "unknown source '" + src + "' (not in [[sources]])");
+      if (Status st = seen.add(s, "allowed_sources", at, src); !st.ok()) {
+        Error e = std::move(st).error();
+        return element_error(s, at, "allowed_sources", e.message);
+      }
+    }
     QAPLAN_TRY(s.finish());
     c.scenarios[name] = std::move(sc);
   }
@@ -313,15 +396,17 @@ Status read_scenarios(Reader& top, Config& c) {
 }
 
 Status read_category(Reader& r, CategoryConfig& cat) {
-  QAPLAN_TRY(r.get("table_keywords", cat.table_keywords, true));
-  return each_table(r, "rules", cat.rules, [](Reader& rr, CategoryRuleConfig& cr) -> Status {
+  QAPLAN_TRY(read_cues(r, "table_keywords", cat.table_keywords, true));
+  Unique cats{"category", {}};
+  return each_table(r, "rules", cat.rules, [&](Reader& rr, CategoryRuleConfig& cr) -> Status {
     std::optional<QuestionCategory> c;
     QAPLAN_TRY(read_enum(rr, "category", c, parse_question_category));
     if (!c) return rr.missing("category", true);
     if (*c == QuestionCategory::kDefault)
       return rr.err(*rr.find("category"), "category", "'default' is what no rule matching means");
     cr.category = *c;
-    return rr.get("keywords", cr.keywords, true);
+    QAPLAN_TRY(cats.add(rr, "category", *rr.find("category"), std::string(to_string(*c))));
+    return read_cues(rr, "keywords", cr.keywords, true, true);
   });
 }
 
@@ -362,48 +447,85 @@ Result<Config> read_config(const Value& root, const std::string& origin) {
   QAPLAN_TRY(top.get("schema_version", schema, true));
   if (schema != 1)
     return top.err(*top.find("schema_version"), "schema_version", "unsupported (expected 1)");
-  QAPLAN_TRY(top.get("default_scenario", c.default_scenario));
-  QAPLAN_TRY(top.section("input", false, [&](Reader& r) -> Status {
-    QAPLAN_TRY(r.count("max_question_chars", c.input.max_question_chars));
-    QAPLAN_TRY(r.get_int("max_history_turns", c.input.max_history_turns));
+  QAPLAN_TRY(top.get("default_scenario", c.default_scenario, true));
+  // Required tables and keys: every number and list the planner uses is written in the file (no
+  // silent built-in value). Optional, and documented in config/rules.toml, are only the tables
+  // whose absence switches a feature off: [matching], [route.model], [model], [glossary],
+  // [filters], [[prompt_profiles]], the optional keys of [route] and [rewrite], and [ranking.*].
+  QAPLAN_TRY(top.section("input", true, [&](Reader& r) -> Status {
+    QAPLAN_TRY(r.count("max_question_chars", c.input.max_question_chars, true));
+    QAPLAN_TRY(r.get_int("max_history_turns", c.input.max_history_turns, true));
     if (c.input.max_history_turns < 0)
       return r.err(*r.find("max_history_turns"), "max_history_turns", "must be ≥ 0");
     return {};
   }));
   QAPLAN_TRY(top.section("matching", false, [&](Reader& r) {
-    return r.get("ignore_within", c.matching.ignore_within);
+    return read_cues(r, "ignore_within", c.matching.ignore_within, false);
   }));
   QAPLAN_TRY(top.section("route", true, [&](Reader& r) { return read_route(r, c.route); }));
-  QAPLAN_TRY(each_table(top, "sources", c.sources, [](Reader& r, SourceConfig& s) -> Status {
+  Unique source_names{"source", {}};
+  QAPLAN_TRY(each_table(top, "sources", c.sources, [&](Reader& r, SourceConfig& s) -> Status {
     QAPLAN_TRY(r.get("name", s.name, true));
-    return r.get("keywords", s.keywords, true);
+    if (s.name.empty()) return r.err(*r.find("name"), "name", "must not be empty");
+    QAPLAN_TRY(source_names.add(r, "name", *r.find("name"), s.name));
+    return read_cues(r, "keywords", s.keywords, true, true);
   }));
   QAPLAN_TRY(read_scenarios(top, c));
+  if (c.scenarios.find(c.default_scenario) == c.scenarios.end())
+    return top.err(*top.find("default_scenario"), "default_scenario",
+                   "scenario '" + c.default_scenario + "' is not defined in [scenarios]");
   QAPLAN_TRY(top.section("intent", true, [&](Reader& r) -> Status {
-    QAPLAN_TRY(r.get("default_rule_id", c.intent.default_rule_id));
-    QAPLAN_TRY(r.get("topic_switch", c.intent.topic_switch));
+    QAPLAN_TRY(r.get("default_rule_id", c.intent.default_rule_id, true));
+    if (c.intent.default_rule_id.empty())
+      return r.err(*r.find("default_rule_id"), "default_rule_id", "must not be empty");
+    QAPLAN_TRY(read_cues(r, "topic_switch", c.intent.topic_switch, true));
     std::optional<Intent> di;
     QAPLAN_TRY(read_enum(r, "default_intent", di, parse_intent));
-    if (di) c.intent.default_intent = *di;
-    QAPLAN_TRY(r.unit("default_score", c.intent.default_score));
-    return each_table(r, "rules", c.intent.rules, read_intent_rule);
+    if (!di) return r.missing("default_intent", true);
+    c.intent.default_intent = *di;
+    QAPLAN_TRY(r.unit("default_score", c.intent.default_score, true));
+    Unique ids{"rule id", {}};
+    // The default rule's id is reported like a rule's: it must not be mistaken for one.
+    ids.first.emplace(c.intent.default_rule_id, line_of(*r.find("default_rule_id")));
+    return each_table(r, "rules", c.intent.rules,
+                      [&](Reader& x, IntentRuleConfig& rule) { return read_intent_rule(x, rule, ids); });
   }));
   QAPLAN_TRY(top.section("category", true, [&](Reader& r) { return read_category(r, c.category); }));
   QAPLAN_TRY(top.section("retrieval_strategy", true, [&](Reader& r) -> Status {
     QAPLAN_TRY(r.section("defaults", true, [&](Reader& d) {
       return read_defaults(d, c.retrieval_strategy.defaults);
     }));
-    return each_table(r, "patches", c.retrieval_strategy.patches, read_patch);
+    Unique ids{"patch id", {}};
+    return each_table(r, "patches", c.retrieval_strategy.patches,
+                      [&](Reader& x, PlanPatchConfig& p) { return read_patch(x, p, ids); });
   }));
   QAPLAN_TRY(top.section("model", false, [&](Reader& r) { return read_model(r, c.model); }));
   QAPLAN_TRY(top.section("intent_gateway", true,
                          [&](Reader& r) { return read_gateway(r, c.intent_gateway); }));
   QAPLAN_TRY(top.section("rewrite", true, [&](Reader& r) { return read_rewrite(r, c.rewrite); }));
-  QAPLAN_TRY(top.section("glossary", false, [&](Reader& r) { return read_glossary(r, c.glossary); }));
+  QAPLAN_TRY(top.section("glossary", false,
+                         [&](Reader& r) { return read_glossary(r, c.glossary, c.sources); }));
   QAPLAN_TRY(top.section("routing", true, [&](Reader& r) { return read_routing(r, c.routing); }));
   QAPLAN_TRY(top.section("execution", true,
                          [&](Reader& r) { return read_execution(r, c.execution); }));
-  QAPLAN_TRY(each_table(top, "prompt_profiles", c.prompt_profiles, read_prompt_profile));
+  Unique profile_ids{"profile id", {}};
+  int catch_all = 0;  // line of a profile without `when`: every later one is unreachable
+  QAPLAN_TRY(each_table(top, "prompt_profiles", c.prompt_profiles,
+                        [&](Reader& r, PromptProfileConfig& p) -> Status {
+                          if (catch_all > 0)
+                            return r.err(r.v, "",
+                                         "can never be chosen: the profile at line " +
+                                             std::to_string(catch_all) +
+                                             " has no `when` and matches every question first");
+                          QAPLAN_TRY(read_prompt_profile(r, p));
+                          QAPLAN_TRY(profile_ids.add(r, "id", *r.find("id"), p.id));
+                          if (!p.category && !p.intent && !p.prefer_table) catch_all = line_of(r.v);
+                          return {};
+                        }));
+  if (!c.prompt_profiles.empty() && catch_all == 0)
+    if (const Value* arr = top.find("prompt_profiles"))
+      return top.err(arr->as_array().back(), "prompt_profiles",
+                     "the last profile must have no `when` (the default)");
   QAPLAN_TRY(top.section("filters", false,
                          [&](Reader& r) { return internal::read_filters_config(r, c.filters); }));
   // [ranking] belongs to the ranking room, which reads it strictly (qaplan/ranking/config.hpp).
@@ -429,8 +551,9 @@ Result<std::vector<GlossaryTerm>> parse_glossary(std::string_view text, const st
         std::vector<GlossaryTerm> terms;
         QAPLAN_TRY(each_table(top, "terms", terms, [](Reader& r, GlossaryTerm& t) -> Status {
           QAPLAN_TRY(r.get("standard", t.standard, true));
-          QAPLAN_TRY(r.get("aliases", t.aliases, true));
-          if (t.aliases.empty()) return r.err(r.v, "aliases", "must not be empty");
+          if (t.standard.find_first_not_of(" \t") == std::string::npos)
+            return r.err(*r.find("standard"), "standard", "must not be empty");
+          QAPLAN_TRY(read_cues(r, "aliases", t.aliases, true, true));
           return {};
         }));
         QAPLAN_TRY(top.finish());

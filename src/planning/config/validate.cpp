@@ -3,14 +3,46 @@
 #include <set>
 
 #include "common/toml_reader.hpp"
+#include "common/utf8.hpp"
 #include "planning/analysis/filters.hpp"
+#include "planning/config/cues.hpp"
+#include "planning/text.hpp"
 #include "qaplan/planning/config.hpp"
 
 namespace qaplan {
+namespace internal {
+
+std::string check_cue_form(const std::string& cue) {
+  if (cue.empty()) return "is empty";
+  if (!is_valid_utf8(cue)) return "is not valid UTF-8";
+  InputConfig limits;
+  limits.max_question_chars = 1 << 20;
+  auto n = normalize_question(cue, limits, "cue");
+  if (!n.ok()) return "cannot be matched (" + n.error().message + ")";
+  if (n->text != cue)
+    return "is not in the normalized form questions are matched in: write '" + n->text +
+           "' (lower-case ASCII, half-width, Simplified, no outer spaces)";
+  return "";
+}
+
+std::string check_cue_list(const std::vector<std::string>& cues) {
+  for (std::size_t i = 0; i < cues.size(); ++i)
+    if (auto m = check_cue_form(cues[i]); !m.empty())
+      return "entry " + std::to_string(i) + " ('" + cues[i] + "') " + m;
+  return "";
+}
+
+}  // namespace internal
+
+namespace {
+// Every direct answer the route may give needs its reply text.
+constexpr std::string_view kReplyKeys[] = {"greeting", "thanks",       "goodbye",
+                                           "acknowledgement", "chit_chat", "handoff",
+                                           "out_of_scope",    "unclear",   "source_boundary"};
+}  // namespace
 
 Status Config::validate() const {
   using internal::toml_reader::check_unit;
-  using internal::toml_reader::check_words;
   auto bad = [&](std::string where, std::string msg) {
     return make_file_error(ErrorCode::kInvalidConfig, std::move(msg), origin, 0, std::move(where));
   };
@@ -21,7 +53,7 @@ Status Config::validate() const {
     if (s.name.empty()) return bad("[[sources]] name", "must not be empty");
     if (!names.insert(s.name).second)
       return bad("[[sources]] name", "duplicate source '" + s.name + "'");
-    if (auto m = check_words(s.keywords); !m.empty())
+    if (auto m = internal::check_cue_list(s.keywords); !m.empty())
       return bad("[[sources]] " + s.name + " keywords", m);
   }
   if (scenarios.find(default_scenario) == scenarios.end())
@@ -45,7 +77,23 @@ Status Config::validate() const {
                            &rewrite.thing_pronouns, &rewrite.ellipsis_markers,
                            &rewrite.condition_markers, &rewrite.comparison_markers,
                            &rewrite.question_words})
-    if (auto m = check_words(*list); !m.empty()) return bad("word list", m);
+    if (auto m = internal::check_cue_list(*list); !m.empty()) return bad("word list", m);
+  for (std::string_view key : kReplyKeys) {
+    const auto it = route.replies.find(std::string(key));
+    if (it == route.replies.end() || it->second.find_first_not_of(" \t\r\n") == std::string::npos)
+      return bad("[route.replies] " + std::string(key), "reply must not be empty");
+  }
+  for (const auto& [name, sc] : scenarios)
+    if (auto m = internal::check_cue_list(sc.out_of_scope); !m.empty())
+      return bad("[scenarios." + name + "] out_of_scope", m);
+  for (const auto& r : intent.rules)
+    for (const auto* list : {&r.contains_any, &r.unless_contains_any, &r.starts_with_any,
+                             &r.ends_with_any})
+      if (auto m = internal::check_cue_list(*list); !m.empty())
+        return bad("[[intent.rules]] " + r.id, m);
+  for (const auto& cr : category.rules)
+    if (auto m = internal::check_cue_list(cr.keywords); !m.empty())
+      return bad("[[category.rules]] " + std::string(to_string(cr.category)) + " keywords", m);
   if (route.unclear_max_units < 0) return bad("[route] unclear_max_units", "must be ≥ 0");
   for (const auto& [act, score] : route.model_min_score)
     if (auto m = check_unit(score); !m.empty()) return bad("[route.model] " + act, m);
@@ -65,7 +113,7 @@ Status Config::validate() const {
   for (const auto& [source, terms] : glossary.terms)
     for (const GlossaryTerm& t : terms) {
       if (t.standard.empty()) return bad("glossary " + source, "a term's standard is empty");
-      if (auto m = check_words(t.aliases); !m.empty()) return bad("glossary " + source, m);
+      if (auto m = internal::check_cue_list(t.aliases); !m.empty()) return bad("glossary " + source, m);
     }
   std::set<std::string> profile_ids;
   for (const PromptProfileConfig& p : prompt_profiles)
@@ -77,9 +125,10 @@ Status Config::validate() const {
     return bad("[[prompt_profiles]]", "the last profile must have no `when` (the default)");
   for (const auto* list : {&routing.part_markers, &execution.research_explicit,
                            &execution.research_cues, &execution.graph_cues})
-    if (auto m = check_words(*list); !m.empty()) return bad("word list", m);
+    if (auto m = internal::check_cue_list(*list); !m.empty()) return bad("word list", m);
   for (const RoutingIndex& i : routing.indexes)
-    if (auto m = check_words(i.cues); !m.empty()) return bad("[[routing.indexes]] " + i.name, m);
+    if (auto m = internal::check_cue_list(i.cues); !m.empty())
+      return bad("[[routing.indexes]] " + i.name, m);
   if (auto m = check_unit(intent.default_score); !m.empty())
     return bad("[intent] default_score", m);
   std::set<std::string> rule_ids;
