@@ -249,7 +249,7 @@ Runner register_bench(CLI::App& app, GlobalOptions&) {
                   "Write the local-tfidf vector pack + index into this directory");
   sub->add_flag("--compact", args->compact, "Write JSON without indentation (default: indented)");
   sub->add_option("--config", args->config,
-                  "rules file whose [ranking.*] sets BM25/HNSW/RRF parameters (default: $QAPLAN_CONFIG, then the shipped one)");
+                  "rules file whose [ranking.*] sets BM25/HNSW/RRF parameters (default: $QAPLAN_CONFIG, the checkout's config/rules.toml, ~/.config/qaplan, then the installed one; -v names it)");
   sub->footer(
       "Dataset lookup without --dataset: ./eval_sets/policy-retrieval-v1.json, then "
       "<binary dir>/../eval_sets/, <binary dir>/../share/qaplan/eval_sets/, then eval_sets/ of "

@@ -164,7 +164,7 @@ Runner register_index(CLI::App& app, GlobalOptions& g) {
                     "parse/tokenize/encode threads (default 1); the files do not depend on it")
       ->capture_default_str();
   build->add_option("--config", o->config,
-                    "rules file whose [ranking.*] gives the defaults (default: $QAPLAN_CONFIG, then the shipped one)");
+                    "rules file whose [ranking.*] gives the defaults (default: $QAPLAN_CONFIG, the checkout's config/rules.toml, ~/.config/qaplan, then the installed one; -v names it)");
   build->add_flag("--pretty", o->pretty, "indent the JSON summary");
   return [o, &g] {
     if (g.pretty) o->pretty = true;

@@ -16,7 +16,6 @@ namespace {
 
 struct PlanOptions {
   std::vector<std::string> words;  ///< the positional question; unquoted words are joined
-  bool question_given = false;
   std::string question;
   std::vector<std::string> history;
   std::string scenario;
@@ -152,7 +151,7 @@ Runner register_plan(CLI::App& app, GlobalOptions& g) {
   sub->add_option("--source", o->source,
                   "explicit source filter, overrides the suggested source (default: none; with "
                   "--input: for every line without \"source\")");
-  sub->add_option("--config", o->config, "rules file (default: $QAPLAN_CONFIG, then the shipped one)");
+  sub->add_option("--config", o->config, "rules file (default: $QAPLAN_CONFIG, the checkout's config/rules.toml, ~/.config/qaplan, then the installed one; -v names it)");
   sub->add_option("--input", o->input,
                   "JSONL batch, - for stdin: one {question, history?, scenario?, source?, id?} per "
                   "line; prints one compact JSON result per line, \"id\" echoed");
@@ -164,15 +163,15 @@ Runner register_plan(CLI::App& app, GlobalOptions& g) {
   sub->add_flag("--timings", o->timings, "add per-stage timings_us (non-deterministic)");
   auto* question = sub->get_option("question");
   return [o, &g, question] {
-    o->question_given = question->count() > 0;
+    const bool question_given = question->count() > 0;
     join_question(*o);
-    if (o->question_given && !o->input.empty())
+    if (question_given && !o->input.empty())
       return report(make_error(ErrorCode::kInvalidInput,
                                "give a question or --input FILE.jsonl, not both", "--input"));
-    if (!o->question_given && o->input.empty())
+    if (!question_given && o->input.empty())
       return report(make_error(ErrorCode::kInvalidInput,
                                "no question: give one in quotes, or --input FILE.jsonl", "plan"));
-    if (o->question_given && blank(o->question))
+    if (question_given && blank(o->question))
       return report(make_error(ErrorCode::kInvalidInput, "is empty", "question"));
     if (g.pretty && !o->input.empty())
       return report(make_error(ErrorCode::kInvalidInput,
@@ -204,7 +203,7 @@ Runner register_rewrite(CLI::App& app, GlobalOptions& g) {
   sub->add_option("--history", o->history, "an earlier turn (repeat the flag per turn, oldest first)")
       ->allow_extra_args(false);
   sub->add_option("--scenario", o->scenario, "scenario from [scenarios] (default: default_scenario)");
-  sub->add_option("--config", o->config, "rules file (default: $QAPLAN_CONFIG, then the shipped one)");
+  sub->add_option("--config", o->config, "rules file (default: $QAPLAN_CONFIG, the checkout's config/rules.toml, ~/.config/qaplan, then the installed one; -v names it)");
   sub->add_flag("--pretty", g.pretty, "indent the JSON");
   return [o, &g] {
     join_question(*o);

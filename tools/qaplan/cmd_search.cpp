@@ -368,7 +368,7 @@ Runner register_search(CLI::App& app, GlobalOptions& g) {
       ->capture_default_str()
       ->check(CLI::Range(0, 100000000));
   sub->add_option("--config", o->config,
-                  "rules file whose [ranking.*] gives the defaults (default: $QAPLAN_CONFIG, then the shipped one)");
+                  "rules file whose [ranking.*] gives the defaults (default: $QAPLAN_CONFIG, the checkout's config/rules.toml, ~/.config/qaplan, then the installed one; -v names it)");
   sub->add_option("--norms", o->norms, "BM25 length norms: exact | lucene (default: [ranking.bm25])")
       ->check(CLI::IsMember({"exact", "lucene"}));
   sub->add_option("--k1", o->k1, "BM25 k1 (>= 0; default: [ranking.bm25])");

@@ -11,7 +11,6 @@ bool g_verbose = false;
 }  // namespace
 
 void set_verbose(bool on) { g_verbose = on; }
-bool verbose() { return g_verbose; }
 
 Result<fs::path> find_config(const std::string& flag_value) {
   auto where = locate_config(flag_value);

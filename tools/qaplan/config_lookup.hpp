@@ -10,7 +10,6 @@ namespace qaplan::cli {
 
 /// `-v`: every command that reads a rules file says which one on stderr.
 void set_verbose(bool on);
-bool verbose();
 
 /// The rules file: --config when given, else qaplan::locate_config()'s order ($QAPLAN_CONFIG,
 /// the checkout's config/rules.toml, the user config dir, the installed default). With -v it
