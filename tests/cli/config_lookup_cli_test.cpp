@@ -169,9 +169,8 @@ TEST(ConfigLookupCli, BuildTreeBinaryReadsTheSourceFileNotACopy) {
   const RunResult r =
       run_in(t.path() / "elsewhere", t.path() / "xdg", std::string("-v plan ") + kQuestion);
   ASSERT_EQ(r.status, 0) << r.err;
+  // The source file itself, even where an older build left a copy beside the binary.
   EXPECT_EQ(r.err, config_line(qaplan::test::shipped_config(), "build tree's source"));
-  // Nothing beside the binary could shadow the source file.
-  EXPECT_FALSE(fs::exists(fs::path(qaplan::test::qaplan_bin()).parent_path() / "rules.toml"));
 }
 
 TEST(ConfigLookupCli, EveryCommandThatReadsTheConfigNamesItWithV) {

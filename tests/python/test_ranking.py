@@ -35,7 +35,10 @@ def queries():
     return out
 
 
-def tsv(qid, hits):
+def tsv(qid, hits, query, qaplan):
+    # `qaplan search --format tsv` keeps a query without tokens as one marked row.
+    if not hits and not qaplan.tokenize(query):
+        return f"{qid}\t0\t-\t0\tno_tokens\n"
     return "".join(f"{qid}\t{r}\t{h.id}\t{h.score:.9g}\n" for r, h in enumerate(hits, start=1))
 
 
@@ -74,7 +77,7 @@ def test_bm25_equals_cli(qaplan, cli, tmp_path, corpus, queries, norms):
     index = qaplan.Bm25Index(texts, ids, norms=norms)
     assert len(index) == len(texts) and index.norms == norms
     assert index.tokenizer == qaplan.TOKENIZER_VERSION
-    got = "".join(tsv(qid, hits) for (qid, _), hits in
+    got = "".join(tsv(qid, hits, q, qaplan) for (qid, q), hits in
                   zip(queries, index.search_many([q for _, q in queries], 10)))
     want = cli_search(cli, tmp_path, ids, texts, queries, "--mode", "bm25", "--k", "10",
                       "--norms", norms)
@@ -82,7 +85,7 @@ def test_bm25_equals_cli(qaplan, cli, tmp_path, corpus, queries, norms):
     assert got == want
     # search() one at a time gives the same lists as search_many()
     for qid, q in queries[:50]:
-        assert tsv(qid, index.search(q, 10)) in want
+        assert tsv(qid, index.search(q, 10), q, qaplan) in want
 
 
 def test_bm25_from_tokens_save_load(qaplan, tmp_path, corpus):
@@ -138,7 +141,7 @@ def test_vector_and_hybrid_equal_cli(qaplan, np, cli, tmp_path, corpus, queries)
     emb, vindex, row_doc = _tfidf_collection(qaplan, np, ids, texts)
     bm25 = qaplan.Bm25Index(texts, ids)
 
-    got_vec = "".join(tsv(qid, _vector_hits(qaplan, emb, vindex, row_doc, q, 10)) for qid, q in queries)
+    got_vec = "".join(tsv(qid, _vector_hits(qaplan, emb, vindex, row_doc, q, 10), q, qaplan) for qid, q in queries)
     want_vec = cli_search(cli, tmp_path, ids, texts, queries, "--mode", "vector", "--k", "10")
     assert got_vec.count("\n") > 1000
     assert got_vec == want_vec
@@ -146,7 +149,7 @@ def test_vector_and_hybrid_equal_cli(qaplan, np, cli, tmp_path, corpus, queries)
     got_hyb = []
     for qid, q in queries:
         fused = qaplan.rrf([_vector_hits(qaplan, emb, vindex, row_doc, q, 0), bm25.search(q, 0)], k=60)
-        got_hyb.append(tsv(qid, fused[:10]))
+        got_hyb.append(tsv(qid, fused[:10], q, qaplan))
     want_hyb = cli_search(cli, tmp_path, ids, texts, queries, "--mode", "hybrid", "--k", "10")
     assert "".join(got_hyb) == want_hyb
 
