@@ -139,11 +139,11 @@ int run_bench_cmd(const BenchArgs& a) {
   if (!backend) return report(backend.error());
   const bool cached = *backend == VectorBackend::kCached;
   if (!cached && (!a.query_vectors.empty() || !a.index_vectors.empty()))
-    return report(make_error(ErrorCode::kInvalidInput, "is only used with --backend cached",
+    return report(make_error(ErrorCode::kInvalidInput, "only used with --backend cached",
                              a.query_vectors.empty() ? "--index-vectors" : "--query-vectors"));
   if (a.output.empty())
     return report(make_error(ErrorCode::kInvalidInput,
-                             "is required: the directory for report.json and report.md", "--output"));
+                             "missing: the directory for report.json and report.md", "--output"));
   auto ds_path = find_dataset(a.dataset);
   if (!ds_path) return report(ds_path.error());
   spdlog::info("dataset {}", ds_path->string());
@@ -229,7 +229,7 @@ Runner register_bench(CLI::App& app, GlobalOptions&) {
   auto* sub = app.add_subcommand(
       "bench", "Run the frozen policy-retrieval benchmark (vector, BM25, RRF; dev calibration)");
   sub->add_option("--backend", args->backend,
-                  "Vector backend: local-tfidf | cached (required except with --export-queries)");
+                  "Vector backend: local-tfidf | cached (no default; required except with --export-queries)");
   sub->add_option("--dataset", args->dataset,
                   "Dataset JSON (default: eval_sets/policy-retrieval-v1.json, looked up as the "
                   "footer says)");
@@ -242,11 +242,11 @@ Runner register_bench(CLI::App& app, GlobalOptions&) {
                   "cached: document-index JSON; --export-queries: the index the manifest binds "
                   "(default: vectors/local-tfidf.index.json beside the dataset)");
   sub->add_option("--output", args->output,
-                  "Directory for report.json and report.md (required to run the benchmark)");
+                  "Directory for report.json and report.md (no default; required to run the benchmark)");
   sub->add_option("--export-queries", args->export_queries,
-                  "Write only the query request manifest to this file");
+                  "Write only the query request manifest to this file (default: none, run the benchmark)");
   sub->add_option("--write-vector-pack", args->write_vector_pack,
-                  "Write the local-tfidf vector pack + index into this directory");
+                  "Write the local-tfidf vector pack + index into this directory (default: none)");
   sub->add_flag("--compact", args->compact, "Write JSON without indentation (default: indented)");
   sub->add_option("--config", args->config,
                   "rules file whose [ranking.*] sets BM25/HNSW/RRF parameters (default: $QAPLAN_CONFIG, the checkout's config/rules.toml, ~/.config/qaplan, then the installed one; -v names it)");
@@ -271,7 +271,7 @@ Runner register_bench(CLI::App& app, GlobalOptions&) {
       return run_export(*args);
     }
     if (args->backend.empty())
-      return report(make_error(ErrorCode::kInvalidInput, "is required: local-tfidf | cached",
+      return report(make_error(ErrorCode::kInvalidInput, "missing: local-tfidf or cached",
                                "--backend"));
     if (!args->write_vector_pack.empty()) return run_write_pack(*args);
     return run_bench_cmd(*args);

@@ -12,7 +12,7 @@ Runner register_config(CLI::App& app, GlobalOptions&) {
   sub->require_subcommand(1);
   auto* check = sub->add_subcommand("check", "Validate a rules.toml (default: the one qaplan would use)");
   auto path = std::make_shared<std::string>();
-  check->add_option("path", *path, "rules file to check");
+  check->add_option("path", *path, "rules file to check (default: the one every command uses: --config, $QAPLAN_CONFIG, the checkout's config/rules.toml, ~/.config/qaplan, then the installed one; -v names it)");
   return [path] {
     auto where = find_config(*path);
     if (!where.ok()) return report(where.error());

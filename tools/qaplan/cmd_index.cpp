@@ -158,7 +158,7 @@ Runner register_index(CLI::App& app, GlobalOptions& g) {
   build->add_option("--k1", o->k1, "BM25 k1 (>= 0; default: [ranking.bm25])");
   build->add_option("--b", o->b, "BM25 b (0..1; default: [ranking.bm25])");
   build->add_option("--vectors", o->vectors,
-                    "JSONL {\"id\",\"vector\":[…]} for every document: also build and save the HNSW "
+                    "JSONL {\"id\",\"vector\":[…]} for every document (default: none, BM25 only): also build and save the HNSW "
                     "graph ([ranking.hnsw])");
   build->add_option("--threads", o->threads,
                     "parse/tokenize/encode threads (default 1); the files do not depend on it")

@@ -12,10 +12,12 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,17 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kHeadNames[] = {"act", "intent", "category", "source", "dependent"};
+
+// "act=8 intent=16 …" for --help, from the library's defaults so the text cannot drift.
+std::string per_head(const std::array<double, 5>& values) {
+  std::string out;
+  for (std::size_t h = 0; h < values.size(); ++h) {
+    std::ostringstream v;
+    v << values[h];
+    out += (h ? " " : "") + std::string(kHeadNames[h]) + "=" + v.str();
+  }
+  return out;
+}
 
 struct ModelArgs {
   std::string data;
@@ -181,10 +194,13 @@ Runner register_model(CLI::App& app, GlobalOptions& g) {
       ->required();
   train->add_option("--output", a->output, "model file to write (atomically; never an input)")
       ->required();
-  train->add_option("--report", a->report, "also write report.json + report.md into this folder");
-  train->add_option("--c", a->c, "LIBLINEAR C of a head, HEAD=VALUE (repeatable)");
+  train->add_option("--report", a->report, "also write report.json + report.md into this folder (default: none)");
+  train->add_option("--c", a->c,
+                    "LIBLINEAR C of a head, HEAD=VALUE (repeatable; default: " +
+                        per_head(qaplan::kDefaultRouterC) + ")");
   train->add_option("--balance", a->balance,
-                    "class-weight exponent of a head in [0, 1], HEAD=VALUE (repeatable)");
+                    "class-weight exponent of a head in [0, 1], HEAD=VALUE (repeatable; default: " +
+                        per_head(qaplan::kDefaultRouterBalance) + ")");
   auto* eval = sub->add_subcommand("eval", "Score a router model on one split of a data folder");
   eval->add_option("--model", a->model, "model file")->required();
   eval->add_option("--data", a->data, "router data folder: *.jsonl + fingerprints.json")

@@ -70,8 +70,8 @@ void add_analysis_options(CLI::App* sub, PlanOptions& o) {
                   "default: this machine's clock)");
   sub->add_option("--tz", o.tz, "time zone label recorded with time ranges (default: $TZ, else the offset)");
   sub->add_option("--session-department", o.session_department,
-                  "who 我们组 / our team is (without it such words set no filter and mark uncertain)");
-  sub->add_option("--session-user", o.session_user, "who 我的 / my is");
+                  "who 我们组 / our team is (default: none: such words set no filter and mark uncertain)");
+  sub->add_option("--session-user", o.session_user, "who 我的 / my is (default: none: such words set no filter and mark uncertain)");
 }
 
 // `--input -` is stdin.
@@ -140,9 +140,10 @@ Runner register_plan(CLI::App& app, GlobalOptions& g) {
   auto o = std::make_shared<PlanOptions>();
   auto* sub = app.add_subcommand("plan", "Prepare a question: route, intent, category, RetrievalPlan");
   sub->add_option("question", o->words,
-                  "the user's question; quote it (unquoted words are joined with one space)");
+                  "the user's question; quote it (unquoted words are joined with one space; no default: "
+                  "give it or --input)");
   sub->add_option("--history", o->history,
-                  "an earlier user turn (repeat the flag per turn, oldest first; with --input: "
+                  "an earlier user turn (default: none; repeat the flag per turn, oldest first; with --input: "
                   "for every line without \"history\")")
       ->allow_extra_args(false);
   sub->add_option("--scenario", o->scenario,
@@ -154,7 +155,8 @@ Runner register_plan(CLI::App& app, GlobalOptions& g) {
   sub->add_option("--config", o->config, "rules file (default: $QAPLAN_CONFIG, the checkout's config/rules.toml, ~/.config/qaplan, then the installed one; -v names it)");
   sub->add_option("--input", o->input,
                   "JSONL batch, - for stdin: one {question, history?, scenario?, source?, id?} per "
-                  "line; prints one compact JSON result per line, \"id\" echoed");
+                  "line; prints one compact JSON result per line, \"id\" echoed (default: none, "
+                  "one question from the command line)");
   sub->add_flag("--plan-only", o->plan_only,
                 "stop after the RetrievalPlan (no \"analysis\": rewrite, variants, filters, routing, "
                 "execution path, fallback, prompt profile, cost)");
@@ -200,7 +202,7 @@ Runner register_rewrite(CLI::App& app, GlobalOptions& g) {
   sub->add_option("question", o->words,
                   "the user's question; quote it (unquoted words are joined with one space)")
       ->required();
-  sub->add_option("--history", o->history, "an earlier turn (repeat the flag per turn, oldest first)")
+  sub->add_option("--history", o->history, "an earlier turn (default: none; repeat the flag per turn, oldest first)")
       ->allow_extra_args(false);
   sub->add_option("--scenario", o->scenario, "scenario from [scenarios] (default: default_scenario)");
   sub->add_option("--config", o->config, "rules file (default: $QAPLAN_CONFIG, the checkout's config/rules.toml, ~/.config/qaplan, then the installed one; -v names it)");

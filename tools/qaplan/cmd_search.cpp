@@ -215,7 +215,7 @@ int run_search(const SearchOptions& o) {
                                  "the index has no vectors (build it with --vectors)", "--mode"));
       if (o.query_vectors.empty())
         return report(make_error(ErrorCode::kInvalidInput,
-                                 "is required with --mode " + o.mode + " on an index",
+                                 "missing: needed with --mode " + o.mode + " on an index",
                                  "--query-vectors"));
       auto qv = load_query_vectors(o.query_vectors);
       if (!qv) return report(qv.error());
@@ -351,14 +351,14 @@ Runner register_search(CLI::App& app, GlobalOptions& g) {
   auto o = std::make_shared<SearchOptions>();
   auto* sub = app.add_subcommand(
       "search", "Rank a JSONL corpus ({\"id\",\"text\"}) for --query or --queries ({\"id\",\"query\"})");
-  auto* corpus = sub->add_option("--corpus", o->corpus, "JSONL corpus, one {\"id\",\"text\"} per line");
+  auto* corpus = sub->add_option("--corpus", o->corpus, "JSONL corpus, one {\"id\",\"text\"} per line (no default; this or --index)");
   auto* index = sub->add_option("--index", o->index,
-                                "index directory from `qaplan index build` (mapped, not rebuilt)");
+                                "index directory from `qaplan index build`, mapped, not rebuilt (no default; this or --corpus)");
   corpus->excludes(index);
   sub->add_option("--query-vectors", o->query_vectors,
-                  "with --index and --mode vector|hybrid: JSONL {\"id\",\"vector\"} per query");
-  auto* q = sub->add_option("--query", o->query, "one query text (its qid is \"query\")");
-  auto* qs = sub->add_option("--queries", o->queries, "JSONL queries, one {\"id\",\"query\"} per line");
+                  "with --index and --mode vector|hybrid: JSONL {\"id\",\"vector\"} per query (default: none)");
+  auto* q = sub->add_option("--query", o->query, "one query text, its qid is \"query\" (no default; this or --queries)");
+  auto* qs = sub->add_option("--queries", o->queries, "JSONL queries, one {\"id\",\"query\"} per line (no default; this or --query)");
   q->excludes(qs);
   sub->add_option("--mode", o->mode,
                   "bm25 | vector (local TF-IDF, HNSW cosine) | hybrid (RRF of both, k from [ranking.rrf])")
@@ -381,7 +381,7 @@ Runner register_search(CLI::App& app, GlobalOptions& g) {
   sub->add_option("--output", o->output, "output file (default: stdout); never an input");
   sub->add_option("--rounds", o->rounds,
                   "timing: 2 warm-up passes, then N timed passes; prints index docs/s and the "
-                  "best pass's qps and p50/p95/p99 µs per query to stderr");
+                  "best pass's qps and p50/p95/p99 µs per query to stderr (default: no timing)");
   sub->add_flag("--pretty", o->pretty, "indent JSON output (default: one object per line)");
   return [o, &g] {
     if (g.pretty) o->pretty = true;

@@ -57,8 +57,9 @@ Runner register_tokenize(CLI::App& app, GlobalOptions&) {
       "benchmark tokenizer (nfkc-cjk-bigrams-ascii-1); writes id<TAB>tok tok ... per record");
   sub->add_option("--input", o->input, "JSONL file (corpus or queries, detected by field)")
       ->required();
-  sub->add_option("--format", o->format, "output format (tsv)")
-      ->check(CLI::IsMember({"tsv"}));
+  sub->add_option("--format", o->format, "output format (tsv, the only one)")
+      ->check(CLI::IsMember({"tsv"}))
+      ->capture_default_str();
   sub->add_option("--output", o->output, "output file (default: stdout); never an input");
   return [o] { return run_tokenize(*o); };
 }

@@ -16,7 +16,9 @@
 int main(int argc, char** argv) {
   using namespace qaplan::cli;
   try {
-    CLI::App app{"qaplan — query preparation and in-process ranking for RAG"};
+    // The name, not argv[0]: `--help` reads "qaplan plan" wherever the binary lies, so the
+    // README's command reference can hold it verbatim (tests/cli/help_readme_cli_test.cpp).
+    CLI::App app{"qaplan — query preparation and in-process ranking for RAG", "qaplan"};
     // The text is built only when asked: it looks up the config and the fingerprint registry.
     app.set_version_flag("--version", [] {
       std::string v = version_text();
@@ -28,6 +30,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     GlobalOptions g;
     app.add_option("--log-level", g.log_level, "trace|debug|info|warn|error|off (logs go to stderr)")
+        ->capture_default_str()
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
     std::map<CLI::App*, Runner> runners;
     auto add = [&](Runner (*reg)(CLI::App&, GlobalOptions&)) {
@@ -61,6 +64,17 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
       // Usage errors are one line, like every other error (CLI11 would print two).
       std::string msg = e.what();
+      // Point at the help of the command being parsed ("qaplan index build --help").
+      std::string hint = "qaplan";
+      const CLI::App* at = &app;
+      for (int i = 1; i < argc && argv[i][0] != '-'; ++i) {
+        const CLI::App* next = nullptr;
+        for (const auto* sub : at->get_subcommands({}))
+          if (sub->get_name() == argv[i]) next = sub;
+        if (!next) break;
+        hint += " " + next->get_name();
+        at = next;
+      }
       if (argc > 1 && argv[1][0] != '-' && app.get_subcommands({}).size() > 0) {
         bool known = false;
         for (const auto* sub : app.get_subcommands({})) known |= sub->get_name() == argv[1];
@@ -73,7 +87,7 @@ int main(int argc, char** argv) {
       }
       for (char& ch : msg)
         if (ch == '\n') ch = ' ';
-      std::cerr << "qaplan: " << msg << " (see qaplan --help)\n";
+      std::cerr << "qaplan: " << msg << " (see " << hint << " --help)\n";
       return kInvalid;
     }
     set_verbose(verbose_flag);

@@ -1,0 +1,223 @@
+// Issue 10 item 7: `--help` of every subcommand shows its defaults and matches the README.
+// The README's "Command reference" holds each subcommand's `--help` verbatim (regenerate with
+// scripts/readme_help.sh); the short usage blocks above it may only name flags that exist.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace {
+
+using qaplan::test::run;
+using qaplan::test::sh_quote;
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+std::string help_of(const std::string& command) {
+  const auto r = run(sh_quote(qaplan::test::qaplan_bin()) + (command.empty() ? "" : " " + command) +
+                     " --help");
+  EXPECT_EQ(r.status, 0) << command << ": " << r.err;
+  return r.out;
+}
+
+// The names under "Subcommands:" in a help text.
+std::vector<std::string> subcommands_in(const std::string& help) {
+  std::vector<std::string> out;
+  bool in_list = false;
+  for (const auto& line : lines_of(help)) {
+    if (line == "Subcommands:") {
+      in_list = true;
+      continue;
+    }
+    if (!in_list) continue;
+    if (line.size() < 3 || line.rfind("  ", 0) != 0 || line[2] == ' ') {
+      if (!line.empty()) in_list = false;
+      continue;
+    }
+    out.push_back(line.substr(2, line.find(' ', 2) - 2));
+  }
+  return out;
+}
+
+// Every command path the binary has ("" = the top level, "plan", "index build", …), found by
+// walking the "Subcommands:" lists, so a new subcommand needs a README entry without anyone
+// remembering to add it to this test.
+std::vector<std::string> all_commands() {
+  std::vector<std::string> out{""};
+  for (size_t i = 0; i < out.size(); ++i)
+    for (const auto& sub : subcommands_in(help_of(out[i])))
+      out.push_back(out[i].empty() ? sub : out[i] + " " + sub);
+  return out;
+}
+
+// The README's generated blocks: a line `<!-- help: CMD -->` followed by a fenced block.
+std::map<std::string, std::string> readme_help_blocks(const std::string& readme) {
+  std::map<std::string, std::string> out;
+  const auto lines = lines_of(readme);
+  const std::string open = "<!-- help: ", close = " -->";
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const auto& l = lines[i];
+    if (l.rfind(open, 0) != 0 || l.size() < open.size() + close.size() ||
+        l.compare(l.size() - close.size(), close.size(), close) != 0)
+      continue;
+    std::string cmd = l.substr(open.size(), l.size() - open.size() - close.size());
+    if (cmd == "qaplan") cmd.clear();
+    size_t j = i + 1;
+    EXPECT_TRUE(j < lines.size() && lines[j].rfind("```", 0) == 0)
+        << "README: '" << l << "' must be followed by a fenced block";
+    std::string body;
+    for (++j; j < lines.size() && lines[j] != "```"; ++j) body += lines[j] + "\n";
+    EXPECT_FALSE(out.count(cmd)) << "README: two help blocks for '" << cmd << "'";
+    out[cmd] = body;
+    i = j;
+  }
+  return out;
+}
+
+std::string readme() { return qaplan::test::slurp(qaplan::test::source_dir() / "README.md"); }
+
+TEST(HelpReadme, EverySubcommandHasItsHelpInTheReadmeVerbatim) {
+  const auto blocks = readme_help_blocks(readme());
+  ASSERT_FALSE(blocks.empty()) << "README has no `<!-- help: … -->` blocks";
+  const auto commands = all_commands();
+  ASSERT_GE(commands.size(), 14u);  // plan, rewrite, config check, bench, search, index build, …
+  for (const auto& cmd : commands) {
+    const std::string name = cmd.empty() ? "qaplan" : cmd;
+    auto it = blocks.find(cmd);
+    if (it == blocks.end()) {
+      ADD_FAILURE() << "README has no help block for '" << name
+                    << "' (run scripts/readme_help.sh build/qaplan)";
+      continue;
+    }
+    EXPECT_EQ(it->second, help_of(cmd))
+        << "README's help block for '" << name << "' differs from `qaplan " << cmd
+        << " --help` (run scripts/readme_help.sh build/qaplan)";
+  }
+  for (const auto& [cmd, body] : blocks)
+    EXPECT_NE(std::find(commands.begin(), commands.end(), cmd), commands.end())
+        << "README documents '" << cmd << "', which the binary does not have";
+}
+
+// An option's entry: its line plus the wrapped description lines under it.
+struct OptionEntry {
+  std::string names;  // e.g. "--k"
+  std::string type;   // e.g. "UINT:INT in [0 - 100000000]=10"; empty for a flag
+  std::string text;   // the whole entry
+};
+
+std::vector<OptionEntry> options_in(const std::string& help) {
+  std::vector<OptionEntry> out;
+  bool in_options = false;
+  for (const auto& line : lines_of(help)) {
+    if (line == "Options:" || line == "Positionals:") {
+      in_options = true;
+      continue;
+    }
+    if (!in_options) continue;
+    if (line.empty() || (line[0] != ' ')) {
+      in_options = false;
+      continue;
+    }
+    if (line.size() > 2 && line.rfind("  ", 0) == 0 && line[2] != ' ') {
+      OptionEntry e;
+      const size_t end_names = line.find(' ', 2);
+      e.names = line.substr(2, end_names == std::string::npos ? std::string::npos : end_names - 2);
+      // The type follows the names after one space; the description after a run of spaces.
+      if (end_names != std::string::npos && end_names + 1 < line.size() && line[end_names + 1] != ' ') {
+        const size_t gap = line.find("  ", end_names + 1);
+        e.type = line.substr(end_names + 1,
+                             gap == std::string::npos ? std::string::npos : gap - end_names - 1);
+      }
+      e.text = line;
+      out.push_back(e);
+    } else if (!out.empty()) {
+      out.back().text += " " + line;
+    }
+  }
+  return out;
+}
+
+TEST(HelpReadme, EveryOptionThatTakesAValueStatesItsDefault) {
+  size_t checked = 0;
+  for (const auto& cmd : all_commands()) {
+    for (const auto& e : options_in(help_of(cmd))) {
+      if (e.type.empty()) continue;  // a flag: off unless given
+      ++checked;
+      const bool shown = e.type.find('=') != std::string::npos ||
+                         e.type.find("REQUIRED") != std::string::npos ||
+                         e.text.find("default") != std::string::npos;
+      EXPECT_TRUE(shown) << "`qaplan " << cmd << " --help`: " << e.names
+                         << " takes a value but its help states no default:\n" << e.text;
+    }
+  }
+  EXPECT_GE(checked, 60u);
+}
+
+// The hand-written usage summaries (```-blocks whose lines start with `qaplan <command>`) may
+// only name flags that command has.
+TEST(HelpReadme, UsageSummariesNameOnlyExistingFlags) {
+  const auto commands = all_commands();
+  std::map<std::string, std::set<std::string>> flags;  // command -> its option names
+  for (const auto& c : commands)
+    for (const auto& e : options_in(help_of(c))) {
+      std::istringstream names(e.names);
+      for (std::string n; std::getline(names, n, ',');) flags[c].insert(n);
+    }
+  const auto lines = lines_of(readme());
+  bool in_fence = false, generated = false;
+  std::string current;  // the command of the summary line being continued
+  size_t checked = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const auto& l = lines[i];
+    if (l.rfind("```", 0) == 0) {
+      generated = !in_fence && i > 0 && lines[i - 1].rfind("<!-- help: ", 0) == 0;
+      in_fence = !in_fence;
+      current.clear();
+      continue;
+    }
+    if (!in_fence || generated) continue;
+    std::string body = l.substr(0, l.find('#'));  // drop trailing comments
+    if (body.rfind("qaplan ", 0) == 0) {
+      // The longest command path the line starts with.
+      current.clear();
+      for (const auto& c : commands)
+        if (!c.empty() && body.compare(7, c.size(), c) == 0 &&
+            (body.size() == 7 + c.size() || body[7 + c.size()] == ' ') && c.size() > current.size())
+          current = c;
+      if (current.empty()) {
+        ADD_FAILURE() << "README line " << i + 1 << " names no qaplan subcommand: " << l;
+        continue;
+      }
+    } else if (current.empty() || body.empty() || body[0] != ' ') {
+      current.clear();
+      continue;
+    }
+    for (size_t p = body.find("--"); p != std::string::npos; p = body.find("--", p + 2)) {
+      size_t q = p + 2;
+      while (q < body.size() && (std::islower(static_cast<unsigned char>(body[q])) ||
+                                 std::isdigit(static_cast<unsigned char>(body[q])) || body[q] == '-'))
+        ++q;
+      const std::string flag = body.substr(p, q - p);
+      if (flag.size() <= 2) continue;
+      ++checked;
+      const bool found = flags[current].count(flag) > 0 || flags[""].count(flag) > 0;  // -v, --version
+      EXPECT_TRUE(found) << "README line " << i + 1 << ": `qaplan " << current << "` has no "
+                         << flag << ": " << l;
+      p = q - 2;
+    }
+  }
+  EXPECT_GE(checked, 40u);
+}
+
+}  // namespace
