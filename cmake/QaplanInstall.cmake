@@ -1,6 +1,6 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
-install(TARGETS qaplan qaplan_common qaplan_planning qaplan_ranking qaplan_eval EXPORT qaplanTargets
+install(TARGETS qaplan qaplan_common qaplan_planning qaplan_ranking qaplan_eval qaplan_engines EXPORT qaplanTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY include/qaplan DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -3,6 +3,7 @@
 ///  - planning (qaplan::planning): question → route → intent → RetrievalPlan
 ///  - ranking (qaplan::ranking): tokenizer, BM25, HNSW vectors, RRF, one HybridSearcher
 ///  - eval (qaplan::eval): frozen datasets, scope, metrics, calibration, the benchmark runner
+///  - engines (qaplan::engines): the plan as Elasticsearch / OpenSearch / Milvus requests
 #include "qaplan/config_location.hpp"
 #include "qaplan/io.hpp"
 #include "qaplan/status.hpp"
@@ -30,3 +31,5 @@
 #include "qaplan/eval/metrics.hpp"
 #include "qaplan/eval/scope.hpp"
 #include "qaplan/eval/vector_pack.hpp"
+
+#include "qaplan/engines/engines.hpp"

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "qaplan/engines/engines.hpp"
 #include "config_lookup.hpp"
 #include "qaplan/planning/planner.hpp"
 
@@ -21,6 +22,9 @@ Runner register_config(CLI::App& app, GlobalOptions&) {
     // The ranking room reads [ranking.*] of the same file; its options validate as at run time.
     auto ranking = load_ranking_config(*where);
     if (!ranking.ok()) return report(ranking.error());
+    // And the engines room its [engines] table (field mapping, versions).
+    auto engines_cfg = engines::load_engines_config(*where);
+    if (!engines_cfg.ok()) return report(engines_cfg.error());
     // Compiling the lexicon is part of "valid": it is what Planner::create would do.
     auto planner = Planner::create(std::move(cfg).value());
     if (!planner.ok()) return report(planner.error());

@@ -8,6 +8,10 @@
 
 #include "cli.hpp"
 #include "config_lookup.hpp"
+#include <nlohmann/json.hpp>
+
+#include "qaplan/engines/engines.hpp"
+#include "qaplan/io.hpp"
 #include "qaplan/planning/json.hpp"
 #include "qaplan/planning/planner.hpp"
 
@@ -28,6 +32,12 @@ struct PlanOptions {
   std::string tz;   ///< a label recorded with time ranges; default: $TZ, else the offset
   std::string session_department;
   std::string session_user;
+  std::string engine;          ///< --engine: also print the engine requests
+  std::string engine_version;  ///< --engine-version ("" = the config's)
+  std::string vectors;         ///< --vectors: JSON array of query vectors, one per query text
+  std::optional<engines::Engine> engine_kind;
+  engines::EnginesConfig engines_config;
+  std::vector<std::vector<float>> query_vectors;
 };
 
 // The CLI, not the library, reads the clock: a host passes `now` explicitly, so a cached
@@ -61,7 +71,38 @@ Result<std::string> plan_json(const Planner& planner, const PrepareRequest& req,
   QAPLAN_ASSIGN_OR_RETURN(Preparation prep, planner.prepare(req));
   if (o.plan_only) return to_json(prep, jo);
   QAPLAN_ASSIGN_OR_RETURN(QueryAnalysis a, planner.analyze(prep, analysis_context(o)));
-  return to_json(prep, a, jo);
+  if (!o.engine_kind) return to_json(prep, a, jo);
+  // --engine: the requests beside the plan and its analysis, as one more member.
+  engines::EngineInputs in{o.engine_version, o.query_vectors};
+  QAPLAN_ASSIGN_OR_RETURN(engines::EngineRequests r,
+                          engines::to_engine(*o.engine_kind, prep, a, in, o.engines_config));
+  auto doc = nlohmann::ordered_json::parse(to_json(prep, a, JsonOptions{false, jo.timings}));
+  doc["engine_requests"] = nlohmann::ordered_json::parse(engines::to_json(r));
+  return jo.pretty ? doc.dump(2) : doc.dump();
+}
+
+// --vectors FILE: [[…], …] floats, one array per query text (main query first).
+Status read_vectors(PlanOptions& o) {
+  if (o.vectors.empty()) return {};
+  QAPLAN_ASSIGN_OR_RETURN(std::string text, read_file(o.vectors, "vectors file"));
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_array())
+    return make_file_error(ErrorCode::kInvalidInput, "must be a JSON array of number arrays",
+                           o.vectors, 0, "--vectors");
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_array())
+      return make_file_error(ErrorCode::kInvalidInput, "must be an array of numbers", o.vectors, 0,
+                             "[" + std::to_string(i) + "]");
+    std::vector<float> v;
+    for (const auto& x : j[i]) {
+      if (!x.is_number())
+        return make_file_error(ErrorCode::kInvalidInput, "must be an array of numbers", o.vectors,
+                               0, "[" + std::to_string(i) + "]");
+      v.push_back(x.get<float>());
+    }
+    o.query_vectors.push_back(std::move(v));
+  }
+  return {};
 }
 
 void add_analysis_options(CLI::App* sub, PlanOptions& o) {
@@ -163,6 +204,16 @@ Runner register_plan(CLI::App& app, GlobalOptions& g) {
   add_analysis_options(sub, *o);
   sub->add_flag("--pretty", g.pretty, "indent the JSON (not with --input: batch output is JSONL)");
   sub->add_flag("--timings", o->timings, "add per-stage timings_us (non-deterministic)");
+  sub->add_option("--engine", o->engine,
+                  "also print the plan as requests for this engine: es | opensearch | milvus "
+                  "([engines] in the rules file maps the fields; default: none)")
+      ->check(CLI::IsMember({"es", "elasticsearch", "opensearch", "os", "milvus"}));
+  sub->add_option("--engine-version", o->engine_version,
+                  "server version, e.g. 8.14, 8.16, 2.10, 2.19, 3.1, 2.4, 2.5 (default: "
+                  "[engines.<engine>] version)");
+  sub->add_option("--vectors", o->vectors,
+                  "JSON file [[…], …]: the host's query vector for each query text, main query "
+                  "first (default: none: lexical legs only, reported)");
   auto* question = sub->get_option("question");
   return [o, &g, question] {
     const bool question_given = question->count() > 0;
@@ -180,8 +231,26 @@ Runner register_plan(CLI::App& app, GlobalOptions& g) {
                                "cannot be used with --input: batch output is JSONL, one compact "
                                "object per line",
                                "--pretty"));
+    if ((!o->engine_version.empty() || !o->vectors.empty()) && o->engine.empty())
+      return report(make_error(ErrorCode::kInvalidInput, "needs --engine",
+                               o->vectors.empty() ? "--engine-version" : "--vectors"));
+    if (!o->engine.empty() && o->plan_only)
+      return report(make_error(ErrorCode::kInvalidInput,
+                               "cannot be used with --plan-only: the requests need the analysis",
+                               "--engine"));
     auto cfg = load_cli_config(o->config);
     if (!cfg.ok()) return report(cfg.error());
+    if (!o->engine.empty()) {
+      auto kind = engines::parse_engine(o->engine);
+      if (!kind.ok()) return report(kind.error());
+      o->engine_kind = *kind;
+      auto path = find_config(o->config);
+      if (!path.ok()) return report(path.error());
+      auto ec = engines::load_engines_config(*path);
+      if (!ec.ok()) return report(ec.error());
+      o->engines_config = std::move(ec).value();
+      if (Status st = read_vectors(*o); !st.ok()) return report(st.error());
+    }
     auto planner = Planner::create(std::move(cfg).value());
     if (!planner.ok()) return report(planner.error());
     const JsonOptions jo{g.pretty, o->timings};

@@ -530,6 +530,8 @@ Result<Config> read_config(const Value& root, const std::string& origin) {
                          [&](Reader& r) { return internal::read_filters_config(r, c.filters); }));
   // [ranking] belongs to the ranking room, which reads it strictly (qaplan/ranking/config.hpp).
   top.find("ranking");
+  // [engines] likewise belongs to the engines room (qaplan/engines/engines.hpp).
+  top.find("engines");
   QAPLAN_TRY(top.finish());
   QAPLAN_TRY(c.validate());
   return c;
