@@ -20,6 +20,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update
   $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
 fi
+# Test tooling only (never a run-time dependency): the official Node.js clients' TypeScript
+# request types that tests/engines/typecheck.sh (ctest -L engines) checks generated engine
+# requests against. Reinstalled only when package-lock.json changed; skipped without node/npm.
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+  if ! cmp -s tests/engines/package-lock.json tests/engines/node_modules/.qaplan-lock; then
+    npm ci --prefix tests/engines --no-audit --no-fund --ignore-scripts
+    cp tests/engines/package-lock.json tests/engines/node_modules/.qaplan-lock
+  fi
+else
+  echo "setup.sh: node/npm not found: ctest will skip the engines type check (apt-get install nodejs npm)" >&2
+fi
 BUILD_DIR="${1:-build}"; shift || true
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
 cmake --build "$BUILD_DIR" -j"$(nproc)"

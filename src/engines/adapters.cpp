@@ -600,7 +600,8 @@ Result<EngineRequests> build_milvus(Shape& s) {
       if (l.modality == "dense" && !params.empty()) body["params"] = params;
       if (s.c.dedupe == Dedupe::kBeforeFusion) {
         body["group_by_field"] = s.c.parent_field;
-        body["group_size"] = 1;
+        // 2.4 groups one hit per value and has no group_size (its SDK types refuse the field).
+        if (v.at_least(2, 5)) body["group_size"] = 1;
       }
       s.out.requests.push_back({std::string(col) + ":" + l.modality + ":" + std::to_string(l.text),
                                 col, "search", index_of(s.c, col), body.dump(), "", {li}});

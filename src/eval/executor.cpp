@@ -349,6 +349,79 @@ Result<Execution> execute_plan(const Preparation& prep, const QueryAnalysis& ana
   return execute_plan(prep, kb, execution_inputs(analysis));
 }
 
+namespace {
+
+std::array<bool, std::size(kKbSources)> sources_ok(const std::vector<std::string>& sources) {
+  std::array<bool, std::size(kKbSources)> ok{};
+  ok.fill(sources.empty());
+  for (const std::string& s : sources)
+    if (std::uint8_t i = source_index(s); i != 0xFF) ok[i] = true;
+  return ok;
+}
+
+// Records of the FAQ collection in scope: metadata filters describe documents, so an FAQ is
+// scoped by its source only.
+// (A template only because KbIndex::Impl is private to KbIndex; K is always that.)
+template <class K>
+std::vector<char> faq_scope(const K& k, const std::vector<std::string>& sources) {
+  const auto ok = sources_ok(sources);
+  std::vector<char> allowed(k.faq.item_of.size());
+  for (std::size_t r = 0; r < allowed.size(); ++r) {
+    const std::uint32_t fi = k.faq.item_of[r];
+    allowed[r] = k.faq_source[fi] != 0xFF && ok[k.faq_source[fi]];
+  }
+  return allowed;
+}
+
+template <class K>
+std::vector<char> doc_scope(const K& k, const std::vector<std::string>& sources,
+                            const ExecutionFilters& f) {
+  const auto ok = sources_ok(sources);
+  auto all_tags = [&](const std::vector<std::string>& tags) {
+    for (const std::string& t : f.tags)
+      if (std::find(tags.begin(), tags.end(), t) == tags.end()) return false;
+    return true;
+  };
+  std::vector<char> allowed(k.doc.item_of.size());
+  for (std::size_t r = 0; r < allowed.size(); ++r) {
+    const DocChunk& c = k.kb.docs[r];
+    allowed[r] = k.doc_source[r] != 0xFF && ok[k.doc_source[r]] &&
+                 effective_in(c, f.date_from, f.date_to) &&
+                 (!f.department || c.department == *f.department) && all_tags(c.tags) &&
+                 (!f.path_prefix || c.path.starts_with(*f.path_prefix)) &&
+                 (!f.is_signed || c.is_signed == *f.is_signed);
+  }
+  return allowed;
+}
+
+}  // namespace
+
+Result<std::vector<std::uint32_t>> KbIndex::search_leg(const LegQuery& q) const {
+  const Impl& k = *impl_;
+  for (const auto* d : {&q.filters.date_from, &q.filters.date_to})
+    if (!d->empty() && !parse_iso_date(*d).ok())
+      return make_error(ErrorCode::kInvalidInput, "not an ISO-8601 date YYYY-MM-DD: " + *d,
+                        d == &q.filters.date_from ? "filters.date_from" : "filters.date_to");
+  PreparedQuery pq;
+  QAPLAN_TRY(k.tokenizer.tokenize_into(q.text, pq.tokens));
+  const Collection& c = q.faq ? k.faq : k.doc;
+  const std::vector<char> allowed =
+      q.faq ? faq_scope(k, q.filters.sources) : doc_scope(k, q.filters.sources, q.filters);
+  std::vector<double> best, acc;
+  ItemList list = q.dense ? best_per_item(cosine_scores(c, c.space.weigh(pq.tokens), acc), c,
+                                          allowed, best)
+                          : best_per_item(bm25_scores(c, pq.tokens), c, allowed, best);
+  cut(list, q.top_k);
+  std::vector<std::uint32_t> items;
+  for (const ScoredDoc& d : list) items.push_back(d.doc);
+  return items;
+}
+
+bool KbIndex::section_is_table(std::size_t s) const {
+  const Impl& k = *impl_;
+  return k.kb.docs[k.sections[s].chunks.front()].kind == KbChunkKind::kTableRow;
+}
+
 Result<Execution> execute_with_knobs(const Preparation& prep, const PlanKnobs& knobs,
                                      const KbIndex& index, const ExecutionInputs& inputs) {
   const auto t_start = Clock::now();
@@ -390,15 +463,6 @@ Result<Execution> execute_with_knobs(const Preparation& prep, const PlanKnobs& k
 
   // 2. Scope. Sources: the filters', else the Preparation's effective sources (empty = all).
   const std::vector<std::string>& sources = f.sources.empty() ? prep.effective_sources : f.sources;
-  std::array<bool, std::size(kKbSources)> source_ok{};
-  source_ok.fill(sources.empty());
-  for (const std::string& s : sources)
-    if (std::uint8_t i = source_index(s); i != 0xFF) source_ok[i] = true;
-  auto all_tags = [&](const std::vector<std::string>& tags) {
-    for (const std::string& t : f.tags)
-      if (std::find(tags.begin(), tags.end(), t) == tags.end()) return false;
-    return true;
-  };
 
   std::vector<double> acc;
   // The lists of one leg over every query text: [cosine, bm25] per text, each unique per item,
@@ -446,12 +510,7 @@ Result<Execution> execute_with_knobs(const Preparation& prep, const PlanKnobs& k
   Leg faq_leg;
   if (knobs.run_faq) {
     t0 = Clock::now();
-    std::vector<char> allowed(k.faq.item_of.size());
-    for (std::size_t r = 0; r < allowed.size(); ++r) {
-      const std::uint32_t fi = k.faq.item_of[r];
-      // Metadata filters describe documents; an FAQ is scoped by its source only.
-      allowed[r] = k.faq_source[fi] != 0xFF && source_ok[k.faq_source[fi]];
-    }
+    const std::vector<char> allowed = faq_scope(k, sources);
     QAPLAN_TRY(run_leg(k.faq, allowed, true, knobs.faq_top_k, faq_leg));
     for (const FusedHit& h : faq_leg.fused)
       ex.faq_hits.push_back(to_hit(h, faq_leg, k.kb.faqs[h.doc].id));
@@ -498,15 +557,7 @@ Result<Execution> execute_with_knobs(const Preparation& prep, const PlanKnobs& k
   Leg doc_leg;
   if (knobs.run_doc) {
     t0 = Clock::now();
-    std::vector<char> allowed(k.doc.item_of.size());
-    for (std::size_t r = 0; r < allowed.size(); ++r) {
-      const DocChunk& c = k.kb.docs[r];
-      allowed[r] = k.doc_source[r] != 0xFF && source_ok[k.doc_source[r]] &&
-                   effective_in(c, f.date_from, f.date_to) &&
-                   (!f.department || c.department == *f.department) && all_tags(c.tags) &&
-                   (!f.path_prefix || c.path.starts_with(*f.path_prefix)) &&
-                   (!f.is_signed || c.is_signed == *f.is_signed);
-    }
+    const std::vector<char> allowed = doc_scope(k, sources, f);
     QAPLAN_TRY(run_leg(k.doc, allowed, false, knobs.doc_top_k, doc_leg));
     for (const FusedHit& h : doc_leg.fused)
       ex.doc_hits.push_back(to_hit(h, doc_leg, k.sections[h.doc].parent_id));

@@ -192,6 +192,21 @@ class QAPLAN_API KbIndex {
   std::size_t faq_dimensions() const noexcept;
   std::size_t doc_dimensions() const noexcept;
   const KbIndexOptions& options() const noexcept;
+  /// True when section `s` is a table row (what prefer_table puts first).
+  bool section_is_table(std::size_t s) const;
+
+  /// One leg as an engine runs it in client fusion (qaplan::engines): the records of one
+  /// collection ranked by cosine (`dense`) or BM25 for `text`, in scope (`filters.sources` on
+  /// both collections, the other filters on documents), one entry per item (FAQ / section,
+  /// its best record), cut to `top_k`. The same lists execute_plan fuses. Returns item indexes.
+  struct LegQuery {
+    bool faq = false;
+    bool dense = false;
+    std::string text;
+    int top_k = 0;
+    ExecutionFilters filters;
+  };
+  Result<std::vector<std::uint32_t>> search_leg(const LegQuery& q) const;
 
  private:
   friend Result<Execution> execute_with_knobs(const Preparation&, const PlanKnobs&,

@@ -1,0 +1,540 @@
+// Issue 14: the engine adapters. Three parts:
+//  - golden requests: ≥ 30 plans (every intent, category, filter kind, variants on/off, table,
+//    direct answer) rendered for every engine at its default version, plus every version gate;
+//    committed under tests/engines/golden/ (reviewed; tests/engines/typecheck.sh checks them
+//    against the official clients' TypeScript request types). QAPLAN_UPDATE_GOLDEN=1 rewrites.
+//  - hand-written gates the client types cannot express (window names, RRF availability, hybrid
+//    filter placement, leg limits, grouping, BM25 availability, windows = top_k);
+//  - config: [engines] read strictly, with file:line.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "qaplan/engines/engines.hpp"
+#include "qaplan/planning/analysis.hpp"
+#include "qaplan/planning/planner.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace qaplan;
+using namespace qaplan::engines;
+using Json = nlohmann::json;
+
+const Planner& planner() {
+  static const Planner p = [] {
+    auto cfg = load_config(test::shipped_config());
+    EXPECT_TRUE(cfg.ok());
+    auto pl = Planner::create(std::move(cfg).value());
+    EXPECT_TRUE(pl.ok()) << pl.error().to_string();
+    return std::move(pl).value();
+  }();
+  return p;
+}
+
+EnginesConfig shipped_engines() {
+  auto c = load_engines_config(test::shipped_config());
+  EXPECT_TRUE(c.ok()) << c.error().to_string();
+  return c.ok() ? *c : EnginesConfig{};
+}
+
+struct Case {
+  std::string id;
+  std::string question;
+  std::vector<std::string> history = {};
+  std::string source = {};
+  std::string department = {};
+  std::string user = {};
+};
+
+// Deterministic 4-dimensional "embeddings" (the request shape is what is tested, not the model).
+std::vector<std::vector<float>> vectors_for(const std::vector<std::string>& texts) {
+  std::vector<std::vector<float>> out;
+  for (const std::string& t : texts) {
+    std::uint32_t h = 2166136261u;
+    for (unsigned char ch : t) h = (h ^ ch) * 16777619u;
+    std::vector<float> v;
+    for (int j = 0; j < 4; ++j) {
+      h = h * 1103515245u + 12345u;
+      v.push_back(static_cast<float>(static_cast<int>((h >> 8) % 2001) - 1000) / 1000.0f);
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+struct Prepared {
+  Preparation prep;
+  QueryAnalysis analysis;
+};
+
+Prepared prepare(const Case& c) {
+  PrepareRequest req{c.question, c.history, "", std::nullopt};
+  if (!c.source.empty()) req.source = c.source;
+  auto prep = planner().prepare(req);
+  EXPECT_TRUE(prep.ok()) << c.id << ": " << prep.error().to_string();
+  AnalysisContext ctx;
+  ctx.now = "2026-11-30T10:00:00+08:00";
+  ctx.timezone = "Asia/Shanghai";
+  if (!c.department.empty()) ctx.session_department = c.department;
+  if (!c.user.empty()) ctx.session_user = c.user;
+  auto a = planner().analyze(*prep, ctx);
+  EXPECT_TRUE(a.ok()) << c.id << ": " << a.error().to_string();
+  return {std::move(prep).value(), std::move(a).value()};
+}
+
+Result<EngineRequests> render(const Prepared& p, Engine e, const std::string& version,
+                              const EnginesConfig& cfg, bool with_vectors = true) {
+  // The texts are known only after rendering once; vectors follow them.
+  EngineInputs in{version, {}};
+  auto first = to_engine(e, p.prep, p.analysis, in, cfg);
+  if (!first.ok() || !with_vectors || first->texts.empty()) return first;
+  in.vectors = vectors_for(first->texts);
+  return to_engine(e, p.prep, p.analysis, in, cfg);
+}
+
+// The plans: every intent, category, filter kind, variants on/off, table, a direct answer.
+const std::vector<Case>& cases() {
+  static const std::vector<Case> c = {
+      {"pricing-hotel", "差旅住宿标准是多少"},
+      {"pricing-license", "软件许可价格是多少"},
+      {"pricing-traditional", "報銷費用超過5000需要誰審批"},
+      {"faq-reimburse-flow", "报销流程是什么"},
+      {"compliance-contract", "劳动合同违约金合规吗"},
+      {"compliance-last-month", "上个月的采购合同有哪些"},
+      {"troubleshoot-vpn", "VPN连不上怎么办"},
+      {"troubleshoot-errcode", "错误码E1024是什么意思"},
+      {"summary-handbook-path", "员工手册里年假规定汇总一下"},
+      {"table-city-rates", "各城市住宿标准表"},
+      {"table-rates-list", "列出各级别员工的差旅补贴标准"},
+      {"knowledge-multi", "新员工入职需要准备哪些材料以及办理哪些手续"},
+      {"knowledge-compare", "年假和调休有什么区别"},
+      {"dept-last-week", "法务部上周签署的合同清单"},
+      {"table-finance-month", "财务部上个月的付款明细"},
+      {"team-session-dept", "我们组本季度的报销汇总", {}, "", "研发中心"},
+      {"team-no-session", "我们组本季度的报销汇总"},
+      {"my-with-user", "我的报销单到哪了", {}, "", "", "u1024"},
+      {"signed-only", "盖章版的保密协议在哪里看"},
+      {"year-month", "2024年3月发布的考勤制度"},
+      {"recent-days", "最近7天更新的IT公告"},
+      {"english-leave", "how many days of annual leave do I get"},
+      {"english-vpn", "VPN keeps disconnecting, what should I do"},
+      {"explicit-source", "报销需要哪些发票", {}, "finance"},
+      {"followup-approval", "那审批呢", {"报销流程是什么"}},
+      {"followup-exceed", "那如果超过了怎么办", {"住宿费标准是多少"}},
+      {"followup-sick", "病假呢", {"年假有几天"}},
+      {"followup-english", "what about sick leave", {"how many days of annual leave"}},
+      {"followup-switch", "VPN怎么申请", {"年假有几天"}},
+      {"glossary-leave", "带薪年假怎么休"},
+      {"glossary-trip", "出差补助怎么算"},
+      {"short-query", "发票"},
+      {"id-shape", "合同编号HT-2024-0312的审批进度"},
+      {"direct-thanks", "好的，谢谢"},
+  };
+  return c;
+}
+
+// Every engine at the shipped config's version, then each gate.
+struct Target {
+  Engine engine;
+  std::string version;
+  std::string variant;  // "" = shipped [engines]; else a named config change
+};
+
+EnginesConfig with_variant(EnginesConfig c, const std::string& variant) {
+  if (variant == "enterprise-after") {
+    c.es_license = "enterprise";
+    c.dedupe = Dedupe::kAfterFusion;
+  } else if (variant == "enterprise-none") {
+    c.es_license = "enterprise";
+    c.dedupe = Dedupe::kNone;
+  } else if (variant == "after") {
+    c.dedupe = Dedupe::kAfterFusion;
+  } else if (variant == "none") {
+    c.dedupe = Dedupe::kNone;
+  } else if (variant == "epoch") {
+    c.date_unit = "epoch_millis";
+    c.date_end_field = "";
+  }
+  return c;
+}
+
+std::string file_name(const Case& c, const Target& t) {
+  return c.id + (t.variant.empty() ? "" : "--" + t.variant) + "." +
+         std::string(to_string(t.engine)) + "-" + t.version + ".json";
+}
+
+fs::path golden_dir() { return test::source_dir() / "tests" / "engines" / "golden"; }
+
+std::vector<std::pair<const Case*, Target>> golden_targets() {
+  std::vector<std::pair<const Case*, Target>> out;
+  const std::vector<Target> defaults = {{Engine::kElasticsearch, "8.16", ""},
+                                        {Engine::kOpenSearch, "2.19", ""},
+                                        {Engine::kMilvus, "2.5", ""}};
+  for (const Case& c : cases())
+    for (const Target& t : defaults) out.push_back({&c, t});
+  // Version gates, each on plans with filters (and on one with variants).
+  const std::vector<Target> gates = {
+      {Engine::kElasticsearch, "8.14", "enterprise-none"},   // window_size, preview
+      {Engine::kElasticsearch, "8.14", "enterprise-after"},  // no collapse beside rrf: client
+      {Engine::kElasticsearch, "8.16", "enterprise-after"},  // rank_window_size + collapse
+      {Engine::kElasticsearch, "8.16", "enterprise-none"},
+      {Engine::kOpenSearch, "2.10", "none"},                 // no RRF: client fusion
+      {Engine::kOpenSearch, "2.19", "none"},                 // filters repeated per sub-query
+      {Engine::kOpenSearch, "3.0", "none"},                  // hybrid.filter
+      {Engine::kOpenSearch, "3.1", "after"},                 // collapse with hybrid
+      {Engine::kMilvus, "2.4", ""},                          // no BM25: dense legs only
+      {Engine::kMilvus, "2.4", "after"},                     // no grouping on hybrid: client
+      {Engine::kMilvus, "2.5", "after"},                     // group_by_field on hybrid_search
+      {Engine::kMilvus, "2.5", "none"},
+      {Engine::kElasticsearch, "8.16", "epoch"},             // epoch millis, one date field
+      {Engine::kMilvus, "2.5", "epoch"},
+  };
+  for (const Case& c : cases())
+    if (c.id == "compliance-last-month" || c.id == "followup-approval" || c.id == "dept-last-week")
+      for (const Target& t : gates) out.push_back({&c, t});
+  return out;
+}
+
+TEST(EnginesGolden, RequestsMatchTheReviewedGoldenFiles) {
+  const bool update = std::getenv("QAPLAN_UPDATE_GOLDEN") != nullptr;
+  const EnginesConfig base = shipped_engines();
+  std::set<std::string> written;
+  for (const auto& [c, t] : golden_targets()) {
+    const Prepared p = prepare(*c);
+    auto r = render(p, t.engine, t.version, with_variant(base, t.variant));
+    ASSERT_TRUE(r.ok()) << c->id << ": " << r.error().to_string();
+    const std::string text = Json::parse(to_json(*r)).dump(1) + "\n";
+    const fs::path path = golden_dir() / file_name(*c, t);
+    written.insert(path.filename().string());
+    if (update) {
+      fs::create_directories(golden_dir());
+      std::ofstream(path, std::ios::binary) << text;
+      continue;
+    }
+    ASSERT_TRUE(fs::exists(path)) << path << " is missing (QAPLAN_UPDATE_GOLDEN=1 writes it)";
+    EXPECT_EQ(test::slurp(path), text) << path.filename()
+                                       << " differs (review, then QAPLAN_UPDATE_GOLDEN=1)";
+  }
+  // No stale golden file: each one is a case of this test.
+  for (const auto& e : fs::directory_iterator(golden_dir()))
+    EXPECT_TRUE(written.count(e.path().filename().string())) << "stale golden " << e.path();
+}
+
+TEST(EnginesGolden, CasesCoverEveryIntentCategoryFilterAndGate) {
+  std::set<std::string> intents, categories, filters, modes;
+  int plans = 0, variants_on = 0, variants_off = 0, tables = 0, direct = 0;
+  for (const Case& c : cases()) {
+    const Prepared p = prepare(c);
+    if (!p.prep.plan) {
+      ++direct;
+      continue;
+    }
+    ++plans;
+    intents.insert(std::string(to_string(p.prep.intent->intent)));
+    categories.insert(std::string(to_string(p.prep.plan->question_category())));
+    const auto& k = p.prep.plan->knobs();
+    ++(k.use_query_variants ? variants_on : variants_off);
+    tables += k.prefer_table;
+    const Filters& f = p.analysis.filters;
+    if (f.time) filters.insert("time");
+    if (f.department) filters.insert("department");
+    if (!f.tags.empty()) filters.insert("tags");
+    if (f.path_prefix) filters.insert("path_prefix");
+    if (f.is_signed) filters.insert("is_signed");
+    if (f.user) filters.insert("user");
+    if (f.uncertain) filters.insert("uncertain");
+    if (!p.prep.effective_sources.empty()) filters.insert("sources");
+  }
+  EXPECT_GE(plans, 30);
+  EXPECT_GE(direct, 1);
+  EXPECT_EQ(intents.size(), 3u);
+  EXPECT_EQ(categories.size(), 5u);
+  EXPECT_GE(variants_on, 3);
+  EXPECT_GE(variants_off, 3);
+  EXPECT_GE(tables, 1);
+  for (const char* f : {"time", "department", "tags", "path_prefix", "is_signed", "user",
+                        "uncertain", "sources"})
+    EXPECT_TRUE(filters.count(f)) << "no case sets the filter " << f;
+  for (const auto& [c, t] : golden_targets()) {
+    const Prepared p = prepare(*c);
+    auto r = render(p, t.engine, t.version, with_variant(shipped_engines(), t.variant));
+    ASSERT_TRUE(r.ok());
+    modes.insert(std::string(to_string(t.engine)) + ":" + r->mode);
+  }
+  for (const char* m : {"elasticsearch:server_fusion", "elasticsearch:client_fusion",
+                        "opensearch:server_fusion", "opensearch:client_fusion",
+                        "milvus:server_fusion", "milvus:client_fusion", "elasticsearch:none"})
+    EXPECT_TRUE(modes.count(m)) << "no golden in mode " << m;
+}
+
+// ---- hand-written gates ------------------------------------------------------------------------
+
+Prepared followup() { return prepare({"f", "那审批呢", {"报销流程是什么"}}); }
+Prepared with_filters() { return prepare({"d", "法务部上周签署的合同清单"}); }
+
+Json request_body(const EngineRequests& r, std::size_t i) { return Json::parse(r.requests.at(i).body); }
+
+TEST(EnginesGates, ElasticsearchRrfWindowIsNamedByVersionAndIsTheTopK) {
+  const Prepared p = with_filters();
+  const EnginesConfig c = with_variant(shipped_engines(), "enterprise-none");
+  auto r14 = render(p, Engine::kElasticsearch, "8.14", c);
+  auto r16 = render(p, Engine::kElasticsearch, "8.16.3", c);
+  ASSERT_TRUE(r14.ok() && r16.ok());
+  EXPECT_EQ(r14->mode, "server_fusion");
+  EXPECT_EQ(r16->version, "8.16");
+  const Json b14 = request_body(*r14, 0), b16 = request_body(*r16, 0);
+  const int top_k = p.prep.plan->knobs().faq_top_k;
+  EXPECT_EQ(b14["retriever"]["rrf"]["window_size"], top_k);
+  EXPECT_FALSE(b14["retriever"]["rrf"].contains("rank_window_size"));
+  EXPECT_EQ(b16["retriever"]["rrf"]["rank_window_size"], top_k);
+  EXPECT_NE(top_k, p.prep.plan->knobs().final_context_top_n);
+  // min_score cannot stand beside a retriever; the threshold sits on the kNN child.
+  EXPECT_FALSE(b16.contains("min_score"));
+  for (const Json& child : b16["retriever"]["rrf"]["retrievers"])
+    if (child.contains("knn")) {
+      EXPECT_LE(child["knn"]["k"].get<int>(), child["knn"]["num_candidates"].get<int>());
+      EXPECT_LE(child["knn"]["num_candidates"].get<int>(), 10000);
+      EXPECT_TRUE(child["knn"].contains("similarity"));
+    }
+}
+
+TEST(EnginesGates, ElasticsearchBasicLicenceOrDedupeBeforeFusionFusesOnTheClient) {
+  const Prepared p = with_filters();
+  auto basic = render(p, Engine::kElasticsearch, "8.16", shipped_engines());
+  ASSERT_TRUE(basic.ok());
+  EXPECT_EQ(basic->mode, "client_fusion");
+  EXPECT_EQ(basic->requests.size(), basic->legs.size());  // one request per leg
+  std::string reasons;
+  for (const auto& s : basic->mode_reasons) reasons += s + ";";
+  EXPECT_NE(reasons.find("Enterprise"), std::string::npos);
+  EXPECT_NE(reasons.find("before_fusion"), std::string::npos);
+  for (std::size_t i = 0; i < basic->requests.size(); ++i) {
+    const Json b = request_body(*basic, i);
+    EXPECT_EQ(b["collapse"]["field"], "parent_id");  // one hit per parent in every leg
+    EXPECT_FALSE(b.contains("retriever"));
+  }
+  // 8.14 cannot collapse beside an rrf retriever.
+  auto after14 = render(p, Engine::kElasticsearch, "8.14",
+                        with_variant(shipped_engines(), "enterprise-after"));
+  ASSERT_TRUE(after14.ok());
+  EXPECT_EQ(after14->mode, "client_fusion");
+  auto after16 = render(p, Engine::kElasticsearch, "8.16",
+                        with_variant(shipped_engines(), "enterprise-after"));
+  ASSERT_TRUE(after16.ok());
+  EXPECT_EQ(after16->mode, "server_fusion");
+  EXPECT_EQ(request_body(*after16, 0)["collapse"]["field"], "parent_id");
+}
+
+TEST(EnginesGates, DocumentFiltersGoInsideKnnAndFaqGetsTheSourceOnly) {
+  const Prepared p = with_filters();
+  ASSERT_TRUE(p.analysis.filters.department);
+  ASSERT_TRUE(p.analysis.filters.time);
+  auto r = render(p, Engine::kElasticsearch, "8.16", shipped_engines());
+  ASSERT_TRUE(r.ok());
+  for (std::size_t i = 0; i < r->requests.size(); ++i) {
+    const Json b = request_body(*r, i);
+    const bool doc = r->requests[i].collection == "doc";
+    const Json& filter = b["query"].contains("knn") ? b["query"]["knn"]["filter"]
+                                                    : b["query"]["bool"]["filter"];
+    const std::string f = filter.dump();
+    EXPECT_EQ(f.find("department") != std::string::npos, doc) << f;
+    EXPECT_EQ(f.find("effective_from") != std::string::npos, doc) << f;
+  }
+}
+
+TEST(EnginesGates, OpenSearchFusesFrom219RepeatsFiltersOn2xAndFiltersTheHybridFrom30) {
+  const Prepared p = with_filters();
+  const EnginesConfig none = with_variant(shipped_engines(), "none");
+  auto r210 = render(p, Engine::kOpenSearch, "2.10", none);
+  auto r219 = render(p, Engine::kOpenSearch, "2.19", none);
+  auto r30 = render(p, Engine::kOpenSearch, "3.0", none);
+  ASSERT_TRUE(r210.ok() && r219.ok() && r30.ok());
+  EXPECT_EQ(r210->mode, "client_fusion");
+  EXPECT_EQ(r219->mode, "server_fusion");
+  // The pipeline first, then one hybrid search per collection naming it.
+  ASSERT_EQ(r219->requests[0].api, "put_search_pipeline");
+  const Json pipe = request_body(*r219, 0);
+  EXPECT_EQ(pipe["phase_results_processors"][0]["score-ranker-processor"]["combination"]["technique"],
+            "rrf");
+  const std::size_t doc = r219->requests.size() - 1;
+  EXPECT_EQ(Json::parse(r219->requests[doc].params)["search_pipeline"], "qaplan-rrf");
+  const Json h219 = request_body(*r219, doc)["query"]["hybrid"];
+  EXPECT_FALSE(h219.contains("filter"));
+  EXPECT_LE(h219["queries"].size(), 5u);
+  EXPECT_EQ(h219["pagination_depth"], p.prep.plan->knobs().doc_top_k);
+  for (const Json& q : h219["queries"]) EXPECT_NE(q.dump().find("department"), std::string::npos);
+  const Json h30 = request_body(*r30, r30->requests.size() - 1)["query"]["hybrid"];
+  EXPECT_NE(h30["filter"].dump().find("department"), std::string::npos);
+  for (const Json& q : h30["queries"]) EXPECT_EQ(q.dump().find("department"), std::string::npos);
+}
+
+TEST(EnginesGates, OpenSearchWithMoreThanFiveLegsFusesOnTheClient) {
+  Prepared p = followup();
+  // Add variants until a collection has more than five legs.
+  for (int i = 0; i < 3; ++i)
+    p.analysis.variants.push_back({"报销审批变体" + std::to_string(i), "multi_query", false, "t"});
+  ASSERT_TRUE(p.prep.plan->knobs().use_query_variants);
+  auto r = render(p, Engine::kOpenSearch, "2.19", with_variant(shipped_engines(), "none"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->mode, "client_fusion");
+  std::string reasons;
+  for (const auto& s : r->mode_reasons) reasons += s;
+  EXPECT_NE(reasons.find("at most 5"), std::string::npos) << reasons;
+}
+
+TEST(EnginesGates, MilvusRepeatsFiltersPerSubRequestAndGatesBm25AndGrouping) {
+  const Prepared p = with_filters();
+  auto r25 = render(p, Engine::kMilvus, "2.5", with_variant(shipped_engines(), "after"));
+  ASSERT_TRUE(r25.ok());
+  EXPECT_EQ(r25->mode, "server_fusion");
+  const Json b = request_body(*r25, r25->requests.size() - 1);
+  EXPECT_EQ(b["rerank"]["strategy"], "rrf");
+  EXPECT_EQ(b["group_by_field"], "parent_id");
+  EXPECT_FALSE(b.contains("filter"));  // per sub-request, not on top
+  for (const Json& sub : b["data"]) EXPECT_NE(sub["expr"].get<std::string>().find("department"), std::string::npos);
+  bool has_text_leg = false;
+  for (const Json& sub : b["data"]) has_text_leg |= sub["data"][0].is_string();
+  EXPECT_TRUE(has_text_leg);  // the BM25 function leg takes text
+  auto r24 = render(p, Engine::kMilvus, "2.4", shipped_engines());
+  ASSERT_TRUE(r24.ok());
+  for (const Leg& l : r24->legs) EXPECT_EQ(l.modality, "dense");
+  bool reported = false;
+  for (const KnobMapping& m : r24->knobs) reported |= m.name == "bm25_legs" && m.status == "unsupported";
+  EXPECT_TRUE(reported);
+  auto after24 = render(p, Engine::kMilvus, "2.4", with_variant(shipped_engines(), "after"));
+  ASSERT_TRUE(after24.ok());
+  EXPECT_EQ(after24->mode, "single_leg");  // dense only: one leg per collection
+  EXPECT_NE(r25->notes.front().find("epoch"), std::string::npos);
+}
+
+TEST(EnginesGates, EveryKnobIsReportedAndNoneSilentlyDropped) {
+  for (Engine e : {Engine::kElasticsearch, Engine::kOpenSearch, Engine::kMilvus}) {
+    auto r = render(with_filters(), e, e == Engine::kElasticsearch ? "8.16"
+                                       : e == Engine::kOpenSearch  ? "2.19"
+                                                                   : "2.5",
+                    shipped_engines());
+    ASSERT_TRUE(r.ok());
+    std::set<std::string> named;
+    for (const KnobMapping& m : r->knobs) {
+      named.insert(m.name);
+      EXPECT_TRUE(m.status == "request" || m.status == "client" || m.status == "host" ||
+                  m.status == "unsupported" || m.status == "not_set")
+          << m.name << " " << m.status;
+    }
+    for (const KnobInfo& k : kPlanKnobs) EXPECT_TRUE(named.count(std::string(k.name))) << k.name;
+    for (const char* f : {"filters.sources", "filters.time", "filters.department", "filters.tags",
+                          "filters.path_prefix", "filters.is_signed", "filters.user"})
+      EXPECT_TRUE(named.count(f)) << f;
+  }
+}
+
+TEST(EnginesGates, WithoutVectorsTheDenseLegsAreReportedNotFaked) {
+  const Prepared p = with_filters();
+  auto r = render(p, Engine::kOpenSearch, "2.19", shipped_engines(), false);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->mode, "single_leg");
+  for (const Leg& l : r->legs) EXPECT_EQ(l.modality, "bm25");
+  bool reported = false;
+  for (const KnobMapping& m : r->knobs) reported |= m.name == "dense_legs" && m.status == "unsupported";
+  EXPECT_TRUE(reported);
+  // ES with an inference model embeds the text itself.
+  EnginesConfig c = shipped_engines();
+  c.es_embedding_model_id = "my-e5";
+  auto es = render(p, Engine::kElasticsearch, "8.16", c, false);
+  ASSERT_TRUE(es.ok());
+  EXPECT_NE(es->requests[0].body.find("query_vector_builder"), std::string::npos);
+}
+
+TEST(EnginesGates, BadInputsAreRefusedWithTheField) {
+  const Prepared p = with_filters();
+  EngineInputs in{"9.1", {}};
+  auto bad_version = to_elasticsearch(p.prep, p.analysis, in, shipped_engines());
+  ASSERT_FALSE(bad_version.ok());
+  EXPECT_NE(bad_version.error().message.find("8.14"), std::string::npos);
+  for (const char* v : {"2.3", "x", "2.", "2.5.x", ""}) {
+    EngineInputs i{v, {}};
+    EnginesConfig c = shipped_engines();
+    c.milvus_version = "";
+    EXPECT_FALSE(to_milvus(p.prep, p.analysis, i, c).ok()) << v;
+  }
+  EngineInputs wrong_count{"", {{1.0f}, {2.0f}}};
+  auto r = to_opensearch(p.prep, p.analysis, wrong_count, shipped_engines());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().field, "vectors");
+  EngineInputs nan{"", {{std::numeric_limits<float>::quiet_NaN()}}};
+  EXPECT_FALSE(to_opensearch(p.prep, p.analysis, nan, shipped_engines()).ok());
+  // A direct answer gives no request at all.
+  const Prepared thanks = prepare({"t", "好的，谢谢"});
+  auto none = to_milvus(thanks.prep, thanks.analysis, {}, shipped_engines());
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->mode, "none");
+  EXPECT_TRUE(none->requests.empty());
+}
+
+TEST(EnginesConfigTest, ReadsStrictlyWithLinesAndDefaults) {
+  auto ok = parse_engines_config("[engines]\nparent_field = \"section_id\"\n[engines.milvus]\n"
+                                 "version = \"2.4\"\n[engines.milvus.search_params]\nef = 64\n",
+                                 "r.toml");
+  ASSERT_TRUE(ok.ok()) << ok.error().to_string();
+  EXPECT_EQ(ok->parent_field, "section_id");
+  EXPECT_EQ(ok->milvus_version, "2.4");
+  ASSERT_EQ(ok->milvus_search_params.size(), 1u);
+  EXPECT_EQ(ok->text_field, "text");  // default kept
+  const std::pair<const char*, const char*> bad[] = {
+      {"[engines]\nparent_feild = \"x\"\n", "parent_feild"},
+      {"[engines]\ndate_unit = \"days\"\n", "date_unit"},
+      {"[engines]\nrrf_k = 0\n", "rrf_k"},
+      {"[engines]\ndedupe = \"sometimes\"\n", "dedupe"},
+      {"[engines]\ntext_field = \"\"\n", "text_field"},
+      {"[engines.elasticsearch]\nversion = \"7.17\"\n", "version"},
+      {"[engines.elasticsearch]\nlicense = \"free\"\n", "license"},
+      {"[engines.opensearch]\nversion = \"1.3\"\n", "version"},
+  };
+  for (const auto& [text, key] : bad) {
+    auto r = parse_engines_config(text, "r.toml");
+    ASSERT_FALSE(r.ok()) << text;
+    const std::string msg = r.error().to_string();
+    EXPECT_NE(msg.find("r.toml:"), std::string::npos) << msg;  // file:line
+    EXPECT_NE(msg.find(key), std::string::npos) << msg;
+  }
+}
+
+// ---- client fusion -----------------------------------------------------------------------------
+
+TEST(EnginesClientFusion, DedupesCutsFusesAndPutsTablesFirst) {
+  EngineRequests r;
+  r.rrf_k = 60;
+  r.prefer_table = true;
+  r.legs = {{"doc", "dense", 0, 2}, {"doc", "bm25", 0, 2}};
+  LegHits dense{{"a", "a", "b", "c"}, {false, false, true, false}, {}};
+  LegHits bm25{{"c", "b"}, {false, true}, {}};
+  auto f = fuse_client(r, {dense, bm25});
+  ASSERT_TRUE(f.ok()) << f.error().to_string();
+  // dense → [a, b] (a's second hit dropped, cut to 2), bm25 → [c, b]; b is in both lists.
+  ASSERT_EQ(f->doc.size(), 2u);
+  EXPECT_EQ(f->doc[0].parent, "b");  // the table row, and the best fused score
+  EXPECT_TRUE(f->doc[0].table);
+  EXPECT_DOUBLE_EQ(f->doc[0].score, 1.0 / 62 + 1.0 / 62);
+  // a and c tie at 1/61: the tie breaks by first appearance without order keys ...
+  EXPECT_EQ(f->doc[1].parent, "a");
+  // ... and by the host's order keys when given.
+  dense.order = {5, 5, 2, 1};
+  bm25.order = {1, 2};
+  auto g = fuse_client(r, {dense, bm25});
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ(g->doc[1].parent, "c");
+  EXPECT_FALSE(fuse_client(r, {dense}).ok());
+  bm25.order = {9, 2};  // c has two keys
+  EXPECT_FALSE(fuse_client(r, {dense, bm25}).ok());
+}
+
+}  // namespace
