@@ -121,7 +121,7 @@ std::vector<Question> questions() {
   return out;
 }
 
-TEST(EnginesEquivalence, ClientFusionRanksExactlyLikeTheInProcessExecutor) {
+void check_engine(engines::Engine engine, const char* version) {
   const World& w = world();
   const engines::EnginesConfig& c = w.engines;
   ASSERT_EQ(c.dedupe, engines::Dedupe::kBeforeFusion);
@@ -140,11 +140,11 @@ TEST(EnginesEquivalence, ClientFusionRanksExactlyLikeTheInProcessExecutor) {
     ASSERT_TRUE(ex.ok()) << ex.error().to_string();
     if (!prep->plan) continue;  // direct answers: nothing retrieved on either side
     // Render once for the texts, then with one vector per text.
-    engines::EngineInputs in{"8.16", {}};
-    auto probe = engines::to_elasticsearch(*prep, *a, in, c);
+    engines::EngineInputs in{version, {}};
+    auto probe = engines::to_engine(engine, *prep, *a, in, c);
     ASSERT_TRUE(probe.ok()) << probe.error().to_string();
     in.vectors = vectors_for(probe->texts.size());
-    auto r = engines::to_elasticsearch(*prep, *a, in, c);
+    auto r = engines::to_engine(engine, *prep, *a, in, c);
     ASSERT_TRUE(r.ok()) << r.error().to_string();
     ASSERT_EQ(r->mode, "client_fusion");
     ASSERT_EQ(r->texts.front(), ex->query);
@@ -162,7 +162,18 @@ TEST(EnginesEquivalence, ClientFusionRanksExactlyLikeTheInProcessExecutor) {
       lq.faq = req.collection == "faq";
       lq.top_k = body["size"].get<int>();
       const Json* filters = nullptr;
-      if (body["query"].contains("knn")) {
+      if (body["query"].contains("knn") && engine == engines::Engine::kOpenSearch) {
+        // OpenSearch: {"knn": {"<field>": {"vector", "k", "filter": {"bool": {"filter": […]}}}}}
+        const Json& knn = body["query"]["knn"][c.vector_field];
+        const auto v = knn["vector"].get<std::vector<float>>();
+        ASSERT_EQ(v.size(), 1u);
+        const std::size_t text = static_cast<std::size_t>(v[0]) - 1;
+        ASSERT_LT(text, r->texts.size());
+        lq.dense = true;
+        lq.text = r->texts[text];
+        ASSERT_EQ(knn["k"].get<int>(), lq.top_k);
+        if (knn.contains("filter")) filters = &knn["filter"]["bool"]["filter"];
+      } else if (body["query"].contains("knn")) {
         const Json& knn = body["query"]["knn"];
         ASSERT_EQ(knn["field"], c.vector_field);
         const auto v = knn["query_vector"].get<std::vector<float>>();
@@ -215,10 +226,18 @@ TEST(EnginesEquivalence, ClientFusionRanksExactlyLikeTheInProcessExecutor) {
   // The comparison covered real work, not only empty plans.
   EXPECT_GE(compared, 350u);
   EXPECT_GE(with_variants, 5u);
-  std::cout << "compared " << compared << " plans (" << with_variants << " with variants, "
+  std::cout << to_string(engine) << ": compared " << compared << " plans (" << with_variants << " with variants, "
             << with_filters << " with metadata filters), " << legs_run << " legs\n";
   EXPECT_GE(with_filters, 5u);
   EXPECT_GE(legs_run, 4 * compared);
+}
+
+TEST(EnginesEquivalence, ElasticsearchClientFusionRanksExactlyLikeTheInProcessExecutor) {
+  check_engine(engines::Engine::kElasticsearch, "8.16");
+}
+
+TEST(EnginesEquivalence, OpenSearchClientFusionRanksExactlyLikeTheInProcessExecutor) {
+  check_engine(engines::Engine::kOpenSearch, "2.19");
 }
 
 }  // namespace
