@@ -1,0 +1,108 @@
+// Issue 14 item 3: `qaplan plan "<q>" --engine es|opensearch|milvus [--engine-version V]
+// [--vectors FILE]` prints the engine requests beside the plan; bad combinations exit 2 with
+// one line naming the flag or file.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "test_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using qaplan::test::run;
+using qaplan::test::sh_quote;
+using Json = nlohmann::json;
+
+const std::string kNow = " --now 2026-11-30T10:00:00+08:00";
+
+qaplan::test::RunResult plan(const std::string& args) {
+  return run(sh_quote(qaplan::test::qaplan_bin()) + " plan " + args + kNow);
+}
+
+fs::path temp_file(const std::string& name, const std::string& text) {
+  const fs::path p = fs::temp_directory_path() / ("qaplan-engines-" + std::to_string(::getpid()) + "-" + name);
+  std::ofstream(p, std::ios::binary) << text;
+  return p;
+}
+
+TEST(EnginesCli, PrintsTheRequestsBesideThePlan) {
+  const auto r = plan(sh_quote("法务部上周签署的合同清单") + " --engine es");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Json j = Json::parse(r.out);
+  ASSERT_TRUE(j.contains("retrieval_plan"));
+  ASSERT_TRUE(j.contains("analysis"));
+  const Json& e = j["engine_requests"];
+  EXPECT_EQ(e["engine"], "elasticsearch");
+  EXPECT_EQ(e["version"], "8.16");  // [engines.elasticsearch] version of the shipped file
+  EXPECT_EQ(e["mode"], "single_leg");  // no vectors: lexical legs only, reported
+  bool reported = false;
+  for (const Json& k : e["knobs"]) reported |= k["name"] == "dense_legs" && k["status"] == "unsupported";
+  EXPECT_TRUE(reported);
+  EXPECT_EQ(e["requests"].size(), 2u);  // FAQ and documents
+  EXPECT_NE(e["requests"][1]["body"].dump().find("法务部"), std::string::npos);
+}
+
+TEST(EnginesCli, VersionAndVectorsShapeTheRequests) {
+  const auto vecs = temp_file("v.json", "[[0.1, 0.2, 0.3]]");
+  const auto r = plan(sh_quote("差旅住宿标准是多少") + " --engine opensearch --engine-version 2.10 --vectors " +
+                      sh_quote(vecs.string()));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Json e = Json::parse(r.out)["engine_requests"];
+  EXPECT_EQ(e["version"], "2.10");
+  EXPECT_EQ(e["mode"], "client_fusion");
+  EXPECT_NE(r.out.find("[0.1,0.2,0.3]"), std::string::npos);
+  const auto m = plan(sh_quote("差旅住宿标准是多少") + " --engine milvus --engine-version 2.4 --vectors " +
+                      sh_quote(vecs.string()) + " --pretty");
+  ASSERT_EQ(m.status, 0) << m.err;
+  const Json me = Json::parse(m.out)["engine_requests"];
+  for (const Json& leg : me["legs"]) EXPECT_EQ(leg["modality"], "dense");  // 2.4: no BM25 function
+  fs::remove(vecs);
+}
+
+TEST(EnginesCli, BadCombinationsExitTwoWithOneLine) {
+  const auto bad_json = temp_file("bad.json", "[[0.1, \"x\"]]");
+  const auto two = temp_file("two.json", "[[0.1], [0.2]]");
+  const struct {
+    std::string args, names;
+  } cases[] = {
+      {"x --vectors " + bad_json.string(), "--vectors"},  // without --engine
+      {"x --engine-version 8.16", "--engine-version"},
+      {"x --engine es --plan-only", "--engine"},
+      {"x --engine solr", "--engine"},
+      {"x --engine es --engine-version 7.10", "7.10"},
+      {"x --engine milvus --engine-version 2.3", "2.3"},
+      {"x --engine es --vectors " + bad_json.string(), bad_json.string()},
+      {"x --engine es --vectors /nonexistent/v.json", "/nonexistent/v.json"},
+      {sh_quote("差旅住宿标准是多少") + " --engine es --vectors " + two.string(), "vectors"},
+  };
+  for (const auto& c : cases) {
+    const auto r = plan(c.args);
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.args << ": " << r.err;
+    EXPECT_NE(r.err.find(c.names), std::string::npos) << c.args << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << c.args;
+  }
+  fs::remove(bad_json);
+  fs::remove(two);
+}
+
+TEST(EnginesCli, ConfigCheckValidatesTheEnginesTable) {
+  const fs::path dir = fs::temp_directory_path() / ("qaplan-engines-cfg-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(qaplan::test::shipped_config(), dir / "rules.toml", fs::copy_options::overwrite_existing);
+  qaplan::test::copy_config_companions(dir);
+  std::ofstream(dir / "rules.toml", std::ios::app) << "\n[engines.opensearch.extra]\nx = 1\n";
+  const auto r = run(sh_quote(qaplan::test::qaplan_bin()) + " config check " +
+                     sh_quote((dir / "rules.toml").string()));
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.err.find("extra"), std::string::npos) << r.err;
+  fs::remove_all(dir);
+}
+
+}  // namespace
