@@ -27,6 +27,9 @@ Json short_float(float f) {
   return Json(std::stod(std::string(buf, r.ptr)));
 }
 
+// rrf_k is an integer (validated): written as one, as the engines' integer fields expect.
+Json rank_constant(double k) { return Json(static_cast<std::int64_t>(k)); }
+
 Json vector_json(const std::vector<float>& v) {
   Json a = Json::array();
   for (float f : v) a.push_back(short_float(f));
@@ -403,7 +406,7 @@ Result<EngineRequests> build_es(Shape& s) {
           children.push_back({{"standard", {{"query", es_bm25_query(s, l.text, filters)}}}});
         }
       }
-      Json rrf = {{"retrievers", children}, {"rank_constant", s.c.rrf_k}};
+      Json rrf = {{"retrievers", children}, {"rank_constant", rank_constant(s.c.rrf_k)}};
       // The window was renamed in 8.15; it is the plan's top k, never final_context_top_n.
       rrf[v.at_least(8, 15) ? "rank_window_size" : "window_size"] = k;
       Json body = {{"size", k}, {"retriever", {{"rrf", rrf}}}};
@@ -475,7 +478,7 @@ Result<EngineRequests> build_os(Shape& s) {
         {"description", "qaplan: reciprocal rank fusion of the hybrid sub-queries"},
         {"phase_results_processors",
          Json::array({{{"score-ranker-processor",
-                        {{"combination", {{"technique", "rrf"}, {"rank_constant", s.c.rrf_k}}}}}}})}};
+                        {{"combination", {{"technique", "rrf"}, {"rank_constant", rank_constant(s.c.rrf_k)}}}}}}})}};
     s.out.requests.push_back({"pipeline", "", "put_search_pipeline", s.c.os_pipeline_id,
                               pipeline.dump(), "", {}});
   }
@@ -580,7 +583,7 @@ Result<EngineRequests> build_milvus(Shape& s) {
       }
       Json body = {{"collection_name", index_of(s.c, col)},
                    {"data", subs},
-                   {"rerank", {{"strategy", "rrf"}, {"params", {{"k", s.c.rrf_k}}}}},
+                   {"rerank", {{"strategy", "rrf"}, {"params", {{"k", rank_constant(s.c.rrf_k)}}}}},
                    {"limit", k},
                    {"output_fields", source_fields(s.c, doc)}};
       if (s.c.dedupe == Dedupe::kAfterFusion) body["group_by_field"] = s.c.parent_field;
@@ -721,7 +724,7 @@ std::string to_json(const EngineRequests& r, bool pretty) {
   }
   j["requests"] = reqs;
   if (r.mode == "client_fusion" || r.mode == "single_leg")
-    j["client_fusion"] = {{"rrf_k", r.rrf_k},
+    j["client_fusion"] = {{"rrf_k", rank_constant(r.rrf_k)},
                           {"dedupe", to_string(r.dedupe)},
                           {"prefer_table", r.prefer_table},
                           {"how", "per collection: each leg deduped by parent and cut to its top_k, "

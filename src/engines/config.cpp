@@ -108,8 +108,9 @@ Status EnginesConfig::validate() const {
   if (date_unit != "date" && date_unit != "epoch_seconds" && date_unit != "epoch_millis")
     return bad(*this, "engines", "date_unit",
                "must be \"date\", \"epoch_seconds\" or \"epoch_millis\"");
-  if (!(std::isfinite(rrf_k) && rrf_k > 0 && rrf_k < 16384))
-    return bad(*this, "engines", "rrf_k", "must be in (0, 16384) (Milvus RRFRanker's range)");
+  // An integer: Elasticsearch's and OpenSearch's rank_constant are integers, Milvus' k in (0, 16384).
+  if (!(std::isfinite(rrf_k) && rrf_k >= 1 && rrf_k < 16384 && rrf_k == std::floor(rrf_k)))
+    return bad(*this, "engines", "rrf_k", "must be an integer in [1, 16383]");
   if (num_candidates_factor < 1) return bad(*this, "engines", "num_candidates_factor", "must be ≥ 1");
   if (!parse_version(Engine::kElasticsearch, es_version).ok())
     return bad(*this, "engines.elasticsearch", "version", parse_version(Engine::kElasticsearch, es_version).error().message);

@@ -493,6 +493,7 @@ TEST(EnginesConfigTest, ReadsStrictlyWithLinesAndDefaults) {
       {"[engines]\nparent_feild = \"x\"\n", "parent_feild"},
       {"[engines]\ndate_unit = \"days\"\n", "date_unit"},
       {"[engines]\nrrf_k = 0\n", "rrf_k"},
+      {"[engines]\nrrf_k = 60.5\n", "rrf_k"},  // engines take an integer rank constant
       {"[engines]\ndedupe = \"sometimes\"\n", "dedupe"},
       {"[engines]\ntext_field = \"\"\n", "text_field"},
       {"[engines.elasticsearch]\nversion = \"7.17\"\n", "version"},

@@ -75,7 +75,7 @@ QAPLAN_API std::string_view to_string(Dedupe d) noexcept;
 /// | department_field, tags_field, path_field, signed_field | "department", "tags", "path", "is_signed" | metadata filters |
 /// | owner_field | "" | "我的" filter; "" = unsupported |
 /// | dedupe | "before_fusion" | see Dedupe |
-/// | rrf_k | 60 | RRF rank constant, (0, 16384) |
+/// | rrf_k | 60 | RRF rank constant, an integer in [1, 16383] |
 /// | num_candidates_factor | 2 | ES/OpenSearch kNN candidates = min(10000, max(k, factor × k)) |
 /// | [engines.elasticsearch] version, license, embedding_model_id | "8.16", "basic", "" | license "enterprise"/"trial" allow RRF; a model id makes ES embed the query (query_vector_builder) |
 /// | [engines.opensearch] version, pipeline_id | "2.19", "qaplan-rrf" | |
