@@ -217,3 +217,32 @@ TEST(ModelOnPlans, SeedWorkedExamplesHold) {
 }
 
 }  // namespace
+
+namespace {
+
+// With history, a turn the follow-up rules recognise as continuing the conversation is a
+// question: the act head reads it alone (后续谁来处置 looks like small talk there) and may not
+// answer it directly. Rule-decided acts and turns no follow-up rule claims are unchanged.
+TEST(ModelOnPlans, TheModelDoesNotRefuseATurnTheFollowUpRulesContinue) {
+  struct Row {
+    const char* question;
+    const char* history;
+    const char* route;
+  } rows[] = {
+      {"后续谁来处置", "发现数据泄露怎么上报", "retrieval"},
+      {"之后谁来评估", "员工离职申请怎么提交", "retrieval"},  // act head: chit_chat 0.96
+      {"给我唱首歌", "年假有几天", "direct_answer"},   // the chit-chat list decides, not the model
+      {"好的，谢谢", "年假有几天", "direct_answer"},    // a social act
+  };
+  for (const Row& r : rows) {
+    auto p = planner(true).prepare({r.question, {r.history}, "", std::nullopt});
+    ASSERT_TRUE(p.ok()) << p.error().to_string();
+    EXPECT_EQ(std::string(qaplan::to_string(p->route.route)), r.route) << r.question;
+  }
+  // Without history nothing continues: the model's act decides as before.
+  auto alone = planner(true).prepare({"后续谁来处置", {}, "", std::nullopt});
+  ASSERT_TRUE(alone.ok());
+  EXPECT_EQ(alone->route.decided_by, qaplan::DecidedBy::kModel);
+}
+
+}  // namespace

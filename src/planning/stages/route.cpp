@@ -92,7 +92,7 @@ const CueHit* request_frame(const ScannedQuery& q, const LexiconIds& ids) {
 RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario,
                            const std::optional<std::string>& source_filter,
                            const std::optional<std::string>& suggested, const ModelVerdict& model,
-                           const Lexicon& lex) {
+                           const Lexicon& lex, bool continues_conversation) {
   const LexiconIds& ids = lex.ids();
   const Config& c = lex.config();
   const std::string& text = q.query.text;
@@ -129,7 +129,7 @@ RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario
   if (q.query.query_units <= c.route.unclear_max_units && !has_work_anchor(q, ids))
     return direct(RouteReason::kUnclear, q.query.text, DecidedBy::kRule, 0, c);
 
-  if (model.on()) {
+  if (model.on() && !continues_conversation) {
     const RouteReason act = model.act();
     if (act != RouteReason::kNeedsRetrieval) {
       const auto& bars = c.route.model_min_score;

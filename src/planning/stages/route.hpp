@@ -11,6 +11,7 @@
 //     [route.model]'s bar for that act — and [route.model] anchored for a message that carries a
 //     work cue (a source, category or table keyword; handoff excepted): a real question is not
 //     refused lightly. An act without a bar (unclear in the shipped config) is never the model's;
+//     and with history, a turn the follow-up rules recognise is never the model's to refuse;
 //  7. source_boundary: the explicit source filter, or the suggested source, is outside the
 //     scenario's allowed_sources;
 //  8. otherwise retrieval.
@@ -25,9 +26,12 @@ namespace qaplan::internal {
 
 /// `scenario` must come from the lexicon's config; `source_filter`, when set, must name a
 /// configured source (Planner checks both). `suggested` is the source the question suggests.
+/// `continues_conversation`: the follow-up rules recognise the turn as continuing the history
+/// (classify_intent → FOLLOW_UP); then the model's act head may not answer it directly — it
+/// reads the turn alone, where 后续谁来处置 / 还需要做什么 look like small talk.
 RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario,
                            const std::optional<std::string>& source_filter,
                            const std::optional<std::string>& suggested, const ModelVerdict& model,
-                           const Lexicon& lex);
+                           const Lexicon& lex, bool continues_conversation = false);
 
 }  // namespace qaplan::internal
