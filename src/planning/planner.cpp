@@ -235,15 +235,24 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   // A follow-up that names no source continues the conversation's source: the latest earlier
   // turn that suggests one. A source only the model guessed from the follow-up's few words
   // (它的有效期是多久) yields to the history's keywords too.
+  // When no earlier turn names one either, the model's guess from the fragment alone is
+  // dropped: 它的年度限额是多少 says nothing about finance, and a wrong scope finds nothing where
+  // no scope finds the answer.
   if (intent.intent == Intent::kFollowUp && out.source.decided_by != DecidedBy::kRule) {
+    bool carried = false;
     for (auto it = history.rbegin(); it != history.rend(); ++it) {
       const ScannedQuery hq = lex.scan(*it);
       auto hs = suggest_source(hq, ModelVerdict{}, lex);
       if (hs.value) {
         out.source = std::move(hs);
         out.source.detail = "carried from history";
+        carried = true;
         break;
       }
+    }
+    if (!carried && out.source.decided_by == DecidedBy::kModel) {
+      out.source = {};
+      out.source.detail = "fragment's model source dropped (follow-up)";
     }
     if (out.source.value && !request.source && !allowed(scenario, *out.source.value)) {
       out.route.route = Route::kDirectAnswer;

@@ -246,3 +246,31 @@ TEST(ModelOnPlans, TheModelDoesNotRefuseATurnTheFollowUpRulesContinue) {
 }
 
 }  // namespace
+
+namespace {
+
+// A follow-up's source: a keyword of its own, else the latest earlier turn's keyword, else none
+// — never the model's guess from the fragment, which names no topic (a wrong scope finds
+// nothing; no scope still finds the answer).
+TEST(ModelOnPlans, AFollowUpsSourceComesFromTheConversationNotAModelGuessFromTheFragment) {
+  auto p = planner(true).prepare(
+      {"它的年度限额是多少", {"补充商业医疗保险从什么时候开始享受"}, "", std::nullopt});
+  ASSERT_TRUE(p.ok());
+  ASSERT_EQ(p->intent->intent, qaplan::Intent::kFollowUp);
+  ASSERT_TRUE(p->model.has_value());
+  EXPECT_FALSE(p->model->source.empty());  // the model did guess one …
+  EXPECT_FALSE(p->effective_source.has_value()) << *p->effective_source;  // … and it was dropped
+  EXPECT_NE(p->source.detail.find("dropped"), std::string::npos) << p->source.detail;
+  // Carried from the history's keyword.
+  auto carried = planner(true).prepare({"那审批呢", {"报销流程是什么"}, "", std::nullopt});
+  ASSERT_TRUE(carried.ok());
+  EXPECT_EQ(carried->effective_source, std::optional<std::string>("finance"));
+  EXPECT_EQ(carried->source.detail, "carried from history");
+  // Without history the model's source stands.
+  auto alone = planner(true).prepare({"它的年度限额是多少", {}, "", std::nullopt});
+  ASSERT_TRUE(alone.ok());
+  EXPECT_EQ(alone->source.decided_by, qaplan::DecidedBy::kModel);
+  EXPECT_EQ(alone->effective_source, std::optional<std::string>("finance"));
+}
+
+}  // namespace
