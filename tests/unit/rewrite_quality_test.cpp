@@ -207,6 +207,15 @@ TEST(RewriteRules, EnglishWhatAboutTakesThePlaceOfTheMatchingNounPhrase) {
   EXPECT_TRUE(has(one.query, "parking at the south office")) << one.query;
 }
 
+// A short fragment in place of a long topic takes the place of its leading words only: what the
+// question is about (体检) stays.
+TEST(RewriteRules, AFragmentReplacesALongTopicsLeadingWordsNotTheWholeTopic) {
+  const auto r = rewrite("实习生呢", {"正式员工年度体检有哪些项目"});
+  EXPECT_TRUE(has(r.query, "实习生")) << r.query;
+  EXPECT_TRUE(has(r.query, "体检")) << r.query;
+  EXPECT_FALSE(has(r.query, "正式员工")) << r.query;
+}
+
 TEST(RewriteRules, AnEventFragmentAsksWhatHappensThen) {
   const auto r = rewrite("超时了呢", {"会议室能订多久"});
   EXPECT_TRUE(has(r.query, "会议室")) << r.query;

@@ -545,9 +545,34 @@ Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::stri
       return done(join(join(std::string(prev_text.substr(0, topic->first_end)), frag),
                        prev_text.substr(topic->first_end)),
                   "ellipsis:aspect");
+    // Otherwise the fragment takes the topic's place: all of a short topic (哺乳假 → 陪产假;
+    // ICU often splits one compound into two words), but of a long one only as many leading
+    // words as the fragment has (研发中心年会 + 销售中心的呢 → 销售中心的年会; 普通员工一类城市
+    // 住宿标准 + 经理级别呢 → 经理级别一类城市住宿标准): replacing a long topic whole would drop
+    // what the question is about.
+    std::uint32_t replace_end = topic->end;
+    const char* how = "ellipsis";
+    // Never cut inside a run of one-character words: that is a name ICU does not know, and
+    // half a name is noise.
+    if (topic->words >= 3) {
+      const int n = std::min(spans.front().words, topic->words - 1);
+      const std::vector<Token> tokens = segment_words(prev_text);
+      int seen = 0;
+      for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const Token& t = tokens[i];
+        if (!t.word || t.begin < topic->begin || t.end > topic->end || ++seen != n) continue;
+        const bool splits_name =
+            t.single_han && i + 1 < tokens.size() && tokens[i + 1].single_han;
+        if (!splits_name) {
+          replace_end = t.end;
+          how = "ellipsis:modifier";
+        }
+        break;
+      }
+    }
     return done(join(join(std::string(prev_text.substr(0, topic->begin)), frag),
-                     prev_text.substr(topic->end)),
-                "ellipsis");
+                     prev_text.substr(replace_end)),
+                how);
   }
 
   // 5. A bare predicate (怎么申请呢, 多少钱, 好看吗): the topic in front, unless it is there.
