@@ -132,6 +132,28 @@ std::size_t max_legs_per_collection(const EngineRequests& r) {
   return std::max(legs_of(r, "faq"), legs_of(r, "doc"));
 }
 
+// Indexes into r.legs of one collection's legs, in fusion order.
+std::vector<std::size_t> legs_in(const EngineRequests& r, std::string_view col) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < r.legs.size(); ++i)
+    if (r.legs[i].collection == col) out.push_back(i);
+  return out;
+}
+
+// Sets the fusion mode and its reasons: single leg when there is nothing to fuse, else server
+// fusion unless the engine gave reasons it cannot (`why_client`). True for server fusion.
+bool choose_mode(EngineRequests& r, std::vector<std::string> why_client, std::string server_reason) {
+  if (max_legs_per_collection(r) <= 1) {
+    r.mode = "single_leg";
+    r.mode_reasons = {"one leg per collection: nothing to fuse"};
+    return false;
+  }
+  const bool server = why_client.empty();
+  r.mode = server ? "server_fusion" : "client_fusion";
+  r.mode_reasons = server ? std::vector<std::string>{std::move(server_reason)} : std::move(why_client);
+  return server;
+}
+
 // ---- scope ----------------------------------------------------------------------------------
 
 // A time bound as the configured unit: "YYYY-MM-DD", or local midnight of that day at the
@@ -367,30 +389,20 @@ Result<EngineRequests> build_es(Shape& s) {
   const Version& v = s.version;
   const bool licensed = s.c.es_license == "enterprise" || s.c.es_license == "trial";
   std::vector<std::string> why_client;
-  if (max_legs_per_collection(s.out) <= 1) {
-    s.out.mode = "single_leg";
-    s.out.mode_reasons.push_back("one leg per collection: nothing to fuse");
-  } else {
-    if (!licensed)
-      why_client.push_back("RRF retrievers need an Enterprise (or trial) licence; license = " +
-                           s.c.es_license);
-    if (s.c.dedupe == Dedupe::kBeforeFusion)
-      why_client.push_back("dedupe before_fusion: a knn retriever cannot collapse by " +
-                           s.c.parent_field + " before RRF");
-    if (s.c.dedupe == Dedupe::kAfterFusion && !v.at_least(8, 16))
-      why_client.push_back("collapse beside an rrf retriever needs 8.16");
-    s.out.mode = why_client.empty() ? "server_fusion" : "client_fusion";
-    s.out.mode_reasons = why_client.empty()
-                             ? std::vector<std::string>{"retriever.rrf on " + v.str() +
-                                                        (v.at_least(8, 16) ? " (GA)" : " (technical preview)")}
-                             : why_client;
-  }
-  const bool server = s.out.mode == "server_fusion";
+  if (!licensed)
+    why_client.push_back("RRF retrievers need an Enterprise (or trial) licence; license = " +
+                         s.c.es_license);
+  if (s.c.dedupe == Dedupe::kBeforeFusion)
+    why_client.push_back("dedupe before_fusion: a knn retriever cannot collapse by " +
+                         s.c.parent_field + " before RRF");
+  if (s.c.dedupe == Dedupe::kAfterFusion && !v.at_least(8, 16))
+    why_client.push_back("collapse beside an rrf retriever needs 8.16");
+  const bool server = choose_mode(
+      s.out, std::move(why_client),
+      "retriever.rrf on " + v.str() + (v.at_least(8, 16) ? " (GA)" : " (technical preview)"));
   for (const char* col : {"faq", "doc"}) {
     const bool doc = col[0] == 'd';
-    std::vector<std::size_t> legs;
-    for (std::size_t i = 0; i < s.out.legs.size(); ++i)
-      if (s.out.legs[i].collection == col) legs.push_back(i);
+    const std::vector<std::size_t> legs = legs_in(s.out, col);
     if (legs.empty()) continue;
     const int k = s.out.legs[legs[0]].top_k;
     const Json filters = dsl_filters(s, doc);
@@ -451,28 +463,20 @@ Result<EngineRequests> build_os(Shape& s) {
   const Version& v = s.version;
   constexpr std::size_t kMaxHybridQueries = 5;
   std::vector<std::string> why_client;
-  if (max_legs_per_collection(s.out) <= 1) {
-    s.out.mode = "single_leg";
-    s.out.mode_reasons.push_back("one leg per collection: nothing to fuse");
-  } else {
-    if (!v.at_least(2, 19))
-      why_client.push_back("RRF (score-ranker-processor) needs 2.19; " + v.str() +
-                           " only normalizes scores");
-    if (max_legs_per_collection(s.out) > kMaxHybridQueries)
-      why_client.push_back(std::to_string(max_legs_per_collection(s.out)) +
-                           " legs: a hybrid query takes at most 5 sub-queries");
-    if (s.c.dedupe == Dedupe::kBeforeFusion)
-      why_client.push_back("dedupe before_fusion: hybrid sub-queries cannot collapse by " +
-                           s.c.parent_field + " before fusion");
-    if (s.c.dedupe == Dedupe::kAfterFusion && !v.at_least(3, 1))
-      why_client.push_back("collapse with a hybrid query needs 3.1");
-    s.out.mode = why_client.empty() ? "server_fusion" : "client_fusion";
-    s.out.mode_reasons = why_client.empty()
-                             ? std::vector<std::string>{"hybrid query + search pipeline " +
-                                                        s.c.os_pipeline_id + " (RRF) on " + v.str()}
-                             : why_client;
-  }
-  const bool server = s.out.mode == "server_fusion";
+  if (!v.at_least(2, 19))
+    why_client.push_back("RRF (score-ranker-processor) needs 2.19; " + v.str() +
+                         " only normalizes scores");
+  if (max_legs_per_collection(s.out) > kMaxHybridQueries)
+    why_client.push_back(std::to_string(max_legs_per_collection(s.out)) +
+                         " legs: a hybrid query takes at most 5 sub-queries");
+  if (s.c.dedupe == Dedupe::kBeforeFusion)
+    why_client.push_back("dedupe before_fusion: hybrid sub-queries cannot collapse by " +
+                         s.c.parent_field + " before fusion");
+  if (s.c.dedupe == Dedupe::kAfterFusion && !v.at_least(3, 1))
+    why_client.push_back("collapse with a hybrid query needs 3.1");
+  const bool server =
+      choose_mode(s.out, std::move(why_client),
+                  "hybrid query + search pipeline " + s.c.os_pipeline_id + " (RRF) on " + v.str());
   if (server) {
     const Json pipeline = {
         {"description", "qaplan: reciprocal rank fusion of the hybrid sub-queries"},
@@ -484,9 +488,7 @@ Result<EngineRequests> build_os(Shape& s) {
   }
   for (const char* col : {"faq", "doc"}) {
     const bool doc = col[0] == 'd';
-    std::vector<std::size_t> legs;
-    for (std::size_t i = 0; i < s.out.legs.size(); ++i)
-      if (s.out.legs[i].collection == col) legs.push_back(i);
+    const std::vector<std::size_t> legs = legs_in(s.out, col);
     if (legs.empty()) continue;
     const int k = s.out.legs[legs[0]].top_k;
     const Json filters = dsl_filters(s, doc);
@@ -539,29 +541,19 @@ Result<EngineRequests> build_milvus(Shape& s) {
                         "top k " + std::to_string(l.top_k) + " exceeds Milvus' limit 16384",
                         l.collection + "_top_k");
   std::vector<std::string> why_client;
-  if (max_legs_per_collection(s.out) <= 1) {
-    s.out.mode = "single_leg";
-    s.out.mode_reasons.push_back("one leg per collection: nothing to fuse");
-  } else {
-    if (s.c.dedupe == Dedupe::kBeforeFusion)
-      why_client.push_back("dedupe before_fusion: hybrid_search groups only the fused list");
-    if (s.c.dedupe == Dedupe::kAfterFusion && !v.at_least(2, 5))
-      why_client.push_back("group_by_field on hybrid_search needs 2.5");
-    s.out.mode = why_client.empty() ? "server_fusion" : "client_fusion";
-    s.out.mode_reasons = why_client.empty()
-                             ? std::vector<std::string>{"hybrid_search with RRFRanker on " + v.str()}
-                             : why_client;
-  }
+  if (s.c.dedupe == Dedupe::kBeforeFusion)
+    why_client.push_back("dedupe before_fusion: hybrid_search groups only the fused list");
+  if (s.c.dedupe == Dedupe::kAfterFusion && !v.at_least(2, 5))
+    why_client.push_back("group_by_field on hybrid_search needs 2.5");
+  const bool server =
+      choose_mode(s.out, std::move(why_client), "hybrid_search with RRFRanker on " + v.str());
   if (!s.lexical && s.dense)
     s.out.mode_reasons.push_back("Milvus " + v.str() + " has no BM25 function: dense legs only");
-  const bool server = s.out.mode == "server_fusion";
   Json params = Json::object();
   for (const auto& [key, val] : s.c.milvus_search_params) params[key] = val;
   for (const char* col : {"faq", "doc"}) {
     const bool doc = col[0] == 'd';
-    std::vector<std::size_t> legs;
-    for (std::size_t i = 0; i < s.out.legs.size(); ++i)
-      if (s.out.legs[i].collection == col) legs.push_back(i);
+    const std::vector<std::size_t> legs = legs_in(s.out, col);
     if (legs.empty()) continue;
     const int k = s.out.legs[legs[0]].top_k;
     const std::string expr = milvus_expr(s, doc);

@@ -211,10 +211,12 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
 
   // One source suggestion serves the boundary check and the intent candidate.
   out.source = suggest_source(q, verdict, lex);
-  // The rule candidate first: a turn its follow-up rules recognise is not refused by the model.
-  const IntentCandidate rule = classify_intent(q, has_history, out.source.value, lex);
+  // With history the rule candidate comes first: a turn its follow-up rules recognise is not
+  // refused by the model. (Without history nothing continues; a direct answer skips it.)
+  std::optional<IntentCandidate> early_rule;
+  if (has_history) early_rule = classify_intent(q, true, out.source.value, lex);
   out.route = decide_route(q, scenario, request.source, out.source.value, verdict, lex,
-                           has_history && rule.intent == Intent::kFollowUp);
+                           early_rule && early_rule->intent == Intent::kFollowUp);
   out.timings.route_ns = ns_since(t);
   if (out.route.route == Route::kDirectAnswer) {
     out.timings.total_ns = ns_since(t0);
@@ -222,6 +224,8 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   }
 
   t = Clock::now();
+  const IntentCandidate rule =
+      early_rule ? std::move(*early_rule) : classify_intent(q, has_history, out.source.value, lex);
   std::optional<IntentCandidate> model;
   std::string model_error;
   if (impl_->options.intent_model) {
