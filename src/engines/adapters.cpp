@@ -643,40 +643,39 @@ std::string_view to_string(Dedupe d) noexcept {
   return "before_fusion";
 }
 
+namespace {
+
+// What every adapter does first: a direct answer needs no request; else the shape, then the
+// engine's builder.
+Result<EngineRequests> render(Engine e, const std::string& cfg_version, const Preparation& prep,
+                              const QueryAnalysis& analysis, const EngineInputs& inputs,
+                              const EnginesConfig& config,
+                              Result<EngineRequests> (*build)(Shape&)) {
+  if (prep.route.route == Route::kDirectAnswer) {
+    QAPLAN_ASSIGN_OR_RETURN(Version v,
+                            parse_version(e, inputs.version.empty() ? cfg_version : inputs.version));
+    return direct_answer(e, v);
+  }
+  QAPLAN_ASSIGN_OR_RETURN(Shape s, shape(e, prep, analysis, inputs, config, cfg_version));
+  return build(s);
+}
+
+}  // namespace
+
 Result<EngineRequests> to_elasticsearch(const Preparation& prep, const QueryAnalysis& analysis,
                                         const EngineInputs& inputs, const EnginesConfig& config) {
-  if (prep.route.route == Route::kDirectAnswer) {
-    QAPLAN_ASSIGN_OR_RETURN(Version v, parse_version(Engine::kElasticsearch,
-                                                     inputs.version.empty() ? config.es_version : inputs.version));
-    return direct_answer(Engine::kElasticsearch, v);
-  }
-  QAPLAN_ASSIGN_OR_RETURN(Shape s, shape(Engine::kElasticsearch, prep, analysis, inputs, config,
-                                         config.es_version));
-  return build_es(s);
+  return render(Engine::kElasticsearch, config.es_version, prep, analysis, inputs, config, build_es);
 }
 
 Result<EngineRequests> to_opensearch(const Preparation& prep, const QueryAnalysis& analysis,
                                      const EngineInputs& inputs, const EnginesConfig& config) {
-  if (prep.route.route == Route::kDirectAnswer) {
-    QAPLAN_ASSIGN_OR_RETURN(Version v, parse_version(Engine::kOpenSearch,
-                                                     inputs.version.empty() ? config.os_version : inputs.version));
-    return direct_answer(Engine::kOpenSearch, v);
-  }
-  QAPLAN_ASSIGN_OR_RETURN(Shape s, shape(Engine::kOpenSearch, prep, analysis, inputs, config,
-                                         config.os_version));
-  return build_os(s);
+  return render(Engine::kOpenSearch, config.os_version, prep, analysis, inputs, config, build_os);
 }
 
 Result<EngineRequests> to_milvus(const Preparation& prep, const QueryAnalysis& analysis,
                                  const EngineInputs& inputs, const EnginesConfig& config) {
-  if (prep.route.route == Route::kDirectAnswer) {
-    QAPLAN_ASSIGN_OR_RETURN(Version v, parse_version(Engine::kMilvus,
-                                                     inputs.version.empty() ? config.milvus_version : inputs.version));
-    return direct_answer(Engine::kMilvus, v);
-  }
-  QAPLAN_ASSIGN_OR_RETURN(Shape s, shape(Engine::kMilvus, prep, analysis, inputs, config,
-                                         config.milvus_version));
-  return build_milvus(s);
+  return render(Engine::kMilvus, config.milvus_version, prep, analysis, inputs, config,
+                build_milvus);
 }
 
 Result<EngineRequests> to_engine(Engine engine, const Preparation& prep,
