@@ -140,6 +140,25 @@ std::vector<std::size_t> legs_in(const EngineRequests& r, std::string_view col) 
   return out;
 }
 
+// A collection the plan searches: its name, whether it holds documents, its legs (fusion order)
+// and their top k. Every builder loops over these.
+struct Searched {
+  std::string col;
+  bool doc = false;
+  std::vector<std::size_t> legs;
+  int k = 0;
+};
+std::vector<Searched> searched(const EngineRequests& r) {
+  std::vector<Searched> out;
+  for (const char* col : {"faq", "doc"}) {
+    std::vector<std::size_t> legs = legs_in(r, col);
+    if (legs.empty()) continue;
+    const int k = r.legs[legs[0]].top_k;
+    out.push_back({col, col[0] == 'd', std::move(legs), k});
+  }
+  return out;
+}
+
 // Sets the fusion mode and its reasons: single leg when there is nothing to fuse, else server
 // fusion unless the engine gave reasons it cannot (`why_client`). True for server fusion.
 bool choose_mode(EngineRequests& r, std::vector<std::string> why_client, std::string server_reason) {
@@ -400,11 +419,7 @@ Result<EngineRequests> build_es(Shape& s) {
   const bool server = choose_mode(
       s.out, std::move(why_client),
       "retriever.rrf on " + v.str() + (v.at_least(8, 16) ? " (GA)" : " (technical preview)"));
-  for (const char* col : {"faq", "doc"}) {
-    const bool doc = col[0] == 'd';
-    const std::vector<std::size_t> legs = legs_in(s.out, col);
-    if (legs.empty()) continue;
-    const int k = s.out.legs[legs[0]].top_k;
+  for (const auto& [col, doc, legs, k] : searched(s.out)) {
     const Json filters = dsl_filters(s, doc);
     if (server) {
       Json children = Json::array();
@@ -486,11 +501,7 @@ Result<EngineRequests> build_os(Shape& s) {
     s.out.requests.push_back({"pipeline", "", "put_search_pipeline", s.c.os_pipeline_id,
                               pipeline.dump(), "", {}});
   }
-  for (const char* col : {"faq", "doc"}) {
-    const bool doc = col[0] == 'd';
-    const std::vector<std::size_t> legs = legs_in(s.out, col);
-    if (legs.empty()) continue;
-    const int k = s.out.legs[legs[0]].top_k;
+  for (const auto& [col, doc, legs, k] : searched(s.out)) {
     const Json filters = dsl_filters(s, doc);
     if (server) {
       // 3.0 filters the whole hybrid query; 2.x needs the filter repeated in every sub-query.
@@ -551,11 +562,7 @@ Result<EngineRequests> build_milvus(Shape& s) {
     s.out.mode_reasons.push_back("Milvus " + v.str() + " has no BM25 function: dense legs only");
   Json params = Json::object();
   for (const auto& [key, val] : s.c.milvus_search_params) params[key] = val;
-  for (const char* col : {"faq", "doc"}) {
-    const bool doc = col[0] == 'd';
-    const std::vector<std::size_t> legs = legs_in(s.out, col);
-    if (legs.empty()) continue;
-    const int k = s.out.legs[legs[0]].top_k;
+  for (const auto& [col, doc, legs, k] : searched(s.out)) {
     const std::string expr = milvus_expr(s, doc);
     auto data_of = [&](const Leg& l) {
       return l.modality == "dense" ? Json::array({vector_json(s.in.vectors[l.text])})

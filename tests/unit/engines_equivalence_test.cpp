@@ -162,28 +162,24 @@ void check_engine(engines::Engine engine, const char* version) {
       lq.faq = req.collection == "faq";
       lq.top_k = body["size"].get<int>();
       const Json* filters = nullptr;
-      if (body["query"].contains("knn") && engine == engines::Engine::kOpenSearch) {
+      if (body["query"].contains("knn")) {
+        // ES: {"knn": {"field", "query_vector", "num_candidates", "filter": […]}};
         // OpenSearch: {"knn": {"<field>": {"vector", "k", "filter": {"bool": {"filter": […]}}}}}
-        const Json& knn = body["query"]["knn"][c.vector_field];
-        const auto v = knn["vector"].get<std::vector<float>>();
+        const bool es = engine == engines::Engine::kElasticsearch;
+        const Json& knn = es ? body["query"]["knn"] : body["query"]["knn"][c.vector_field];
+        if (es) {
+          ASSERT_EQ(knn["field"], c.vector_field);
+          ASSERT_GE(knn["num_candidates"].get<int>(), lq.top_k);
+        } else {
+          ASSERT_EQ(knn["k"].get<int>(), lq.top_k);
+        }
+        const auto v = knn[es ? "query_vector" : "vector"].get<std::vector<float>>();
         ASSERT_EQ(v.size(), 1u);
         const std::size_t text = static_cast<std::size_t>(v[0]) - 1;
         ASSERT_LT(text, r->texts.size());
         lq.dense = true;
         lq.text = r->texts[text];
-        ASSERT_EQ(knn["k"].get<int>(), lq.top_k);
-        if (knn.contains("filter")) filters = &knn["filter"]["bool"]["filter"];
-      } else if (body["query"].contains("knn")) {
-        const Json& knn = body["query"]["knn"];
-        ASSERT_EQ(knn["field"], c.vector_field);
-        const auto v = knn["query_vector"].get<std::vector<float>>();
-        ASSERT_EQ(v.size(), 1u);
-        const std::size_t text = static_cast<std::size_t>(v[0]) - 1;
-        ASSERT_LT(text, r->texts.size());
-        lq.dense = true;
-        lq.text = r->texts[text];
-        ASSERT_GE(knn["num_candidates"].get<int>(), lq.top_k);
-        if (knn.contains("filter")) filters = &knn["filter"];
+        if (knn.contains("filter")) filters = es ? &knn["filter"] : &knn["filter"]["bool"]["filter"];
       } else {
         const Json& b = body["query"]["bool"];
         lq.text = b["must"][0]["match"][c.text_field]["query"].get<std::string>();
