@@ -38,9 +38,7 @@ Status nfkc_casefold_into(std::string_view text, std::string& out) {
   return {};
 }
 
-bool is_han(std::int32_t cp) noexcept {
-  if (cp < 0x2E80) return false;  // nothing below the CJK radicals block is Han
-  if (cp >= 0x4E00 && cp <= 0x9FFF) return true;  // CJK Unified Ideographs: all Han, skip ICU
+bool is_han_slow(std::int32_t cp) noexcept {
   UErrorCode err = U_ZERO_ERROR;
   return uscript_getScript(cp, &err) == USCRIPT_HAN && U_SUCCESS(err);
 }

@@ -224,7 +224,7 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   }
 
   t = Clock::now();
-  const IntentCandidate rule =
+  IntentCandidate rule =
       early_rule ? std::move(*early_rule) : classify_intent(q, has_history, out.source.value, lex);
   std::optional<IntentCandidate> model;
   std::string model_error;
@@ -234,7 +234,8 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   } else if (impl_->model) {
     model = model_intent(verdict, *impl_->model, has_history, c.model.dependent_min_score);
   }
-  IntentResult intent = decide_intent(rule, model, model_error, c.intent_gateway);
+  IntentResult intent =
+      decide_intent(std::move(rule), std::move(model), model_error, c.intent_gateway);
 
   // A follow-up that names no source continues the conversation's source: the latest earlier
   // turn that suggests one. A source only the model guessed from the follow-up's few words

@@ -2,7 +2,7 @@
 
 namespace qaplan::internal {
 
-IntentResult decide_intent(const IntentCandidate& rule, const std::optional<IntentCandidate>& model,
+IntentResult decide_intent(IntentCandidate rule, std::optional<IntentCandidate> model,
                            std::string_view model_error, const GatewayConfig& g) {
   IntentResult r;
   r.intent = rule.intent;
@@ -10,8 +10,6 @@ IntentResult decide_intent(const IntentCandidate& rule, const std::optional<Inte
   r.confidence = rule.score;
   r.suggested_source = rule.suggested_source;
   r.matched_rules = rule.matched_rules;
-  r.rule_candidate = rule;
-  r.model_candidate = model;
   if (!model_error.empty()) {
     r.decision_policy = DecisionPolicy::kModelFailed;
     r.model_error = std::string(model_error);
@@ -46,6 +44,9 @@ IntentResult decide_intent(const IntentCandidate& rule, const std::optional<Inte
     r.confidence = g.conflict_final_score;
   }
   r.requires_rewrite = r.intent == Intent::kFollowUp;
+  // The candidates are taken by value and moved into the record: prepare() hands over its own.
+  r.rule_candidate = std::move(rule);
+  r.model_candidate = std::move(model);
   return r;
 }
 

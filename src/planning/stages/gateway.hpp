@@ -18,7 +18,7 @@
 
 namespace qaplan::internal {
 
-IntentResult decide_intent(const IntentCandidate& rule, const std::optional<IntentCandidate>& model,
+IntentResult decide_intent(IntentCandidate rule, std::optional<IntentCandidate> model,
                            std::string_view model_error, const GatewayConfig& g);
 
 }  // namespace qaplan::internal

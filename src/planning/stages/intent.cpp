@@ -15,14 +15,17 @@ bool ends_with_any(std::string_view text, const std::vector<std::string>& words)
                      [&](const std::string& w) { return text.ends_with(w); });
 }
 
+// `check_unless` = false asks "would the rule hold without its veto list" (no copy of the rule).
 bool rule_holds(const IntentRuleConfig& r, std::size_t index, const ScannedQuery& q,
-                bool has_history, std::string_view core, bool anchored, const LexiconIds& ids) {
+                bool has_history, std::string_view core, bool anchored, const LexiconIds& ids,
+                bool check_unless = true) {
   if (r.requires_history && !has_history) return false;
   if (r.max_units && q.query.query_units > *r.max_units) return false;
   if (r.min_units && q.query.query_units < *r.min_units) return false;
   if (r.requires_history && q.has_in_content(ids.topic_switch)) return false;
   if (!r.contains_any.empty() && !q.has_in_content(ids.intent_contains[index])) return false;
-  if (!r.unless_contains_any.empty() && q.has_in_content(ids.intent_unless[index])) return false;
+  if (check_unless && !r.unless_contains_any.empty() && q.has_in_content(ids.intent_unless[index]))
+    return false;
   if (!r.starts_with_any.empty() && !starts_with_any(core, r.starts_with_any)) return false;
   if (!r.ends_with_any.empty() && !ends_with_any(core, r.ends_with_any)) return false;
   if (r.without_anchor && anchored) return false;
@@ -47,11 +50,9 @@ IntentCandidate classify_intent(const ScannedQuery& q, bool has_history,
   const IntentRuleConfig* winner = nullptr;
   for (std::size_t i = 0; i < ic.rules.size(); ++i) {
     if (!rule_holds(ic.rules[i], i, q, has_history, core, anchored, ids)) {
-      if (!ic.rules[i].unless_contains_any.empty() && q.has_in_content(ids.intent_unless[i])) {
-        IntentRuleConfig without_veto = ic.rules[i];
-        without_veto.unless_contains_any.clear();
-        if (rule_holds(without_veto, i, q, has_history, core, anchored, ids)) c.vetoed = true;
-      }
+      if (!ic.rules[i].unless_contains_any.empty() && q.has_in_content(ids.intent_unless[i]) &&
+          rule_holds(ic.rules[i], i, q, has_history, core, anchored, ids, /*check_unless=*/false))
+        c.vetoed = true;
       continue;
     }
     c.matched_rules.push_back(ic.rules[i].id);

@@ -102,16 +102,21 @@ Result<PlanResult> build_retrieval_plan(const RouteDecision& route, const Intent
   PlanKnobs knobs = strategy.defaults;
   std::string reason;
   PlanTrace trace;
+  trace.fired.reserve(strategy.patches.size());  // one allocation instead of regrowth
   for (const PlanPatchConfig& patch : strategy.patches) {
     if (!holds(patch.when, intent, signals)) continue;
     FiredPatch fired{patch.id, patch.tag, {}};
+    fired.changes.reserve(patch.changes.size());
     for (const PatchChange& ch : patch.changes) {
       const double before = get_knob(knobs, ch.knob);
       const double after = apply(ch.op, before, ch.value);
       set_knob(knobs, ch.knob, after);
       fired.changes.push_back({ch.knob, ch.op, ch.value, before, after});
     }
-    if (!patch.tag.empty()) reason += (reason.empty() ? "" : "_") + patch.tag;
+    if (!patch.tag.empty()) {
+      if (!reason.empty()) reason += '_';
+      reason += patch.tag;
+    }
     trace.fired.push_back(std::move(fired));
   }
   return PlanResult{PlanBuilder::build(knobs, intent, signals.category, std::move(reason)),
