@@ -284,8 +284,10 @@ Status read_glossary(Reader& r, GlossaryConfig& g, const std::vector<SourceConfi
     for (const auto& [key, val] : d.v.as_table()) {
       std::string file;
       QAPLAN_TRY(d.get(key, file, true));
+      // A named copy: clang 14 (the fuzz build) cannot capture a structured binding.
+      const std::string& name = key;
       if (std::none_of(sources.begin(), sources.end(),
-                       [&](const SourceConfig& s) { return s.name == key; }))
+                       [&](const SourceConfig& s) { return s.name == name; }))
         return d.err(val, key, "unknown source '" + key + "' (not in [[sources]])");
       if (file.empty()) return d.err(val, key, "must name a file");
       g.domains[key] = file;
