@@ -3,7 +3,10 @@
 // (stack overflow), took seconds, or refused valid input.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <utility>
 
@@ -241,4 +244,22 @@ TEST(FuzzRegression, InvalidNowIsNotEchoedRaw) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("\"2026-13-01T00:00:00+08:00\""), std::string::npos)
       << bad.error().to_string();
+}
+
+// The glossary target's smallest rules file must keep loading as required keys are added:
+// otherwise glossary_fuzz aborts at start-up and scripts/fuzz.sh fails (it did, after
+// default_scenario, [input], unclear_max_units … became required). Same steps as the harness.
+TEST(FuzzHarness, GlossaryTargetRulesFileStillLoads) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("qaplan-glossary-rules-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "glossary");
+  fs::copy_file(qaplan::test::source_dir() / "tests/fuzz/glossary_rules.toml", dir / "rules.toml",
+                fs::copy_options::overwrite_existing);
+  fs::copy_file(qaplan::test::source_dir() / "config/glossary/hr.toml", dir / "glossary/fuzz.toml",
+                fs::copy_options::overwrite_existing);
+  auto cfg = qaplan::load_config(dir / "rules.toml");
+  fs::remove_all(dir);
+  ASSERT_TRUE(cfg.ok()) << cfg.error().to_string();
+  EXPECT_FALSE(cfg->glossary.domains.empty());
+  EXPECT_TRUE(qaplan::Planner::create(std::move(cfg).value()).ok());
 }
