@@ -11,6 +11,8 @@
 #                $FUZZ_BUILD/fuzz-work); the committed seeds in tests/fuzz/corpus and the past
 #                findings' reproducers in tests/fuzz/regressions are read, never written
 #   FUZZ_NICE    prefix for each fuzzer (e.g. "nice -n 19")
+#   FUZZ_QUICK   1 = build at -O0 without debug info (about 2 min on 2 cores instead of ~6): for
+#                replaying the seeds and regressions (CI: FUZZ_RUNS=0), not for long runs
 # A crash, a sanitizer report, an invariant failure (abort), a timeout (> 30 s for one input) or
 # running out of memory fails the run; the reproducer is kept as FUZZ_WORK/<target>/crash-* (or
 # timeout-*, oom-*) and the script prints how to replay it. Each target's executions, exec/s and
@@ -26,7 +28,9 @@ configure_and_build() {
     echo "fuzz.sh: clang++ not found (scripts/setup.sh installs clang)" >&2
     exit 2
   fi
-  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  local opt=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+  [[ "${FUZZ_QUICK:-0}" == 1 ]] && opt=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g0")
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_CXX_COMPILER=clang++ "${opt[@]}" \
     -DQAPLAN_FUZZ=ON -DQAPLAN_BUILD_TESTS=OFF -DQAPLAN_BUILD_TOOLS=OFF \
     -DQAPLAN_BUILD_BENCHMARKS=OFF -DQAPLAN_INSTALL=OFF >/dev/null
   cmake --build "$BUILD" -j"$(nproc)" --target qaplan_fuzz
