@@ -242,7 +242,17 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
   for (const Token& t : words_of(frag))
     if (t.word) f.push_back(t);
   if (f.empty()) return std::nullopt;
-  const std::string_view head = f.back().text(frag);
+  std::string_view head = f.back().text(frag);
+  // ICU splits a compound it does not know alone into single characters (二类 → 二|类, while
+  // 一类城市 keeps 一类): a trailing run of one-character words is one head.
+  if (f.back().single_han) {
+    std::size_t k = f.size() - 1;
+    while (k > 0 && f[k - 1].single_han && f[k - 1].end == f[k].begin) --k;
+    if (k + 1 < f.size()) {
+      head = frag.substr(f[k].begin, f.back().end - f[k].begin);
+      f.resize(k + 1);  // the run counts as one word of the fragment
+    }
+  }
   if (reader.is_function(head)) return std::nullopt;
   const std::vector<Token> p = words_of(prev);
   for (std::size_t i = p.size(); i-- > 0;) {
