@@ -1,4 +1,4 @@
-// Feature extraction of the router model (router-features-1): what is emitted, that inflected
+// Feature extraction of the router model (router-features-2): what is emitted, that inflected
 // English forms share a stem, that the text features do not depend on `previous`, that Traditional
 // and Simplified questions give the same features after normalization, and that nothing
 // overflows or crashes on long or malformed input.

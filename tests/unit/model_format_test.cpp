@@ -202,17 +202,17 @@ TEST(ModelFormat, MetadataIsValidatedStrictly) {
       R"({"name":"category","labels":["default","pricing","summary"]},)"
       R"({"name":"source","labels":["hr","it","none"]},)"
       R"({"name":"dependent","labels":["independent","dependent"]}])";
-  const std::string ok = R"({"feature_spec":"router-features-1","hash_bits":16,)" + heads +
+  const std::string ok = R"({"feature_spec":"router-features-2","hash_bits":16,)" + heads +
                          R"(,"name":"m","training":{}})";
   ASSERT_TRUE(RouterModel::parse(with_meta(ok), kOrigin).ok());
   expect_invalid(with_meta("not json"), "metadata");
   expect_invalid(with_meta(R"({"feature_spec":"router-features-9","hash_bits":16,)" + heads +
                            R"(,"name":"m","training":{}})"),
                  "feature spec \"router-features-9\" not supported");
-  expect_invalid(with_meta(R"({"feature_spec":"router-features-1","hash_bits":17,)" + heads +
+  expect_invalid(with_meta(R"({"feature_spec":"router-features-2","hash_bits":17,)" + heads +
                            R"(,"name":"m","training":{}})"),
                  "hash bits 16 differ");
-  expect_invalid(with_meta(R"({"feature_spec":"router-features-1","hash_bits":16,)" + heads +
+  expect_invalid(with_meta(R"({"feature_spec":"router-features-2","hash_bits":16,)" + heads +
                            R"(,"name":"m","training":{},"extra":1})"),
                  "extra");
   std::string renamed = ok;
@@ -223,7 +223,7 @@ TEST(ModelFormat, MetadataIsValidatedStrictly) {
   expect_invalid(with_meta(dup), "duplicate label");
   // 17 labels in the metadata: more than kMaxLabels.
   std::string many =
-      R"({"feature_spec":"router-features-1","hash_bits":16,"heads":[{"name":"act","labels":[)";
+      R"({"feature_spec":"router-features-2","hash_bits":16,"heads":[{"name":"act","labels":[)";
   for (int i = 0; i < 17; ++i)
     many += (i ? "," : "") + std::string("\"l") + std::to_string(i) + "\"";
   many +=

@@ -75,7 +75,7 @@ TEST(ModelTrain, FitsItsTrainingRowsAndRecordsHowItWasMade) {
     if (c.head == "act") act_rows += c.per_split[0] + c.per_split[1] + c.per_split[2];
   EXPECT_EQ(act_rows, 35 + 17 + 4);
   const auto meta = nlohmann::json::parse(m->metadata());
-  EXPECT_EQ(meta["feature_spec"], "router-features-1");
+  EXPECT_EQ(meta["feature_spec"], "router-features-2");
   EXPECT_EQ(meta["hash_bits"], 20);
   const auto& tr = meta["training"];
   EXPECT_EQ(tr["command"], "qaplan model train");

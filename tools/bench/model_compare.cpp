@@ -9,7 +9,7 @@
 //   build/bench/model_compare --heldout MODEL.qpm   # data it never trained on (../shared/external)
 //
 // Both learners see the same rows (eval_sets/router, train split; a head trains on the rows that
-// carry its label) and the same features: the ids of `router-features-1`, given to fastText as
+// carry its label) and the same features: the ids of `router-features-2`, given to fastText as
 // space-separated tokens "f<id>" (text features for four heads, text + pair features for the
 // dependent head). fastText: supervised, softmax loss, no subwords, no word n-grams (the tokens
 // already are n-grams), minCount 2 (LIBLINEAR: min_count 2), one thread, fixed seed.

@@ -11,7 +11,7 @@
 ///
 /// Learning: LIBLINEAR, L2-regularized logistic regression solved in the primal (trust-region
 /// Newton, no randomness), one-vs-rest for more than two labels, one thread, a fixed C per head;
-/// features are the hashed n-grams of `router-features-1` (src/planning/model/features.hpp) with
+/// features are the hashed n-grams of `router-features-2` (src/planning/model/features.hpp) with
 /// value count / sqrt(number of text features); features seen in fewer than `min_count` training
 /// rows of a head are dropped. Weights are quantized to int8 per head. The same data and options
 /// give byte-identical model files.

@@ -5,6 +5,7 @@
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
+#include "planning/model/fold.hpp"
 
 namespace qaplan::internal {
 namespace {
@@ -579,7 +580,8 @@ void extract_router_features(std::string_view text, std::string_view previous, u
     void more(std::string_view s) noexcept { inner.more(s); }
     void end() noexcept { inner.end(); }
   } split{sink, out};
-  extract(text, previous, split);
+  char text_buf[kMaxFoldBytes], previous_buf[kMaxFoldBytes];
+  extract(fold_for_model(text, text_buf), fold_for_model(previous, previous_buf), split);
   if (!split.text_done) out.text_count = out.size;
 }
 
@@ -587,7 +589,8 @@ std::vector<std::string> describe_router_features(std::string_view text,
                                                   std::string_view previous) {
   std::vector<std::string> out;
   DescribeSink sink{out, std::string(), true};
-  extract(text, previous, sink);
+  char text_buf[kMaxFoldBytes], previous_buf[kMaxFoldBytes];
+  extract(fold_for_model(text, text_buf), fold_for_model(previous, previous_buf), sink);
   return out;
 }
 

@@ -1,11 +1,13 @@
 #pragma once
 // Feature extraction of the router classifier, shared by inference (router_model.cpp) and
-// training (src/eval/train_model.cpp), so the two can never disagree. Spec `router-features-1`;
+// training (src/eval/train_model.cpp), so the two can never disagree. Spec `router-features-2`;
 // any change to what is emitted or how it is hashed needs a new id (the model file records it and
 // RouterModel::parse refuses a model whose spec this code does not implement).
 //
-// Input is a normalize_question() text (NFKC casefold, whitespace collapsed, Simplified). It is
-// read as code points and cut into units:
+// Input is a normalize_question() text (NFKC casefold, whitespace collapsed, Simplified), folded
+// first (model/fold.hpp: spellings OpenCC's round trip confuses, 文件 / 文档, read as one; text
+// beyond 4 KB is cut) — spec 2; spec 1 read the text unfolded. It is read as code points and cut
+// into units:
 //   Han runs     maximal runs of ideographs (plus kana and hangul, which behave the same way);
 //   ASCII words  maximal runs of [a-z0-9] (and Latin letters U+00C0–U+024F), with an apostrophe
 //                inside a word kept ("won't");
@@ -45,7 +47,7 @@
 
 namespace qaplan::internal {
 
-inline constexpr std::string_view kRouterFeatureSpec = "router-features-1";
+inline constexpr std::string_view kRouterFeatureSpec = "router-features-2";
 /// Feature ids a buffer holds; the text features of a message longer than ~650 Han characters
 /// are cut here (the same way in training and inference).
 inline constexpr std::size_t kMaxRouterFeatures = 2048;
