@@ -106,6 +106,14 @@ struct CanonicalOrder {
   }
 };
 
+// What the model reads: the planner's normalized text (NFKC casefold, Traditional simplified).
+std::string normalized(const std::string& raw) {
+  InputConfig limits;
+  limits.max_question_chars = 100000;
+  auto n = internal::normalize_question(raw, limits, "question");
+  return n.ok() ? n->text : raw;
+}
+
 #define ASSERT_LT_OR_DIE(a, b) \
   if (!((a) < (b))) {             \
     ADD_FAILURE() << "fold table does not converge"; \
@@ -162,21 +170,20 @@ std::vector<std::pair<std::string, std::string>> compute_table() {
   for (std::uint32_t cp = 0xF900; cp <= 0xFAFF; ++cp) candidates.insert(utf8(cp));
   UnionFind uf;
   // A Taiwan phrase read as plain Traditional (游標 → 游标) and as qaplan reads it (光标).
+  // Everything is compared as the model reads it: normalized (NFKC casefold, Traditional
+  // simplified), so SQL隐码攻击 is sql隐码攻击 and 請 never reaches the model.
   for (const auto& k : dict_keys("TWPhrasesRev.ocd2")) {
-    const std::string plain = t2s->Convert(k), ours = internal::to_simplified(k).value();
+    const std::string plain = normalized(t2s->Convert(k)), ours = normalized(k);
     if (plain != ours) uf.unite(plain, ours);
   }
   for (const std::string& p : candidates) {
-    // Only text the model can see: what to_simplified leaves as it is (請 never reaches it).
-    if (internal::to_simplified(p).value() != p) continue;
+    if (normalized(p) != p) continue;
     for (const auto& conv : {s2t, s2twp}) {
-      const std::string r = internal::to_simplified(conv->Convert(p)).value();
-      if (r != p && !r.empty()) uf.unite(p, r);
+      const std::string r = normalized(conv->Convert(p));
+      if (r != p) uf.unite(p, r);
     }
   }
-  auto stable = [&](const std::string& m) {
-    return internal::to_simplified(s2t->Convert(m)).value() == m;
-  };
+  auto stable = [&](const std::string& m) { return normalized(s2t->Convert(m)) == m; };
   std::map<std::string, std::vector<std::string>> groups;
   for (const auto& [x, unused] : uf.parent) groups[uf.find(x)].push_back(x);
   std::vector<std::pair<std::string, std::string>> table;
@@ -286,13 +293,6 @@ TEST(FoldForModel, IdentityWithoutSpellingsIdempotentAndBounded) {
   const std::string f = fold(long_text);
   EXPECT_LE(f.size(), kMaxFoldBytes);
   EXPECT_EQ(f.size() % 3, 0u);
-}
-
-// What the model reads: the planner's normalized text (NFKC casefold, Traditional simplified).
-std::string normalized(const std::string& raw) {
-  InputConfig limits;
-  limits.max_question_chars = 100000;
-  return internal::normalize_question(raw, limits, "question").value().text;
 }
 
 // The property the fold exists for, on every question of tests/data: a question and its s2t /

@@ -1,10 +1,12 @@
 #include "planning/model/fold.hpp"
 
 #include <algorithm>
-#include <array>
+#include <bitset>
+#include <cstdint>
 #include <cstring>
+#include <vector>
 
-#include "planning/matcher.hpp"
+#include "common/utf8.hpp"
 
 namespace qaplan::internal {
 namespace {
@@ -13,15 +15,55 @@ constexpr FoldEntry kTable[] = {
 #include "planning/model/fold_table.inc"
 };
 
-const PatternMatcher& matcher() {
-  static const PatternMatcher m = [] {
-    PatternMatcher pm;
-    for (std::size_t i = 0; i < std::size(kTable); ++i)
-      pm.add(kTable[i].first, static_cast<std::uint32_t>(i));
-    pm.build();
-    return pm;
-  }();
-  return m;
+// Max-match the way OpenCC converts: at each code point, the longest spelling that starts there.
+// A BMP bitset of first code points rejects most positions with one load; the rest binary-search
+// the spellings grouped by first code point, longest first, and compare bytes. The whole index
+// is ~15 KB, so folding stays in cache (an Aho-Corasick automaton over 1 500 CJK spellings
+// walks ~200 KB of nodes and cost three times as much).
+struct Index {
+  std::bitset<0x10000> first_bmp;
+  std::vector<std::uint32_t> firsts;   // distinct first code points, ascending
+  std::vector<std::uint32_t> begin;    // firsts[k]'s entries: order[begin[k], begin[k + 1])
+  std::vector<std::uint16_t> order;    // table indexes by (first code point, length desc)
+
+  Index() {
+    std::vector<std::pair<std::uint32_t, std::uint16_t>> keyed;
+    for (std::size_t i = 0; i < std::size(kTable); ++i) {
+      std::size_t at = 0;
+      const std::int32_t cp = next_code_point(kTable[i].first, at);
+      keyed.emplace_back(static_cast<std::uint32_t>(cp), static_cast<std::uint16_t>(i));
+    }
+    std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+      if (a.first != b.first) return a.first < b.first;
+      const std::size_t la = kTable[a.second].first.size(), lb = kTable[b.second].first.size();
+      return la != lb ? la > lb : a.second < b.second;
+    });
+    for (const auto& [cp, i] : keyed) {
+      if (firsts.empty() || firsts.back() != cp) {
+        firsts.push_back(cp);
+        begin.push_back(static_cast<std::uint32_t>(order.size()));
+        if (cp < 0x10000) first_bmp.set(cp);
+      }
+      order.push_back(i);
+    }
+    begin.push_back(static_cast<std::uint32_t>(order.size()));
+  }
+
+  // The longest spelling at the start of `rest` (whose first code point is `cp`), or nullptr.
+  const FoldEntry* match(std::uint32_t cp, std::string_view rest) const {
+    if (cp < 0x10000 && !first_bmp.test(cp)) return nullptr;
+    const auto it = std::lower_bound(firsts.begin(), firsts.end(), cp);
+    if (it == firsts.end() || *it != cp) return nullptr;
+    const std::size_t k = static_cast<std::size_t>(it - firsts.begin());
+    for (std::uint32_t j = begin[k]; j < begin[k + 1]; ++j)
+      if (rest.starts_with(kTable[order[j]].first)) return &kTable[order[j]];
+    return nullptr;
+  }
+};
+
+const Index& index() {
+  static const Index idx;  // thread-safe initialisation; built by RouterModel::parse
+  return idx;
 }
 
 // The longest prefix of `s` of at most `max` bytes that ends on a code point boundary.
@@ -32,41 +74,41 @@ std::string_view cut(std::string_view s, std::size_t max) {
   return s.substr(0, n);
 }
 
-struct Hit {
-  std::uint32_t entry, begin, end;
-};
-
 }  // namespace
 
 std::span<const FoldEntry> fold_table() noexcept { return kTable; }
 
 std::string_view fold_for_model(std::string_view text, char (&buf)[kMaxFoldBytes]) noexcept {
   text = cut(text, kMaxFoldBytes);
-  // Hits arrive ordered by end; a text of 4 KB holds at most ~1 400 three-byte spellings, and a
-  // spelling's hits beyond the array are dropped the same way in training and inference.
-  std::array<Hit, 2048> hits;
-  std::size_t n = 0;
-  matcher().scan(text, [&](std::uint32_t entry, std::uint32_t b, std::uint32_t e) {
-    if (n < hits.size()) hits[n++] = {entry, b, e};
-  });
-  if (n == 0) return text;
-  std::sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(n),
-            [](const Hit& a, const Hit& b) {
-              return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
-            });
-  std::size_t out = 0, pos = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    const Hit& h = hits[k];
-    if (h.begin < pos) continue;  // inside a spelling already folded
-    const std::string_view canon = kTable[h.entry].second;
-    std::memcpy(buf + out, text.data() + pos, h.begin - pos);
-    out += h.begin - pos;
-    std::memcpy(buf + out, canon.data(), canon.size());  // canonical ≤ spelling: fits
-    out += canon.size();
-    pos = h.end;
+  const Index& idx = index();
+  std::size_t out = 0;      // bytes written to buf
+  std::size_t copied = 0;   // text[0, copied) is in buf (or needs no copy while nothing changed)
+  bool changed = false;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    std::size_t next = i + 1;
+    const std::int32_t cp = lead < 0x80 ? lead : next_code_point(text, next = i);
+    if (cp < 0) {  // an invalid byte is left as it is (the features skip it)
+      ++i;
+      continue;
+    }
+    const FoldEntry* e = idx.match(static_cast<std::uint32_t>(cp), text.substr(i));
+    if (e == nullptr) {
+      i = next;
+      continue;
+    }
+    // Canonicals are never longer than their spellings, so buf (as large as the cut text) fits.
+    std::memcpy(buf + out, text.data() + copied, i - copied);
+    out += i - copied;
+    std::memcpy(buf + out, e->second.data(), e->second.size());
+    out += e->second.size();
+    i += e->first.size();
+    copied = i;
+    changed = true;
   }
-  std::memcpy(buf + out, text.data() + pos, text.size() - pos);
-  out += text.size() - pos;
+  if (!changed) return text;
+  std::memcpy(buf + out, text.data() + copied, text.size() - copied);
+  out += text.size() - copied;
   return {buf, out};
 }
 

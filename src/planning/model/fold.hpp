@@ -27,7 +27,8 @@ inline constexpr std::size_t kMaxFoldBytes = 4096;
 
 /// Folds `text`: every leftmost-longest occurrence of a table spelling becomes its canonical
 /// form (OpenCC's own max-match order). Returns `text` itself when nothing changes, else a view
-/// into `buf`. Linear in the text (Aho-Corasick); no allocation after the first call.
+/// into `buf`. Linear in the text (each position compares at most the few spellings that start
+/// with its character); no allocation after the first call, which builds a ~15 KB index.
 std::string_view fold_for_model(std::string_view text, char (&buf)[kMaxFoldBytes]) noexcept;
 
 }  // namespace qaplan::internal

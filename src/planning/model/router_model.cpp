@@ -10,6 +10,7 @@
 #include "common/json_reader.hpp"
 #include "common/sha256.hpp"
 #include "planning/model/features.hpp"
+#include "planning/model/fold.hpp"
 #include "planning/model/model_format.hpp"
 #include "qaplan/io.hpp"
 
@@ -282,6 +283,10 @@ Result<RouterModel> RouterModel::parse(std::string_view bytes, std::string_view 
   for (std::size_t k = 0; k < dep.size(); ++k)
     if (dep[k] == "independent") impl->independent = static_cast<std::uint8_t>(k);
   impl->sha256 = sha256_hex(bytes);
+  // The fold's automaton is built here, once, not by the first question (predict stays
+  // allocation-free and its first call as fast as the rest).
+  char warm[kMaxFoldBytes];
+  fold_for_model("", warm);
   return RouterModel(std::move(impl));
 }
 
