@@ -14,12 +14,11 @@ namespace {
 constexpr FoldEntry kTable[] = {
 #include "planning/model/fold_table.inc"
 };
+static_assert(std::size(kTable) < 65536, "Index::order holds 16-bit table indexes");
 
 // Max-match the way OpenCC converts: at each code point, the longest spelling that starts there.
 // A BMP bitset of first code points rejects most positions with one load; the rest binary-search
-// the spellings grouped by first code point, longest first, and compare bytes. The whole index
-// is ~15 KB, so folding stays in cache (an Aho-Corasick automaton over 1 500 CJK spellings
-// walks ~200 KB of nodes and cost three times as much).
+// the spellings grouped by first code point, longest first, and compare bytes (~15 KB in all).
 struct Index {
   std::bitset<0x10000> first_bmp;
   std::vector<std::uint32_t> firsts;   // distinct first code points, ascending

@@ -283,7 +283,7 @@ Result<RouterModel> RouterModel::parse(std::string_view bytes, std::string_view 
   for (std::size_t k = 0; k < dep.size(); ++k)
     if (dep[k] == "independent") impl->independent = static_cast<std::uint8_t>(k);
   impl->sha256 = sha256_hex(bytes);
-  // The fold's automaton is built here, once, not by the first question (predict stays
+  // The fold's index is built here, once, not by the first question (predict stays
   // allocation-free and its first call as fast as the rest).
   char warm[kMaxFoldBytes];
   fold_for_model("", warm);
