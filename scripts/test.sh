@@ -8,7 +8,7 @@
 #   4b. eval-chain over the shipped KB and chain set; a regression beyond tolerance exits 3 (fails)
 #   5. Lucene parity on CMRC 2018 (skips loudly when ../shared or apt is unavailable; with ../shared
 #      present every gate must run: QAPLAN_REQUIRE_PEERS=1 turns a skip into a failure)
-#   6. fuzz smoke: each libFuzzer target for 30 s (QAPLAN_FUZZ_SECONDS; QAPLAN_CI_FUZZ=0 skips it)
+#   6. fuzz smoke (only with QAPLAN_CI_FUZZ=1): each libFuzzer target for 30 s (QAPLAN_FUZZ_SECONDS)
 #   7. ThreadSanitizer build of the concurrency test (label tsan); any report fails the run
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,16 +65,14 @@ step "core-chain evaluation with its regression gate (eval_sets/chain/eval-confi
 step "Lucene parity (CMRC 2018)"
 scripts/lucene_parity.sh build/qaplan
 
-# Fuzz smoke (issue 11 item 3): every target 30 s after replaying its seeds and past findings.
-# The targets are built at -O0 (FUZZ_QUICK: ~2 min on 2 cores instead of ~6) so the step fits
-# the 30-min budget; long campaigns use the optimised build (scripts/fuzz.sh without FUZZ_QUICK).
-# QAPLAN_CI_FUZZ=0 skips it (loudly) on a machine without clang.
-if [[ "${QAPLAN_CI_FUZZ:-1}" == 1 ]]; then
+# Fuzz smoke (issue 11 item 3): every target 30 s after replaying its seeds and past findings,
+# built at -O0 (FUZZ_QUICK: ~2 min on 2 cores). Opt-in (QAPLAN_CI_FUZZ=1): the step costs ~5 min
+# and the other steps already take ~23-28 min of the 30-min budget on 2 cores. The replayed fuzz regressions run in every build as FuzzRegression.* unit tests, and
+# FuzzHarness.* checks that the harnesses' own config still loads.
+if [[ "${QAPLAN_CI_FUZZ:-0}" == 1 ]]; then
   step "fuzz smoke: every libFuzzer target ${QAPLAN_FUZZ_SECONDS:-30} s (clang -O0, ASan + UBSan)"
   FUZZ_QUICK=1 FUZZ_BUILD=build-fuzz-ci FUZZ_JOBS="$JOBS" FUZZ_WORK="$(mktemp -d)" \
     scripts/fuzz.sh "${QAPLAN_FUZZ_SECONDS:-30}"
-else
-  echo "SKIPPED: fuzz smoke (QAPLAN_CI_FUZZ=0)" >&2
 fi
 
 step "ThreadSanitizer: 8 threads share one Planner and one searcher"
