@@ -23,6 +23,12 @@ inline void copy_config_companions(const std::filesystem::path& dir) {
              fs::copy_options::recursive | fs::copy_options::overwrite_existing);
 }
 
+/// The question tables of tests/data (every file with a "question" per line), for tests that
+/// run all of them (Traditional parity, the model's script fold).
+inline constexpr const char* kQuestionTables[] = {"golden_plans.jsonl",    "labelled_plans.jsonl",
+                                                  "own_plans.jsonl",       "trap_questions.jsonl",
+                                                  "category_source.jsonl", "followups.jsonl"};
+
 inline std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream ss;

@@ -302,8 +302,7 @@ TEST(FoldForModel, QuestionsAndTheirConversionsFoldAlike) {
   const auto s2t = cfg.NewFromFile("s2t.json");
   const auto s2twp = cfg.NewFromFile("s2twp.json");
   std::size_t checked = 0, differ = 0;
-  for (const char* f : {"golden_plans.jsonl", "labelled_plans.jsonl", "own_plans.jsonl",
-                        "trap_questions.jsonl", "category_source.jsonl", "followups.jsonl"}) {
+  for (const char* f : test::kQuestionTables) {
     std::ifstream in(test::source_dir() / "tests" / "data" / f);
     std::string line;
     while (std::getline(in, line)) {

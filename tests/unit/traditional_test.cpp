@@ -28,8 +28,7 @@ struct Case {
 
 std::vector<Case> all_cases() {
   std::vector<Case> out;
-  for (const char* f : {"golden_plans.jsonl", "labelled_plans.jsonl", "own_plans.jsonl",
-                        "trap_questions.jsonl", "category_source.jsonl", "followups.jsonl"}) {
+  for (const char* f : test::kQuestionTables) {
     std::ifstream in(test::source_dir() / "tests" / "data" / f);
     std::string line;
     while (std::getline(in, line)) {
