@@ -78,23 +78,12 @@ void PatternMatcher::build() {
     }
     nodes_[s].out = tail;
   }
-  // Flatten the trie's edges so step() reads one contiguous array. A node with many children
-  // that are all UTF-8 continuation bytes (the second and third bytes of CJK characters, where
-  // a large lexicon branches widely) gets a 64-slot table instead.
+  // Flatten the trie's edges so step() reads one contiguous array.
   edges_.clear();
-  dense_.clear();
-  constexpr std::size_t kDenseFrom = 8;
   for (std::size_t s = 0; s < n; ++s) {
     nodes_[s].child_begin = static_cast<std::uint32_t>(edges_.size());
     nodes_[s].child_count = static_cast<std::uint32_t>(trie_[s].size());
     edges_.insert(edges_.end(), trie_[s].begin(), trie_[s].end());
-    const bool continuation_only =
-        std::all_of(trie_[s].begin(), trie_[s].end(), [](const Edge& e) { return (e.byte & 0xC0) == 0x80; });
-    if (s != 0 && trie_[s].size() >= kDenseFrom && continuation_only) {
-      nodes_[s].dense = static_cast<std::uint32_t>(dense_.size());
-      dense_.resize(dense_.size() + 64, 0);
-      for (const Edge& e : trie_[s]) dense_[nodes_[s].dense + (e.byte & 0x3F)] = e.target;
-    }
   }
 }
 

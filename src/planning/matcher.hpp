@@ -40,7 +40,6 @@ class PatternMatcher {
     std::uint32_t child_count = 0;
     std::uint32_t fail = 0;
     std::uint32_t out = kNone;  // first output reachable from this node (own or via suffixes)
-    std::uint32_t dense = kNone;  // offset into dense_ when the node has a 64-slot table
   };
   struct Edge {
     unsigned char byte;
@@ -55,15 +54,9 @@ class PatternMatcher {
     for (;;) {
       if (state == 0) return root_[c];
       const Node& n = nodes_[state];
-      if (n.dense != kNone) {
-        // Every child is a UTF-8 continuation byte: one load instead of a scan of up to 64 edges.
-        if ((c & 0xC0) == 0x80)
-          if (const std::uint32_t t = dense_[n.dense + (c & 0x3F)]; t != 0) return t;
-      } else {
-        const Edge* e = edges_.data() + n.child_begin;
-        for (std::uint32_t k = 0; k < n.child_count; ++k)
-          if (e[k].byte == c) return e[k].target;
-      }
+      const Edge* e = edges_.data() + n.child_begin;
+      for (std::uint32_t k = 0; k < n.child_count; ++k)
+        if (e[k].byte == c) return e[k].target;
       state = n.fail;
     }
   }
@@ -74,7 +67,6 @@ class PatternMatcher {
   std::vector<std::vector<Output>> own_{1};
   std::vector<Node> nodes_;
   std::vector<Edge> edges_;
-  std::vector<std::uint32_t> dense_;  // 64 targets per dense node (0 = no child; root is no child)
   std::array<std::uint32_t, 256> root_{};
   std::vector<Output> outputs_;
   std::vector<std::uint32_t> out_next_;
