@@ -46,43 +46,48 @@ struct Simplifier {
   BmpSet changed;
   std::string error;
 
-  Simplifier() try {
-    opencc::Config config;
-    converter = config.NewFromString(kConfigJson, "");
-    // One conversion of every BMP CJK code point, one per line (a line break never belongs to a
-    // phrase), tells which characters the conversion touches. ~20 ms, once per process.
-    std::string in;
-    std::vector<std::uint32_t> cps;
-    auto add_range = [&](std::uint32_t lo, std::uint32_t hi) {
-      for (std::uint32_t cp = lo; cp <= hi; ++cp) {
-        in.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-        in.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        in.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-        in.push_back('\n');
-        cps.push_back(cp);
+  // A plain try in the body, not a function-try-block: a constructor's function-try-block handler
+  // cannot touch members (they are already destroyed) and rethrows, which would terminate the
+  // noexcept callers instead of leaving `error` set.
+  Simplifier() {
+    try {
+      opencc::Config config;
+      converter = config.NewFromString(kConfigJson, "");
+      // One conversion of every BMP CJK code point, one per line (a line break never belongs to a
+      // phrase), tells which characters the conversion touches. ~20 ms, once per process.
+      std::string in;
+      std::vector<std::uint32_t> cps;
+      auto add_range = [&](std::uint32_t lo, std::uint32_t hi) {
+        for (std::uint32_t cp = lo; cp <= hi; ++cp) {
+          in.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+          in.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+          in.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+          in.push_back('\n');
+          cps.push_back(cp);
+        }
+      };
+      add_range(0x3400, 0x4DBF);  // CJK Extension A
+      add_range(0x4E00, 0x9FFF);  // CJK Unified Ideographs
+      add_range(0xF900, 0xFAFF);  // CJK Compatibility Ideographs
+      const std::string converted = converter->Convert(in);
+      std::size_t a = 0, b = 0;
+      for (std::uint32_t cp : cps) {
+        const std::size_t ea = in.find('\n', a), eb = converted.find('\n', b);
+        if (eb == std::string::npos) break;
+        if (std::string_view(in).substr(a, ea - a) != std::string_view(converted).substr(b, eb - b))
+          changed.set(cp);
+        a = ea + 1;
+        b = eb + 1;
       }
-    };
-    add_range(0x3400, 0x4DBF);  // CJK Extension A
-    add_range(0x4E00, 0x9FFF);  // CJK Unified Ideographs
-    add_range(0xF900, 0xFAFF);  // CJK Compatibility Ideographs
-    const std::string converted = converter->Convert(in);
-    std::size_t a = 0, b = 0;
-    for (std::uint32_t cp : cps) {
-      const std::size_t ea = in.find('\n', a), eb = converted.find('\n', b);
-      if (eb == std::string::npos) break;
-      if (std::string_view(in).substr(a, ea - a) != std::string_view(converted).substr(b, eb - b))
-        changed.set(cp);
-      a = ea + 1;
-      b = eb + 1;
+      for (const auto& [trad, simp] : kRoundTripGaps)
+        for (std::size_t i = 0; i < trad.size();) {
+          const std::int32_t cp = next_code_point(trad, i);
+          if (cp > 0 && cp < 0x10000) changed.set(static_cast<std::size_t>(cp));
+        }
+    } catch (const std::exception& e) {
+      converter.reset();
+      error = std::string("OpenCC data unavailable: ") + e.what();
     }
-    for (const auto& [trad, simp] : kRoundTripGaps)
-      for (std::size_t i = 0; i < trad.size();) {
-        const std::int32_t cp = next_code_point(trad, i);
-        if (cp > 0 && cp < 0x10000) changed.set(static_cast<std::size_t>(cp));
-      }
-  } catch (const std::exception& e) {
-    converter.reset();
-    error = std::string("OpenCC data unavailable: ") + e.what();
   }
 };
 

@@ -35,7 +35,9 @@
 #pragma GCC diagnostic ignored "-Wextra"
 #pragma GCC diagnostic ignored "-Wreorder"
 #pragma GCC diagnostic ignored "-Wtype-limits"
+#ifndef __clang__  // a g++-only warning (clang would warn that it does not know it)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <hnswlib/hnswlib.h>
 #pragma GCC diagnostic pop
 

@@ -565,12 +565,12 @@ Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::stri
     // Never cut inside a run of one-character words: that is a name ICU does not know, and
     // half a name is noise.
     if (topic->words >= 3) {
-      const int n = std::min(spans.front().words, topic->words - 1);
+      const int keep = std::min(spans.front().words, topic->words - 1);
       const std::vector<Token> tokens = segment_words(prev_text);
       int seen = 0;
       for (std::size_t i = 0; i < tokens.size(); ++i) {
         const Token& t = tokens[i];
-        if (!t.word || t.begin < topic->begin || t.end > topic->end || ++seen != n) continue;
+        if (!t.word || t.begin < topic->begin || t.end > topic->end || ++seen != keep) continue;
         const bool splits_name =
             t.single_han && i + 1 < tokens.size() && tokens[i + 1].single_han;
         if (!splits_name) {

@@ -14,7 +14,7 @@ using Edge = TimeMention::Edge;
 
 constexpr std::int8_t u(TimeUnit x) { return static_cast<std::int8_t>(x); }
 constexpr std::int8_t kD = u(TimeUnit::kDay), kW = u(TimeUnit::kWeek), kM = u(TimeUnit::kMonth),
-                      kQ = u(TimeUnit::kQuarter), kY = u(TimeUnit::kYear);
+                      kQ = u(TimeUnit::kQuarter);  // years appear only as K::kYear anchors
 
 // The fixed words. Overlaps resolve leftmost-longest (上上个月 over 上个月, 十二月 over 二月).
 constexpr TimeWord kWords[] = {
