@@ -5,16 +5,19 @@ function(qaplan_warnings target)
     -Wno-sign-conversion)
 endfunction()
 
+# qaplan_sanitize(target [COVERAGE]): QAPLAN_SANITIZE = ASan + UBSan; QAPLAN_FUZZ (clang) also
+# instruments COVERAGE targets (the library rooms) for libFuzzer, so one build serves the unit tests
+# under ASan and the fuzz targets (scripts/test.sh); a binary without libFuzzer's driver still links,
+# the ASan runtime supplies the coverage callbacks.
 function(qaplan_sanitize target)
-  if(QAPLAN_SANITIZE)
+  cmake_parse_arguments(S "COVERAGE" "" "" ${ARGN})
+  if(QAPLAN_SANITIZE OR QAPLAN_FUZZ)
     target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer
       -fno-sanitize-recover=all)
     target_link_options(${target} PUBLIC -fsanitize=address,undefined)
   endif()
-  if(QAPLAN_FUZZ)  # clang: coverage for libFuzzer everywhere; tests/fuzz links the driver
-    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link,address,undefined
-      -fno-omit-frame-pointer -fno-sanitize-recover=all -g)
-    target_link_options(${target} PUBLIC -fsanitize=address,undefined)
+  if(QAPLAN_FUZZ AND S_COVERAGE)
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
   endif()
   if(QAPLAN_TSAN)
     target_compile_options(${target} PRIVATE -fsanitize=thread -fno-omit-frame-pointer -g)

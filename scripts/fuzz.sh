@@ -12,7 +12,9 @@
 #                findings' reproducers in tests/fuzz/regressions are read, never written
 #   FUZZ_NICE    prefix for each fuzzer (e.g. "nice -n 19")
 #   FUZZ_QUICK   1 = build at -O0 without debug info (about 2 min on 2 cores instead of ~6): for
-#                replaying the seeds and regressions (CI: FUZZ_RUNS=0), not for long runs
+#                replaying the seeds and regressions, not for long runs
+#   FUZZ_PREBUILT 1 = do not configure or build: FUZZ_BUILD already holds the targets (CI builds
+#                them in its sanitizer build beside the unit tests: -DQAPLAN_FUZZ=ON with tests on)
 # A crash, a sanitizer report, an invariant failure (abort), a timeout (> 30 s for one input) or
 # running out of memory fails the run; the reproducer is kept as FUZZ_WORK/<target>/crash-* (or
 # timeout-*, oom-*) and the script prints how to replay it. Each target's executions, exec/s and
@@ -24,6 +26,10 @@ WORK="${FUZZ_WORK:-$BUILD/fuzz-work}"
 JOBS="${FUZZ_JOBS:-1}"
 
 configure_and_build() {
+  if [[ "${FUZZ_PREBUILT:-0}" == 1 ]]; then
+    [[ -d "$BUILD/fuzz" ]] || { echo "fuzz.sh: FUZZ_PREBUILT=1 but $BUILD/fuzz does not exist" >&2; exit 2; }
+    return
+  fi
   if ! command -v clang++ >/dev/null; then
     echo "fuzz.sh: clang++ not found (scripts/setup.sh installs clang)" >&2
     exit 2
