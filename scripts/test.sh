@@ -81,7 +81,8 @@ step "Lucene parity (CMRC 2018)"
 scripts/lucene_parity.sh build/qaplan
 
 step "ThreadSanitizer: 8 threads share one Planner and one searcher"
-cmake -S . -B build-tsan -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQAPLAN_TSAN=ON \
+cmake -S . -B build-tsan -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DQAPLAN_TSAN=ON \
   -DQAPLAN_BUILD_BENCHMARKS=OFF -DQAPLAN_BUILD_TOOLS=OFF -DQAPLAN_INSTALL=OFF >/dev/null
 cmake --build build-tsan -j"$JOBS" --target tsan_concurrency_test
 # TSAN_OPTIONS (halt_on_error, tests/tsan/tsan.supp) are set per test in tests/CMakeLists.txt.
