@@ -13,6 +13,7 @@
 #include "qaplan/eval/vector_pack.hpp"
 #include "qaplan/planning/analysis.hpp"
 #include "qaplan/planning/config.hpp"
+#include "qaplan/planning/json.hpp"
 #include "qaplan/planning/planner.hpp"
 #include "qaplan/ranking/bm25.hpp"
 #include "qaplan/ranking/config.hpp"
@@ -219,6 +220,25 @@ TEST(FuzzRegression, ErrorsNamingKeysWithControlCharactersStayPrintable) {
     expect_printable(r.error());
     EXPECT_NE(r.error().message.find("\\u00"), std::string::npos) << r.error().to_string();
   }
+}
+
+// Finding 8 (batch_line fuzzer, CI smoke 2026-12-01): an unknown field whose JSON key holds an
+// escaped control character ("\f") was named raw in the error. Error::to_string now escapes
+// every control byte, whichever reader built the error.
+TEST(FuzzRegression, BatchLineUnknownKeyWithControlCharacterStaysPrintable) {
+  for (const std::string key : {"esti\\ffquestion", "a\\u0001b", "del\\u007F", "tab\\tx"}) {
+    auto r = qaplan::parse_prepare_request("{\"question\": \"年假\", \"" + key + "\": 1}");
+    ASSERT_FALSE(r.ok()) << key;
+    expect_printable(r.error());
+    EXPECT_NE(r.error().to_string().find("unknown field"), std::string::npos)
+        << r.error().to_string();
+  }
+  auto r = qaplan::parse_prepare_request("{\"question\": \"年假\", \"x\\fy\": 1}");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().to_string().find("x\\u000Cy"), std::string::npos) << r.error().to_string();
+  // Any Error, however built, prints as one printable line.
+  qaplan::Error e = qaplan::make_error(ErrorCode::kInvalidInput, "a\x01" "b\nc\td\x7F", "f\x1B");
+  EXPECT_EQ(e.to_string(), "f\\u001B: a\\u0001b c d\\u007F");
 }
 
 // Finding 7 (analyze fuzzer): an invalid `now` was echoed into the error whole — NUL bytes and a
