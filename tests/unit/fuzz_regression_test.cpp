@@ -222,7 +222,7 @@ TEST(FuzzRegression, ErrorsNamingKeysWithControlCharactersStayPrintable) {
   }
 }
 
-// Finding 8 (batch_line fuzzer, CI smoke 2026-12-01): an unknown field whose JSON key holds an
+// Finding 9 (batch_line fuzzer, CI smoke 2026-12-01): an unknown field whose JSON key holds an
 // escaped control character ("\f") was named raw in the error. Error::to_string now escapes
 // every control byte, whichever reader built the error.
 TEST(FuzzRegression, BatchLineUnknownKeyWithControlCharacterStaysPrintable) {
