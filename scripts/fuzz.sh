@@ -120,9 +120,17 @@ if [[ $failed != 0 ]]; then
     dir="$WORK/$t"
     [[ "$(cat "$dir/rc")" == 0 ]] && continue
     echo "---- $t" >&2
-    grep -E "ERROR|INVARIANT|SUMMARY|Test unit written|==[0-9]+==" "$dir/log" | head -20 >&2 || true
+    # The report with its stack (the first 30 frames), then the input itself: CI keeps only this
+    # output, so a finding there must be reproducible from the log alone.
+    grep -E "ERROR|INVARIANT|SUMMARY|Test unit written|==[0-9]+==|^ +#[0-9]+ " "$dir/log" | head -40 >&2 || true
     for a in "$dir"/crash-* "$dir"/timeout-* "$dir"/oom-* "$dir"/leak-*; do
-      [[ -e "$a" ]] && echo "replay: $BUILD/fuzz/${t}_fuzz $a" >&2
+      [[ -e "$a" ]] || continue
+      echo "replay: $BUILD/fuzz/${t}_fuzz $a" >&2
+      if [[ "$(stat -c %s "$a")" -le 4096 ]]; then
+        echo "input (base64; decode with base64 -d > repro):" >&2
+        base64 -w 0 "$a" >&2
+        echo >&2
+      fi
     done
   done
   exit 1

@@ -6,9 +6,12 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "qaplan/eval/vector_pack.hpp"
 #include "qaplan/planning/analysis.hpp"
@@ -186,6 +189,38 @@ TEST(FuzzRegression, EmptyBm25IndexBuildsAndSearches) {
       EXPECT_TRUE(idx->search_exhaustive({"x"}, 0).empty());
     }
   }
+}
+
+// Finding 10 (bm25_index fuzzer, CI smoke of 2026-12-01, ASan heap-buffer-overflow in memcmp): the
+// loader compared terms t-1 and t while it checked the offsets, so two raised offsets (each one
+// not below the one before) made it compare bytes far past the term section before the later
+// decrease was seen. Header layout (bm25.cpp): sections[] at byte 176, 16 bytes each; section 1
+// is the u32 term offsets. Only readable without checksum verification (the checksum would refuse
+// the edit first), as the fuzzer reads it.
+TEST(FuzzRegression, Bm25TermOffsetsPastTheSectionAreRefusedBeforeAnyCompare) {
+  auto b = qaplan::Bm25Builder::create({}, "t");
+  ASSERT_TRUE(b.ok());
+  ASSERT_TRUE(b->add(std::vector<std::string>{"a", "b", "c", "d"}, "").ok());
+  auto idx = b->finish(1);
+  ASSERT_TRUE(idx.ok()) << idx.error().to_string();
+  std::vector<std::uint8_t> img(idx->image().begin(), idx->image().end());
+  std::uint64_t off_section = 0;
+  std::memcpy(&off_section, img.data() + 176 + 16, 8);
+  ASSERT_LT(off_section + 20, img.size());
+  std::uint32_t offs[5];
+  std::memcpy(offs, img.data() + off_section, sizeof offs);
+  ASSERT_EQ(offs[4], 4u);  // "abcd": offsets 0 1 2 3 4 — the layout this test patches
+  // Offsets 0, 1, 2^30, 2^30 + 8, 4: increasing up to term 3, so a check-as-you-compare loop
+  // compares terms 1 and 2, which reach a gigabyte past the image.
+  const std::uint32_t raised[2] = {1u << 30, (1u << 30) + 8};
+  std::memcpy(img.data() + off_section + 8, raised, sizeof raised);
+  qaplan::Bm25OpenOptions o;
+  o.verify_checksum = false;
+  auto r = qaplan::Bm25Index::from_image(img, o, "x.qidx");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().to_string().find("x.qidx"), std::string::npos);
+  EXPECT_NE(r.error().to_string().find("term offsets decrease"), std::string::npos)
+      << r.error().to_string();
 }
 
 namespace {
