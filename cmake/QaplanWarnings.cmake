@@ -17,8 +17,15 @@ function(qaplan_sanitize target)
     target_link_options(${target} PUBLIC -fsanitize=address,undefined)
   endif()
   if(QAPLAN_FUZZ AND S_COVERAGE)
+    # The compiler does not list the ignore list as a dependency: its hash goes on the command line
+    # so that editing it recompiles the rooms (and reconfigures).
+    set(ignore ${PROJECT_SOURCE_DIR}/cmake/fuzz_coverage_ignore.txt)
+    set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ignore})
+    file(SHA256 ${ignore} ignore_hash)
+    string(SUBSTRING "${ignore_hash}" 0 12 ignore_hash)
     target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link
-      -fsanitize-coverage-ignorelist=${PROJECT_SOURCE_DIR}/cmake/fuzz_coverage_ignore.txt)
+      -fsanitize-coverage-ignorelist=${ignore})
+    target_compile_definitions(${target} PRIVATE QAPLAN_COVERAGE_IGNORE_LIST=0x${ignore_hash})
   endif()
   if(QAPLAN_TSAN)
     # -g1: line tables are all a report needs, at a fraction of full debug info's compile time
