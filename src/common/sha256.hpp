@@ -27,4 +27,12 @@ class Sha256 {
 /// Lower-case hex SHA-256 of `data`.
 std::string sha256_hex(std::string_view data);
 
+/// True when `s` has the form sha256_hex() produces: 64 lower-case hex digits.
+inline bool is_sha256_hex(std::string_view s) {
+  if (s.size() != 64) return false;
+  for (const char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
 }  // namespace qaplan::internal

@@ -30,7 +30,7 @@ using SparseVec = std::vector<std::pair<std::uint32_t, float>>;
 // The local-tfidf space of one collection (vocabulary and idf from LocalTfidfEmbedder::fit) with
 // an inverted index of the records' vectors, so a query's cosine with every record costs one
 // pass over the postings of the query's own dimensions.
-struct VectorSpace {
+struct TfidfSpace {
   std::unordered_map<std::string, std::uint32_t> dim;  // token → dimension
   std::vector<double> idf;
   std::vector<std::vector<std::pair<std::uint32_t, float>>> postings;  // dim → (record, weight)
@@ -67,7 +67,7 @@ struct Collection {
   std::vector<std::uint32_t> item_of;           // record → item
   std::vector<std::vector<std::string>> tokens;  // record → tokens (build time only)
   std::optional<Bm25Index> bm25;
-  VectorSpace space;
+  TfidfSpace space;
   std::size_t items = 0;
 };
 

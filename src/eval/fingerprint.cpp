@@ -38,12 +38,6 @@ json policies_json(const Dataset& d) {
 
 std::string canonical(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::strict); }
 
-bool is_sha256_hex(std::string_view s) {
-  return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-         });
-}
-
 }  // namespace
 
 std::string canonical_corpus_json(const Dataset& d) { return canonical(policies_json(d)); }
@@ -94,7 +88,7 @@ Result<std::map<std::string, Fingerprints>> parse_fingerprint_registry(
       for (auto [key, dst] : {std::pair{"dataset_sha256", &f.dataset_sha256},
                               std::pair{"corpus_sha256", &f.corpus_sha256}}) {
         const js::Json& v = entry.at(key);
-        if (!v.is_string() || !is_sha256_hex(v.get<std::string>()))
+        if (!v.is_string() || !internal::is_sha256_hex(v.get_ref<const std::string&>()))
           js::fail(js::join(version, key), "must be 64 lower-case hex digits");
         *dst = v.get<std::string>();
       }

@@ -40,12 +40,8 @@ std::string canonical(const json& j) {
 
 json opt(const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); }
 
-bool is_sha256_hex(const js::Json& v) {
-  if (!v.is_string()) return false;
-  const std::string s = v.get<std::string>();
-  return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-         });
+bool is_sha256_json(const js::Json& v) {
+  return v.is_string() && internal::is_sha256_hex(v.get_ref<const std::string&>());
 }
 
 }  // namespace
@@ -176,7 +172,7 @@ Result<KnowledgeBase> load_knowledge_base(const NamedText& faq, const NamedText&
           const std::string path = js::join("versions", name);
           js::expect_keys(e, path, {"faq_sha256", "docs_sha256"});
           for (const char* k : {"faq_sha256", "docs_sha256"})
-            if (!is_sha256_hex(e.at(k))) js::fail(js::join(path, k), "must be 64 lower-case hex digits");
+            if (!is_sha256_json(e.at(k))) js::fail(js::join(path, k), "must be 64 lower-case hex digits");
           out.emplace(name, Entry{e.at("faq_sha256").get<std::string>(),
                                   e.at("docs_sha256").get<std::string>()});
         }

@@ -253,16 +253,9 @@ Result<std::size_t> get_dimensions(const PackReader& r, const char* ctx) {
   return invalid("field \"dimensions\" must be a positive integer", ctx);
 }
 
-bool is_sha256_hex(std::string_view s) {
-  if (s.size() != 64) return false;
-  for (char c : s) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  }
-  return true;
-}
 
 Status check_hash_field(std::string_view value, const char* field, const char* ctx) {
-  if (!is_sha256_hex(value)) {
+  if (!internal::is_sha256_hex(value)) {
     return invalid(std::string("field \"") + field + "\" must be 64 lower-case hex digits", ctx);
   }
   return {};

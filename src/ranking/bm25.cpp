@@ -305,8 +305,6 @@ float round_up_float(double v) {
   return f;
 }
 
-// "a ranks before b": score descending, then lower doc.
-inline bool better(const ScoredDoc& a, const ScoredDoc& b) { return internal::ranks_before(a, b); }
 
 constexpr std::uint32_t kEnd = std::numeric_limits<std::uint32_t>::max();
 
@@ -465,18 +463,18 @@ class TopK {
   bool full() const { return heap_.size() == k_; }
   double threshold() const { return full() ? heap_.front().score : -1.0; }
   void offer(ScoredDoc d) {
-    auto cmp = [](const ScoredDoc& a, const ScoredDoc& b) { return better(a, b); };
+    auto cmp = [](const ScoredDoc& a, const ScoredDoc& b) { return internal::ranks_before(a, b); };
     if (!full()) {
       heap_.push_back(d);
       std::push_heap(heap_.begin(), heap_.end(), cmp);
-    } else if (better(d, heap_.front())) {
+    } else if (internal::ranks_before(d, heap_.front())) {
       std::pop_heap(heap_.begin(), heap_.end(), cmp);
       heap_.back() = d;
       std::push_heap(heap_.begin(), heap_.end(), cmp);
     }
   }
   RankedList take() {
-    std::sort(heap_.begin(), heap_.end(), better);
+    std::sort(heap_.begin(), heap_.end(), internal::ranks_before<ScoredDoc>);
     return std::move(heap_);
   }
 
@@ -524,7 +522,7 @@ RankedList search_taat(const Impl& x, const std::vector<std::uint32_t>& terms, s
       s.acc[d] = 0.0;
       if (sc > 0.0) out.push_back({d, sc});
     }
-    std::sort(out.begin(), out.end(), better);
+    std::sort(out.begin(), out.end(), internal::ranks_before<ScoredDoc>);
     return out;
   }
   TopK top(k);

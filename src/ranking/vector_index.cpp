@@ -135,7 +135,6 @@ class InnerProductSpace final : public hnswlib::SpaceInterface<float> {
   std::size_t dims_;
 };
 
-bool better(const ScoredDoc& a, const ScoredDoc& b) { return internal::ranks_before(a, b); }
 
 }  // namespace
 
@@ -177,7 +176,7 @@ struct VectorIndex::Impl {
     }
     const std::size_t want = wanted(k, n);
     std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(want), all.end(),
-                      better);
+                      internal::ranks_before<ScoredDoc>);
     all.resize(want);
     return all;
   }
@@ -226,7 +225,7 @@ struct VectorIndex::Impl {
                                               dot(q.data(), row(i), dims)});
       }
     }
-    std::sort(out.begin(), out.end(), better);
+    std::sort(out.begin(), out.end(), internal::ranks_before<ScoredDoc>);
     if (out.size() > want) out.resize(want);
     return out;
   }

@@ -166,7 +166,7 @@ using toml_reader::Reader;
 using toml_reader::Value;
 
 // An array of cues with the element's line in any error.
-Status read_cues(Reader& r, std::string_view key, std::vector<std::string>& out,
+Status read_filter_cues(Reader& r, std::string_view key, std::vector<std::string>& out,
                  bool required = false) {
   QAPLAN_TRY(r.get(key, out, required));
   const Value* arr = r.find(key);
@@ -329,16 +329,16 @@ Status read_filters_config(Reader& r, FiltersConfig& out) {
         return r.err(at, "spring_festival_dates", "two dates for " + std::to_string(d->year));
     }
   }
-  QAPLAN_TRY(read_cues(r, "signed_cues", out.signed_cues));
-  QAPLAN_TRY(read_cues(r, "draft_cues", out.draft_cues));
+  QAPLAN_TRY(read_filter_cues(r, "signed_cues", out.signed_cues));
+  QAPLAN_TRY(read_filter_cues(r, "draft_cues", out.draft_cues));
   {
     Claims claims;
     QAPLAN_TRY(claim_all(r, "signed_cues", out.signed_cues, "signed_cues", claims));
     QAPLAN_TRY(claim_all(r, "draft_cues", out.draft_cues, "draft_cues", claims));
   }
-  QAPLAN_TRY(read_cues(r, "session_department_cues", out.session_department_cues));
-  QAPLAN_TRY(read_cues(r, "session_user_cues", out.session_user_cues));
-  QAPLAN_TRY(read_cues(r, "ignore_within", out.ignore_within));
+  QAPLAN_TRY(read_filter_cues(r, "session_department_cues", out.session_department_cues));
+  QAPLAN_TRY(read_filter_cues(r, "session_user_cues", out.session_user_cues));
+  QAPLAN_TRY(read_filter_cues(r, "ignore_within", out.ignore_within));
 
   std::set<std::string> names;
   Claims dept_claims;
@@ -346,21 +346,21 @@ Status read_filters_config(Reader& r, FiltersConfig& out) {
   QAPLAN_TRY(toml_reader::each_table(r, "departments", out.departments,
                                      [&](Reader& t, FilterDepartment& d) -> Status {
     QAPLAN_TRY(read_name(t, "name", d.name, names));
-    QAPLAN_TRY(read_cues(t, "aliases", d.aliases));
+    QAPLAN_TRY(read_filter_cues(t, "aliases", d.aliases));
     return claim_all(t, "aliases", d.aliases, d.name, dept_claims);
   }));
   std::set<std::string> tags;
   out.tags.clear();
   QAPLAN_TRY(toml_reader::each_table(r, "tags", out.tags, [&](Reader& t, FilterTag& x) -> Status {
     QAPLAN_TRY(read_name(t, "tag", x.tag, tags));
-    return read_cues(t, "cues", x.cues, true);
+    return read_filter_cues(t, "cues", x.cues, true);
   }));
   std::set<std::string> prefixes;
   Claims path_claims;
   out.paths.clear();
   QAPLAN_TRY(toml_reader::each_table(r, "paths", out.paths, [&](Reader& t, FilterPath& p) -> Status {
     QAPLAN_TRY(read_name(t, "prefix", p.prefix, prefixes));
-    QAPLAN_TRY(read_cues(t, "cues", p.cues, true));
+    QAPLAN_TRY(read_filter_cues(t, "cues", p.cues, true));
     return claim_all(t, "cues", p.cues, p.prefix, path_claims);
   }));
   // Compile now, so the first question does not pay for it (a moved config keeps it).

@@ -75,9 +75,10 @@ std::vector<Token> words_of(std::string_view text) {
   return out;
 }
 
-class Reader {
+// Splits text into content-word phrases (runs between function words).
+class PhraseReader {
  public:
-  Reader(const Lexicon& lex, const WordSet& words) : lex_(lex), function_(words) {}
+  PhraseReader(const Lexicon& lex, const WordSet& words) : lex_(lex), function_(words) {}
 
   bool is_function(std::string_view word) const { return function_.contains(word); }
 
@@ -237,7 +238,7 @@ std::string_view last_code_point(std::string_view s) {
 // the item is as many words as the fragment, ending at that word, within one run of content words.
 std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_view prev,
                                                                  std::string_view frag,
-                                                                 const Reader& reader) {
+                                                                 const PhraseReader& reader) {
   std::vector<Token> f;
   for (const Token& t : words_of(frag))
     if (t.word) f.push_back(t);
@@ -332,7 +333,7 @@ bool ascii_text(std::string_view s) {
 // noun phrase; "one" stands for that phrase's head; a determiner of the fragment replaces the
 // phrase's own.
 std::optional<std::string> english_substitute(std::string_view prev, std::string_view frag,
-                                              const Reader& reader) {
+                                              const PhraseReader& reader) {
   const std::vector<Span> spans = reader.spans(prev);
   if (spans.empty()) return std::nullopt;
   std::vector<std::string_view> fw;
@@ -395,7 +396,7 @@ Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::stri
     r.reasons.push_back("no_history");
     return r;
   }
-  const Reader reader(lex, words);
+  const PhraseReader reader(lex, words);
   // The window: the last turns, newest first. The previous question is the newest turn that
   // reads like a question (history may hold the assistant's answers too).
   const std::size_t n = std::min<std::size_t>(history.size(), static_cast<std::size_t>(cfg.window_turns));
