@@ -122,7 +122,8 @@ if [[ $failed != 0 ]]; then
     echo "---- $t" >&2
     # The report with its stack (the first 30 frames), then the input itself: CI keeps only this
     # output, so a finding there must be reproducible from the log alone.
-    grep -E "ERROR|INVARIANT|SUMMARY|Test unit written|==[0-9]+==|^ +#[0-9]+ " "$dir/log" | head -40 >&2 || true
+    grep -E "ERROR|INVARIANT|SUMMARY|Test unit written|==[0-9]+==|^ +#[0-9]+ " "$dir/log" |
+      head -40 >&2 || true
     for a in "$dir"/crash-* "$dir"/timeout-* "$dir"/oom-* "$dir"/leak-*; do
       [[ -e "$a" ]] || continue
       echo "replay: $BUILD/fuzz/${t}_fuzz $a" >&2

@@ -172,7 +172,8 @@ Result<KnowledgeBase> load_knowledge_base(const NamedText& faq, const NamedText&
           const std::string path = js::join("versions", name);
           js::expect_keys(e, path, {"faq_sha256", "docs_sha256"});
           for (const char* k : {"faq_sha256", "docs_sha256"})
-            if (!is_sha256_json(e.at(k))) js::fail(js::join(path, k), "must be 64 lower-case hex digits");
+            if (!is_sha256_json(e.at(k)))
+              js::fail(js::join(path, k), "must be 64 lower-case hex digits");
           out.emplace(name, Entry{e.at("faq_sha256").get<std::string>(),
                                   e.at("docs_sha256").get<std::string>()});
         }

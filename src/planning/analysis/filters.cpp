@@ -167,7 +167,7 @@ using toml_reader::Value;
 
 // An array of cues with the element's line in any error.
 Status read_filter_cues(Reader& r, std::string_view key, std::vector<std::string>& out,
-                 bool required = false) {
+                        bool required = false) {
   QAPLAN_TRY(r.get(key, out, required));
   const Value* arr = r.find(key);
   if (!arr) return {};
