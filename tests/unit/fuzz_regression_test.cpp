@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/sha256.hpp"
+#include "planning/model/router_model.hpp"
 #include "qaplan/eval/vector_pack.hpp"
 #include "qaplan/planning/analysis.hpp"
 #include "qaplan/planning/config.hpp"
@@ -304,6 +306,38 @@ TEST(FuzzRegression, InvalidNowIsNotEchoedRaw) {
 // The glossary target's smallest rules file must keep loading as required keys are added:
 // otherwise glossary_fuzz aborts at start-up and scripts/fuzz.sh fails (it did, after
 // default_scenario, [input], unclear_max_units … became required). Same steps as the harness.
+// Finding 11 (model fuzzer, long campaign, after 6.1 M executions): a model file with finite but
+// huge biases / scale loaded, and its logits overflowed to ±inf; inf − inf made every probability
+// NaN. The reproducer is read as the harness reads it (byte 0 odd: the trailing SHA-256 is
+// recomputed so the file's checksum matches).
+TEST(FuzzRegression, RouterModelWithHugeWeightsGivesFiniteProbabilities) {
+  const std::string raw = qaplan::test::slurp(std::filesystem::path(QAPLAN_SOURCE_DIR) /
+                                              "tests/fuzz/regressions/model/non-finite-logits");
+  ASSERT_GT(raw.size(), 33u);
+  std::string bytes = raw.substr(1);
+  ASSERT_TRUE(raw[0] & 1);
+  qaplan::internal::Sha256 h;
+  h.update(std::string_view(bytes).substr(0, bytes.size() - 32));
+  const auto d = h.finish();
+  bytes.replace(bytes.size() - 32, 32, reinterpret_cast<const char*>(d.data()), d.size());
+  auto m = qaplan::internal::RouterModel::parse(bytes, "f.qpm");
+  ASSERT_TRUE(m.ok()) << m.error().to_string();
+  qaplan::internal::ModelOutput out{};
+  for (const char* q : {"年假怎么申请", "你好", "vpn连不上 error 0x800", ""})
+    for (const char* prev : {"", "上个问题是报销"}) {
+      m->predict(q, prev, out);
+      for (std::size_t hd = 0; hd < qaplan::internal::kHeads; ++hd) {
+        double sum = 0;
+        for (const float p : out[hd].probs) {
+          ASSERT_TRUE(std::isfinite(p) && p >= 0.0f && p <= 1.0f) << q << " head " << hd;
+          sum += p;
+        }
+        EXPECT_NEAR(sum, 1.0, 1e-3) << q << " head " << hd;
+        EXPECT_EQ(out[hd].score, out[hd].probs[out[hd].best]);
+      }
+    }
+}
+
 TEST(FuzzHarness, GlossaryTargetRulesFileStillLoads) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("qaplan-glossary-rules-" + std::to_string(::getpid()));

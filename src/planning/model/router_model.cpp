@@ -330,7 +330,11 @@ void RouterModel::predict(std::string_view normalized, std::string_view previous
     float zmax = -std::numeric_limits<float>::infinity();
     std::uint8_t best = 0;
     for (std::uint32_t k = 0; k < n; ++k) {
-      z[k] = m.bias[h][k] + m.scale[h] * inv * static_cast<float>(acc[m.offset[h] + k]);
+      // A file may hold any finite bias and scale; their sum can overflow to ±inf, and inf − inf
+      // would make every probability NaN (fuzz finding 11). Clamped, the largest logit still
+      // wins and the softmax stays finite; a trained model's logits are far inside the range.
+      z[k] = std::clamp(m.bias[h][k] + m.scale[h] * inv * static_cast<float>(acc[m.offset[h] + k]),
+                        -std::numeric_limits<float>::max(), std::numeric_limits<float>::max());
       if (z[k] > zmax) {
         zmax = z[k];
         best = static_cast<std::uint8_t>(k);
