@@ -1,6 +1,7 @@
 #include "qaplan/status.hpp"
 
 #include "common/enum_table.hpp"
+#include "common/printable.hpp"
 
 namespace qaplan {
 namespace {
@@ -31,26 +32,9 @@ std::string Error::where() const {
 std::string Error::to_string() const {
   const std::string w = where();
   const std::string raw = w.empty() ? message : w + ": " + message;
-  // Errors are printed as one printable line, and fields and messages may quote untrusted text
-  // (a JSON key may hold any escaped control character: issue 11's batch-line fuzzer found
-  // "\f" echoed from an unknown field). Line breaks and tabs become spaces, other control bytes
-  // \u00XX — here, once, for every error however it was built.
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(raw.size());
-  for (const char c : raw) {
-    const auto b = static_cast<unsigned char>(c);
-    if (c == '\n' || c == '\r' || c == '\t') {
-      out += ' ';
-    } else if (b < 0x20 || b == 0x7F) {
-      out += "\\u00";
-      out += kHex[b >> 4];
-      out += kHex[b & 0xF];
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  // Fields and messages may quote untrusted text; escaped here, once, for every error however
+  // it was built.
+  return internal::one_printable_line(raw);
 }
 
 namespace detail {

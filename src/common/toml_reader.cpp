@@ -7,34 +7,18 @@
 #include <sstream>
 #include <vector>
 
+#include "common/printable.hpp"
 #include "common/utf8.hpp"
 
 namespace qaplan::internal::toml_reader {
 namespace {
 
 // A quoted TOML key may hold any escaped control character ("a\u0001b" = 1), and toml11's
-// messages may quote the line: an error stays one printable line (issue 11's rules fuzzer).
-std::string printable(std::string s) {
-  std::string out;
-  out.reserve(s.size());
-  for (const char c : s) {
-    if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7F) {
-      out += c;
-    } else if (c == '\t') {
-      out += ' ';
-    } else {
-      static constexpr char kHex[] = "0123456789ABCDEF";
-      out += "\\u00";
-      out += kHex[(static_cast<unsigned char>(c) >> 4) & 0xF];
-      out += kHex[static_cast<unsigned char>(c) & 0xF];
-    }
-  }
-  return out;
-}
-
-Error config_error(std::string msg, const std::string& origin, int line, std::string field) {
-  return make_file_error(ErrorCode::kInvalidConfig, printable(std::move(msg)), origin, line,
-                         printable(std::move(field)));
+// messages may quote the line: escape both where the error is made, so Error::message is clean.
+Error config_error(std::string_view msg, const std::string& origin, int line,
+                   std::string_view field) {
+  return make_file_error(ErrorCode::kInvalidConfig, one_printable_line(msg), origin, line,
+                         one_printable_line(field));
 }
 
 // Guards toml11 needs, checked by one linear scan before parsing (issue 11):

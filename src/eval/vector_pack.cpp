@@ -4,7 +4,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <exception>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -15,6 +14,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/printable.hpp"
 #include "common/sha256.hpp"
 
 namespace qaplan {
@@ -33,21 +33,7 @@ std::string quote(std::string_view text) {
     while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
     s = std::string(text.substr(0, cut)) + "…";
   }
-  // A JSON key may hold any escaped control character (issue 11's fuzzer: "\f"); an error
-  // message must stay one printable line.
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '\n' || c == '\r' || c == '\t') {
-      out += ' ';
-    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+  return "\"" + internal::one_printable_line(s) + "\"";
 }
 
 // Whether a JSON number's text (already validated by the JSON parser) has magnitude < 1: the
