@@ -62,25 +62,52 @@ def planner(qaplan):
 NOW = "2026-11-30T10:00:00+08:00"
 TZ = "Asia/Shanghai"
 
+# [intent_gateway] model_budget_us in the edited configs below (ROOMY_BUDGET).
+MODEL_BUDGET_US = 1_000_000
 
-@pytest.fixture(scope="session")
-def rules_without_model(tmp_path_factory) -> Path:
-    """A copy of the shipped config/ with [model] enabled = false: the rule-only planner, for
-    tests of how a host's intent model is arbitrated against the rules (whatever the shipped
-    rules.toml says about the built-in model)."""
+
+def set_key(lines: list, table: str, key: str, value: str, origin: Path) -> None:
+    """Sets `key = value` in `[table]` of a rules.toml split into lines; the key must exist."""
+    start = lines.index("[" + table + "]")
+    for i in range(start + 1, len(lines)):
+        if lines[i].startswith("["):
+            break
+        if lines[i].split("=")[0].strip() == key:
+            lines[i] = key + " = " + value
+            return
+    raise AssertionError(f"no `{key}` key in [{table}] of {origin}")
+
+
+def edited_config(tmp_path_factory, edits) -> Path:
+    """A copy of the shipped config/ with `(table, key, value)` edits in its rules.toml."""
     dst = tmp_path_factory.mktemp("config") / "config"
     shutil.copytree(RULES.parent, dst)
     rules = dst / "rules.toml"
     lines = rules.read_text(encoding="utf-8").split("\n")
-    start = lines.index("[model]")
-    for i in range(start + 1, len(lines)):
-        if lines[i].startswith("["):
-            raise AssertionError("no `enabled` key in [model] of " + str(RULES))
-        if lines[i].split("=")[0].strip() == "enabled":
-            lines[i] = "enabled = false"
-            break
+    for table, key, value in edits:
+        set_key(lines, table, key, value, RULES)
     rules.write_text("\n".join(lines), encoding="utf-8")
     return rules
+
+
+# The host-model budget in the fixtures below is 1 s instead of the shipped 2 ms, so a test whose
+# model answers at once cannot fail because a loaded 2-core CI machine preempted it mid-call; the
+# timeout test sleeps past whatever budget it is given.
+ROOMY_BUDGET = ("intent_gateway", "model_budget_us", str(MODEL_BUDGET_US))
+
+
+@pytest.fixture(scope="session")
+def rules_without_model(tmp_path_factory) -> Path:
+    """The shipped rules with [model] enabled = false: the rule-only planner, for tests of how a
+    host's intent model is arbitrated against the rules (whatever the shipped rules.toml says
+    about the built-in model)."""
+    return edited_config(tmp_path_factory, [("model", "enabled", "false"), ROOMY_BUDGET])
+
+
+@pytest.fixture(scope="session")
+def rules_roomy_budget(tmp_path_factory) -> Path:
+    """The shipped rules, built-in model as shipped, with the roomy host-model budget."""
+    return edited_config(tmp_path_factory, [ROOMY_BUDGET])
 
 
 def cli_plan(cli: str, question: str, *args: str, config: Path = RULES, plan_only: bool = True) -> dict:

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import NOW, RULES, TZ, run_cli
+from conftest import MODEL_BUDGET_US, NOW, RULES, TZ, run_cli
 
 # A weak-rule question (default_knowledge 0.60) and a strong-rule one (FAQ 0.86).
 WEAK = "公司年会"  # the fallback rule (0.60), not a vetoed one (这个怎么弄 is a conflict)
@@ -28,7 +28,7 @@ def test_model_is_called_with_the_question(qaplan, rules_without_model):
 
     planner = qaplan.Planner(rules_without_model, intent_model=model)
     prep = planner.prepare("年假 怎么申请", history=["你好"])
-    assert seen == [("年假 怎么申请", "年假怎么申请", ["你好"], 2000)]
+    assert seen == [("年假 怎么申请", "年假怎么申请", ["你好"], MODEL_BUDGET_US)]
     assert prep.intent.model_candidate.intent == "FAQ_QUERY"
     assert prep.intent.model_candidate.rule_id == "model"  # the callable's __name__
 
@@ -60,7 +60,7 @@ def boom(inp):
 
 
 def slow(inp):
-    time.sleep(0.02)  # 20 ms > [intent_gateway] model_budget_us = 2000
+    time.sleep(inp.budget_us / 1e6 + 0.02)  # 20 ms past [intent_gateway] model_budget_us
     return ("FAQ_QUERY", 0.9)
 
 
@@ -140,10 +140,11 @@ def test_full_plan_equals_cli_without_plan_only(qaplan, planner, cli):
         assert prep.to_json(a) == r.stdout.rstrip("\n"), q
 
 
-def test_python_model_replaces_the_builtin_candidate(qaplan):
+def test_python_model_replaces_the_builtin_candidate(qaplan, rules_roomy_budget):
     # With the shipped rules (built-in model on or off), a host model's candidate is the one
     # arbitrated, and its failure is model_failed with the rule standing.
-    hooked = qaplan.Planner(RULES, intent_model=lambda inp: qaplan.IntentCandidate("FAQ_QUERY", 0.95, "host"))
+    hooked = qaplan.Planner(rules_roomy_budget,
+                            intent_model=lambda inp: qaplan.IntentCandidate("FAQ_QUERY", 0.95, "host"))
     prep = hooked.prepare(STRONG)
     assert prep.intent.model_candidate.rule_id == "host"
     assert prep.intent.decision_policy in ("rule_model_agree", "model_override", "conflict")

@@ -247,7 +247,11 @@ TEST(Gateway, HostModelFailuresLeaveTheRuleStanding) {
   }
   PlannerOptions ok;
   ok.intent_model = std::make_shared<FakeModel>(FakeModel::Mode::kFaq);
-  auto p = Planner::create(rules_only(), ok).value();
+  // A 1 s budget: an instant model must not count as timed out because a loaded 2-core CI
+  // machine (or TSan) preempted the call for longer than the shipped 2 ms.
+  Config roomy = rules_only();
+  roomy.intent_gateway.model_budget_us = 1'000'000;
+  auto p = Planner::create(roomy, ok).value();
   auto r = p.prepare({q, {}, "", std::nullopt});
   EXPECT_EQ(r->intent->decision_policy, DecisionPolicy::kRuleModelAgree);
   EXPECT_EQ(r->intent->model_candidate->rule_id, "fake");
