@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/sha256.hpp"
+#include "common/utf8.hpp"
 #include "planning/model/router_model.hpp"
 #include "qaplan/eval/vector_pack.hpp"
 #include "qaplan/planning/analysis.hpp"
@@ -301,6 +302,36 @@ TEST(FuzzRegression, InvalidNowIsNotEchoedRaw) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("\"2026-13-01T00:00:00+08:00\""), std::string::npos)
       << bad.error().to_string();
+}
+
+// Finding 12 (analyze fuzzer, long campaign, after 270 k executions): a previous turn whose first
+// content span runs into trailing characters that trimming drops ("search_'": the span keeps
+// "_'", the trimmed text does not) made the follow-up rewrite cut the trimmed text at the span's
+// end: std::out_of_range, an abort. The rewrite now keeps the whole topic span in the text it
+// cuts. Swept over turns whose tail is such characters and over fragment / predicate follow-ups.
+TEST(FuzzRegression, FollowUpRewriteKeepsTopicSpansThatRunIntoTrimmedTails) {
+  auto cfg = qaplan::load_config(qaplan::test::shipped_config());
+  ASSERT_TRUE(cfg.ok()) << cfg.error().to_string();
+  cfg->model.enabled = false;
+  auto planner = qaplan::Planner::create(std::move(cfg).value());
+  ASSERT_TRUE(planner.ok()) << planner.error().to_string();
+  // The fuzzer's input, as the harness splits it (byte 0 = options: session department set).
+  const std::string found_turn("\0A\xE5\x98\x9Bsearch_'", 12);
+  std::vector<std::pair<std::string, std::string>> cases = {{"o\rob", found_turn}};
+  for (const std::string turn : {"search_'", "A嘛search_'", "expense_report_'?", "报销 policy_\"",
+                                 "年假 C++", "vpn__", "HR-系统_'"}) {
+    for (const std::string q : {"ob", "那年假呢", "如果没批怎么办", "怎么申请", "policy呢"})
+      cases.emplace_back(q, turn);
+  }
+  qaplan::AnalysisContext ctx;
+  ctx.session_department = "财务部";
+  for (const auto& [q, turn] : cases) {
+    auto prep = planner->prepare(qaplan::PrepareRequest{q, {turn}, "", std::nullopt});
+    if (!prep.ok()) continue;  // not this finding's concern
+    auto a = planner->analyze(*prep, ctx);  // threw std::out_of_range before the fix
+    ASSERT_TRUE(a.ok()) << q << " | " << turn << ": " << a.error().to_string();
+    EXPECT_TRUE(qaplan::internal::is_valid_utf8(a->rewrite.query)) << q << " | " << turn;
+  }
 }
 
 // The glossary target's smallest rules file must keep loading as required keys are added:

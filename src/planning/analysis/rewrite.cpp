@@ -479,7 +479,11 @@ Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::stri
   if (const auto m = first_hit(q, ids.ellipsis_marker); m && m->begin == 0) frag = trim_start(frag.substr(m->end));
   // Only 呢 is a pure ellipsis particle: 吗 asks (好看吗) and 么 ends 什么 / 为什么.
   if (frag.ends_with("呢")) frag = trim_end(frag.substr(0, frag.size() - 3));
-  const std::string_view prev_text = trim_end(prev);
+  // The previous turn without its trailing punctuation, but never shorter than its topic span:
+  // a span may keep characters trimming drops ("search_'"), and the rewrites below cut this text
+  // at the span's offsets (issue 11's analyze fuzzer: out_of_range).
+  const std::string_view prev_text =
+      prev.substr(0, std::max<std::size_t>(trim_end(prev).size(), topic ? topic->end : 0));
 
   // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
   if (const auto m = first_hit(q, ids.condition_marker); m && m->begin == 0) {
