@@ -44,5 +44,6 @@ Runner register_eval_chain(CLI::App& app, GlobalOptions& g);
 Runner register_eval_rewrite(CLI::App& app, GlobalOptions& g);
 Runner register_calibrate(CLI::App& app, GlobalOptions& g);
 Runner register_recommend(CLI::App& app, GlobalOptions& g);
+Runner register_domain(CLI::App& app, GlobalOptions& g);
 
 }  // namespace qaplan::cli

@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
     add(register_eval_rewrite);
     add(register_calibrate);
     add(register_recommend);
+    add(register_domain);
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,79 @@
+// Candidate terms of one text (domain_terms.hpp).
+#include "eval/domain_terms.hpp"
+
+#include <climits>
+
+#include "common/icu.hpp"
+#include "common/utf8.hpp"
+#include "planning/analysis/segment.hpp"
+#include "planning/text.hpp"
+
+namespace qaplan::internal {
+
+Result<std::string> normalize_for_terms(std::string_view raw, std::string_view what) {
+  if (raw.find_first_not_of(" \t\r\n") == std::string_view::npos) return std::string();
+  // A document is longer than any question; every other rule is the question's.
+  InputConfig unlimited;
+  unlimited.max_question_chars = INT_MAX;
+  auto q = normalize_question(raw, unlimited, what);
+  if (!q.ok()) {
+    // A text of only control characters normalizes to nothing, like a blank one.
+    if (q.error().code == ErrorCode::kInvalidInput &&
+        q.error().message == "empty or whitespace-only")
+      return std::string();
+    return std::move(q).error();
+  }
+  return std::move(q->text);
+}
+
+namespace {
+
+int count_chars(std::string_view s) {
+  int n = 0;
+  for (const char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+bool has_letter(std::string_view s) {
+  for (const char c : s)
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return true;
+  return false;
+}
+
+// An all-Han token: segment_words marks single Han characters; longer ones are checked here.
+bool all_han(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size())
+    if (const std::int32_t cp = next_code_point(s, i); cp < 0 || !is_han(cp)) return false;
+  return !s.empty();
+}
+
+}  // namespace
+
+void candidates(std::string_view text, std::vector<Candidate>& out) {
+  const std::vector<Token> tokens = segment_words(text);
+  const Token* prev_han = nullptr;  // the Han token just before this one, if adjacent
+  for (const Token& t : tokens) {
+    const std::string_view w = t.text(text);
+    const int chars = count_chars(w);
+    const bool han = t.word && (t.single_han || all_han(w));
+    if (han) {
+      if (chars <= kMaxTermChars) out.push_back({w, CandidateKind::kHanWord, 0, chars});
+      if (prev_han != nullptr && prev_han->end == t.begin) {
+        const std::string_view first = prev_han->text(text);
+        const int pair_chars = count_chars(first) + chars;
+        if (pair_chars <= kMaxTermChars)
+          out.push_back({text.substr(prev_han->begin, t.end - prev_han->begin),
+                         CandidateKind::kPair, static_cast<std::uint32_t>(first.size()),
+                         pair_chars});
+      }
+      prev_han = &t;
+      continue;
+    }
+    prev_han = nullptr;
+    if (t.ascii && chars >= 2 && chars <= kMaxAsciiChars && has_letter(w))
+      out.push_back({w, CandidateKind::kAsciiWord, 0, chars});
+  }
+}
+
+}  // namespace qaplan::internal
