@@ -41,8 +41,7 @@ constexpr FileLicence kLicences[] = {
      "CC BY 4.0: MultiWOZ 2.1 (Budzianowski et al. 2018; Eric et al. 2019), Chinese as in "
      "ConvLab-2 (thu-coai, Apache-2.0)"},
     {"external/paddle_docs_faq.jsonl", "Apache-2.0: (c) 2016 PaddlePaddle Authors"},
-    {"external/intune_it.jsonl",
-     "CC BY 4.0: Microsoft Intune documentation, (c) Microsoft"},
+    {"external/intune_it.jsonl", "CC BY 4.0: Microsoft Intune documentation, (c) Microsoft"},
     {"external/chase_c_train.jsonl", "MIT: (c) 2021 xjtu-intsoft (CHASE, Guo et al. 2021)"},
 };
 
@@ -59,15 +58,15 @@ Result<std::vector<NamedText>> read_router_files(const std::filesystem::path& di
   QAPLAN_ASSIGN_OR_RETURN(registry.text, read_file(reg, "router data registry"));
   registry.name = "fingerprints.json";
   namespace js = internal::json;
-  QAPLAN_ASSIGN_OR_RETURN(auto names, js::read_json(reg.string(), 0, [&] {
-                            const js::Json root = js::parse_strict(registry.text);
-                            if (!root.is_object() || !root.contains("files") ||
-                                !root.at("files").is_object())
-                              js::fail("files", "must be an object of file names");
-                            std::vector<std::string> out;
-                            for (const auto& [n, v] : root.at("files").items()) out.push_back(n);
-                            return out;
-                          }));
+  QAPLAN_ASSIGN_OR_RETURN(
+      auto names, js::read_json(reg.string(), 0, [&] {
+        const js::Json root = js::parse_strict(registry.text);
+        if (!root.is_object() || !root.contains("files") || !root.at("files").is_object())
+          js::fail("files", "must be an object of file names");
+        std::vector<std::string> out;
+        for (const auto& [n, v] : root.at("files").items()) out.push_back(n);
+        return out;
+      }));
   std::vector<NamedText> files;
   for (const std::string& n : names) {
     QAPLAN_ASSIGN_OR_RETURN(std::string t, read_file(dir / n, "router data file"));
@@ -86,12 +85,13 @@ struct BgCount {
 
 Result<std::string> build_domain_background(const std::filesystem::path& router_dir) {
   NamedText registry;
-  QAPLAN_ASSIGN_OR_RETURN(const std::vector<NamedText> files, read_router_files(router_dir, registry));
+  QAPLAN_ASSIGN_OR_RETURN(const std::vector<NamedText> files,
+                          read_router_files(router_dir, registry));
   QAPLAN_ASSIGN_OR_RETURN(const internal::RouterData data,
                           internal::load_router_data(files, registry));
   const auto& acts = internal::router_label_sets()[static_cast<std::size_t>(internal::Head::kAct)];
-  const auto question = static_cast<std::int8_t>(
-      std::find(acts.begin(), acts.end(), "question") - acts.begin());
+  const auto question =
+      static_cast<std::int8_t>(std::find(acts.begin(), acts.end(), "question") - acts.begin());
   std::map<std::string, BgCount> counts;  // ordered: the file lists terms in byte order
   std::map<std::string, std::size_t> rows_per_file;
   std::set<std::string> skipped;
@@ -125,8 +125,8 @@ Result<std::string> build_domain_background(const std::filesystem::path& router_
       "# of adjacent Han words only when they occur in >= 2 rows. Counts only, no text.\n"
       "# Rows per file, and the licence and attribution of the data each comes from:\n";
   for (const auto& [file, n] : rows_per_file)
-    out += "#   " + file + " (" + std::to_string(n) + " rows): " +
-           std::string(licence_of(file)->notice) + "\n";
+    out += "#   " + file + " (" + std::to_string(n) +
+           " rows): " + std::string(licence_of(file)->notice) + "\n";
   for (const std::string& file : skipped)
     out += "#   " + file + ": not used (licence not known to be permissive)\n";
   out += "qaplan-domain-background\t1\n";
@@ -182,8 +182,7 @@ Result<DomainBackground> parse_domain_background(std::string_view text, std::str
         break;
       default:
         if (key.empty()) return fail("empty word");
-        if (!parse_count() || n == 0 || n > bg.docs)
-          return fail("df must be a count in 1..docs");
+        if (!parse_count() || n == 0 || n > bg.docs) return fail("df must be a count in 1..docs");
         if (!bg.df.emplace(std::string(key), static_cast<std::uint32_t>(n)).second)
           return fail("duplicate word");
     }

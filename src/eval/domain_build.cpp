@@ -42,7 +42,8 @@ int count_chars(std::string_view s) {
 }
 
 bool is_ascii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
 // Shortest round-trip spelling: the file records option values exactly as they were used.
@@ -115,8 +116,10 @@ struct DomainLexiconBuilder::Impl {
     const auto s = static_cast<std::uint32_t>(source);
     auto bs = std::find_if(k.by_source.begin(), k.by_source.end(),
                            [s](const auto& p) { return p.first == s; });
-    if (bs == k.by_source.end()) k.by_source.emplace_back(s, 1);
-    else ++bs->second;
+    if (bs == k.by_source.end())
+      k.by_source.emplace_back(s, 1);
+    else
+      ++bs->second;
   }
 };
 
@@ -127,11 +130,13 @@ DomainLexiconBuilder& DomainLexiconBuilder::operator=(DomainLexiconBuilder&&) no
 
 std::size_t DomainLexiconBuilder::docs() const noexcept { return impl_->docs; }
 
-Status DomainLexiconBuilder::add(std::string_view source, const std::vector<std::string_view>& texts,
+Status DomainLexiconBuilder::add(std::string_view source,
+                                 const std::vector<std::string_view>& texts,
                                  std::string_view what) {
   Impl& m = *impl_;
   if (m.docs == kNoDoc)
-    return make_error(ErrorCode::kInvalidInput, "more than 4294967294 documents", std::string(what));
+    return make_error(ErrorCode::kInvalidInput, "more than 4294967294 documents",
+                      std::string(what));
   const std::uint32_t doc = m.docs++;
   const int src = source.empty() ? -1 : static_cast<int>(m.intern_source(source));
   for (const std::string_view text : texts) {
@@ -188,11 +193,10 @@ void attach_source(Term& t, const Count& k, const DomainBuildOptions& o) {
     }
   t.share = k.df ? static_cast<double>(best_df) / static_cast<double>(k.df) : 0.0;
   // Compared in integers' terms so 4 of 5 is exactly 0.8 whatever the rounding.
-  const bool owns = static_cast<double>(best_df) >= o.source_share * static_cast<double>(k.df) -
-                                                       1e-9 * static_cast<double>(k.df);
-  t.source = best_df >= static_cast<std::uint32_t>(o.source_min_df) && owns
-                 ? static_cast<int>(best)
-                 : -1;
+  const bool owns = static_cast<double>(best_df) >=
+                    o.source_share * static_cast<double>(k.df) - 1e-9 * static_cast<double>(k.df);
+  t.source =
+      best_df >= static_cast<std::uint32_t>(o.source_min_df) && owns ? static_cast<int>(best) : -1;
 }
 
 std::string render(const std::vector<Term>& terms, const std::vector<std::string>& sources,
@@ -238,7 +242,8 @@ Result<DomainLexiconFile> DomainLexiconBuilder::finish(const DomainBackground& b
   for (const std::string& s : m.sources)
     if (s.find_first_of("\t\r\n") != std::string::npos || s == "-")
       return make_error(ErrorCode::kInvalidInput,
-                        "source name \"" + s + "\" holds a tab or line break, or is \"-\"", "source");
+                        "source name \"" + s + "\" holds a tab or line break, or is \"-\"",
+                        "source");
   DomainLexiconFile f;
   f.docs = m.docs;
   // One document is evidence enough in a small KB, where most terms occur once; in a large one

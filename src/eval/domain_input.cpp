@@ -83,8 +83,8 @@ KbRecord doc_record(const js::Json& o) {
   if (!o.is_object()) js::fail("", "expected one JSON object per line");
   required(o, "id");
   if (!o.contains("text") || !o.at("text").is_string()) js::fail("text", "must be a string");
-  KbRecord r{source_name(o), {opt_text(o, "title"), opt_text(o, "section"),
-                                 o.at("text").get<std::string>()}};
+  KbRecord r{source_name(o),
+             {opt_text(o, "title"), opt_text(o, "section"), o.at("text").get<std::string>()}};
   for (std::string& t : opt_strings(o, "tags")) r.texts.push_back(std::move(t));
   return r;
 }
@@ -99,7 +99,8 @@ Status add_kb_file(const std::string& content, const std::string& name, Read rea
     const KbRecord r = read(o);
     const std::string id = o.at("id").get<std::string>();
     if (auto [it, fresh] = ids.emplace(id, line); !fresh)
-      js::fail("id", "duplicate id \"" + id + "\" (first on line " + std::to_string(it->second) + ")");
+      js::fail("id",
+               "duplicate id \"" + id + "\" (first on line " + std::to_string(it->second) + ")");
     std::vector<std::string_view> texts(r.texts.begin(), r.texts.end());
     added = locate(b.add(r.source, texts), name, line);
   }));
@@ -125,10 +126,10 @@ Result<DomainProvenance> add_domain_corpus(const std::filesystem::path& file,
     QAPLAN_ASSIGN_OR_RETURN(TextRecord rec,
                             internal::parse_jsonl_record(line, "text", name, line_no));
     if (auto [it, fresh] = ids.emplace(std::move(rec.id), line_no); !fresh)
-      return make_file_error(ErrorCode::kInvalidInput,
-                             "duplicate id \"" + it->first + "\" (first on line " +
-                                 std::to_string(it->second) + ")",
-                             name, line_no, "id");
+      return make_file_error(
+          ErrorCode::kInvalidInput,
+          "duplicate id \"" + it->first + "\" (first on line " + std::to_string(it->second) + ")",
+          name, line_no, "id");
     QAPLAN_ASSIGN_OR_RETURN(const std::string source, corpus_source(line, name, line_no));
     QAPLAN_TRY(locate(b.add(source, {rec.text}), name, line_no));
   }
@@ -154,8 +155,8 @@ Result<DomainProvenance> add_domain_kb(const std::filesystem::path& dir, DomainL
                    : add_kb_file(content, p.string(), doc_record, b));
   }
   if (!any)
-    return make_file_error(ErrorCode::kIo, "holds neither faq.jsonl nor docs.jsonl",
-                           dir.string(), 0, "--kb");
+    return make_file_error(ErrorCode::kIo, "holds neither faq.jsonl nor docs.jsonl", dir.string(),
+                           0, "--kb");
   return DomainProvenance{"kb", dir.string(), internal::sha256_hex(listing)};
 }
 

@@ -22,10 +22,10 @@ inline constexpr int kMaxAsciiChars = 24;
 enum class CandidateKind : std::uint8_t { kHanWord, kAsciiWord, kPair };
 
 struct Candidate {
-  std::string_view text;     ///< bytes of the normalized text
+  std::string_view text;  ///< bytes of the normalized text
   CandidateKind kind;
-  std::uint32_t split = 0;   ///< pairs: byte length of the first part
-  int chars = 0;             ///< code points
+  std::uint32_t split = 0;  ///< pairs: byte length of the first part
+  int chars = 0;            ///< code points
 };
 
 /// normalize_question() without its length limit; an empty or blank text gives "" (not an error).

@@ -6,6 +6,8 @@
 //  - scan finds terms and keeps ASCII terms on word boundaries;
 //  - the shipped config/domain/kb.qdl is what eval_sets/kb builds today (QAPLAN_UPDATE_GOLDEN=1
 //    rewrites it), and on the real KBs generic words stay generic.
+#include "planning/domain_lexicon.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -14,7 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "planning/domain_lexicon.hpp"
 #include "planning/text.hpp"
 #include "qaplan/eval/domain_build.hpp"
 #include "qaplan/io.hpp"
@@ -129,14 +130,17 @@ TEST(DomainBuild, CorpusWithOptionalSource) {
 TEST(DomainBuild, InputErrorsNameFileLineAndField) {
   const fs::path dir = fs::temp_directory_path() / "qaplan-domain-input-test";
   fs::create_directories(dir);
-  ASSERT_TRUE(write_file_atomic(dir / "c.jsonl", "{\"id\":\"a\",\"text\":\"x\"}\n"
-                                                 "{\"id\":\"a\",\"text\":\"y\"}\n").ok());
+  ASSERT_TRUE(write_file_atomic(dir / "c.jsonl",
+                                "{\"id\":\"a\",\"text\":\"x\"}\n"
+                                "{\"id\":\"a\",\"text\":\"y\"}\n")
+                  .ok());
   DomainLexiconBuilder b;
   auto r = add_domain_corpus(dir / "c.jsonl", b);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().line, 2);
   EXPECT_EQ(r.error().field, "id");
-  ASSERT_TRUE(write_file_atomic(dir / "s.jsonl", "{\"id\":\"a\",\"text\":\"x\",\"source\":3}\n").ok());
+  ASSERT_TRUE(
+      write_file_atomic(dir / "s.jsonl", "{\"id\":\"a\",\"text\":\"x\",\"source\":3}\n").ok());
   r = add_domain_corpus(dir / "s.jsonl", b);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "source");
@@ -145,7 +149,8 @@ TEST(DomainBuild, InputErrorsNameFileLineAndField) {
   r = add_domain_kb(dir / "kb", b);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("faq.jsonl"), std::string::npos);
-  ASSERT_TRUE(write_file_atomic(dir / "kb" / "faq.jsonl", "{\"id\":\"f\",\"source\":\"x\"}\n").ok());
+  ASSERT_TRUE(
+      write_file_atomic(dir / "kb" / "faq.jsonl", "{\"id\":\"f\",\"source\":\"x\"}\n").ok());
   r = add_domain_kb(dir / "kb", b);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "question");
@@ -188,9 +193,14 @@ TEST(DomainBuild, MaxTermsKeepsHighestDf) {
 
 const std::string kHeader =
     "qaplan-domain-lexicon\t1\n"
-    "built_from\tkb\tx\t" + std::string(64, 'a') + "\n"
-    "background\t" + std::string(64, 'b') + "\n"
-    "docs\t10\nmin_df\t1\ncontrast\t8\nchat_common\t0.005\npair_share\t0.5\nsource_share\t0.8\nsource_min_df\t2\n"
+    "built_from\tkb\tx\t" +
+    std::string(64, 'a') +
+    "\n"
+    "background\t" +
+    std::string(64, 'b') +
+    "\n"
+    "docs\t10\nmin_df\t1\ncontrast\t8\nchat_common\t0.005\npair_share\t0.5\nsource_share\t0."
+    "8\nsource_min_df\t2\n"
     "sources\tcards\tloans\n";
 
 std::string lexicon_text(const std::string& terms_line, const std::string& rows) {
@@ -223,8 +233,10 @@ TEST(DomainLexiconLoad, RefusesNamingFileAndLine) {
       {"empty file", "", 1},
       {"bad hash", "qaplan-domain-lexicon\t1\nbuilt_from\tkb\tx\tnothex\n", 2},
       {"bad df", lexicon_text("terms\t2\n", "信用卡\tfive\tcards\t1.0000\n账户\t4\t-\t0.5\n"), 14},
-      {"df over docs", lexicon_text("terms\t2\n", "信用卡\t11\tcards\t1.0000\n账户\t4\t-\t0.5\n"), 14},
-      {"unknown source", lexicon_text("terms\t2\n", "信用卡\t5\tbank\t1.0000\n账户\t4\t-\t0.5\n"), 14},
+      {"df over docs", lexicon_text("terms\t2\n", "信用卡\t11\tcards\t1.0000\n账户\t4\t-\t0.5\n"),
+       14},
+      {"unknown source", lexicon_text("terms\t2\n", "信用卡\t5\tbank\t1.0000\n账户\t4\t-\t0.5\n"),
+       14},
       {"bad share", lexicon_text("terms\t2\n", "信用卡\t5\tcards\t1.5\n账户\t4\t-\t0.5\n"), 14},
       {"duplicate", lexicon_text("terms\t2\n", "账户\t5\t-\t1.0000\n账户\t4\t-\t0.5\n"), 15},
       {"upper case", lexicon_text("terms\t1\n", "App\t5\t-\t1.0000\n"), 14},
@@ -338,14 +350,15 @@ void expect_sources(const fs::path& kb, const std::map<std::string, std::string>
   for (const auto& [term, source] : expected) {
     const auto it = terms.find(term);
     ASSERT_NE(it, terms.end()) << kb << ": " << term << " is not a term";
-    EXPECT_EQ(it->second.first, source) << kb << ": " << term << " (df " << it->second.second
-                                        << ")";
+    EXPECT_EQ(it->second.first, source)
+        << kb << ": " << term << " (df " << it->second.second << ")";
   }
 }
 
 TEST(DomainShipped, EnterpriseKbGenericAndSourceTerms) {
-  expect_sources(test::source_dir() / "eval_sets" / "kb",
-                 {{"员工", "-"}, {"公司", "-"}, {"年假", "hr"}, {"vpn", "it"}, {"会议室", "admin"}});
+  expect_sources(
+      test::source_dir() / "eval_sets" / "kb",
+      {{"员工", "-"}, {"公司", "-"}, {"年假", "hr"}, {"vpn", "it"}, {"会议室", "admin"}});
 }
 
 TEST(DomainShipped, BankAndSaasKbGenericAndSourceTerms) {

@@ -77,8 +77,8 @@ int run_build(const DomainOptions& o) {
   nlohmann::ordered_json j;
   j["lexicon"] = o.output;
   j["sha256"] = lex->sha256;
-  j["built_from"] = {{"kind", provenance->kind}, {"name", provenance->name},
-                     {"sha256", provenance->sha256}};
+  j["built_from"] = {
+      {"kind", provenance->kind}, {"name", provenance->name}, {"sha256", provenance->sha256}};
   j["background"] = bg_path->string();
   j["docs"] = lex->docs;
   j["sources"] = lex->sources;
@@ -98,7 +98,8 @@ int run_background(const DomainOptions& o) {
   auto text = build_domain_background(o.data);
   if (!text) return report(text.error());
   // The data directory's files are the inputs; the registry names them all.
-  if (Status s = write_file_atomic(o.output, *text, {std::filesystem::path(o.data) / "fingerprints.json"});
+  if (Status s =
+          write_file_atomic(o.output, *text, {std::filesystem::path(o.data) / "fingerprints.json"});
       !s)
     return report(s.error());
   nlohmann::ordered_json j;
@@ -110,40 +111,53 @@ int run_background(const DomainOptions& o) {
 
 void add_build(CLI::App& sub, const std::shared_ptr<DomainOptions>& o) {
   auto* build = sub.add_subcommand(
-      "build", "Build a domain lexicon (the vocabulary the planner should know) from a knowledge "
-               "base; writes --output atomically and prints a JSON summary");
+      "build",
+      "Build a domain lexicon (the vocabulary the planner should know) from a knowledge "
+      "base; writes --output atomically and prints a JSON summary");
   build->add_option("--corpus", o->corpus,
-                    "JSONL corpus, one {\"id\",\"text\"} per line (optional \"source\")");
+                    "JSONL corpus, one {\"id\",\"text\"} per line, optional \"source\" (default: "
+                    "none; give one of --corpus, --index, --kb)");
   build->add_option("--index", o->index,
-                    "saved index directory (refused: it keeps no document text; see docs/domain.md)");
-  build->add_option("--kb", o->kb, "KB directory with faq.jsonl and/or docs.jsonl (eval_sets/kb schema)");
+                    "saved index directory (default: none; refused: it keeps no document text, see "
+                    "docs/domain.md)");
+  build->add_option(
+      "--kb", o->kb,
+      "KB directory with faq.jsonl and/or docs.jsonl in eval_sets/kb's schema (default: none)");
   build->add_option("--output", o->output, "lexicon file to write (never an input)")->required();
   build->add_option("--background", o->background,
                     "general-chat word frequencies (default: config/domain/background.tsv)");
-  build->add_option("--min-df", o->build.min_df,
-                    "documents a term needs (default 0 = auto: 1 under 200 documents, else 2)")
+  build
+      ->add_option("--min-df", o->build.min_df,
+                   "documents a term needs (default 0 = auto: 1 under 200 documents, else 2)")
       ->capture_default_str();
-  build->add_option("--max-terms", o->build.max_terms, "keep at most this many terms, highest df first")
+  build
+      ->add_option("--max-terms", o->build.max_terms,
+                   "keep at most this many terms, highest df first")
       ->capture_default_str();
-  build->add_option("--source-share", o->build.source_share,
-                    "share of a term's documents its best source needs to own it (0.5..1]")
+  build
+      ->add_option("--source-share", o->build.source_share,
+                   "share of a term's documents its best source needs to own it (0.5..1]")
       ->capture_default_str();
-  build->add_option("--contrast", o->build.contrast,
-                    "a term chat uses is kept when its KB frequency is this many times chat's")
+  build
+      ->add_option("--contrast", o->build.contrast,
+                   "a term chat uses is kept when its KB frequency is this many times chat's")
       ->capture_default_str();
-  build->add_option("--chat-common", o->build.chat_common,
-                    "a term in at least this share of chat rows is general language")
+  build
+      ->add_option("--chat-common", o->build.chat_common,
+                   "a term in at least this share of chat rows is general language")
       ->capture_default_str();
-  build->add_option("--pair-share", o->build.pair_share,
-                    "an ICU-split pair is a term when it holds this share of each part's documents")
+  build
+      ->add_option("--pair-share", o->build.pair_share,
+                   "an ICU-split pair is a term when it holds this share of each part's documents")
       ->capture_default_str();
   build->add_flag("--pretty", o->pretty, "indent the JSON summary");
 }
 
 CLI::App* add_background(CLI::App& sub, const std::shared_ptr<DomainOptions>& o) {
-  auto* bg = sub.add_subcommand(
-      "background", "Count words of general chat (router data rows whose act is not question) "
-                    "into the background file domain build contrasts with");
+  auto* bg =
+      sub.add_subcommand("background",
+                         "Count words of general chat (router data rows whose act is not question) "
+                         "into the background file domain build contrasts with");
   bg->add_option("--data", o->data, "router data directory (eval_sets/router)")->required();
   bg->add_option("--output", o->output, "background file to write")->required();
   bg->add_flag("--pretty", o->pretty, "indent the JSON summary");

@@ -26,17 +26,21 @@
 
 namespace qaplan {
 
-/// Options of the lexicon build.
+/// Options of the lexicon build (docs/domain.md says why these defaults).
 ///
-/// | field         | default | meaning                                                              |
-/// |---------------|---------|----------------------------------------------------------------------|
-/// | min_df        | 0       | a term needs this many documents; 0 = auto: 1 under 200 documents, else 2 |
-/// | contrast      | 8.0     | a term chat uses (bg_df ≥ 1) is kept only when df/docs ≥ contrast × (bg_df+1)/(bg_docs+1) (> 0) |
-/// | chat_common   | 0.005   | a term in at least this share of chat rows is general whatever the KB says (0..1] |
-/// | pair_share    | 0.5     | an ICU-split pair (招财\|宝) is a term when its df ≥ this share of each part's df (0..1] |
-/// | source_share  | 0.8     | a term characterises its best source when that source holds this share of its df (0.5..1] |
-/// | source_min_df | 2       | … and at least this many of its documents (≥ 1)                      |
-/// | max_terms     | 50000   | keep at most this many terms, highest df first (≥ 1)                 |
+/// | field         | default | meaning                                                         |
+/// |---------------|---------|-----------------------------------------------------------------|
+/// | min_df        | 0       | documents a term needs; 0 = auto: 1 under 200 documents, else 2 |
+/// | contrast      | 8.0     | a term chat uses (bg_df ≥ 1) is kept only when                  |
+/// |               |         | df/docs ≥ contrast × (bg_df+1)/(bg_docs+1) (> 0)                |
+/// | chat_common   | 0.005   | a term in ≥ this share of chat rows is general, whatever the KB |
+/// |               |         | says (0..1]                                                     |
+/// | pair_share    | 0.5     | an ICU-split pair (招财\|宝) is a term when its df ≥ this share  |
+/// |               |         | of each part's df (0..1]                                        |
+/// | source_share  | 0.8     | a term characterises its best source when that source holds    |
+/// |               |         | this share of its df (0.5..1] …                                 |
+/// | source_min_df | 2       | … and at least this many of its documents (≥ 1)                 |
+/// | max_terms     | 50000   | keep at most this many terms, highest df first (≥ 1)            |
 struct DomainBuildOptions {
   int min_df = 0;
   double contrast = 8.0;
@@ -66,8 +70,8 @@ struct DomainProvenance {
 
 /// The rendered lexicon and a summary for the CLI.
 struct DomainLexiconFile {
-  std::string text;      ///< the file's bytes
-  std::string sha256;    ///< of `text` — the lexicon's fingerprint
+  std::string text;    ///< the file's bytes
+  std::string sha256;  ///< of `text` — the lexicon's fingerprint
   std::size_t docs = 0;
   std::size_t terms = 0;         ///< written
   std::size_t source_terms = 0;  ///< of which characterise a source
