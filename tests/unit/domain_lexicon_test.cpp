@@ -365,8 +365,26 @@ TEST(DomainShipped, BankAndSaasKbGenericAndSourceTerms) {
   const fs::path domains = test::source_dir() / "eval_sets" / "domains";
   if (!fs::exists(domains / "bank" / "faq.jsonl") || !fs::exists(domains / "saas" / "faq.jsonl"))
     GTEST_SKIP() << "eval_sets/domains/{bank,saas} not present";
-  expect_sources(domains / "bank", {{"账户", "-"}, {"信用卡", "cards"}});
-  expect_sources(domains / "saas", {{"账户", "-"}});
+  expect_sources(domains / "bank",
+                 {{"账户", "-"}, {"系统", "-"}, {"信用卡", "cards"}, {"贷款", "loans"}});
+  expect_sources(domains / "saas", {{"账户", "-"},
+                                    {"公司", "-"},
+                                    {"系统", "-"},
+                                    {"员工", "-"},
+                                    {"webhook", "integrations"}});
+  // What the route and source stages will see: a bank question's terms and their source.
+  auto f = build_kb(domains / "bank", "bank", shipped_background());
+  ASSERT_TRUE(f.ok());
+  const DomainLexicon lex = parse_ok(f->text);
+  auto q = internal::normalize_question("我的信用卡账单怎么分期？", InputConfig{});
+  ASSERT_TRUE(q.ok());
+  std::vector<DomainLexicon::Hit> hits;
+  lex.scan(q->text, hits);
+  std::map<std::string, int> found;
+  for (const auto& h : hits) found[std::string(lex.term_text(h.term))] = lex.term_source(h.term);
+  ASSERT_TRUE(found.count("信用卡"));
+  EXPECT_EQ(lex.sources()[static_cast<std::size_t>(found["信用卡"])], "cards");
+  EXPECT_FALSE(found.count("怎么"));  // general chat: not domain evidence
 }
 
 }  // namespace
