@@ -11,18 +11,17 @@
 namespace qaplan::internal {
 
 Result<std::string> normalize_for_terms(std::string_view raw, std::string_view what) {
-  if (raw.find_first_not_of(" \t\r\n") == std::string_view::npos) return std::string();
+  if (const std::size_t bad = first_invalid_utf8(raw); bad != std::string_view::npos)
+    return make_error(ErrorCode::kInvalidInput, "invalid UTF-8 at byte " + std::to_string(bad),
+                      std::string(what));
   // A document is longer than any question; every other rule is the question's.
   InputConfig unlimited;
   unlimited.max_question_chars = INT_MAX;
   auto q = normalize_question(raw, unlimited, what);
-  if (!q.ok()) {
-    // A text of only control characters normalizes to nothing, like a blank one.
-    if (q.error().code == ErrorCode::kInvalidInput &&
-        q.error().message == "empty or whitespace-only")
-      return std::string();
-    return std::move(q).error();
-  }
+  // Valid UTF-8 without a length limit fails only when nothing but whitespace and control
+  // characters is left: a blank field, which has no terms.
+  if (!q.ok() && q.error().code == ErrorCode::kInvalidInput) return std::string();
+  if (!q.ok()) return std::move(q).error();
   return std::move(q->text);
 }
 
