@@ -2,12 +2,16 @@
 
 #include <unicode/calendar.h>
 #include <unicode/locid.h>
+#include <unicode/strenum.h>
 #include <unicode/timezone.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
 
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -151,6 +155,139 @@ std::optional<Instant> parse_time_point(std::string_view text) noexcept {
 Day local_day(const Instant& t) noexcept {
   const chr::sys_seconds local{chr::seconds(t.unix_seconds + std::int64_t{t.offset_minutes} * 60)};
   return from_ymd(chr::year_month_day{chr::floor<chr::days>(local)});
+}
+
+namespace {
+
+// "UTC+8", "+08:00", "GMT-0530": minutes east of UTC, or nullopt when `s` is not an offset.
+std::optional<int> parse_offset(std::string_view s) {
+  for (std::string_view p : {"UTC", "utc", "GMT", "gmt"})
+    if (s.starts_with(p)) {
+      s.remove_prefix(p.size());
+      break;
+    }
+  if (s.size() < 2 || (s[0] != '+' && s[0] != '-')) return std::nullopt;
+  const int sign = s[0] == '-' ? -1 : 1;
+  s.remove_prefix(1);
+  std::size_t n = 0;
+  while (n < s.size() && is_digit(s[n])) ++n;
+  int h = -1, m = 0;
+  if (n == 1 || n == 2) {
+    h = read_digits(s, 0, n);
+    if (n < s.size()) {
+      if (s[n] != ':' || s.size() != n + 3) return std::nullopt;
+      m = read_digits(s, n + 1, 2);
+    }
+  } else if (n == 4 && s.size() == 4) {
+    h = read_digits(s, 0, 2);
+    m = read_digits(s, 2, 2);
+  }
+  if (h < 0 || m < 0 || m > 59 || h * 60 + m > 14 * 60) return std::nullopt;
+  return sign * (h * 60 + m);
+}
+
+// ICU zones by canonical ID. createTimeZone parses ICU's zoneinfo each time (~10 µs), so each
+// name is resolved once; the map only grows by names that resolved, and hosts use a handful.
+struct ZoneCache {
+  std::mutex mu;
+  std::map<std::string, std::shared_ptr<const icu::TimeZone>, std::less<>> by_id;
+  std::map<std::string, std::string, std::less<>> canonical;  // name as given → canonical ID
+};
+ZoneCache& zone_cache() {
+  static ZoneCache c;
+  return c;
+}
+constexpr std::size_t kMaxCachedNames = 256;  // a host passing arbitrary junk cannot grow it
+
+// ICU's canonical ID of a name, matched case-insensitively (ICU's own IDs are case-sensitive;
+// users type asia/shanghai). "" when ICU does not know the name.
+std::string icu_canonical(std::string_view name) {
+  if (name.empty() || name.size() > 64) return "";
+  for (char ch : name)
+    if (static_cast<unsigned char>(ch) <= 0x20 || static_cast<unsigned char>(ch) >= 0x7F)
+      return "";
+  const icu::UnicodeString id = icu::UnicodeString::fromUTF8(
+      icu::StringPiece(name.data(), static_cast<std::int32_t>(name.size())));
+  UErrorCode st = U_ZERO_ERROR;
+  icu::UnicodeString canonical;
+  UBool system = false;
+  icu::TimeZone::getCanonicalID(id, canonical, system, st);
+  if (U_FAILURE(st) || canonical.isEmpty() || canonical == UNICODE_STRING_SIMPLE("Etc/Unknown")) {
+    // Case-insensitive fallback: one scan of ICU's ID list, only for names not found as typed.
+    st = U_ZERO_ERROR;
+    std::unique_ptr<icu::StringEnumeration> all(icu::TimeZone::createEnumeration(st));
+    if (U_FAILURE(st) || !all) return "";
+    const icu::UnicodeString* cand;
+    bool found = false;
+    while ((cand = all->snext(st)) != nullptr && U_SUCCESS(st))
+      if (cand->caseCompare(id, U_FOLD_CASE_DEFAULT) == 0) {
+        st = U_ZERO_ERROR;
+        icu::TimeZone::getCanonicalID(*cand, canonical, system, st);
+        found = U_SUCCESS(st) && !canonical.isEmpty();
+        break;
+      }
+    if (!found) return "";
+  }
+  std::string out;
+  canonical.toUTF8String(out);
+  return out;
+}
+
+std::shared_ptr<const icu::TimeZone> icu_zone(const std::string& id) {
+  ZoneCache& c = zone_cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  if (auto it = c.by_id.find(id); it != c.by_id.end()) return it->second;
+  std::shared_ptr<const icu::TimeZone> tz(
+      icu::TimeZone::createTimeZone(icu::UnicodeString::fromUTF8(id)));
+  if (!tz || *tz == icu::TimeZone::getUnknown()) return nullptr;
+  if (c.by_id.size() < kMaxCachedNames) c.by_id.emplace(id, tz);
+  return tz;
+}
+
+}  // namespace
+
+std::optional<Zone> resolve_zone(std::string_view name) {
+  if (auto off = parse_offset(name)) return Zone{format_offset(*off), *off};
+  ZoneCache& c = zone_cache();
+  std::string id;
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    if (auto it = c.canonical.find(name); it != c.canonical.end()) id = it->second;
+  }
+  if (id.empty()) {
+    id = icu_canonical(name);
+    if (id.empty() || !icu_zone(id)) return std::nullopt;
+    std::lock_guard<std::mutex> lock(c.mu);
+    if (c.canonical.size() < kMaxCachedNames) c.canonical.emplace(std::string(name), id);
+  }
+  return Zone{id, std::nullopt};
+}
+
+int zone_offset_minutes(const Zone& zone, std::int64_t unix_seconds) {
+  if (zone.fixed_minutes) return *zone.fixed_minutes;
+  const auto tz = icu_zone(zone.id);
+  if (!tz) return 0;  // resolve_zone() made this zone, so ICU knew it: not reached
+  std::int32_t raw = 0, dst = 0;
+  UErrorCode st = U_ZERO_ERROR;
+  // A const TimeZone is safe to share between threads (ICU's thread-safety rule for const use).
+  tz->getOffset(static_cast<UDate>(unix_seconds) * 1000.0, false, raw, dst, st);
+  if (U_FAILURE(st)) return 0;
+  return (raw + dst) / 60000;
+}
+
+Day local_day(const Instant& t, const Zone& zone) {
+  Instant in_zone = t;
+  in_zone.offset_minutes = zone_offset_minutes(zone, t.unix_seconds);
+  return local_day(in_zone);
+}
+
+std::int64_t local_midnight(const Day& d, const Zone& zone) {
+  const std::int64_t wall = to_days(d) * 86400;
+  if (zone.fixed_minutes) return wall - std::int64_t{*zone.fixed_minutes} * 60;
+  // The offset at the instant the wall time names, refined once: exact unless midnight itself
+  // falls in a DST gap (then the first instant of the day after the gap is near enough).
+  const std::int64_t guess = wall - std::int64_t{zone_offset_minutes(zone, wall)} * 60;
+  return wall - std::int64_t{zone_offset_minutes(zone, guess)} * 60;
 }
 
 namespace {

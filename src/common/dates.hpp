@@ -52,6 +52,26 @@ std::optional<Instant> parse_time_point(std::string_view text) noexcept;
 /// The local calendar day of an instant in its own offset.
 Day local_day(const Instant& t) noexcept;
 
+/// A time zone: an IANA name ICU knows ("Asia/Shanghai", "America/New_York", "UTC") or a fixed
+/// UTC offset. `id` is the canonical spelling recorded with a range: ICU's canonical ID for a
+/// name ("asia/shanghai" → "Asia/Shanghai", "PRC" → "Asia/Shanghai"), "+08:00" for an offset.
+struct Zone {
+  std::string id;
+  std::optional<int> fixed_minutes;  ///< set for an offset: no ICU lookup per instant
+  friend bool operator==(const Zone&, const Zone&) = default;
+};
+/// Resolves `name`: an offset `±hh:mm`, `±hhmm`, `±h[h]`, optionally after `UTC`/`GMT`
+/// ("+08:00", "UTC+8", "GMT-05:30"; at most ±14:00), else an IANA name through ICU (its
+/// time-zone data, so DST rules apply). nullopt when neither (ICU's "Etc/Unknown").
+/// Thread-safe; a name is looked up in ICU once per process and cached.
+std::optional<Zone> resolve_zone(std::string_view name);
+/// The zone's UTC offset in minutes at an instant (daylight saving included).
+int zone_offset_minutes(const Zone& zone, std::int64_t unix_seconds);
+/// The calendar day of an instant in `zone` (not in the offset it was written with).
+Day local_day(const Instant& t, const Zone& zone);
+/// Local midnight at the start of `d` in `zone`, as Unix seconds (the offset in force then).
+std::int64_t local_midnight(const Day& d, const Zone& zone);
+
 /// The first day of the first month of the Chinese calendar (春节, the Spring Festival) in
 /// Gregorian year `year` (1901..2100), by ICU's Chinese calendar; nullopt outside that range or
 /// when ICU fails. Each year is computed once per process (ICU takes ~20 µs) and cached.
