@@ -197,9 +197,12 @@ class TimeRange:
     expression: str
     anchor: str
     timezone: str
+    date: str  # "effective" | "published" | "signed"
+    field: str  # the metadata field of a published / signed range; "" for effective
 
 class Filters:
-    time: Optional[TimeRange]
+    time: Optional[TimeRange]  # set when the question names exactly one period
+    time_ranges: List[TimeRange]  # every period: a comparison (去年和今年) has two
     department: Optional[str]
     tags: List[str]
     path_prefix: Optional[str]

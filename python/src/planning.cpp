@@ -462,9 +462,14 @@ void register_planning(py::module_& m) {
       .def_readonly("to", &TimeRange::to)
       .def_readonly("expression", &TimeRange::expression)
       .def_readonly("anchor", &TimeRange::anchor)
-      .def_readonly("timezone", &TimeRange::timezone);
+      .def_readonly("timezone", &TimeRange::timezone)
+      .def_readonly("date", &TimeRange::date, "effective | published | signed")
+      .def_readonly("field", &TimeRange::field,
+                    "the metadata field of a published / signed range; \"\" for effective");
   py::class_<Filters>(m, "Filters")
-      .def_readonly("time", &Filters::time)
+      .def_readonly("time", &Filters::time, "the range when the question names one period")
+      .def_readonly("time_ranges", &Filters::time_ranges,
+                    "every period, one range each (a comparison has two)")
       .def_readonly("department", &Filters::department)
       .def_readonly("tags", &Filters::tags)
       .def_readonly("path_prefix", &Filters::path_prefix)
@@ -573,7 +578,7 @@ void register_planning(py::module_& m) {
            py::arg("session_user") = py::none(),
            "The analysis stage: rewrite, variants (through the rewrite hooks), filters, routing, "
            "execution path, fallback, prompt profile, cost. `now` is an ISO-8601 string or an "
-           "aware datetime.")
+           "aware datetime; `timezone` an IANA name or an offset (InvalidInput when unknown).")
       .def("rewrite", [](const PyPlanner& self, py::handle question, py::handle history,
                          py::handle scenario) {
              return json_loads(rewrite_json(self, question, history, scenario, false));

@@ -100,11 +100,17 @@ ordered_json analysis_json(const QueryAnalysis& a) {
                      {"kept", h.kept}, {"rejected", h.rejected}});
   j["hook_calls"] = std::move(calls);
   const Filters& f = a.filters;
-  ordered_json time = nullptr;
-  if (f.time)
-    time = {{"from", f.time->from}, {"to", f.time->to}, {"expression", f.time->expression},
-            {"anchor", f.time->anchor}, {"timezone", f.time->timezone}};
+  auto range_json = [](const TimeRange& t) {
+    ordered_json out = {{"from", t.from}, {"to", t.to}, {"expression", t.expression},
+                        {"anchor", t.anchor}, {"timezone", t.timezone}, {"date", t.date}};
+    if (!t.field.empty()) out["field"] = t.field;
+    return out;
+  };
+  ordered_json time = f.time ? range_json(*f.time) : ordered_json(nullptr);
+  ordered_json ranges = ordered_json::array();  // every period: a comparison has two
+  for (const TimeRange& t : f.time_ranges) ranges.push_back(range_json(t));
   j["filters"] = {{"date_range", std::move(time)},
+                  {"date_ranges", std::move(ranges)},
                   {"department", strings_or_null(f.department)},
                   {"tags", f.tags},
                   {"path_prefix", strings_or_null(f.path_prefix)},

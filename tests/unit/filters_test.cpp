@@ -192,6 +192,31 @@ TEST(Filters, EverythingAtOnce) {
                                                  "is_signed:盖章版→true"}));
 }
 
+// Issue 22 item 4: the documents' publication / signing date fields are read from [filters];
+// the shipped KB has neither, so the shipped values are "".
+TEST(Filters, DateFieldsAreConfigured) {
+  EXPECT_EQ(shipped().published_date_field, "");
+  EXPECT_EQ(shipped().signed_date_field, "");
+  std::string text = shipped_text();
+  const std::string from = "published_date_field = \"\"";
+  const std::size_t p = text.find(from);
+  ASSERT_NE(p, std::string::npos);
+  text.replace(p, from.size(), "published_date_field = \"published_on\"");
+  auto cfg = qaplan::parse_config(text, "config/rules.toml");
+  ASSERT_TRUE(cfg.ok()) << cfg.error().to_string();
+  EXPECT_EQ(cfg->filters.published_date_field, "published_on");
+  AnalysisContext ctx;
+  ctx.now = "2026-03-15T10:00:00+08:00";
+  const Filters f = extract_filters("上个月发布的差旅制度", cfg->filters, ctx);
+  ASSERT_TRUE(f.time.has_value());
+  EXPECT_EQ(f.time->date, "published");
+  EXPECT_EQ(f.time->field, "published_on");
+  EXPECT_EQ(f.time->from, "2026-02-01");
+  FiltersConfig bad = cfg->filters;
+  bad.signed_date_field = "a b";
+  EXPECT_NE(qaplan::internal::validate_filters_config(bad).find("signed_date_field"), std::string::npos);
+}
+
 TEST(Filters, CompiledFormFollowsTheVocabulary) {
   FiltersConfig c = shipped();
   EXPECT_FALSE(extract_filters("研发中心的周报", c, {}).department.has_value());
@@ -340,6 +365,15 @@ TEST(Filters, ConfigErrorsNameFileLineAndKey) {
        "[filters.paths[1]] prefix", "duplicate '/contracts/'"},
       {"path without prefix", "prefix = \"/contracts/\"", "path = \"/contracts/\"",
        "[[filters.paths]]", "[filters.paths[0]] prefix", "missing required key"},
+      // the date fields go into engine queries as they are (a Milvus expression too)
+      {"published field with a space", "published_date_field = \"\"",
+       "published_date_field = \"published on\"", "published_date_field = \"published on\"",
+       "[filters] published_date_field", "not a field name"},
+      {"signed field with a quote", "signed_date_field = \"\"",
+       "signed_date_field = \"x\\\" or 1\"", "signed_date_field = \"x",
+       "[filters] signed_date_field", "not a field name"},
+      {"published field not a string", "published_date_field = \"\"", "published_date_field = 3",
+       "published_date_field = 3", "[filters] published_date_field", "must be a string"},
   };
   const std::string base = shipped_text();
   const std::size_t section = base.find("[filters]");

@@ -83,7 +83,7 @@ void expect_ranges(const std::vector<RangeCase>& cases) {
 TEST(TimeExpr, DaysWeeksMonthsAcrossBoundaries) {
   expect_ranges({
       {"今天的会议纪要", kNov30, "2026-11-30", "2026-12-01"},  // month end: to = next month
-      {"昨天发布的通知", kNov30, "2026-11-29", "2026-11-30"},
+      {"昨天的通知", kNov30, "2026-11-29", "2026-11-30"},
       {"前天的通知", kNov30, "2026-11-28", "2026-11-29"},
       {"今日", kNov30, "2026-11-30", "2026-12-01"},
       {"昨天", kLeap, "2024-02-29", "2024-03-01"},  // leap day
@@ -244,7 +244,7 @@ TEST(TimeExpr, English) {
       {"last 3 months", kNov30, "2026-09-01", "2026-12-01"},
       {"March 2024", kNov30, "2024-03-01", "2024-04-01"},
       {"in march", kNov30, "2026-03-01", "2026-04-01"},
-      {"contracts signed in 2024", kNov30, "2024-01-01", "2025-01-01"},
+      {"contracts in 2024", kNov30, "2024-01-01", "2025-01-01"},
   });
 }
 
@@ -259,12 +259,13 @@ TEST(TimeExpr, EdgesAndSeveralExpressions) {
       {"上个月以后", kNov30, nullptr, nullptr},
       {"before 2024", kNov30, nullptr, nullptr},
       {"上个月起草的合同", kNov30, "2026-10-01", "2026-11-01"},  // 起草 drafts, not 起
-      {"去年和今年的营收对比", kNov30, "2025-01-01", "2027-01-01"},  // both: their span
-      {"2024年3月1日到2024年3月15日", kNov30, "2024-03-01", "2024-03-16"},
+      {"2024年3月1日到2024年3月15日", kNov30, "2024-03-01", "2024-03-16"},  // one range
+      {"从去年到今年", kNov30, "2025-01-01", "2027-01-01"},
   });
-  const Filters f = run("去年和今年的营收对比", kNov30);
+  const Filters f = run("2024年3月1日到2024年3月15日", kNov30);
   ASSERT_TRUE(f.time.has_value());
-  EXPECT_EQ(f.time->expression, "去年+今年");
+  EXPECT_EQ(f.time->expression, "2024年3月1日到2024年3月15日");
+  EXPECT_EQ(f.time_ranges.size(), 1u);
   const Filters open = run("2024年之前的合同", kNov30);
   EXPECT_NE(joined(open.reasons).find("time:skipped 2024年之前"), std::string::npos)
       << joined(open.reasons);
@@ -305,6 +306,151 @@ TEST(TimeExpr, WordsThatAreNotTimeFilters) {
   });
 }
 
+// Issue 22 item 2: two periods compared are two ranges, never their span and never one dropped.
+TEST(TimeExpr, ComparedPeriodsAreTwoRanges) {
+  struct Cmp {
+    const char* question;
+    const char* a_from;
+    const char* a_to;
+    const char* b_from;
+    const char* b_to;
+  };
+  const Cmp cases[] = {
+      {"对比一下去年和今年的报销标准", "2025-01-01", "2026-01-01", "2026-01-01", "2027-01-01"},
+      {"去年和今年的营收对比", "2025-01-01", "2026-01-01", "2026-01-01", "2027-01-01"},
+      {"今年比去年多了哪些福利", "2026-01-01", "2027-01-01", "2025-01-01", "2026-01-01"},
+      {"比较一下上个月和这个月的考勤", "2026-10-01", "2026-11-01", "2026-11-01", "2026-12-01"},
+      {"2024年相比2023年的差旅标准", "2024-01-01", "2025-01-01", "2023-01-01", "2024-01-01"},
+      {"今年和去年比有什么变化", "2026-01-01", "2027-01-01", "2025-01-01", "2026-01-01"},
+      {"去年Q3 vs 今年Q3", "2025-07-01", "2025-10-01", "2026-07-01", "2026-10-01"},
+      {"last year vs this year", "2025-01-01", "2026-01-01", "2026-01-01", "2027-01-01"},
+      {"2024年3月和2025年3月的考勤制度", "2024-03-01", "2024-04-01", "2025-03-01", "2025-04-01"},
+      {"去年上半年和下半年", "2025-01-01", "2025-07-01", "2025-07-01", "2026-01-01"},  // 2025's
+      {"2024年3月和5月", "2024-03-01", "2024-04-01", "2024-05-01", "2024-06-01"},
+  };
+  for (const Cmp& c : cases) {
+    SCOPED_TRACE(c.question);
+    const Filters f = run(c.question, kNov30);
+    EXPECT_FALSE(f.time.has_value()) << "a comparison is not one range: " << joined(f.reasons);
+    ASSERT_EQ(f.time_ranges.size(), 2u) << joined(f.reasons);
+    EXPECT_EQ(f.time_ranges[0].from, c.a_from);
+    EXPECT_EQ(f.time_ranges[0].to, c.a_to);
+    EXPECT_EQ(f.time_ranges[1].from, c.b_from);
+    EXPECT_EQ(f.time_ranges[1].to, c.b_to);
+    for (const auto& t : f.time_ranges) {
+      EXPECT_EQ(t.anchor, kNov30);
+      EXPECT_EQ(t.timezone, "Asia/Shanghai");
+      EXPECT_EQ(t.date, "effective");
+    }
+    EXPECT_NE(joined(f.reasons).find("time:2 periods"), std::string::npos) << joined(f.reasons);
+  }
+  // One side unresolved: none, with the reason (never one side alone).
+  const Filters half =
+      qaplan::internal::extract_filters(norm("2024年和上个月的对比"), shipped(), AnalysisContext{});
+  EXPECT_FALSE(half.time.has_value());
+  EXPECT_TRUE(half.time_ranges.empty());
+  EXPECT_NE(joined(half.reasons).find("not every expression resolved"), std::string::npos);
+  const Filters bad = run("对比2025年2月30日和今年", kNov30);
+  EXPECT_TRUE(bad.time_ranges.empty()) << joined(bad.reasons);
+  // The same period twice is one; five periods are too many to be a filter.
+  const Filters same = run("今年的差旅标准和今年的报销标准", kNov30);
+  ASSERT_TRUE(same.time.has_value()) << joined(same.reasons);
+  EXPECT_EQ(same.time_ranges.size(), 1u);
+  const Filters many = run("2021年、2022年、2023年、2024年和2025年的年报", kNov30);
+  EXPECT_TRUE(many.time_ranges.empty());
+  EXPECT_NE(joined(many.reasons).find("5 periods, at most 4"), std::string::npos)
+      << joined(many.reasons);
+}
+
+// Issue 22 item 1: a verb complement (一下, 看下 …) never swallows the time word after it; the
+// words the guards protect (统一|月度, 目前|年假 …) stay protected.
+TEST(TimeExpr, VerbComplementKeepsTheTimeWord) {
+  constexpr const char* kMar15 = "2026-03-15T10:00:00+08:00";
+  expect_ranges({
+      {"帮我查一下去年第三季度的差旅费报销制度", kMar15, "2025-07-01", "2025-10-01"},
+      {"看下去年的年报", kMar15, "2025-01-01", "2026-01-01"},
+      {"看一下去年的年报", kMar15, "2025-01-01", "2026-01-01"},
+      {"我想看一下去年的审计报告", kMar15, "2025-01-01", "2026-01-01"},
+      {"查一下去年的预算", kMar15, "2025-01-01", "2026-01-01"},
+      {"查下去年的预算", kMar15, "2025-01-01", "2026-01-01"},
+      {"了解一下去年的政策", kMar15, "2025-01-01", "2026-01-01"},
+      {"问一下去年年终奖", kMar15, "2025-01-01", "2026-01-01"},
+      {"说下去年的情况", kMar15, "2025-01-01", "2026-01-01"},
+      {"找下去年的合同", kMar15, "2025-01-01", "2026-01-01"},
+      {"介绍一下去年上半年的业绩", kMar15, "2025-01-01", "2025-07-01"},
+      {"看一下上个月的报销", kMar15, "2026-02-01", "2026-03-01"},
+      {"查一下前年的审计", kMar15, "2024-01-01", "2025-01-01"},
+      {"看一下今年的计划", kMar15, "2026-01-01", "2027-01-01"},
+      {"看一下近三个月的", kMar15, "2025-12-16", "2026-03-16"},
+      {"查一下本月的考勤", kMar15, "2026-03-01", "2026-04-01"},
+      {"看一下一月的排班", kMar15, "2026-01-01", "2026-02-01"},
+      {"看下下半年的计划", kMar15, "2026-07-01", "2027-01-01"},
+      // the guards still hold where no complement is involved
+      {"统一月度考核", kMar15, nullptr, nullptr},
+      {"目前年假还剩几天", kMar15, nullptr, nullptr},
+      {"马上年底了要交什么", kMar15, nullptr, nullptr},
+      {"线上周报怎么写", kMar15, nullptr, nullptr},
+      {"成本月度报表", kMar15, nullptr, nullptr},
+      {"除去年终奖还有什么", kMar15, nullptr, nullptr},
+      {"这样下去年假会作废吗", kMar15, nullptr, nullptr},  // 下去 is a word here: no verb before 下
+  });
+  const Filters cmp = run("对比一下去年和今年的报销标准", kMar15);
+  ASSERT_EQ(cmp.time_ranges.size(), 2u) << joined(cmp.reasons);
+  EXPECT_EQ(cmp.time_ranges[0].from, "2025-01-01");
+  EXPECT_EQ(cmp.time_ranges[1].from, "2026-01-01");
+}
+
+// Issue 22 item 4: the verb next to the expression says which date it constrains.
+TEST(TimeExpr, PublishedSignedAndEffectiveDates) {
+  struct DateCase {
+    const char* question;
+    const char* date;
+    const char* field;
+  };
+  const DateCase cases[] = {
+      {"上个月发布的制度", "published", "published_on"},
+      {"上个月新发布的通知", "published", "published_on"},
+      {"今年印发的文件", "published", "published_on"},
+      {"发布于2024年的政策", "published", "published_on"},
+      {"policies published last month", "published", "published_on"},
+      {"去年签署的合同", "signed", "signed_on"},
+      {"上个月签的合同", "signed", "signed_on"},
+      {"contracts signed in 2024", "signed", "signed_on"},
+      {"去年生效的制度", "effective", ""},
+      {"今年施行的考勤制度", "effective", ""},
+      {"上个月的报销制度", "effective", ""},
+  };
+  FiltersConfig dated = shipped();  // documents that carry both dates
+  dated.published_date_field = "published_on";
+  dated.signed_date_field = "signed_on";
+  for (const DateCase& c : cases) {
+    SCOPED_TRACE(c.question);
+    const Filters f = run(c.question, kNov30, dated);
+    ASSERT_TRUE(f.time.has_value()) << joined(f.reasons);
+    EXPECT_EQ(f.time->date, c.date);
+    EXPECT_EQ(f.time->field, c.field);
+  }
+  const Filters f = run("上个月发布的制度", kNov30, dated);
+  EXPECT_EQ(f.time->from, "2026-10-01");
+  EXPECT_NE(joined(f.reasons).find("time:date published (发布)→published_on"), std::string::npos)
+      << joined(f.reasons);
+  // One verb for a comparison speaks for both periods.
+  const Filters both = run("去年和今年发布的制度", kNov30, dated);
+  ASSERT_EQ(both.time_ranges.size(), 2u) << joined(both.reasons);
+  EXPECT_EQ(both.time_ranges[0].date, "published");
+  EXPECT_EQ(both.time_ranges[1].date, "published");
+  // The shipped KB has no publication or signing date: no filter at all, never the validity
+  // range instead; in force still filters.
+  for (const char* q : {"上个月发布的制度", "去年签署的合同"}) {
+    SCOPED_TRACE(q);
+    const Filters g = run(q, kNov30);
+    EXPECT_FALSE(g.time.has_value());
+    EXPECT_TRUE(g.time_ranges.empty());
+    EXPECT_NE(joined(g.reasons).find("needs [filters] "), std::string::npos) << joined(g.reasons);
+  }
+  EXPECT_TRUE(run("去年生效的制度", kNov30).time.has_value());
+}
+
 TEST(TimeExpr, WeekStartIsConfigurable) {
   FiltersConfig c = shipped();
   c.week_start = 7;  // Sunday: 2026-11-30 (Mon) belongs to the week of Sunday 11-29
@@ -322,17 +468,31 @@ TEST(TimeExpr, WeekStartIsConfigurable) {
   EXPECT_EQ(f.time->to, "2026-12-01");
 }
 
-TEST(TimeExpr, TheLocalDateIsNowsOwnOffset) {
-  // One instant, two offsets: 20:00Z on 11-30 is already 12-01 in UTC+8.
+TEST(TimeExpr, TheLocalDateIsTheZonesElseNowsOwnOffset) {
+  // One instant, two offsets: 20:00Z on 11-30 is already 12-01 in Shanghai.
   Filters f = run("今天", "2026-11-30T20:00:00Z");
   ASSERT_TRUE(f.time.has_value());
-  EXPECT_EQ(f.time->from, "2026-11-30");
+  EXPECT_EQ(f.time->from, "2026-12-01");
   f = run("今天", "2026-12-01T04:00:00+08:00");
   ASSERT_TRUE(f.time.has_value());
   EXPECT_EQ(f.time->from, "2026-12-01");
-  f = run("今天", "2026-11-30T23:30:00-05:00");
+  f = run("今天", "2026-11-30T23:30:00-05:00");  // 12:30 on 12-01 in Shanghai
+  ASSERT_TRUE(f.time.has_value());
+  EXPECT_EQ(f.time->from, "2026-12-01");
+  // Without a zone, now's own offset decides.
+  AnalysisContext own;
+  own.now = "2026-11-30T23:30:00-05:00";
+  f = qaplan::internal::extract_filters("今天", shipped(), own);
   ASSERT_TRUE(f.time.has_value());
   EXPECT_EQ(f.time->from, "2026-11-30");
+  EXPECT_EQ(f.time->timezone, "-05:00");
+  // An unknown zone is no guess: no filter, uncertain.
+  own.timezone = "Mars/Olympus";
+  f = qaplan::internal::extract_filters("今天", shipped(), own);
+  EXPECT_FALSE(f.time.has_value());
+  EXPECT_TRUE(f.uncertain);
+  EXPECT_NE(joined(f.reasons).find("\"Mars/Olympus\" not a known zone"), std::string::npos)
+      << joined(f.reasons);
   // No timezone label: the offset is recorded.
   AnalysisContext ctx;
   ctx.now = "2026-11-30T10:00:00+08:00";
@@ -342,6 +502,7 @@ TEST(TimeExpr, TheLocalDateIsNowsOwnOffset) {
   EXPECT_EQ(f.time->anchor, ctx.now);
   EXPECT_EQ(f.time->expression, "上个月");
   EXPECT_EQ(f.reasons, (std::vector<std::string>{"time:上个月→[2026-10-01,2026-11-01)"}));
+  EXPECT_EQ(f.time_ranges, (std::vector<qaplan::TimeRange>{*f.time}));
 }
 
 TEST(TimeExpr, WithoutNowRelativeTimeIsUncertainNotGuessed) {

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "qaplan/export.hpp"
@@ -24,18 +25,29 @@ struct AnalysisContext {
   /// ISO-8601 date-time with its UTC offset ("2026-11-30T10:00:00+08:00"); empty → relative
   /// time expressions become no filter and an `uncertain` flag.
   std::string now;
-  std::string timezone;  ///< a label recorded with the range ("Asia/Shanghai"); the offset is now's
+  /// The zone whose calendar day `now` falls on: an IANA name ICU knows ("Asia/Shanghai",
+  /// "America/New_York", with its DST rules) or an offset ("+08:00", "UTC+8", "GMT-05:30").
+  /// Empty → `now`'s own offset. analyze() refuses an unknown zone (kInvalidInput, field
+  /// "timezone"; see check_timezone()). Recorded with each range in its canonical spelling.
+  std::string timezone;
   std::optional<std::string> session_department;  ///< who "我们组 / 我们部门" is
   std::optional<std::string> session_user;        ///< who "我的 / 我" is
 };
 
-/// An absolute time range [from, to) in local calendar dates of `now`'s offset.
+/// An absolute time range [from, to) in local calendar dates of the context's zone (or of
+/// `now`'s offset when no zone was given).
 struct TimeRange {
   std::string from;        ///< "YYYY-MM-DD", inclusive
   std::string to;          ///< "YYYY-MM-DD", exclusive
   std::string expression;  ///< the words it came from ("上个月")
   std::string anchor;      ///< the `now` it was anchored to
-  std::string timezone;    ///< AnalysisContext::timezone (or the offset when no label was given)
+  std::string timezone;    ///< the canonical zone ("Asia/Shanghai", "+08:00"), else now's offset
+  /// Which date of a document it constrains: "effective" (in force at some time in the range;
+  /// the default, also with 生效/施行), "published" (发布/印发/公布 …), "signed" (签署/签订 …).
+  std::string date = "effective";
+  /// The metadata field of a "published" / "signed" range ([filters] published_date_field /
+  /// signed_date_field); "" for "effective" (the engines' date_field / date_end_field).
+  std::string field;
   friend bool operator==(const TimeRange&, const TimeRange&) = default;
 };
 
@@ -51,6 +63,12 @@ struct Filters {
   /// filter was set for it; the answer should say it is unsure.
   bool uncertain = false;
   std::vector<std::string> reasons;
+  /// Every period the question names, in text order, one range each (at most 4; more is no
+  /// filter). A comparison (去年和今年, 今年比去年, 对比…, vs) gives two, never their merged
+  /// span; the two ends of one range (2024年1月至3月) are one. `time` is set only when there is
+  /// exactly one period, so a host reading `time` alone never filters a comparison to one side;
+  /// a host (and the engine requests) that applies several ORs them. Empty when `time` is.
+  std::vector<TimeRange> time_ranges;
   friend bool operator==(const Filters&, const Filters&) = default;
 };
 
@@ -173,6 +191,11 @@ struct QueryAnalysis {
   PromptProfile prompt;
   CostLedger cost;
 };
+
+/// Whether analyze() accepts `name` as AnalysisContext::timezone: an IANA name ICU knows or an
+/// offset. Returns the canonical spelling ("asia/shanghai" → "Asia/Shanghai", "UTC+8" →
+/// "+08:00"), or kInvalidInput naming the field "timezone" and the zone. Thread-safe.
+QAPLAN_API Result<std::string> check_timezone(std::string_view name);
 
 class RetrievalPlan;
 struct IntentResult;

@@ -86,6 +86,12 @@ struct FiltersConfig {
   std::vector<std::string> session_user_cues;
   /// A cue or time word inside one of these phrases is ignored (前天 in 提前天数, 近 in 接近).
   std::vector<std::string> ignore_within;
+  /// The documents' publication-date field: a range with 发布/印发/公布 (上个月发布的) filters
+  /// on it (TimeRange::date "published"), not on the validity range. "" = the documents carry
+  /// no publication date: such a range is no filter (with a reason), never a validity filter.
+  std::string published_date_field;
+  /// The same for 签署/签订 (去年签署的合同: TimeRange::date "signed").
+  std::string signed_date_field;
   /// Not configuration: the compiled matcher (see FiltersCompiled).
   FiltersCompiled compiled;
   friend bool operator==(const FiltersConfig&, const FiltersConfig&) = default;

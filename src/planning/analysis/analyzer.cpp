@@ -228,6 +228,9 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
                                 : " (" + std::to_string(v.size()) + " bytes, not shown)"),
                       "now");
   }
+  // An unknown zone would silently anchor at now's offset: refuse it like a malformed `now`.
+  if (!context.timezone.empty())
+    if (auto tz = check_timezone(context.timezone); !tz.ok()) return tz.error();
   QueryAnalysis a;
   a.budget = budget_policy(c.execution);
   const std::string& original = prep.normalized.text;

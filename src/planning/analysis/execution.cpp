@@ -99,7 +99,7 @@ std::vector<FallbackStep> fallback_ladder(const QueryAnalysis& a, const Preparat
       // Seed 003 §6.4 step 1: drop the date limit and the non-essential filters. Nothing to relax
       // → the step would repeat the first request: left out.
       std::vector<std::string> drop;
-      if (f.time) drop.push_back("date_range");
+      if (f.time || !f.time_ranges.empty()) drop.push_back("date_range");  // or a comparison's
       if (f.department) drop.push_back("department");
       if (!f.tags.empty()) drop.push_back("tags");
       if (f.path_prefix) drop.push_back("path_prefix");

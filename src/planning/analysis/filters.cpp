@@ -148,6 +148,14 @@ std::string check_festival_date(const std::string& s, std::optional<dates::Day>&
   return "";
 }
 
+// A field name goes into engine queries as it is (a Milvus expression too): plain names only.
+std::string check_field_name(const std::string& v) {
+  for (char ch : v)
+    if (!is_ascii_alnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '.' && ch != '-')
+      return "'" + v + "' is not a field name (letters, digits, _ . - only; \"\" = none)";
+  return "";
+}
+
 std::string check_week_start(int v) { return v >= 1 && v <= 7 ? "" : "must be 1 (Monday) .. 7 (Sunday)"; }
 std::string check_festival_days(int v) { return v >= 1 && v <= 366 ? "" : "must be within 1 .. 366"; }
 std::string check_window(int v) { return v >= 1 && v <= 36600 ? "" : "must be within 1 .. 36600"; }
@@ -225,6 +233,159 @@ struct Hit {
   Family family;
 };
 
+// A value from the request echoed in a reason only when it is one short printable line.
+std::string echo(const std::string& v) {
+  const bool ok = v.size() <= 64 && is_valid_utf8(v) &&
+                  std::none_of(v.begin(), v.end(), [](char ch) {
+                    return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F;
+                  });
+  return ok ? "\"" + v + "\"" : "(" + std::to_string(v.size()) + " bytes, not shown)";
+}
+
+// One period of a question: a mention, or the two ends of a range (2024年1月至3月) as one.
+struct Period {
+  dates::Day from, to;
+  std::uint32_t begin = 0, end = 0;  // bytes of its words
+  DateKind date = DateKind::kEffective;
+  std::string_view date_word;  // the verb that set `date` ("" = the default)
+};
+
+constexpr std::size_t kMaxPeriods = 4;  // 今年、去年、前年和2023年 still; a list of ten is not a filter
+
+// Periods from anchored mentions; false (with reasons) unless every mention anchored.
+bool anchor_periods(std::string_view text, std::span<const TimeMention> mentions,
+                    const TimeAnchor& anchor, const AnalysisContext& context, Filters& f,
+                    std::vector<Period>& periods) {
+  bool all = true;
+  for (const TimeMention& m : mentions) {
+    const std::string expr(text.substr(m.begin, m.end - m.begin));
+    const AnchoredTime a = anchor_time(m, anchor);
+    if (!a.range) {
+      all = false;
+      if (a.problem == "needs now") {
+        f.uncertain = true;
+        f.reasons.push_back(context.now.empty()
+                                ? "uncertain:" + expr + " without now"
+                                : "uncertain:" + expr + " with now " + echo(context.now) +
+                                      " not ISO-8601");
+      } else {
+        f.reasons.push_back("time:skipped " + expr + " (" + a.problem + ")");
+      }
+      continue;
+    }
+    f.reasons.push_back("time:" + expr + "→" + range_text(a.range->first, a.range->second));
+    if (m.joins_previous && !periods.empty()) {  // the far end of a range: one period
+      Period& p = periods.back();
+      p.from = std::min(p.from, a.range->first);
+      p.to = std::max(p.to, a.range->second);
+      p.end = m.end;
+      if (p.date_word.empty()) {
+        p.date = m.date;
+        p.date_word = m.date_word;
+      }
+      continue;
+    }
+    periods.push_back(Period{a.range->first, a.range->second, m.begin, m.end, m.date, m.date_word});
+  }
+  if (!all && !periods.empty()) f.reasons.push_back("time:no filter (not every expression resolved)");
+  return all;
+}
+
+// 去年和今年发布的: one verb speaks for every period when the periods name no other.
+void share_date_kind(std::vector<Period>& periods) {
+  const Period* named = nullptr;
+  for (const Period& p : periods) {
+    if (p.date_word.empty()) continue;
+    if (named && named->date != p.date) return;  // two different dates: each keeps its own
+    named = &p;
+  }
+  if (!named) return;
+  const Period source = *named;
+  for (Period& p : periods)
+    if (p.date_word.empty()) p.date = source.date;
+}
+
+// The metadata field of a period's date, or nullopt (with a reason) when none is configured.
+std::optional<std::string> date_field_of(const Period& p, const FiltersConfig& c, Filters& f) {
+  if (p.date == DateKind::kEffective) return std::string();
+  const bool published = p.date == DateKind::kPublished;
+  const std::string& field = published ? c.published_date_field : c.signed_date_field;
+  const std::string word = p.date_word.empty() ? std::string(to_string(p.date))
+                                               : std::string(p.date_word);
+  if (field.empty()) {
+    f.reasons.push_back("time:no filter (" + word + " needs [filters] " +
+                        (published ? "published_date_field" : "signed_date_field") +
+                        "; never the validity range instead)");
+    return std::nullopt;
+  }
+  f.reasons.push_back("time:date " + std::string(to_string(p.date)) + " (" + word + ")→" + field);
+  return field;
+}
+
+// The time filters: every mention anchored, grouped into periods, one TimeRange each.
+void time_filters(std::string_view text, std::span<const TimeMention> mentions,
+                  const FiltersConfig& config, const FiltersIndex& ix,
+                  const AnalysisContext& context, Filters& f) {
+  std::optional<dates::Instant> now;
+  if (!context.now.empty()) now = dates::parse_time_point(context.now);
+  std::optional<dates::Zone> zone;
+  if (!context.timezone.empty()) {
+    zone = dates::resolve_zone(context.timezone);
+    if (!zone) {  // analyze() refuses this request first; a direct caller gets no guess
+      f.uncertain = true;
+      f.reasons.push_back("uncertain:time with timezone " + echo(context.timezone) +
+                          " not a known zone");
+      return;
+    }
+  }
+  TimeAnchor anchor;
+  if (now) anchor.today = zone ? dates::local_day(*now, *zone) : dates::local_day(*now);
+  anchor.week_start = config.week_start;
+  anchor.festival_days = config.spring_festival_days;
+  anchor.max_window_days = config.max_window_days;
+  anchor.festival_overrides = ix.festival_overrides;
+  std::vector<Period> periods;
+  if (!anchor_periods(text, mentions, anchor, context, f, periods) || periods.empty()) return;
+  // The same period named twice (今年的A和今年的B) is one.
+  std::vector<Period> unique;
+  for (const Period& p : periods)
+    if (std::none_of(unique.begin(), unique.end(), [&](const Period& u) {
+          return u.from == p.from && u.to == p.to && u.date == p.date;
+        }))
+      unique.push_back(p);
+  share_date_kind(unique);
+  if (unique.size() > kMaxPeriods) {
+    f.reasons.push_back("time:no filter (" + std::to_string(unique.size()) + " periods, at most " +
+                        std::to_string(kMaxPeriods) + ")");
+    return;
+  }
+  std::vector<TimeRange> ranges;
+  std::string names;
+  for (const Period& p : unique) {
+    auto field = date_field_of(p, config, f);
+    if (!field) return;  // all or nothing
+    TimeRange t;
+    t.from = dates::format(p.from);
+    t.to = dates::format(p.to);
+    t.expression = text.substr(p.begin, p.end - p.begin);
+    if (now) t.anchor = context.now;
+    t.timezone = zone ? zone->id : now ? dates::format_offset(now->offset_minutes) : "";
+    t.date = to_string(p.date);
+    t.field = std::move(*field);
+    names += (names.empty() ? "" : "|") + t.expression;
+    ranges.push_back(std::move(t));
+  }
+  if (ranges.size() == 1) {
+    if (mentions.size() > 1)
+      f.reasons.push_back("time:" + ranges[0].expression + "→" + range_text(unique[0].from, unique[0].to));
+    f.time = ranges[0];
+  } else {
+    f.reasons.push_back("time:" + std::to_string(ranges.size()) + " periods " + names +
+                        " (one range each, never their span)");
+  }
+  f.time_ranges = std::move(ranges);
+}
+
 }  // namespace
 
 FiltersIndex::FiltersIndex(const FiltersConfig& c) {
@@ -272,6 +433,9 @@ std::string validate_filters_config(const FiltersConfig& c) {
     if (!years.insert(d->year).second)
       return "spring_festival_dates: two dates for " + std::to_string(d->year);
   }
+  if (auto m = check_field_name(c.published_date_field); !m.empty())
+    return "published_date_field " + m;
+  if (auto m = check_field_name(c.signed_date_field); !m.empty()) return "signed_date_field " + m;
   const std::pair<const char*, const std::vector<std::string>*> lists[] = {
       {"signed_cues", &c.signed_cues},
       {"draft_cues", &c.draft_cues},
@@ -328,6 +492,13 @@ Status read_filters_config(Reader& r, FiltersConfig& out) {
       if (!years.insert(d->year).second)
         return r.err(at, "spring_festival_dates", "two dates for " + std::to_string(d->year));
     }
+  }
+  for (auto [key, field] : {std::pair<const char*, std::string*>{"published_date_field",
+                                                                &out.published_date_field},
+                            {"signed_date_field", &out.signed_date_field}}) {
+    QAPLAN_TRY(r.get(key, *field));
+    if (const Value* v = r.find(key))
+      if (auto m = check_field_name(*field); !m.empty()) return r.err(*v, key, m);
   }
   QAPLAN_TRY(read_filter_cues(r, "signed_cues", out.signed_cues));
   QAPLAN_TRY(read_filter_cues(r, "draft_cues", out.draft_cues));
@@ -433,61 +604,7 @@ Filters extract_filters(std::string_view text, const FiltersConfig& config,
   for (const Hit& h : hits)
     if (h.family == Family::kTime) time_hits.push_back(TimeWordHit{ix.patterns[h.pattern].target, h.begin, h.end});
   find_time_mentions(text, time_hits, mentions);
-  if (!mentions.empty()) {
-    std::optional<dates::Instant> now;
-    if (!context.now.empty()) now = dates::parse_time_point(context.now);
-    TimeAnchor anchor;
-    if (now) anchor.today = dates::local_day(*now);
-    anchor.week_start = config.week_start;
-    anchor.festival_days = config.spring_festival_days;
-    anchor.max_window_days = config.max_window_days;
-    anchor.festival_overrides = ix.festival_overrides;
-    bool all = true;
-    std::optional<std::pair<dates::Day, dates::Day>> span;
-    std::string expression;
-    for (const TimeMention& m : mentions) {
-      const std::string_view expr = text.substr(m.begin, m.end - m.begin);
-      const AnchoredTime a = anchor_time(m, anchor);
-      if (!a.range) {
-        all = false;
-        if (a.problem == "needs now") {
-          f.uncertain = true;
-          f.reasons.push_back(context.now.empty()
-                                  ? "uncertain:" + std::string(expr) + " without now"
-                                  : "uncertain:" + std::string(expr) + " with now \"" +
-                                        context.now + "\" not ISO-8601");
-        } else {
-          f.reasons.push_back("time:skipped " + std::string(expr) + " (" + a.problem + ")");
-        }
-        continue;
-      }
-      f.reasons.push_back("time:" + std::string(expr) + "→" +
-                          range_text(a.range->first, a.range->second));
-      if (!expression.empty()) expression += '+';
-      expression += expr;
-      if (!span) {
-        span = a.range;
-      } else {
-        span->first = std::min(span->first, a.range->first);
-        span->second = std::max(span->second, a.range->second);
-      }
-    }
-    if (all && span) {
-      TimeRange t;
-      t.from = dates::format(span->first);
-      t.to = dates::format(span->second);
-      t.expression = expression;
-      if (now) t.anchor = context.now;
-      t.timezone = !context.timezone.empty() ? context.timezone
-                   : now                     ? dates::format_offset(now->offset_minutes)
-                                             : "";
-      if (mentions.size() > 1)
-        f.reasons.push_back("time:" + expression + "→" + range_text(span->first, span->second));
-      f.time = std::move(t);
-    } else if (!all && span) {
-      f.reasons.push_back("time:no filter (not every expression resolved)");
-    }
-  }
+  if (!mentions.empty()) time_filters(text, mentions, config, ix, context, f);
 
   // Department and the asker.
   std::vector<std::pair<std::string, std::string>> named;  // (value, words)
@@ -586,4 +703,13 @@ Filters extract_filters(std::string_view text, const FiltersConfig& config,
 }
 
 }  // namespace internal
+
+Result<std::string> check_timezone(std::string_view name) {
+  if (auto z = internal::dates::resolve_zone(name)) return z->id;
+  return make_error(ErrorCode::kInvalidInput,
+                    "unknown time zone " + internal::echo(std::string(name)) +
+                        " (an IANA name such as Asia/Shanghai, or an offset such as +08:00)",
+                    "timezone");
+}
+
 }  // namespace qaplan

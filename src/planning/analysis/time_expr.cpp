@@ -369,6 +369,13 @@ bool is_range_joiner(std::string_view gap) {
   return gap == "至" || gap == "到" || gap == "-" || gap == "~" || gap == " to " ||
          gap == "—" || gap == "～";
 }
+// Between two items of a list or a comparison (去年上半年和下半年): a bare part takes the year
+// of the item before it, as the range joiners do, but stays its own period.
+bool is_list_joiner(std::string_view gap) {
+  return gap == "和" || gap == "与" || gap == "及" || gap == "以及" || gap == "、" ||
+         gap == "跟" || gap == "," || gap == "或" || gap == "还是" || gap == " and " ||
+         gap == " or " || gap == " vs " || gap == "vs" || gap == "对比" || gap == "相比";
+}
 bool after_in(std::string_view t, std::size_t b) {
   for (std::string_view w : {"in ", "since ", "during ", "year "})
     if (ends_at(t, b, w) && (b == w.size() || !alnum_at(t, b - w.size() - 1))) return true;
@@ -407,7 +414,77 @@ void set_edge(std::string_view t, TimeMention& m) {
     if (before(w, Edge::kOpen)) return;
 }
 
+// Verbs that say which date a range is about. Nearest first: right after the expression
+// (上个月发布的), else right before it (发布于2024年, signed in 2024).
+struct DateVerb {
+  std::string_view text;
+  DateKind kind;
+};
+constexpr DateVerb kDateVerbs[] = {
+    {"发布", DateKind::kPublished},   {"印发", DateKind::kPublished},
+    {"公布", DateKind::kPublished},   {"颁布", DateKind::kPublished},
+    {"发文", DateKind::kPublished},   {"出台", DateKind::kPublished},
+    {"下发", DateKind::kPublished},   {"published", DateKind::kPublished},
+    {"issued", DateKind::kPublished}, {"released", DateKind::kPublished},
+    {"签署", DateKind::kSigned},      {"签订", DateKind::kSigned},
+    {"签约", DateKind::kSigned},      {"签字", DateKind::kSigned},
+    {"签的", DateKind::kSigned},      {"签了", DateKind::kSigned},
+    {"signed", DateKind::kSigned},    {"生效", DateKind::kEffective},
+    {"施行", DateKind::kEffective},   {"实施", DateKind::kEffective},
+    {"起效", DateKind::kEffective},   {"有效", DateKind::kEffective},
+    {"in force", DateKind::kEffective}, {"effective", DateKind::kEffective},
+};
+// Words that may stand between the expression and a verb after it (上个月新发布的, 去年已签署的).
+constexpr std::string_view kFillersAfter[] = {"的", "内", "里", "新", "刚刚", "刚", "才", "正式",
+                                             "最新", "所", "已经", "已", "被", "重新", " "};
+// … and between a verb and the expression after it (发布于2024年, 签署时间在去年, signed in 2024).
+constexpr std::string_view kJoinersBefore[] = {"时间为", "时间在", "时间是", "日期为", "日期在",
+                                              "日期是", "于", "在", " in ", " during ", " on ",
+                                              " "};
+
+void set_date_kind(std::string_view t, TimeMention& m) {
+  std::size_t e = m.end;
+  for (int n = 0; n < 3; ++n) {  // a few fillers at most: the verb must be next to the time
+    bool skipped = false;
+    for (std::string_view f : kFillersAfter)
+      if (at(t, e, f)) {
+        e += f.size();
+        skipped = true;
+        break;
+      }
+    if (!skipped) break;
+  }
+  for (const DateVerb& v : kDateVerbs)
+    if (at(t, e, v.text) && (!is_english(v.text) || !alnum_at(t, e + v.text.size()))) {
+      m.date = v.kind;
+      m.date_word = v.text;
+      return;
+    }
+  std::size_t b = m.begin;
+  for (std::string_view j : kJoinersBefore)
+    if (ends_at(t, b, j)) {
+      b -= j.size();
+      break;
+    }
+  for (const DateVerb& v : kDateVerbs)
+    if (ends_at(t, b, v.text) &&
+        (!is_english(v.text) || b == v.text.size() || !alnum_at(t, b - v.text.size() - 1))) {
+      m.date = v.kind;
+      m.date_word = v.text;
+      return;
+    }
+}
+
 }  // namespace
+
+std::string_view to_string(DateKind k) noexcept {
+  switch (k) {
+    case DateKind::kEffective: return "effective";
+    case DateKind::kPublished: return "published";
+    case DateKind::kSigned: return "signed";
+  }
+  return "effective";
+}
 
 std::span<const TimeWord> time_words() noexcept { return kWords; }
 
@@ -437,13 +514,26 @@ constexpr Guard kGuards[] = {
     {"近", "接将附靠临亲相邻贴逼就"},
 };
 
+// Verbs whose complement 下 (看下, 查下, 比下) ends a word: what follows starts a new one.
+constexpr std::string_view kComplementVerbs =
+    "看查问说讲聊比找搜瞧试算读翻核对解绍释较认计总结理整讨论梳估评测验";
+
+// True when the text before b ends with a verb complement: 一下 (看一下, 对比一下, 了解一下) or
+// verb + 下 (看下, 查下). Its 下 belongs to the verb, so it cannot start 下去 and swallow 去年;
+// the rule is the complement's, not a list of the phrases it appears in.
+bool after_complement(std::string_view t, std::uint32_t b) {
+  if (!ends_at(t, b, "下")) return false;
+  return after_any(t, b - 3, "一") || after_any(t, b - 3, kComplementVerbs);
+}
+
 }  // namespace
 
 bool time_word_at_boundaries(std::string_view text, const TimeWord& w, std::uint32_t begin,
                              std::uint32_t end) noexcept {
   if (!is_english(w.text)) {
-    for (const Guard& g : kGuards)
-      if (w.text.starts_with(g.first) && after_any(text, begin, g.before)) return false;
+    if (!after_complement(text, begin))
+      for (const Guard& g : kGuards)
+        if (w.text.starts_with(g.first) && after_any(text, begin, g.before)) return false;
     // 这周期 / 本周边: 周 begins another word.
     if (w.text.ends_with("周") && (at(text, end, "期") || at(text, end, "边"))) return false;
     if (w.kind == K::kMonth) {
@@ -553,18 +643,24 @@ void find_time_mentions(std::string_view t, std::span<const TimeWordHit> words,
     } else {
       m = x.m;
     }
-    // 2024年1月至3月: the second end of a range takes the first end's year.
-    if (m.form == Form::kCalendar && m.year_kind == Year::kCurrent && out.size() > first) {
+    if (out.size() > first) {
       const TimeMention& prev = out.back();
-      if (prev.form == Form::kCalendar && prev.year_kind != Year::kCurrent &&
-          is_range_joiner(t.substr(prev.end, m.begin - prev.end))) {
+      const std::string_view between = t.substr(prev.end, m.begin - prev.end);
+      m.joins_previous = is_range_joiner(between);
+      // 2024年1月至3月, 去年上半年和下半年: the second item takes the first one's year.
+      if ((m.joins_previous || is_list_joiner(between)) && m.form == Form::kCalendar &&
+          m.year_kind == Year::kCurrent &&
+          prev.form == Form::kCalendar && prev.year_kind != Year::kCurrent) {
         m.year_kind = prev.year_kind;
         m.year = prev.year;
       }
     }
     out.push_back(m);
   }
-  for (std::size_t k = first; k < out.size(); ++k) set_edge(t, out[k]);
+  for (std::size_t k = first; k < out.size(); ++k) {
+    set_edge(t, out[k]);
+    set_date_kind(t, out[k]);
+  }
 }
 
 std::optional<dates::Day> festival_date(int y, const TimeAnchor& anchor) {

@@ -22,7 +22,13 @@
 //                                          of that Gregorian year's Spring Festival (N from config)
 // Edges: …以来/至今/起/开始, since …  → the range runs to today (inclusive); …之前/以前/前/之后/
 // 以后/后, 截至/截止/直到 …, before/after/until … → open-ended, so no time filter at all.
-// Several expressions: the span of all of them (去年和今年 → both years), all or nothing.
+// Several expressions: the two ends of one range (2024年1月至3月, 从去年到今年: joined by 至/到/-/~/
+// to) are one period, their span; any other pair (去年和今年, 今年比去年, 对比…, vs) are separate
+// periods, one range each (a comparison is never merged into one span). All or nothing.
+// Which date a range constrains (DateKind): a verb next to the expression — 上个月发布的 (发布,
+// 印发, 公布 …: published), 去年签署的 (签署, 签订 …: signed), 生效/施行 or no verb: in force.
+// A verb complement (看一下, 查下, 对比一下 …) binds its 下 to the verb: 一下去年 keeps 去年
+// (the guard below would otherwise read 下去 as a word).
 // Not time: durations without 最近/近/过去 (试用期三个月), a bare number (2000元), an English month
 // without a year or "in" (may I …), and a time word whose first character belongs to the word
 // before it (目前|年假, 马上|年底, 线上|周报, 成本|月度, 统一|月度).
@@ -39,6 +45,15 @@
 namespace qaplan::internal {
 
 enum class TimeUnit : std::uint8_t { kDay, kWeek, kMonth, kQuarter, kYear };
+
+/// Which date of a document a range constrains.
+enum class DateKind : std::uint8_t {
+  kEffective,  ///< in force during the range (the default: 上个月的制度)
+  kPublished,  ///< published / issued in it (上个月发布的, 今年印发的)
+  kSigned,     ///< signed in it (去年签署的合同)
+};
+/// "effective", "published", "signed" (TimeRange::date).
+std::string_view to_string(DateKind k) noexcept;
 
 /// One fixed word of the built-in time vocabulary.
 struct TimeWord {
@@ -90,6 +105,10 @@ struct TimeMention {
   int a = 0;  ///< half, quarter or month; festival side (−1 before, +1 after)
   int b = 0;  ///< kDay: the day; kMonths: the last month
   Edge edge = Edge::kNone;
+  /// The text since the previous mention (至, 到, -, ~, to) makes the two one range's ends.
+  bool joins_previous = false;
+  DateKind date = DateKind::kEffective;  ///< from a verb next to the expression
+  std::string_view date_word;            ///< that verb ("发布"), empty for the default
   /// True when anchoring needs today (relative words, a year-less date, "…以来").
   bool needs_now() const noexcept {
     return form != Form::kCalendar || year_kind != Year::kAbsolute || edge == Edge::kToToday;
