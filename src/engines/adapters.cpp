@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -175,15 +176,67 @@ bool choose_mode(EngineRequests& r, std::vector<std::string> why_client, std::st
 
 // ---- scope ----------------------------------------------------------------------------------
 
-// A time bound as the configured unit: "YYYY-MM-DD", or local midnight of that day at the
-// anchor's UTC offset in epoch seconds / milliseconds.
+// A time bound as the configured unit: "YYYY-MM-DD", or local midnight of that day in the range's
+// zone (its offset that day: DST applies) — the anchor's UTC offset when the zone is unknown —
+// in epoch seconds / milliseconds.
 Json bound(const std::string& day, const TimeRange& t, const std::string& unit) {
   if (unit == "date") return Json(day);
   const auto d = dates::parse_date_prefix(day);
-  const auto anchor = dates::parse_time_point(t.anchor);
-  const std::int64_t offset_s = anchor ? std::int64_t{anchor->offset_minutes} * 60 : 0;
-  const std::int64_t secs = dates::to_days(*d) * 86400 - offset_s;
+  std::int64_t secs = 0;
+  if (const auto zone = dates::resolve_zone(t.timezone)) {
+    secs = dates::local_midnight(*d, *zone);
+  } else {
+    const auto anchor = dates::parse_time_point(t.anchor);
+    const std::int64_t offset_s = anchor ? std::int64_t{anchor->offset_minutes} * 60 : 0;
+    secs = dates::to_days(*d) * 86400 - offset_s;
+  }
   return Json(unit == "epoch_millis" ? secs * 1000 : secs);
+}
+
+// The periods of the question: every range of a comparison, else the one range (a host may
+// have set `time` alone).
+std::vector<TimeRange> time_ranges(const Filters& x) {
+  if (!x.time_ranges.empty()) return x.time_ranges;
+  if (x.time) return {*x.time};
+  return {};
+}
+
+// The range the requests filter on. A comparison (two or more periods) is retrieved without a
+// date filter: the in-process executor takes one range and the requests rank exactly like it,
+// and a merged span or one side alone would be wrong (issue 22). The knob says so.
+std::optional<TimeRange> request_range(const Filters& x) {
+  auto all = time_ranges(x);
+  if (all.size() != 1) return std::nullopt;
+  return all.front();
+}
+
+// A "published" / "signed" range filters its own date field; "effective" the validity range.
+bool own_date_field(const TimeRange& t) { return t.date != "effective" && !t.field.empty(); }
+
+// The query DSL clauses (all must hold) of one range.
+Json dsl_range_clauses(const EnginesConfig& c, const TimeRange& t) {
+  const Json from = bound(t.from, t, c.date_unit);
+  const Json to = bound(t.to, t, c.date_unit);
+  auto range = [&](const std::string& field, const char* op, const Json& v) {
+    Json r = {{op, v}};
+    if (c.date_unit == "date") r["format"] = "yyyy-MM-dd";
+    return Json{{"range", {{field, r}}}};
+  };
+  auto or_missing = [&](const std::string& field, Json cond) {
+    return Json{{"bool",
+                 {{"should", Json::array({std::move(cond),
+                                          {{"bool", {{"must_not", {{"exists", {{"field", field}}}}}}}}})},
+                  {"minimum_should_match", 1}}}};
+  };
+  const bool single = own_date_field(t) || c.date_end_field.empty();
+  if (single) {  // one date per record in [from, to): a record without it is not known to match
+    Json r = {{"gte", from}, {"lt", to}};
+    if (c.date_unit == "date") r["format"] = "yyyy-MM-dd";
+    return Json::array({{{"range", {{own_date_field(t) ? t.field : c.date_field, r}}}}});
+  }
+  // in force on [start, end] overlaps [from, to); a missing bound is open
+  return Json::array({or_missing(c.date_field, range(c.date_field, "lt", to)),
+                      or_missing(c.date_end_field, range(c.date_end_field, "gte", from))});
 }
 
 // Query DSL filters (Elasticsearch and OpenSearch share it). FAQ entries are scoped by source
@@ -195,29 +248,8 @@ Json dsl_filters(const Shape& s, bool doc) {
     f.push_back({{"terms", {{c.source_field, s.prep.effective_sources}}}});
   if (!doc) return f;
   const Filters& x = s.a.filters;
-  if (x.time) {
-    const Json from = bound(x.time->from, *x.time, c.date_unit);
-    const Json to = bound(x.time->to, *x.time, c.date_unit);
-    auto range = [&](const std::string& field, const char* op, const Json& v) {
-      Json r = {{op, v}};
-      if (c.date_unit == "date") r["format"] = "yyyy-MM-dd";
-      return Json{{"range", {{field, r}}}};
-    };
-    auto or_missing = [&](const std::string& field, Json cond) {
-      return Json{{"bool",
-                   {{"should", Json::array({std::move(cond),
-                                            {{"bool", {{"must_not", {{"exists", {{"field", field}}}}}}}}})},
-                    {"minimum_should_match", 1}}}};
-    };
-    if (c.date_end_field.empty()) {
-      Json r = {{"gte", from}, {"lt", to}};
-      if (c.date_unit == "date") r["format"] = "yyyy-MM-dd";
-      f.push_back({{"range", {{c.date_field, r}}}});
-    } else {  // in force on [start, end] overlaps [from, to); a missing bound is open
-      f.push_back(or_missing(c.date_field, range(c.date_field, "lt", to)));
-      f.push_back(or_missing(c.date_end_field, range(c.date_end_field, "gte", from)));
-    }
-  }
+  if (const auto t = request_range(x))
+    for (Json& clause : dsl_range_clauses(c, *t)) f.push_back(std::move(clause));
   if (x.department) f.push_back({{"term", {{c.department_field, *x.department}}}});
   for (const std::string& tag : x.tags) f.push_back({{"term", {{c.tags_field, tag}}}});
   if (x.path_prefix) f.push_back({{"prefix", {{c.path_field, *x.path_prefix}}}});
@@ -236,6 +268,25 @@ std::string quote(const std::string& v) {
   return o + "\"";
 }
 
+// One range as a Milvus condition. Milvus has no date type: epoch integers (seconds unless the
+// config says millis).
+std::string milvus_range(const Shape& s, const TimeRange& t) {
+  const EnginesConfig& c = s.c;
+  const std::string unit = c.date_unit == "epoch_millis" ? "epoch_millis" : "epoch_seconds";
+  const std::string from = bound(t.from, t, unit).dump();
+  const std::string to = bound(t.to, t, unit).dump();
+  const bool nullable = s.version.at_least(2, 5);
+  auto open = [&](const std::string& field, const std::string& cond) {
+    return nullable ? "(" + field + " is null or " + cond + ")" : cond;
+  };
+  if (own_date_field(t) || c.date_end_field.empty()) {
+    const std::string& field = own_date_field(t) ? t.field : c.date_field;
+    return field + " >= " + from + " and " + field + " < " + to;
+  }
+  return open(c.date_field, c.date_field + " < " + to) + " and " +
+         open(c.date_end_field, c.date_end_field + " >= " + from);
+}
+
 std::string milvus_expr(const Shape& s, bool doc) {
   const EnginesConfig& c = s.c;
   std::vector<std::string> parts;
@@ -247,22 +298,7 @@ std::string milvus_expr(const Shape& s, bool doc) {
   }
   if (doc) {
     const Filters& x = s.a.filters;
-    if (x.time) {
-      // Milvus has no date type: epoch integers (seconds unless the config says millis).
-      const std::string unit = c.date_unit == "epoch_millis" ? "epoch_millis" : "epoch_seconds";
-      const std::string from = bound(x.time->from, *x.time, unit).dump();
-      const std::string to = bound(x.time->to, *x.time, unit).dump();
-      const bool nullable = s.version.at_least(2, 5);
-      auto open = [&](const std::string& field, const std::string& cond) {
-        return nullable ? "(" + field + " is null or " + cond + ")" : cond;
-      };
-      if (c.date_end_field.empty()) {
-        parts.push_back(c.date_field + " >= " + from + " and " + c.date_field + " < " + to);
-      } else {
-        parts.push_back(open(c.date_field, c.date_field + " < " + to));
-        parts.push_back(open(c.date_end_field, c.date_end_field + " >= " + from));
-      }
-    }
+    if (const auto t = request_range(x)) parts.push_back(milvus_range(s, *t));
     if (x.department) parts.push_back(c.department_field + " == " + quote(*x.department));
     for (const std::string& tag : x.tags)
       parts.push_back("ARRAY_CONTAINS(" + c.tags_field + ", " + quote(tag) + ")");
@@ -351,12 +387,22 @@ void report_knobs(Shape& s, bool server) {
                           : (server && s.engine == Engine::kOpenSearch && s.version.at_least(3, 0)
                                  ? "hybrid.filter (documents)"
                                  : "every leg's filter, inside kNN (documents)");
-  if (f.time) {
+  if (const std::vector<TimeRange> ranges = time_ranges(f); ranges.size() > 1) {
+    std::string periods;
+    for (const TimeRange& t : ranges)
+      periods += (periods.empty() ? "" : ", ") + t.expression + " [" + t.from + ", " + t.to + ")";
+    knob(r, "filters.time", "host",
+         std::to_string(ranges.size()) + " periods compared (" + periods +
+             "): no date filter in the requests (one range would drop a side, a span would merge "
+             "them); run one request per period to keep each side's evidence");
+  } else if (!ranges.empty()) {
+    const TimeRange& t = ranges.front();
     std::string unit = s.engine == Engine::kMilvus && s.c.date_unit == "date" ? "epoch_seconds"
                                                                               : s.c.date_unit;
     knob(r, "filters.time", "request",
-         "[" + f.time->from + ", " + f.time->to + ") anchored at " + f.time->anchor + " (" +
-             f.time->timezone + ") as " + unit + ": " + where);
+         "[" + t.from + ", " + t.to + ")" +
+             (own_date_field(t) ? " on " + t.field + " (" + t.date + ")" : std::string()) +
+             " anchored at " + t.anchor + " (" + t.timezone + ") as " + unit + ": " + where);
   } else {
     knob(r, "filters.time", "not_set", "");
   }
@@ -610,9 +656,12 @@ Result<EngineRequests> build_milvus(Shape& s) {
     }
   }
   report_knobs(s, server);
-  if (s.a.filters.time)
-    s.out.notes.push_back("Milvus has no date type: " + s.c.date_field +
-                          (s.c.date_end_field.empty() ? "" : " and " + s.c.date_end_field) +
+  if (const auto t = request_range(s.a.filters))
+    s.out.notes.push_back("Milvus has no date type: " +
+                          (own_date_field(*t) ? t->field
+                           : s.c.date_field + (s.c.date_end_field.empty()
+                                                   ? ""
+                                                   : " and " + s.c.date_end_field)) +
                           " are INT64 epoch " +
                           (s.c.date_unit == "epoch_millis" ? "milliseconds" : "seconds") +
                           (v.at_least(2, 5) ? " (nullable = open)"

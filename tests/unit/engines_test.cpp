@@ -279,7 +279,8 @@ TEST(EnginesGolden, CasesCoverEveryIntentCategoryFilterAndGate) {
 // ---- hand-written gates ------------------------------------------------------------------------
 
 Prepared followup() { return prepare({"f", "那审批呢", {"报销流程是什么"}}); }
-Prepared with_filters() { return prepare({"d", "法务部上周签署的合同清单"}); }
+// A validity range (上周, no 签署: the shipped KB has no signing date), a department and a tag.
+Prepared with_filters() { return prepare({"d", "法务部上周的合同清单"}); }
 
 Json request_body(const EngineRequests& r, std::size_t i) { return Json::parse(r.requests.at(i).body); }
 
