@@ -29,7 +29,8 @@ struct PlanOptions {
   bool plan_only = false;
   bool timings = false;
   std::string now;  ///< ISO-8601 with offset; default: this machine's clock
-  std::string tz;   ///< a label recorded with time ranges; default: $TZ, else the offset
+  std::string tz;   ///< --tz: an IANA zone or an offset; default: $TZ, else now's offset
+  std::string zone;  ///< the zone in force (resolve_zone()): canonical, "" = now's offset
   std::string session_department;
   std::string session_user;
   std::string engine;          ///< --engine: also print the engine requests
@@ -55,11 +56,33 @@ std::string clock_now() {
   return std::string(buf) + zone;
 }
 
+// The zone whose calendar day `now` falls on, resolved once per run through ICU (the library's
+// check_timezone). An unknown --tz is the user's error (exit 2); an unknown $TZ (a POSIX rule
+// such as "CST-8", which ICU does not read) is the machine's, so it is reported on stderr and
+// the dates follow now's own offset, as they did before --tz resolved zones.
+Status resolve_zone(PlanOptions& o) {
+  if (!o.tz.empty()) {
+    auto z = check_timezone(o.tz);
+    if (!z.ok()) return make_error(ErrorCode::kInvalidInput, z.error().message, "--tz");
+    o.zone = *z;
+    return {};
+  }
+  const char* env = std::getenv("TZ");
+  if (!env || !*env) return {};
+  std::string_view name(env);
+  if (name.front() == ':') name.remove_prefix(1);  // POSIX ":Asia/Shanghai" names a zone file
+  if (auto z = check_timezone(name); z.ok()) {
+    o.zone = *z;
+  } else {
+    std::cerr << "qaplan: $TZ: " << z.error().message << "; dates follow now's offset\n";
+  }
+  return {};
+}
+
 AnalysisContext analysis_context(const PlanOptions& o) {
   AnalysisContext c;
   c.now = o.now.empty() ? clock_now() : o.now;
-  if (!o.tz.empty()) c.timezone = o.tz;
-  else if (const char* tz = std::getenv("TZ"); tz && *tz) c.timezone = tz;
+  c.timezone = o.zone;
   if (!o.session_department.empty()) c.session_department = o.session_department;
   if (!o.session_user.empty()) c.session_user = o.session_user;
   return c;
@@ -109,7 +132,10 @@ void add_analysis_options(CLI::App* sub, PlanOptions& o) {
   sub->add_option("--now", o.now,
                   "anchor for relative time (ISO-8601 with offset, e.g. 2026-11-30T10:00:00+08:00; "
                   "default: this machine's clock)");
-  sub->add_option("--tz", o.tz, "time zone label recorded with time ranges (default: $TZ, else the offset)");
+  sub->add_option("--tz", o.tz,
+                  "time zone of the calendar day `now` falls on: an IANA name (Asia/Shanghai) or "
+                  "an offset (+08:00, UTC+8); an unknown zone is an error (default: $TZ when ICU "
+                  "knows it, else now's offset)");
   sub->add_option("--session-department", o.session_department,
                   "who 我们组 / our team is (default: none: such words set no filter and mark uncertain)");
   sub->add_option("--session-user", o.session_user, "who 我的 / my is (default: none: such words set no filter and mark uncertain)");
@@ -251,6 +277,7 @@ Runner register_plan(CLI::App& app, GlobalOptions& g) {
       o->engines_config = std::move(ec).value();
       if (Status st = read_vectors(*o); !st.ok()) return report(st.error());
     }
+    if (Status st = resolve_zone(*o); !st.ok()) return report(st.error());
     auto planner = Planner::create(std::move(cfg).value());
     if (!planner.ok()) return report(planner.error());
     const JsonOptions jo{g.pretty, o->timings};
