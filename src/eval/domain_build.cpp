@@ -269,6 +269,9 @@ Result<DomainLexiconFile> DomainLexiconBuilder::finish(const DomainBackground& b
     f.capped = terms.size() - options.max_terms;
     terms.resize(options.max_terms);
   }
+  // The file lists terms in byte order: the loader builds its trie in one pass from it.
+  std::sort(terms.begin(), terms.end(),
+            [](const Term& a, const Term& b) { return a.text < b.text; });
   f.terms = terms.size();
   f.source_terms = static_cast<std::size_t>(
       std::count_if(terms.begin(), terms.end(), [](const Term& t) { return t.source >= 0; }));

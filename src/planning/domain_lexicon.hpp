@@ -5,8 +5,8 @@
 // not only the ones in config/rules.toml.
 //
 // Terms are stored normalized (normalize_question), so they match a normalized question byte for
-// byte; one Aho-Corasick pass finds them all. Immutable and thread-safe after load(); cheap to
-// copy (shared state).
+// byte; one pass over the question finds them all (domain_trie.hpp). Immutable and thread-safe
+// after load(); cheap to copy (shared state).
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -21,9 +21,10 @@ namespace qaplan::internal {
 class DomainLexicon {
  public:
   /// Reads and checks a lexicon file strictly (format version 1: header lines in order, the
-  /// declared number of term lines, each `term<TAB>df<TAB>source<TAB>share`, nothing after).
+  /// declared number of term lines in byte order of the term, each
+  /// `term<TAB>df<TAB>source<TAB>share`, nothing after).
   /// Errors: kIo (unreadable), kInvalidInput naming file:line and what is wrong (bad header,
-  /// bad df, unknown source, duplicate or unnormalized term, truncated file).
+  /// bad df, unknown source, duplicate, unsorted or unnormalized term, truncated file).
   static Result<DomainLexicon> load(const std::filesystem::path& file);
   /// The same from bytes in memory; `name` stands for the file in errors and describe().
   static Result<DomainLexicon> parse(std::string_view bytes, std::string_view name);
@@ -41,8 +42,9 @@ class DomainLexicon {
     std::uint32_t term;
     std::uint32_t begin, end;
   };
-  /// Clears `out`, then appends every occurrence of every term in one linear pass, ordered by
-  /// end byte (longest first at one end). Overlapping terms (信用 inside 信用卡) are all reported.
+  /// Clears `out`, then appends every occurrence of every term in one linear pass (a trie walk
+  /// from each byte, at most one term's length deep: domain_trie.hpp), ordered by begin byte,
+  /// shorter first at one begin. Overlapping terms (信用 and 信用卡) are all reported.
   /// A term that starts or ends with an ASCII letter or digit must not cut an ASCII word
   /// (`app` is not found in `apple`; `apps` still finds `app`, as the rules' cues do).
   void scan(std::string_view normalized, std::vector<Hit>& out) const;

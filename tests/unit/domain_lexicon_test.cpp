@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -185,8 +186,14 @@ TEST(DomainBuild, MaxTermsKeepsHighestDf) {
   ASSERT_TRUE(f.ok());
   const DomainLexicon lex = parse_ok(f->text);
   ASSERT_EQ(lex.term_count(), 2u);
-  EXPECT_GE(lex.term_df(0), lex.term_df(1));
   EXPECT_GT(f->capped, 0u);
+  // The two kept are the two most frequent of the uncapped build.
+  const DomainLexicon all = parse_ok(build_kb(data_dir() / "kb", "kb", tiny_background())->text);
+  std::vector<std::uint32_t> dfs;
+  for (std::uint32_t t = 0; t < all.term_count(); ++t) dfs.push_back(all.term_df(t));
+  std::sort(dfs.rbegin(), dfs.rend());
+  EXPECT_EQ(std::min(lex.term_df(0), lex.term_df(1)), dfs[1]);
+  EXPECT_EQ(std::max(lex.term_df(0), lex.term_df(1)), dfs[0]);
 }
 
 // ---- loader ---------------------------------------------------------------------------------
@@ -209,13 +216,15 @@ std::string lexicon_text(const std::string& terms_line, const std::string& rows)
 
 TEST(DomainLexiconLoad, Accepts) {
   const DomainLexicon lex = parse_ok(lexicon_text(
-      "terms\t3\n", "信用卡\t5\tcards\t1.0000\n账户\t4\t-\t0.5000\napp\t2\tloans\t0.9000\n"));
+      "terms\t3\n", "app\t2\tloans\t0.9000\n信用卡\t5\tcards\t1.0000\n账户\t4\t-\t0.5000\n"));
   EXPECT_EQ(lex.term_count(), 3u);
   EXPECT_EQ(lex.doc_count(), 10u);
-  EXPECT_EQ(lex.term_source(0), 0);
-  EXPECT_EQ(lex.term_source(1), -1);
-  EXPECT_FLOAT_EQ(lex.term_share(2), 0.9f);
-  EXPECT_EQ(lex.term_text(1), "账户");
+  EXPECT_EQ(lex.term_source(1), 0);
+  EXPECT_EQ(lex.term_source(2), -1);
+  EXPECT_FLOAT_EQ(lex.term_share(0), 0.9f);
+  EXPECT_EQ(lex.term_df(1), 5u);
+  EXPECT_EQ(lex.term_text(2), "账户");
+  EXPECT_EQ(lex.term_text(3), "");  // out of range
   EXPECT_EQ(lex.describe().find("t.qdl sha256:"), 0u);
   EXPECT_NE(lex.describe().find("3 terms, 2 sources"), std::string::npos);
 }
@@ -240,6 +249,9 @@ TEST(DomainLexiconLoad, RefusesNamingFileAndLine) {
       {"bad share", lexicon_text("terms\t2\n", "信用卡\t5\tcards\t1.5\n账户\t4\t-\t0.5\n"), 14},
       {"duplicate", lexicon_text("terms\t2\n", "账户\t5\t-\t1.0000\n账户\t4\t-\t0.5\n"), 15},
       {"upper case", lexicon_text("terms\t1\n", "App\t5\t-\t1.0000\n"), 14},
+      {"out of order", lexicon_text("terms\t2\n", "账户\t4\t-\t0.5\n信用卡\t5\tcards\t1.0000\n"),
+       15},
+      {"too long", lexicon_text("terms\t1\n", std::string(65, 'a') + "\t5\t-\t1.0000\n"), 14},
       {"truncated rows", lexicon_text("terms\t3\n", ok_rows), 16},
       {"no final newline", lexicon_text("terms\t2\n", ok_rows.substr(0, ok_rows.size() - 1)), 15},
       {"extra rows", lexicon_text("terms\t1\n", ok_rows), 15},
@@ -261,7 +273,7 @@ TEST(DomainLexiconLoad, RefusesNamingFileAndLine) {
 TEST(DomainLexiconScan, FindsTermsOnAsciiWordBoundaries) {
   const DomainLexicon lex = parse_ok(lexicon_text(
       "terms\t4\n",
-      "信用卡\t5\tcards\t1.0000\n信用\t5\t-\t0.5000\napp\t2\t-\t0.5000\nvpn\t2\t-\t0.5000\n"));
+      "app\t2\t-\t0.5000\nvpn\t2\t-\t0.5000\n信用\t5\t-\t0.5000\n信用卡\t5\tcards\t1.0000\n"));
   std::vector<DomainLexicon::Hit> hits;
   auto texts = [&](std::string_view q) {
     lex.scan(q, hits);
@@ -367,11 +379,9 @@ TEST(DomainShipped, BankAndSaasKbGenericAndSourceTerms) {
     GTEST_SKIP() << "eval_sets/domains/{bank,saas} not present";
   expect_sources(domains / "bank",
                  {{"账户", "-"}, {"系统", "-"}, {"信用卡", "cards"}, {"贷款", "loans"}});
-  expect_sources(domains / "saas", {{"账户", "-"},
-                                    {"公司", "-"},
-                                    {"系统", "-"},
-                                    {"员工", "-"},
-                                    {"webhook", "integrations"}});
+  expect_sources(
+      domains / "saas",
+      {{"账户", "-"}, {"公司", "-"}, {"系统", "-"}, {"员工", "-"}, {"webhook", "integrations"}});
   // What the route and source stages will see: a bank question's terms and their source.
   auto f = build_kb(domains / "bank", "bank", shipped_background());
   ASSERT_TRUE(f.ok());
