@@ -8,7 +8,9 @@
 #
 # QAPLAN_BIN defaults to build/qaplan. The training options are the library defaults (C and class
 # balance per head chosen on the dev split, docs/model.md), so the command below is the whole
-# recipe; the model's metadata records the data fingerprint, LIBLINEAR version and options.
+# recipe; the model's metadata records the data fingerprint, LIBLINEAR version and options. The
+# source labels are config/rules.toml's [[sources]] + none, named explicitly so that a
+# $QAPLAN_CONFIG pointing at a host's rules cannot change the shipped model's labels.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,8 +28,8 @@ shipped=config/models/router-v1.qpm
 work=$(mktemp -d "${TMPDIR:-/tmp}/qaplan-train.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-"$bin" model train --data eval_sets/router --output "$work/router-v1.qpm" --report "$work/report" \
-  >"$work/out.json"
+"$bin" model train --data eval_sets/router --config config/rules.toml \
+  --output "$work/router-v1.qpm" --report "$work/report" >"$work/out.json"
 fresh_sha=$(sha256sum "$work/router-v1.qpm" | cut -d' ' -f1)
 
 if [[ $update == 1 ]]; then

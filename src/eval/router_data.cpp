@@ -75,8 +75,8 @@ Labels read_row(const json::Json& j) {
 
 }  // namespace
 
-const std::array<std::vector<std::string>, kHeads>& router_label_sets() {
-  static const std::array<std::vector<std::string>, kHeads> kSets = {
+const RouterLabelSets& router_label_sets() {
+  static const RouterLabelSets kSets = {
       std::vector<std::string>{"greeting", "thanks", "goodbye", "acknowledgement", "chit_chat",
                                "handoff", "out_of_scope", "unclear", "question"},
       std::vector<std::string>{"FAQ_QUERY", "KNOWLEDGE_QUERY"},
@@ -86,10 +86,39 @@ const std::array<std::vector<std::string>, kHeads>& router_label_sets() {
   return kSets;
 }
 
+Result<RouterLabelSets> router_label_sets_with_sources(const std::vector<std::string>& sources) {
+  auto bad = [](std::string message) {
+    return make_error(ErrorCode::kInvalidConfig, std::move(message), "sources");
+  };
+  // "none" is appended, and a model file holds at most kMaxLabels labels per head.
+  if (sources.empty() || sources.size() + 1 > kMaxLabels)
+    return bad("must name 1–" + std::to_string(kMaxLabels - 1) + " sources, not " +
+               std::to_string(sources.size()));
+  std::set<std::string> seen;
+  for (const std::string& s : sources) {
+    if (s.empty()) return bad("a source name is empty");
+    if (s == "none") return bad("\"none\" is the no-source label, not a source name");
+    if (!seen.insert(s).second) return bad("duplicate source \"" + s + "\"");
+  }
+  RouterLabelSets sets = router_label_sets();
+  auto& source = sets[static_cast<std::size_t>(Head::kSource)];
+  source = sources;
+  source.push_back("none");
+  return sets;
+}
+
 Result<RouterData> load_router_data(const std::vector<NamedText>& files,
                                     const NamedText& fingerprints) {
+  return load_router_data(files, fingerprints, router_label_sets(),
+                          "the shipped sources (eval_sets/router)");
+}
+
+Result<RouterData> load_router_data(const std::vector<NamedText>& files,
+                                    const NamedText& fingerprints, const RouterLabelSets& sets,
+                                    std::string_view source_origin) {
   QAPLAN_ASSIGN_OR_RETURN(const auto registry, read_registry(fingerprints));
   RouterData data;
+  data.labels = sets;
   std::vector<const NamedText*> order;
   std::set<std::string> passed;
   for (const NamedText& f : files) {
@@ -120,7 +149,6 @@ Result<RouterData> load_router_data(const std::vector<NamedText>& files,
   }
   data.fingerprint = sha256_hex(listing);
 
-  const auto& sets = router_label_sets();
   const InputConfig limits;
   // Normalized text → where it was first seen, for the one-split-per-text rule.
   std::map<std::string, std::pair<RouterSplit, std::string>> seen;
@@ -163,6 +191,10 @@ Result<RouterData> load_router_data(const std::vector<NamedText>& files,
         if (!value) return {};
         const auto hi = static_cast<std::size_t>(h);
         const int k = index_of(sets[hi], *value);
+        if (k < 0 && h == Head::kSource)
+          return fail_at(field, "unknown source \"" + *value + "\": the source labels are " +
+                                    std::string(source_origin) + " plus none (" +
+                                    join_labels(sets[hi]) + "), or null");
         if (k < 0)
           return fail_at(field, "unknown label \"" + *value + "\" (one of " +
                                     join_labels(sets[hi]) + ", or null)");

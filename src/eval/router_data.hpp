@@ -19,7 +19,18 @@ enum class RouterSplit : std::uint8_t { kTrain = 0, kDev, kTest };
 inline constexpr std::array<const char*, 3> kRouterSplitNames = {"train", "dev", "test"};
 
 /// The labels of every head, in the order a trained model scores them.
-QAPLAN_API const std::array<std::vector<std::string>, kHeads>& router_label_sets();
+using RouterLabelSets = std::array<std::vector<std::string>, kHeads>;
+
+/// The shipped label sets (source: hr, finance, it, admin, legal, none).
+QAPLAN_API const RouterLabelSets& router_label_sets();
+
+/// The shipped sets with the source head's labels replaced by `sources` (a host's [[sources]]
+/// names, in file order) plus "none". act, intent, category and dependent stay fixed: the planner
+/// maps them onto enums, while source labels are only names it looks up in its config. Errors:
+/// kInvalidConfig (field "sources") for an empty or duplicate name, "none" as a name, or more
+/// sources than a model file holds (15).
+QAPLAN_API Result<RouterLabelSets> router_label_sets_with_sources(
+    const std::vector<std::string>& sources);
 
 /// One utterance. `label[h]` is the label index for head h, or -1 when the row does not carry
 /// that head's label (heads train on the rows that carry their label: intent, category and
@@ -35,6 +46,7 @@ struct RouterRow {
 };
 
 struct RouterData {
+  RouterLabelSets labels;       ///< what each row's label indexes into
   std::vector<RouterRow> rows;  ///< files in name order, lines in file order
   std::string fingerprint;      ///< SHA-256 over "name sha256\n" of every file, names sorted
   std::vector<std::pair<std::string, std::string>> files;  ///< (name, sha256), names sorted
@@ -48,5 +60,13 @@ struct RouterData {
 /// the field).
 QAPLAN_API Result<RouterData> load_router_data(const std::vector<NamedText>& files,
                                                const NamedText& fingerprints);
+
+/// The same against other label sets (a host's sources, or a model's own labels). A row whose
+/// source is not among them names `source_origin` (where those labels came from: "the
+/// [[sources]] of rules.toml") beside the known labels.
+QAPLAN_API Result<RouterData> load_router_data(const std::vector<NamedText>& files,
+                                               const NamedText& fingerprints,
+                                               const RouterLabelSets& labels,
+                                               std::string_view source_origin);
 
 }  // namespace qaplan::internal

@@ -64,7 +64,7 @@ struct ModelDeleter {
 };
 
 Result<HeadWeights> train_head(const RouterData& data, std::size_t h, const RouterTrainOptions& o) {
-  const auto& labels = internal::router_label_sets()[h];
+  const auto& labels = data.labels[h];
   const std::size_t n_labels = labels.size();
   const bool pair = h == static_cast<std::size_t>(Head::kDependent);
   FeatureBuffer buf;
@@ -165,7 +165,7 @@ std::array<int, 3> split_counts(const RouterData& data, std::size_t h) {
 std::vector<RouterLabelCount> label_counts(const RouterData& data) {
   std::vector<RouterLabelCount> out;
   for (std::size_t h = 0; h < kHeads; ++h) {
-    const auto& labels = internal::router_label_sets()[h];
+    const auto& labels = data.labels[h];
     for (std::size_t k = 0; k < labels.size(); ++k) {
       RouterLabelCount c{kHeadNames[h], labels[k], {}};
       for (const RouterRow& row : data.rows)
@@ -302,7 +302,19 @@ Result<std::vector<RouterSplit>> parse_splits(const std::vector<std::string>& na
   return out;
 }
 
+internal::RouterLabelSets model_label_sets(const internal::RouterModel& model) {
+  internal::RouterLabelSets sets;
+  for (std::size_t h = 0; h < kHeads; ++h) sets[h] = model.labels(static_cast<Head>(h));
+  return sets;
+}
+
 }  // namespace
+
+void RouterTrainOptions::set_sources(const Config& config) {
+  sources.clear();
+  for (const SourceConfig& s : config.sources) sources.push_back(s.name);
+  sources_origin = "the [[sources]] of " + config.origin;
+}
 
 Status RouterTrainOptions::validate() const {
   auto bad = [](std::string field, std::string message) {
@@ -316,6 +328,8 @@ Status RouterTrainOptions::validate() const {
   if (hash_bits < internal::kMinHashBits || hash_bits > internal::kMaxHashBits)
     return bad("hash_bits", "must be in [12, 26]");
   if (!(eps > 0.0 && eps < 1.0)) return bad("eps", "must be in (0, 1)");
+  if (auto sets = internal::router_label_sets_with_sources(sources); !sets.ok())
+    return bad("sources", sets.error().message + " (" + sources_origin + ")");
   for (std::size_t h = 0; h < kHeads; ++h)
     if (!(balance[h] >= 0.0 && balance[h] <= 1.0))
       return bad(std::string("balance.") + kHeadNames[h], "must be in [0, 1]");
@@ -324,8 +338,11 @@ Status RouterTrainOptions::validate() const {
 
 Result<TrainedRouterModel> train_router_model(const RouterTrainOptions& o) {
   QAPLAN_TRY(o.validate());
-  QAPLAN_ASSIGN_OR_RETURN(const RouterData data,
-                          internal::load_router_data(o.data, o.fingerprints));
+  QAPLAN_ASSIGN_OR_RETURN(const internal::RouterLabelSets sets,
+                          internal::router_label_sets_with_sources(o.sources));
+  QAPLAN_ASSIGN_OR_RETURN(const RouterData data, internal::load_router_data(
+                                                     o.data, o.fingerprints, sets,
+                                                     o.sources_origin));
 
   std::array<HeadWeights, kHeads> heads;
   for (std::size_t h = 0; h < kHeads; ++h) {
@@ -343,7 +360,7 @@ Result<TrainedRouterModel> train_router_model(const RouterTrainOptions& o) {
   std::size_t width = 0;
   std::array<std::size_t, kHeads> offset{};
   for (std::size_t h = 0; h < kHeads; ++h) {
-    const auto& labels = internal::router_label_sets()[h];
+    const auto& labels = data.labels[h];
     md.heads[h].labels = labels;
     for (double b : heads[h].bias) md.heads[h].bias.push_back(static_cast<float>(b));
     offset[h] = width;
@@ -411,8 +428,11 @@ Result<RouterReport> evaluate_router_model(std::string_view model_bytes,
   QAPLAN_ASSIGN_OR_RETURN(const auto wanted, parse_splits(splits));
   QAPLAN_ASSIGN_OR_RETURN(const internal::RouterModel model,
                           internal::RouterModel::parse(model_bytes, model_origin));
-  QAPLAN_ASSIGN_OR_RETURN(const RouterData data,
-                          internal::load_router_data(data_files, fingerprints));
+  // The model's own labels, so a host's model is scored on the host's data without its config.
+  QAPLAN_ASSIGN_OR_RETURN(
+      const RouterData data,
+      internal::load_router_data(data_files, fingerprints, model_label_sets(model),
+                                 "the labels of " + std::string(model_origin)));
   return evaluate(model, data, wanted);
 }
 

@@ -1,10 +1,12 @@
 // qaplan model — the built-in router classifier (issue 7, item 5).
 //
-//   qaplan model train --data DIR --output FILE [--report DIR] [--c HEAD=VALUE]...
+//   qaplan model train --data DIR --output FILE [--config RULES] [--report DIR] [--c HEAD=VALUE]...
 //   qaplan model eval  --model FILE --data DIR --split dev|test --output DIR
 //
 // DIR is a router data folder (eval_sets/router): every *.jsonl below it (subfolders included)
-// plus its fingerprints.json. `train` writes the model atomically (never over an input) and
+// plus its fingerprints.json. The source head's labels are the [[sources]] of the rules file
+// (--config, else the one `plan` finds) plus "none", so a host trains on its own sources; the
+// other heads' labels are fixed (the planner's enums). `train` writes the model atomically (never over an input) and
 // prints {"output", "sha256", "bytes"}; with --report it also writes report.json and report.md
 // (the trained model on train, dev and test). `eval` writes report.json and report.md for one
 // split. Exit codes: 0 ok, 2 invalid input (usage, unreadable or malformed data or model,
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "config_lookup.hpp"
 #include "qaplan/eval/train_model.hpp"
 
 namespace qaplan::cli {
@@ -42,6 +45,7 @@ std::string per_head(const std::array<double, 5>& values) {
 }
 
 struct ModelArgs {
+  std::string config;
   std::string data;
   std::string output;
   std::string report;
@@ -138,9 +142,17 @@ Status write_reports(const fs::path& dir, const RouterReport& report,
 int run_train(const ModelArgs& a, const GlobalOptions& g) {
   auto data = read_data_dir(a.data);
   if (!data) return report(data.error());
+  // The rules the model will serve: its [[sources]] are the source labels. The config is an
+  // input too, so --output may not name it.
+  const auto where = find_config(a.config);
+  if (!where) return report(where.error());
+  const auto config = load_config(*where);
+  if (!config) return report(config.error());
+  data->paths.push_back(*where);
   RouterTrainOptions o;
   o.data = std::move(data->files);
   o.fingerprints = std::move(data->fingerprints);
+  o.set_sources(*config);
   if (Status st = parse_per_head(a.c, "--c", o.c, o.command); !st) return report(st.error());
   if (Status st = parse_per_head(a.balance, "--balance", o.balance, o.command); !st)
     return report(st.error());
@@ -194,6 +206,10 @@ Runner register_model(CLI::App& app, GlobalOptions& g) {
       ->required();
   train->add_option("--output", a->output, "model file to write (atomically; never an input)")
       ->required();
+  train->add_option("--config", a->config,
+                    "rules file whose [[sources]] names, in file order, plus none are the source "
+                    "labels (default: $QAPLAN_CONFIG, the checkout's config/rules.toml, "
+                    "~/.config/qaplan, then the installed one; -v names it)");
   train->add_option("--report", a->report, "also write report.json + report.md into this folder (default: none)");
   train->add_option("--c", a->c,
                     "LIBLINEAR C of a head, HEAD=VALUE (repeatable; default: " +

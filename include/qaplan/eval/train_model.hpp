@@ -4,8 +4,10 @@
 ///
 /// The model scores five heads from one feature table: act (the dialogue act, or `question`),
 /// intent (FAQ_QUERY, KNOWLEDGE_QUERY), category (default, pricing, compliance, troubleshooting,
-/// summary), source (hr, finance, it, admin, legal, none) and dependent (independent, dependent:
-/// whether a message needs its previous turn). Data: the JSONL files of eval_sets/router/ (schema
+/// summary), source (the host's sources + none; shipped: hr, finance, it, admin, legal, none) and
+/// dependent (independent, dependent: whether a message needs its previous turn). Only the source
+/// labels are the host's: a planner maps them onto its config's [[sources]] by name, while the
+/// other heads' labels are the planner's own enums. Data: the JSONL files of eval_sets/router/ (schema
 /// in its README) with their registry `fingerprints.json`; every row carries a frozen split
 /// (train / dev / test). A head trains on the `train` rows that carry its label.
 ///
@@ -27,6 +29,7 @@
 
 #include "qaplan/eval/bench.hpp"  // NamedText
 #include "qaplan/export.hpp"
+#include "qaplan/planning/config.hpp"
 #include "qaplan/status.hpp"
 
 namespace qaplan {
@@ -37,6 +40,11 @@ namespace qaplan {
 /// |--------------|-----------------------|-----------------------------------------------------|
 /// | data         | —                     | every data file; name = path below the data folder  |
 /// | fingerprints | —                     | the data folder's fingerprints.json                 |
+/// | sources      | the shipped five      | the source head's labels in order, "none" added     |
+/// |              | (default_router_      | last; a row with another source is refused.         |
+/// |              | sources())            | set_sources(config): the config's [[sources]]       |
+/// | sources_     | "the shipped sources" | where `sources` came from, named in errors          |
+/// |   origin     |                       |                                                     |
 /// | name         | "router-v1"           | the model's name (recorded in the file)             |
 /// | command      | "qaplan model train"  | recorded in the file; keep paths out of it, so the  |
 /// |              |                       | bytes do not depend on where training ran           |
@@ -53,9 +61,17 @@ namespace qaplan {
 inline constexpr std::array<double, 5> kDefaultRouterC = {8.0, 16.0, 64.0, 256.0, 128.0};
 inline constexpr std::array<double, 5> kDefaultRouterBalance = {1.0, 1.0, 0.5, 0.0, 0.0};
 
+/// The shipped config's [[sources]], in file order: the source labels of router-v1.qpm.
+inline const std::vector<std::string>& default_router_sources() {
+  static const std::vector<std::string> kSources = {"hr", "finance", "it", "admin", "legal"};
+  return kSources;
+}
+
 struct RouterTrainOptions {
   std::vector<NamedText> data;
   NamedText fingerprints;
+  std::vector<std::string> sources = default_router_sources();
+  std::string sources_origin = "the shipped sources";
   std::string name = "router-v1";
   std::string command = "qaplan model train";
   std::array<double, 5> c = kDefaultRouterC;
@@ -64,7 +80,13 @@ struct RouterTrainOptions {
   unsigned hash_bits = 20;
   double eps = 0.001;
 
-  /// kInvalidConfig naming the field when a value is out of range.
+  /// Source labels = `config`'s [[sources]] names in file order (the shipped config gives
+  /// exactly the defaults, so the shipped model retrains byte for byte); sources_origin names
+  /// config.origin.
+  QAPLAN_API void set_sources(const Config& config);
+
+  /// kInvalidConfig naming the field when a value is out of range (sources: 1–15 unique names,
+  /// none of them empty or "none").
   QAPLAN_API Status validate() const;
 };
 
@@ -122,12 +144,14 @@ struct TrainedRouterModel {
 };
 
 /// Trains the router model. Errors: kInvalidConfig (options), kFingerprintMismatch (data not
-/// matching its registry), kInvalidInput (a malformed row, naming file:line and field; a head
-/// label without training rows), kInternal (LIBLINEAR failed).
+/// matching its registry), kInvalidInput (a malformed row, naming file:line and field — a source
+/// not in `sources` names them and `sources_origin`; a head label without training rows, e.g. a
+/// configured source no row carries), kInternal (LIBLINEAR failed).
 QAPLAN_API Result<TrainedRouterModel> train_router_model(const RouterTrainOptions& options);
 
 /// Scores a model file (`model_origin` names it in errors) on the rows of `splits` (each
-/// "train", "dev" or "test"). Errors: kInvalidInput (bad model file, bad data, unknown split),
+/// "train", "dev" or "test"). The rows are read against the model's own labels, so a host's
+/// model is scored on the host's data without its config. Errors: kInvalidInput (bad model file, bad data, unknown split),
 /// kFingerprintMismatch.
 QAPLAN_API Result<RouterReport> evaluate_router_model(std::string_view model_bytes,
                                                       std::string_view model_origin,
