@@ -66,8 +66,9 @@ struct Filters {
   /// Every period the question names, in text order, one range each (at most 4; more is no
   /// filter). A comparison (去年和今年, 今年比去年, 对比…, vs) gives two, never their merged
   /// span; the two ends of one range (2024年1月至3月) are one. `time` is set only when there is
-  /// exactly one period, so a host reading `time` alone never filters a comparison to one side;
-  /// a host (and the engine requests) that applies several ORs them. Empty when `time` is.
+  /// exactly one period (then this holds that range alone), so a host reading `time` never
+  /// filters a comparison to one side. Engine requests filter a single period only; for several,
+  /// a host may run one retrieval per range. Empty when no expression gave a filter.
   std::vector<TimeRange> time_ranges;
   friend bool operator==(const Filters&, const Filters&) = default;
 };
