@@ -1,6 +1,7 @@
 // qaplan model — the built-in router classifier (issue 7, item 5).
 //
-//   qaplan model train --data DIR --output FILE [--config RULES] [--report DIR] [--c HEAD=VALUE]...
+//   qaplan model train --data DIR --output FILE [--config RULES] [--name NAME] [--report DIR]
+//                      [--c HEAD=VALUE]... [--balance HEAD=VALUE]...
 //   qaplan model eval  --model FILE --data DIR --split dev|test --output DIR
 //
 // DIR is a router data folder (eval_sets/router): every *.jsonl below it (subfolders included)
@@ -46,6 +47,7 @@ std::string per_head(const std::array<double, 5>& values) {
 
 struct ModelArgs {
   std::string config;
+  std::string name;
   std::string data;
   std::string output;
   std::string report;
@@ -153,6 +155,10 @@ int run_train(const ModelArgs& a, const GlobalOptions& g) {
   o.data = std::move(data->files);
   o.fingerprints = std::move(data->fingerprints);
   o.set_sources(*config);
+  if (!a.name.empty()) {
+    o.name = a.name;
+    o.command += " --name " + a.name;
+  }
   if (Status st = parse_per_head(a.c, "--c", o.c, o.command); !st) return report(st.error());
   if (Status st = parse_per_head(a.balance, "--balance", o.balance, o.command); !st)
     return report(st.error());
@@ -210,6 +216,9 @@ Runner register_model(CLI::App& app, GlobalOptions& g) {
                     "rules file whose [[sources]] names, in file order, plus none are the source "
                     "labels (default: $QAPLAN_CONFIG, the checkout's config/rules.toml, "
                     "~/.config/qaplan, then the installed one; -v names it)");
+  train->add_option("--name", a->name,
+                    "the model's name, recorded in the file and shown by `plan` (default: "
+                    "router-v1)");
   train->add_option("--report", a->report, "also write report.json + report.md into this folder (default: none)");
   train->add_option("--c", a->c,
                     "LIBLINEAR C of a head, HEAD=VALUE (repeatable; default: " +
