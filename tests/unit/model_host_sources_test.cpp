@@ -351,6 +351,35 @@ TEST_F(HostSources, ARowWithAnUnknownSourceIsRefusedNamingIt) {
   EXPECT_EQ(qaplan::train_router_model(none).error().code, qaplan::ErrorCode::kInvalidConfig);
 }
 
+// The same through the binary: `model train --config` takes the sources from the rules file.
+TEST_F(HostSources, CliTrainsWithTheConfigsSources) {
+  const std::string bin = qaplan::test::qaplan_bin();
+  if (bin.empty()) GTEST_SKIP() << "built without the CLI";
+  using qaplan::test::sh_quote;
+  const fs::path out = *dir_ / "cli.qpm";
+  const auto ok = qaplan::test::run(sh_quote(bin) + " model train --data " +
+                                    sh_quote((*dir_ / "data").string()) + " --config " +
+                                    sh_quote((*dir_ / "host/rules.toml").string()) +
+                                    " --name bank-router --output " + sh_quote(out.string()));
+  ASSERT_EQ(ok.status, 0) << ok.err;
+  const auto m = qaplan::internal::RouterModel::parse(qaplan::test::slurp(out), "cli.qpm");
+  ASSERT_TRUE(m.ok()) << m.error().to_string();
+  EXPECT_EQ(m->name(), "bank-router");
+  EXPECT_EQ(m->labels(qaplan::internal::Head::kSource),
+            (std::vector<std::string>{"cards", "loans", "none"}));
+  const auto refused = qaplan::test::run(
+      sh_quote(bin) + " model train --data " + sh_quote((*dir_ / "data").string()) +
+      " --config " + sh_quote((qaplan::test::source_dir() / "config/rules.toml").string()) +
+      " --output " + sh_quote((*dir_ / "never.qpm").string()));
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_NE(refused.err.find("bank_questions.jsonl:1 source: unknown source \"cards\""),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("(hr, finance, it, admin, legal, none)"), std::string::npos)
+      << refused.err;
+  EXPECT_FALSE(fs::exists(*dir_ / "never.qpm"));
+}
+
 TEST_F(HostSources, TheShippedConfigTakesNoSourceFromTheHostsModel) {
   const auto& t = trained();
   auto shipped = qaplan::load_config(qaplan::test::source_dir() / "config/rules.toml");
