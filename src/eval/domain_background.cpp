@@ -107,7 +107,9 @@ Result<std::string> build_domain_background(const std::filesystem::path& router_
     ++rows_per_file[r.file];
     const std::size_t row = rows++;
     cands.clear();
-    internal::candidates(r.text, cands);  // rows are normalized by the loader
+    // Rows are normalized by the loader; folded here like the KB's texts (domain_terms.hpp).
+    const std::string folded = internal::fold_long(r.text);
+    internal::candidates(folded, cands);
     for (const internal::Candidate& c : cands) {
       BgCount& k = counts[std::string(c.text)];
       k.word = k.word || c.kind != internal::CandidateKind::kPair;
@@ -121,7 +123,7 @@ Result<std::string> build_domain_background(const std::filesystem::path& router_
       "# qaplan domain background: in how many rows of general chat each candidate term occurs.\n"
       "# Built by `qaplan domain background --data eval_sets/router` from the router data's rows\n"
       "# whose act is not \"question\" (greetings, thanks, goodbyes, acknowledgements, chit-chat,\n"
-      "# handoff, out-of-scope, unclear), normalized like a question. Words of any length; pairs\n"
+      "# handoff, out-of-scope, unclear), normalized like a question and folded. Words of any length; pairs\n"
       "# of adjacent Han words only when they occur in >= 2 rows. Counts only, no text.\n"
       "# Rows per file, and the licence and attribution of the data each comes from:\n";
   for (const auto& [file, n] : rows_per_file)

@@ -6,6 +6,7 @@
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
 #include "planning/analysis/segment.hpp"
+#include "planning/model/fold.hpp"
 #include "planning/text.hpp"
 
 namespace qaplan::internal {
@@ -22,7 +23,24 @@ Result<std::string> normalize_for_terms(std::string_view raw, std::string_view w
   // characters is left: a blank field, which has no terms.
   if (!q.ok() && q.error().code == ErrorCode::kInvalidInput) return std::string();
   if (!q.ok()) return std::move(q).error();
-  return std::move(q->text);
+  return fold_long(q->text);
+}
+
+// Terms are stored folded, like the text the router model reads (model/fold.hpp): a Traditional
+// question converts to one spelling of each confusable group (線上 → 在线), and the planner scans
+// the folded question, so its Simplified and Traditional forms name the same terms. A document
+// is folded in pieces below the fold's input bound, cut at code point boundaries.
+std::string fold_long(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  char buf[kMaxFoldBytes];
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t n = std::min(text.size() - i, kMaxFoldBytes - 64);
+    while (i + n < text.size() && (static_cast<unsigned char>(text[i + n]) & 0xC0) == 0x80) --n;
+    out += fold_for_model(text.substr(i, n), buf);
+    i += n;
+  }
+  return out;
 }
 
 namespace {

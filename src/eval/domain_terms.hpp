@@ -28,9 +28,13 @@ struct Candidate {
   int chars = 0;            ///< code points
 };
 
-/// normalize_question() without its length limit; an empty or blank text gives "" (not an error).
+/// normalize_question() without its length limit, then folded (fold_long); an empty or blank
+/// text gives "" (not an error).
 /// Errors: invalid UTF-8 (kInvalidInput, `what` as the field), ICU failure (kInternal).
 Result<std::string> normalize_for_terms(std::string_view raw, std::string_view what);
+
+/// `text` folded like the router model's input (model/fold.hpp), in pieces of any length.
+std::string fold_long(std::string_view text);
 
 /// Every candidate of a NORMALIZED text, in text order, duplicates included: each Han word (single
 /// characters too — they are pair parts), each ASCII word of 2..kMaxAsciiChars characters holding a
