@@ -7,7 +7,7 @@ install(DIRECTORY include/qaplan DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_BINARY_DIR}/include/qaplan/export.hpp ${PROJECT_BINARY_DIR}/include/qaplan/version.hpp
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/qaplan)
 install(FILES config/rules.toml DESTINATION ${CMAKE_INSTALL_DATADIR}/qaplan)
-install(DIRECTORY config/glossary config/models DESTINATION ${CMAKE_INSTALL_DATADIR}/qaplan)
+install(DIRECTORY config/glossary config/models config/domain DESTINATION ${CMAKE_INSTALL_DATADIR}/qaplan)
 install(EXPORT qaplanTargets NAMESPACE qaplan:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/qaplan)
 configure_package_config_file(cmake/qaplanConfig.cmake.in
   ${PROJECT_BINARY_DIR}/qaplanConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/qaplan)

@@ -18,7 +18,7 @@ inline std::filesystem::path shipped_config() { return source_dir() / "config" /
 /// model): copies them from config/.
 inline void copy_config_companions(const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
-  for (const char* sub : {"glossary", "models"})
+  for (const char* sub : {"glossary", "models", "domain"})
     fs::copy(source_dir() / "config" / sub, dir / sub,
              fs::copy_options::recursive | fs::copy_options::overwrite_existing);
 }

@@ -49,4 +49,15 @@ bool is_word_char(std::int32_t cp) noexcept {
   return u_isalnum(cp) || u_hasBinaryProperty(cp, UCHAR_IDEOGRAPHIC);
 }
 
+std::string_view foreign_script_of(std::int32_t cp) noexcept {
+  if (cp < 0x80 || is_han(cp) || !u_isalpha(cp)) return {};
+  UErrorCode err = U_ZERO_ERROR;
+  const UScriptCode sc = uscript_getScript(cp, &err);
+  if (U_FAILURE(err) || sc == USCRIPT_LATIN || sc == USCRIPT_HAN || sc == USCRIPT_COMMON ||
+      sc == USCRIPT_INHERITED)
+    return {};
+  const char* name = uscript_getShortName(sc);
+  return name ? std::string_view(name) : std::string_view("Zzzz");
+}
+
 }  // namespace qaplan::internal

@@ -32,4 +32,9 @@ bool is_unicode_space(std::int32_t cp) noexcept;
 /// Letters, digits or ideographs: the code points that carry words.
 bool is_word_char(std::int32_t cp) noexcept;
 
+/// ICU's short name of the script of a letter outside Han and Latin ("Cyrl", "Arab", "Hang",
+/// "Kana"); "" for Han, Latin, digits and anything that is not a letter. Used to tell a message
+/// in a script no word list knows.
+std::string_view foreign_script_of(std::int32_t cp) noexcept;
+
 }  // namespace qaplan::internal

@@ -196,6 +196,25 @@ std::string_view decision_band(double s) noexcept {
   return s < 0.70 ? "low" : s < 0.82 ? "medium" : "high";
 }
 
+// Wrong scope: the plan searches only `effective_sources` (empty = every source), and every
+// expected FAQ and chunk lies elsewhere — no ranking can find the answer then. (Evidence split over
+// two sources, one of them searched, still answers.)
+void judge_scope(const KnowledgeBase& kb, const ChainQuestion& q, ChainResult& r) {
+  std::vector<std::string> sources;
+  if (q.expected_faq_id)
+    for (const FaqEntry& f : kb.faqs)
+      if (f.id == *q.expected_faq_id) sources.push_back(f.source);
+  for (const std::string& id : q.expected_chunk_ids)
+    for (const DocChunk& c : kb.docs)
+      if (c.id == id) sources.push_back(c.source);
+  r.scope_judged = !sources.empty() && r.route != "direct_answer" && r.route != "error";
+  if (!r.scope_judged || r.effective_sources.empty()) return;
+  const auto& allowed = r.effective_sources;
+  r.wrong_scope = std::none_of(sources.begin(), sources.end(), [&](const std::string& s) {
+    return std::find(allowed.begin(), allowed.end(), s) != allowed.end();
+  });
+}
+
 ChainResult run_chain_question(const Planner& planner, const KbIndex& kb, const ChainSet& set,
                                std::size_t qi) {
   const ChainQuestion& q = set.questions[qi];
@@ -280,6 +299,7 @@ ChainResult run_chain_question(const Planner& planner, const KbIndex& kb, const 
   const bool right_faq = e.faq_direct && q.expected_faq_id && e.faq_direct->faq_id == *q.expected_faq_id;
   const bool answered_direct = r.error.empty() && r.predicted == HitType::kFaqDirect;
   r.false_direct = answered_direct && !(q.expected_hit_type == HitType::kFaqDirect && right_faq);
+  judge_scope(kb.kb(), q, r);
   r.missed_direct = q.expected_hit_type == HitType::kFaqDirect && !answered_direct;
   r.hit_type_correct = r.error.empty() && r.predicted == q.expected_hit_type &&
                        (q.expected_hit_type != HitType::kFaqDirect || right_faq);
@@ -341,6 +361,8 @@ void accumulate(ChainMetrics& m, const ChainQuestion& q, const ChainResult& r) {
     m.false_directs += r.false_direct;
   }
   m.missed_directs += r.missed_direct;
+  m.scope_questions += r.scope_judged;
+  m.wrong_scopes += r.wrong_scope;
   m.no_evidence_answers += r.predicted == HitType::kNoEvidence;
   m.correct_refusals +=
       q.expected_hit_type == HitType::kNoEvidence && r.predicted == HitType::kNoEvidence;
@@ -371,6 +393,9 @@ std::optional<double> ChainMetrics::keyword_coverage() const {
 }
 std::optional<double> ChainMetrics::false_direct_rate() const {
   return ratio(static_cast<double>(false_directs), directs);
+}
+std::optional<double> ChainMetrics::wrong_scope_rate() const {
+  return ratio(static_cast<double>(wrong_scopes), scope_questions);
 }
 std::optional<double> ChainMetrics::missed_direct_rate() const {
   return ratio(static_cast<double>(missed_directs), expected[1]);
@@ -425,6 +450,7 @@ const std::vector<MetricDef>& metric_defs() {
       {"context_recall", true, [](const ChainMetrics& m) { return m.context_recall(); }},
       {"keyword_coverage", true, [](const ChainMetrics& m) { return m.keyword_coverage(); }},
       {"false_direct_rate", false, [](const ChainMetrics& m) { return m.false_direct_rate(); }},
+      {"wrong_scope_rate", false, [](const ChainMetrics& m) { return m.wrong_scope_rate(); }},
       {"missed_direct_rate", false, [](const ChainMetrics& m) { return m.missed_direct_rate(); }},
       {"no_evidence_rate", false, [](const ChainMetrics& m) { return m.no_evidence_rate(); }},
       {"correct_refusal_rate", true,
@@ -666,6 +692,7 @@ ordered_json metrics_json(const ChainMetrics& m) {
   j["context_recall"] = opt_num(m.context_recall());
   j["keyword_coverage"] = opt_num(m.keyword_coverage());
   j["false_direct_rate"] = opt_num(m.false_direct_rate());
+  j["wrong_scope_rate"] = opt_num(m.wrong_scope_rate());
   j["missed_direct_rate"] = opt_num(m.missed_direct_rate());
   j["no_evidence_rate"] = opt_num(m.no_evidence_rate());
   j["correct_refusal_rate"] = opt_num(m.correct_refusal_rate());
@@ -690,6 +717,8 @@ ordered_json metrics_json(const ChainMetrics& m) {
                  {"direct_answers", m.directs},
                  {"false_direct_answers", m.false_directs},
                  {"missed_direct_answers", m.missed_directs},
+                 {"scope_questions", m.scope_questions},
+                 {"wrong_scopes", m.wrong_scopes},
                  {"no_evidence_answers", m.no_evidence_answers},
                  {"correct_refusals", m.correct_refusals},
                  {"false_refusals", m.false_refusals},
@@ -777,6 +806,7 @@ ordered_json result_json(const ChainQuestion& q, const ChainResult& r) {
   j["chunks_in_context"] = r.chunks_in_context;
   j["keywords_found"] = r.keywords_found;
   j["false_direct"] = r.false_direct;
+  j["wrong_scope"] = r.wrong_scope;
   j["missed_direct"] = r.missed_direct;
   j["timing"] = {{"prepare_us", static_cast<double>(r.prepare_ns) / 1e3},
                  {"analyze_us", static_cast<double>(r.analyze_ns) / 1e3},
@@ -937,6 +967,9 @@ std::string chain_report_markdown(const ChainReport& r) {
   row("MRR@10 (FAQ / documents)", [](const ChainMetrics& m) {
     return internal::num_or(m.faq_mrr(), "%.3f") + " / " + internal::num_or(m.doc_mrr(), "%.3f") +
            " (" + std::to_string(m.faq_questions) + " / " + std::to_string(m.rag_questions) + ")";
+  });
+  row("wrong scope (evidence outside the searched sources)", [](const ChainMetrics& m) {
+    return rate_text(m.wrong_scope_rate(), m.wrong_scopes, m.scope_questions);
   });
   row("context recall", [](const ChainMetrics& m) {
     return rate_text(m.context_recall(), m.chunks_in_context, m.expected_chunks);

@@ -64,8 +64,20 @@ struct LexiconIds {
   std::uint32_t out_of_scope = 0;
   std::uint32_t chit_chat = 0;
   std::uint32_t context_words = 0;
+  std::uint32_t connective = 0;
+  std::uint32_t vocative = 0;
   std::uint32_t request_verb = 0;
   std::uint32_t request_object = 0;
+  std::uint32_t ev_interrogative = 0;  // [route.evidence] lists
+  std::uint32_t ev_service = 0;
+  std::uint32_t ev_problem = 0;
+  std::uint32_t ev_info = 0;
+  std::uint32_t ev_time = 0;
+  std::uint32_t ev_assistant = 0;
+  std::uint32_t ev_institution = 0;
+  std::uint32_t ev_self = 0;
+  std::uint32_t ev_self_possessive = 0;
+  std::uint32_t ev_emotive = 0;
   std::map<std::string, std::uint32_t, std::less<>> scenario_out_of_scope;
   std::vector<std::uint32_t> source;           // parallel to Config::sources
   std::uint32_t topic_switch = 0;

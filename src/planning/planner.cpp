@@ -5,11 +5,13 @@
 #include <exception>
 
 #include "planning/analysis/analyzer.hpp"
+#include "planning/domain_lexicon.hpp"
 #include "planning/lexicon.hpp"
 #include "planning/model/model_view.hpp"
 #include "planning/model/router_model.hpp"
 #include "planning/simplify.hpp"
 #include "planning/stages/category.hpp"
+#include "planning/stages/domain.hpp"
 #include "planning/stages/gateway.hpp"
 #include "planning/stages/intent.hpp"
 #include "planning/stages/route.hpp"
@@ -28,12 +30,40 @@ std::int64_t ns_since(Clock::time_point t0) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
 }
 
-// [model] path is relative to the rules file's directory (a Config built in memory resolves it
-// against the working directory).
-std::filesystem::path model_path(const Config& c) {
-  const std::filesystem::path p(c.model.path);
+// [model] path and [domain] lexicon are relative to the rules file's directory (a Config built in
+// memory resolves them against the working directory).
+std::filesystem::path beside_config(const Config& c, const std::string& file) {
+  const std::filesystem::path p(file);
   if (p.is_absolute() || c.origin == "<memory>") return p;
   return std::filesystem::path(c.origin).parent_path() / p;
+}
+
+// The host's domain lexicon: PlannerOptions' path over [domain] lexicon; none when neither names
+// one. A [domain] sha256 pins the file the config was written for.
+Result<std::optional<internal::DomainLexicon>> load_domain(const Config& c,
+                                                           const PlannerOptions& o) {
+  std::filesystem::path path;
+  if (o.domain_lexicon)
+    path = *o.domain_lexicon;
+  else if (!c.domain.lexicon.empty())
+    path = beside_config(c, c.domain.lexicon);
+  else
+    return std::optional<internal::DomainLexicon>();
+  QAPLAN_ASSIGN_OR_RETURN(internal::DomainLexicon d, internal::DomainLexicon::load(path));
+  if (!o.domain_lexicon && !c.domain.sha256.empty() && d.sha256() != c.domain.sha256)
+    return make_file_error(ErrorCode::kInvalidConfig,
+                           "domain lexicon fingerprint mismatch: " + path.string() +
+                               " has sha256 " + d.sha256() + ", the config expects " +
+                               c.domain.sha256,
+                           c.origin, 0, "[domain] sha256");
+  return std::optional<internal::DomainLexicon>(std::move(d));
+}
+
+// A source keyword in the turn's content: the turn names a topic of its own.
+bool names_topic(const internal::ScannedQuery& q, const internal::Lexicon& lex) {
+  for (std::uint32_t id : lex.ids().source)
+    if (q.has_in_content(id)) return true;
+  return false;
 }
 
 bool allowed(const ScenarioConfig& sc, const std::string& source) {
@@ -47,6 +77,8 @@ struct Planner::Impl {
   internal::Lexicon lexicon;
   std::optional<internal::RouterModel> model;
   internal::ModelLabelMap labels;
+  std::optional<internal::DomainLexicon> domain;
+  std::vector<int> domain_sources;  // lexicon source → config source index (-1: none)
   PlannerOptions options;
   internal::Analyzer analyzer;
 };
@@ -55,7 +87,7 @@ Result<Planner> Planner::create(Config config, PlannerOptions options) {
   QAPLAN_TRY(internal::ensure_simplifier());
   std::optional<internal::RouterModel> model;
   if (config.model.enabled) {
-    const std::filesystem::path path = model_path(config);
+    const std::filesystem::path path = beside_config(config, config.model.path);
     QAPLAN_ASSIGN_OR_RETURN(internal::RouterModel m, internal::RouterModel::load(path));
     // The config pins the model it was tuned with: another file (retrained, corrupted, swapped)
     // would silently change every threshold's meaning.
@@ -66,6 +98,7 @@ Result<Planner> Planner::create(Config config, PlannerOptions options) {
                              config.origin, 0, "[model] sha256");
     model = std::move(m);
   }
+  QAPLAN_ASSIGN_OR_RETURN(auto domain, load_domain(config, options));
   QAPLAN_ASSIGN_OR_RETURN(internal::Lexicon lex, internal::Lexicon::create(std::move(config)));
   internal::ModelLabelMap labels;
   if (model) {
@@ -73,8 +106,11 @@ Result<Planner> Planner::create(Config config, PlannerOptions options) {
   }
   QAPLAN_ASSIGN_OR_RETURN(internal::Analyzer analyzer,
                           internal::Analyzer::create(lex.config(), options.rewriters));
-  return Planner(std::make_shared<const Impl>(
-      Impl{std::move(lex), std::move(model), labels, std::move(options), std::move(analyzer)}));
+  std::vector<int> domain_sources;
+  if (domain) domain_sources = internal::map_domain_sources(*domain, lex.config());
+  return Planner(std::make_shared<const Impl>(Impl{std::move(lex), std::move(model), labels,
+                                                   std::move(domain), std::move(domain_sources),
+                                                   std::move(options), std::move(analyzer)}));
 }
 
 const Config& Planner::config() const noexcept { return impl_->lexicon.config(); }
@@ -87,6 +123,10 @@ Result<QueryAnalysis> Planner::analyze(const Preparation& preparation,
 std::string Planner::model_description() const {
   if (!impl_->model) return "off";
   return impl_->model->name() + " sha256:" + impl_->model->sha256();
+}
+
+std::string Planner::domain_description() const {
+  return impl_->domain ? impl_->domain->describe() : "none";
 }
 
 namespace {
@@ -209,14 +249,19 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   auto t = Clock::now();
   out.timings.text_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t - t0).count();
 
+  // The host's vocabulary: a KB term anchors the message; per-source terms and generic keywords
+  // feed the source decision.
+  DomainView domain;
+  if (impl_->domain) domain = read_domain(q, *impl_->domain, impl_->domain_sources, lex);
   // One source suggestion serves the boundary check and the intent candidate.
-  out.source = suggest_source(q, verdict, lex);
+  SourceDecision source = decide_source(q, verdict, lex, impl_->domain ? &domain.sources : nullptr);
+  out.source = std::move(source.scope);
   // With history the rule candidate comes first: a turn its follow-up rules recognise is not
   // refused by the model. (Without history nothing continues; a direct answer skips it.)
   std::optional<IntentCandidate> early_rule;
   if (has_history) early_rule = classify_intent(q, true, out.source.value, lex);
   out.route = decide_route(q, scenario, request.source, out.source.value, verdict, lex,
-                           early_rule && early_rule->intent == Intent::kFollowUp);
+                           early_rule && early_rule->intent == Intent::kFollowUp, domain.term);
   out.timings.route_ns = ns_since(t);
   if (out.route.route == Route::kDirectAnswer) {
     out.timings.total_ns = ns_since(t0);
@@ -226,16 +271,28 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   t = Clock::now();
   IntentCandidate rule =
       early_rule ? std::move(*early_rule) : classify_intent(q, has_history, out.source.value, lex);
+  // The follow-up rules are silent and the turn names no topic of its own (no source keyword or
+  // source term, no topic-switch cue): whether it continues the conversation is the dependent
+  // head's call, at [model] open_dependent_min_score.
+  const bool names_own_topic =
+      names_topic(q, lex) || std::any_of(domain.sources.terms.begin(), domain.sources.terms.end(),
+                                         [](int n) { return n > 0; });
+  const bool dependence_open = has_history && rule.intent != Intent::kFollowUp &&
+                               !q.has_in_content(lex.ids().topic_switch) && !names_own_topic;
   std::optional<IntentCandidate> model;
   std::string model_error;
   if (impl_->options.intent_model) {
     model = host_intent(*impl_->options.intent_model, request, q.query.text,
                         c.intent_gateway.model_budget_us, model_error);
   } else if (impl_->model) {
-    model = model_intent(verdict, *impl_->model, has_history, c.model.dependent_min_score);
+    model = model_intent(verdict, *impl_->model, has_history,
+                         dependence_open ? c.model.open_dependent_min_score
+                                         : c.model.dependent_min_score);
   }
   IntentResult intent =
-      decide_intent(std::move(rule), std::move(model), model_error, c.intent_gateway);
+      decide_intent(std::move(rule), std::move(model), model_error, c.intent_gateway,
+                    dependence_open ? std::optional<double>(c.model.open_dependent_min_score)
+                                    : std::nullopt);
 
   // A follow-up that names no source continues the conversation's source: the latest earlier
   // turn that suggests one. A source only the model guessed from the follow-up's few words
@@ -243,21 +300,25 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   // When no earlier turn names one either, the model's guess from the fragment alone is
   // dropped: 它的年度限额是多少 says nothing about finance, and a wrong scope finds nothing where
   // no scope finds the answer.
-  if (intent.intent == Intent::kFollowUp && out.source.decided_by != DecidedBy::kRule) {
+  if (intent.intent == Intent::kFollowUp && !source.keyword) {
     bool carried = false;
     for (auto it = history.rbegin(); it != history.rend(); ++it) {
       const ScannedQuery hq = lex.scan(*it);
-      auto hs = suggest_source(hq, ModelVerdict{}, lex);
-      if (hs.value) {
-        out.source = std::move(hs);
+      DomainView hd;
+      if (impl_->domain) hd = read_domain(hq, *impl_->domain, impl_->domain_sources, lex);
+      SourceDecision hs = decide_source(hq, ModelVerdict{}, lex, impl_->domain ? &hd.sources : nullptr);
+      if (hs.scope.value) {
+        out.source = std::move(hs.scope);
         out.source.detail = "carried from history";
+        source.candidates.clear();
         carried = true;
         break;
       }
     }
-    if (!carried && out.source.decided_by == DecidedBy::kModel) {
+    if (!carried && (out.source.decided_by == DecidedBy::kModel || !source.candidates.empty())) {
       out.source = {};
       out.source.detail = "fragment's model source dropped (follow-up)";
+      source.candidates.clear();
     }
     if (out.source.value && !request.source && !allowed(scenario, *out.source.value)) {
       out.route.route = Route::kDirectAnswer;
@@ -273,8 +334,12 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   out.effective_source = effective_source(request.source, intent.suggested_source);
   if (out.effective_source) {
     out.effective_sources = {*out.effective_source};
-  } else if (scenario.allowed_sources.size() < c.sources.size()) {
-    out.effective_sources = scenario.allowed_sources;
+  } else {
+    // Candidates (no hard scope) within the scenario; none left means the scenario's own.
+    for (std::string& s : source.candidates)
+      if (allowed(scenario, s)) out.effective_sources.push_back(std::move(s));
+    if (out.effective_sources.empty() && scenario.allowed_sources.size() < c.sources.size())
+      out.effective_sources = scenario.allowed_sources;
   }
   out.timings.intent_ns = ns_since(t);
 

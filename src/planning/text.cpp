@@ -18,19 +18,22 @@ bool is_space(std::int32_t cp) noexcept {
 
 }  // namespace
 
+// A run of letters or digits outside Han counts once, like an ASCII word: a question in Cyrillic,
+// Hangul or Arabic has units too (it was 0 and so "unclear"), and café is one unit, not two.
 int count_query_units(std::string_view s) noexcept {
   int units = 0;
-  bool in_ascii_run = false;
+  bool in_run = false;
   std::size_t i = 0;
   while (i < s.size()) {
     const std::int32_t cp = next_code_point(s, i);
-    if (is_ascii_alnum(cp)) {
-      if (!in_ascii_run) ++units;
-      in_ascii_run = true;
+    const bool han = cp >= 0 && is_han(cp);
+    if (!han && (is_ascii_alnum(cp) || (cp >= 0x80 && is_word_char(cp)))) {
+      if (!in_run) ++units;
+      in_run = true;
       continue;
     }
-    in_ascii_run = false;
-    if (cp >= 0 && is_han(cp)) ++units;
+    in_run = false;
+    if (han) ++units;
   }
   return units;
 }

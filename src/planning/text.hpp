@@ -20,8 +20,9 @@ namespace qaplan::internal {
 QAPLAN_API Result<NormalizedQuery> normalize_question(std::string_view raw, const InputConfig& limits,
                                            std::string_view what = "question");
 
-/// "Query units" for the short-query rule: each Han character counts 1, each maximal ASCII
-/// alphanumeric run counts 1, everything else 0. `报销费用超过5000需要谁审批` = 12 units.
+/// "Query units" for the short-query rule: each Han character counts 1, each maximal run of
+/// other letters and digits (ASCII, accented Latin, Cyrillic, Hangul …) counts 1, everything else
+/// 0. `报销费用超过5000需要谁审批` = 12 units.
 /// Expects valid UTF-8 (invalid bytes count 0).
 int count_query_units(std::string_view utf8) noexcept;
 

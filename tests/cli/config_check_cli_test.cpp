@@ -199,9 +199,17 @@ TEST_F(ConfigCheck, EveryMatchedListIsCheckedForNormalizedForm) {
 }
 
 TEST_F(ConfigCheck, EmptyKeywordListsThatWouldNeverMatchAreRefused) {
+  // A source may list no keywords (issue 22): it is known by name, its words come from the
+  // domain lexicon or the model.
+  {
+    std::string text = shipped();
+    const std::size_t k = text.find("keywords = [", find_anchor(text, "[[sources]]"));
+    text.replace(k, text.find(']', k) - k + 1, "keywords = []");
+    const RunResult r = check("empty_source_keywords.toml", text);
+    EXPECT_EQ(r.status, 0) << r.err;
+  }
   for (const auto& [after, field] :
-       {std::pair{"[[sources]]", "[sources[0]] keywords"},
-        std::pair{"[[category.rules]]", "[category.rules[0]] keywords"}}) {
+       {std::pair{"[[category.rules]]", "[category.rules[0]] keywords"}}) {
     SCOPED_TRACE(after);
     std::string text = shipped();
     const std::size_t a = find_anchor(text, after);

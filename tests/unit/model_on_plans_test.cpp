@@ -239,10 +239,13 @@ TEST(ModelOnPlans, TheModelDoesNotRefuseATurnTheFollowUpRulesContinue) {
     ASSERT_TRUE(p.ok()) << p.error().to_string();
     EXPECT_EQ(std::string(qaplan::to_string(p->route.route)), r.route) << r.question;
   }
-  // Without history nothing continues: the model's act decides as before.
+  // Without history nothing continues, and the model's small-talk reading meets the evidence
+  // check (issue 22): 谁 asks about something other than the assistant, so it is retrieved and
+  // the route says why.
   auto alone = planner(true).prepare({"后续谁来处置", {}, "", std::nullopt});
   ASSERT_TRUE(alone.ok());
-  EXPECT_EQ(alone->route.decided_by, qaplan::DecidedBy::kModel);
+  EXPECT_EQ(alone->route.route, qaplan::Route::kRetrieval);
+  EXPECT_NE(alone->route.detail.find("overruled"), std::string::npos) << alone->route.detail;
 }
 
 }  // namespace
@@ -253,7 +256,12 @@ namespace {
 // — never the model's guess from the fragment, which names no topic (a wrong scope finds
 // nothing; no scope still finds the answer).
 TEST(ModelOnPlans, AFollowUpsSourceComesFromTheConversationNotAModelGuessFromTheFragment) {
-  auto p = planner(true).prepare(
+  // Without the domain lexicon the history names no source keyword (with it, its KB terms carry
+  // hr: DomainScope.AFollowUpCarriesTheHistorysKbTerms).
+  qaplan::Config c = qaplan::load_config(qaplan::test::shipped_config()).value();
+  c.domain = {};
+  const Planner no_lexicon = Planner::create(c).value();
+  auto p = no_lexicon.prepare(
       {"它的年度限额是多少", {"补充商业医疗保险从什么时候开始享受"}, "", std::nullopt});
   ASSERT_TRUE(p.ok());
   ASSERT_EQ(p->intent->intent, qaplan::Intent::kFollowUp);

@@ -42,6 +42,7 @@ Runner register_model(CLI::App& app, GlobalOptions& g);
 Runner register_eval_policy(CLI::App& app, GlobalOptions& g);
 Runner register_eval_chain(CLI::App& app, GlobalOptions& g);
 Runner register_eval_rewrite(CLI::App& app, GlobalOptions& g);
+Runner register_eval_route(CLI::App& app, GlobalOptions& g);
 Runner register_calibrate(CLI::App& app, GlobalOptions& g);
 Runner register_recommend(CLI::App& app, GlobalOptions& g);
 Runner register_domain(CLI::App& app, GlobalOptions& g);

@@ -31,7 +31,8 @@ Runner register_config(CLI::App& app, GlobalOptions&) {
     const Config& c = planner->config();
     std::cout << where->string() << ": ok (" << c.sources.size() << " sources, "
               << c.scenarios.size() << " scenarios, " << c.intent.rules.size() << " intent rules, "
-              << c.retrieval_strategy.patches.size() << " plan patches)\n";
+              << c.retrieval_strategy.patches.size() << " plan patches)\n"
+              << "domain lexicon: " << planner->domain_description() << "\n";
     return static_cast<int>(kOk);
   };
 }

@@ -34,6 +34,13 @@ std::string version_text() {
       out << "router model " << cfg->model.path << " sha256:" << cfg->model.sha256
           << (cfg->model.enabled ? " (on)" : " (off)") << "\n";
     }
+    if (cfg.ok())
+      out << "domain lexicon "
+          << (cfg->domain.lexicon.empty()
+                  ? std::string("none")
+                  : cfg->domain.lexicon + " sha256:" +
+                        (cfg->domain.sha256.empty() ? "not pinned" : cfg->domain.sha256))
+          << "\n";
   }
   auto registry = find_data_file("", "eval_sets/fingerprints.json", "--fingerprints");
   if (!registry.ok()) {

@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
     add(register_eval_policy);
     add(register_eval_chain);
     add(register_eval_rewrite);
+    add(register_eval_route);
     add(register_calibrate);
     add(register_recommend);
     add(register_domain);

@@ -156,6 +156,10 @@ struct ChainResult {
   std::size_t chunks_in_context = 0;
   std::size_t keywords_found = 0;
   bool false_direct = false;   ///< answered directly, wrongly
+  /// The question has expected evidence and a source scope, and all of that evidence lies in
+  /// sources outside `effective_sources`: the scope hides the answer (issue 22 item 3).
+  bool wrong_scope = false;
+  bool scope_judged = false;  ///< expected evidence exists (the denominator of wrong_scope_rate)
   bool missed_direct = false;  ///< expected faq_direct, not answered directly
   std::int64_t prepare_ns = 0;  ///< timing
   std::int64_t analyze_ns = 0;  ///< timing (0 for direct answers)
@@ -178,6 +182,7 @@ struct ChainMetrics {
   double keyword_coverage_sum = 0;
   std::size_t keywords = 0, keywords_found = 0;
   std::size_t directs = 0, false_directs = 0, missed_directs = 0;
+  std::size_t scope_questions = 0, wrong_scopes = 0;
   std::size_t no_evidence_answers = 0, correct_refusals = 0, false_refusals = 0;
   std::size_t errors = 0;
 
@@ -191,6 +196,8 @@ struct ChainMetrics {
   std::optional<double> context_recall() const;
   std::optional<double> keyword_coverage() const;
   std::optional<double> false_direct_rate() const;
+  /// Questions with expected evidence whose scope excludes all of it / those questions.
+  std::optional<double> wrong_scope_rate() const;
   std::optional<double> missed_direct_rate() const;
   std::optional<double> no_evidence_rate() const;
   std::optional<double> correct_refusal_rate() const;
@@ -198,7 +205,7 @@ struct ChainMetrics {
 
   /// A metric by its report name ("hit_type_accuracy", "evidence_recall_at_5", "faq_hit_at_1",
   /// "doc_recall_at_5", "doc_mrr_at_10", "faq_mrr_at_10", "evidence_mrr_at_10",
-  /// "context_recall", "keyword_coverage", "false_direct_rate", "missed_direct_rate",
+  /// "context_recall", "keyword_coverage", "false_direct_rate", "wrong_scope_rate", "missed_direct_rate",
   /// "no_evidence_rate", "correct_refusal_rate", "false_refusal_rate"); nullopt for an unknown
   /// name or an empty denominator.
   std::optional<double> get(std::string_view name) const;

@@ -46,6 +46,12 @@ struct RouteConfig {
   std::vector<std::string> out_of_scope;     ///< requests the knowledge base cannot serve
   std::vector<std::string> chit_chat;        ///< small talk and questions about the assistant
   std::vector<std::string> context_words;    ///< may stand beside out_of_scope / chit_chat cues
+  /// Connectives left around a social act (那, 就): 那就这样吧，谢谢 is still thanks. Never
+  /// stripped from a question (那病假呢 keeps its 那). Optional.
+  std::vector<std::string> connectives;
+  /// Forms of address (老师, 医生, 客服, 亲) that may stand beside a social act (医生你好, 多谢老师啦)
+  /// and count as weak evidence of small talk. Optional.
+  std::vector<std::string> vocatives;
   /// A request frame the lists cannot enumerate: a message that starts (after fillers) with one
   /// of `request_verbs` and ends (before fillers) with one of `request_objects`, with no work
   /// keyword and no question word in it (帮我写一首关于春天的诗, 给我讲个有趣的故事).
@@ -55,8 +61,31 @@ struct RouteConfig {
   std::map<std::string, std::string> replies;  ///< reason → reply text (every direct reason)
   /// [route.model]: act → the model probability at or above which the model may answer a message
   /// directly with that act when the lists leave it open (absent act: the model never does);
-  /// "anchored" raises every bar for a message that carries a source/category/table keyword.
+  /// "anchored" raises every bar for a message that carries a source/category/table keyword or a
+  /// domain-lexicon source term; "evidenced" lowers it for strong evidence of the act and none of
+  /// a request ([route.evidence]).
   std::map<std::string, double> model_min_score;
+  /// [route.evidence] (optional; absent = the model's act needs no evidence): what the model's act
+  /// must be checked against before it answers a message directly. See RouteEvidenceConfig.
+  struct Evidence {
+    bool enabled = false;
+    /// Evidence of a request for information in the message's content: a question word (about
+    /// anything but the assistant), a service verb (开通, 还款, 注销), a problem word (用不了, 冻结,
+    /// 不到账), a word naming information (流程, 地址, 费), a time word (去年, 上个月), or a digit
+    /// run of at least `id_min_digits` (an order or card number).
+    std::vector<std::string> interrogatives, service_verbs, problem_words, info_words, time_words;
+    int id_min_digits = 4;
+    /// Addressing the assistant (你, 您): a question about it is small talk. `institution`
+    /// (你们, 贵公司) addresses the service instead and cancels a hit it contains.
+    std::vector<std::string> assistant, institution;
+    /// Positive evidence of small talk besides the assistant and the chit_chat / out_of_scope
+    /// lists: the speaker about themselves (我; `self_possessive` 我的 / 我们 cancels a hit it
+    /// contains: it names a thing or a group) and emotive words (哈哈, 唉).
+    std::vector<std::string> self_reference, self_possessive, emotive;
+  } evidence;
+  /// A message whose letters are mostly of a script no list knows (Cyrillic, Arabic, Hangul):
+  /// "retrieval" (default) or "out_of_scope" (detail names the script); never unclear.
+  std::string foreign_script = "retrieval";
 };
 
 /// [model]: the built-in classifier (router model) behind the gateway, the route's grey zone, the
@@ -67,8 +96,31 @@ struct ModelConfig {
   std::string path;    ///< model file, relative to the rules file's directory
   std::string sha256;  ///< the file's fingerprint; a different file is refused
   double category_min_score = 0.6;   ///< model category used when no category keyword matched
-  double source_min_score = 0.6;     ///< model source used when no source keyword matched
+  double source_min_score = 0.9;  ///< the model alone sets a hard source scope at this probability
+  /// Keywords of a source and the model ranking it first at this probability set a hard scope.
+  double source_agree_score = 0.7;
+  /// Without a hard scope, the candidates searched are the most probable sources whose model
+  /// probabilities sum to this (with a keyword's source), at most max_source_candidates of them;
+  /// more than that is no scope at all.
+  double source_cover = 0.9;
+  int max_source_candidates = 3;
   double dependent_min_score = 0.6;  ///< model follow-up verdict used when the rules are silent
+  /// The same for a turn with history that names no topic of its own (no source keyword, no
+  /// source term of the domain lexicon, no topic-switch cue): a subjectless continuation
+  /// (需要提前几天 after 年假怎么申请) is the dependent head's call at this lower bar.
+  double open_dependent_min_score = 0.5;
+};
+
+/// [domain]: the host's domain lexicon (`qaplan domain build`, docs/domain.md) — its knowledge
+/// base's vocabulary. A message naming one of its terms is anchored (the model needs [route.model]
+/// anchored to answer it directly), its per-source terms count like source keywords, and a
+/// keyword the KB uses across its sources (员工, 系统) never sets a hard scope alone.
+struct DomainConfig {
+  std::string lexicon;  ///< file, relative to the rules file's directory ("" = none)
+  std::string sha256;   ///< when set, the file's fingerprint must equal it
+  /// A source keyword the KB holds as a term whose best source has less than this share of its
+  /// documents is generic: it never sets a hard scope alone.
+  double generic_share = 0.5;
 };
 
 /// [intent_gateway]: arbitration of the rule and model intent candidates (seed 000).
@@ -258,6 +310,7 @@ struct Config {
   CategoryConfig category;
   RetrievalStrategyConfig retrieval_strategy;
   ModelConfig model;
+  DomainConfig domain;  ///< [domain]
   GatewayConfig intent_gateway;
   FiltersConfig filters;  ///< [filters]
   RewriteConfig rewrite;  ///< [rewrite]

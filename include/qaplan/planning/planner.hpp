@@ -2,6 +2,7 @@
 /// The Planner facade: text → lexicon scan → route → intent → gateway → category → plan.
 /// Immutable and thread-safe after create(): one Planner may serve any number of threads.
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -68,9 +69,10 @@ struct Preparation {
   RouteDecision route;
   std::optional<IntentResult> intent;
   std::optional<std::string> effective_source;
-  /// Where retrieval may look: {effective_source} when there is one; else the scenario's
-  /// allowed_sources when it allows fewer than all sources (never "everything" by omission);
-  /// else empty (every source).
+  /// Where retrieval may look: {effective_source} when there is one; else the candidate sources
+  /// when the evidence named some but was too weak or conflicting for a hard scope (`source.detail`
+  /// says why), within the scenario; else the scenario's allowed_sources when it allows fewer
+  /// than all sources (never "everything" by omission); else empty (every source).
   std::vector<std::string> effective_sources;
   Decided<std::optional<std::string>> source;   ///< suggested source and who decided it
   Decided<QuestionCategory> category;           ///< the plan's question_category
@@ -87,6 +89,9 @@ struct PlannerOptions {
   std::shared_ptr<const IntentModel> intent_model;
   /// Rewrite hooks by name; [rewrite] hook names the one to use (it must be registered here).
   std::map<std::string, std::shared_ptr<const QueryRewriter>> rewriters;
+  /// The host's domain lexicon (`qaplan domain build`), instead of [domain] lexicon; its
+  /// fingerprint is not checked against [domain] sha256 (the host names the file it built).
+  std::optional<std::filesystem::path> domain_lexicon;
 };
 
 class QAPLAN_API Planner {
@@ -119,6 +124,8 @@ class QAPLAN_API Planner {
 
   /// The router model in use ("<name> sha256:<hex>"), or "off".
   std::string model_description() const;
+  /// The domain lexicon in use: "<file> sha256:<hex> N terms, M sources", or "none".
+  std::string domain_description() const;
 
  private:
   struct Impl;

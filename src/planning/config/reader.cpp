@@ -202,6 +202,8 @@ Status read_route(Reader& r, RouteConfig& route) {
                            std::pair{"chit_chat", &route.chit_chat},
                            std::pair{"context_words", &route.context_words}})
     QAPLAN_TRY(read_cues(r, key, *list, true));
+  QAPLAN_TRY(read_cues(r, "connectives", route.connectives, false));
+  QAPLAN_TRY(read_cues(r, "vocatives", route.vocatives, false));
   // Optional: without them no request frame is recognised.
   QAPLAN_TRY(read_cues(r, "request_verbs", route.request_verbs, false));
   QAPLAN_TRY(read_cues(r, "request_objects", route.request_objects, false));
@@ -221,13 +223,34 @@ Status read_route(Reader& r, RouteConfig& route) {
     }
     return {};
   }));
+  QAPLAN_TRY(r.get("foreign_script", route.foreign_script));
+  if (route.foreign_script != "retrieval" && route.foreign_script != "out_of_scope")
+    return r.err(*r.find("foreign_script"), "foreign_script",
+                 "must be \"retrieval\" or \"out_of_scope\"");
+  QAPLAN_TRY(r.section("evidence", false, [&](Reader& re) -> Status {
+    auto& e = route.evidence;
+    e.enabled = true;
+    for (auto [key, list] : {std::pair{"interrogatives", &e.interrogatives},
+                             std::pair{"service_verbs", &e.service_verbs},
+                             std::pair{"problem_words", &e.problem_words},
+                             std::pair{"info_words", &e.info_words},
+                             std::pair{"time_words", &e.time_words},
+                             std::pair{"assistant", &e.assistant},
+                             std::pair{"institution", &e.institution},
+                             std::pair{"self_reference", &e.self_reference},
+                             std::pair{"self_possessive", &e.self_possessive},
+                             std::pair{"emotive", &e.emotive}})
+      QAPLAN_TRY(read_cues(re, key, *list, true));
+    return re.count("id_min_digits", e.id_min_digits, true);
+  }));
   return r.section("model", false, [&](Reader& rm) -> Status {
     for (const auto& [key, val] : rm.v.as_table()) {
       auto reason = parse_route_reason(key);
       const bool act = reason.ok() && *reason != RouteReason::kNeedsRetrieval &&
                        *reason != RouteReason::kSourceBoundary;
-      if (!act && key != "anchored")
-        return rm.err(val, key, "not a dialogue act the model decides (nor \"anchored\")");
+      if (!act && key != "anchored" && key != "evidenced")
+        return rm.err(val, key,
+                      "not a dialogue act the model decides (nor \"anchored\", \"evidenced\")");
       double score = 0;
       QAPLAN_TRY(rm.unit(key, score, true));
       route.model_min_score[key] = score;
@@ -245,6 +268,10 @@ Status read_model(Reader& r, ModelConfig& m) {
     return r.err(*r.find("sha256"), "sha256", "must be 64 lower-case hex digits");
   QAPLAN_TRY(r.unit("category_min_score", m.category_min_score, true));
   QAPLAN_TRY(r.unit("source_min_score", m.source_min_score, true));
+  QAPLAN_TRY(r.unit("source_agree_score", m.source_agree_score));
+  QAPLAN_TRY(r.unit("open_dependent_min_score", m.open_dependent_min_score));
+  QAPLAN_TRY(r.unit("source_cover", m.source_cover));
+  QAPLAN_TRY(r.count("max_source_candidates", m.max_source_candidates));
   return r.unit("dependent_min_score", m.dependent_min_score, true);
 }
 
@@ -470,7 +497,8 @@ Result<Config> read_config(const Value& root, const std::string& origin) {
     QAPLAN_TRY(r.get("name", s.name, true));
     if (s.name.empty()) return r.err(*r.find("name"), "name", "must not be empty");
     QAPLAN_TRY(source_names.add(r, "name", *r.find("name"), s.name));
-    return read_cues(r, "keywords", s.keywords, true, true);
+    // May be empty: a source known by name, its words from the domain lexicon or the model.
+    return read_cues(r, "keywords", s.keywords, true);
   }));
   QAPLAN_TRY(read_scenarios(top, c));
   if (c.scenarios.find(c.default_scenario) == c.scenarios.end())
@@ -502,6 +530,16 @@ Result<Config> read_config(const Value& root, const std::string& origin) {
                       [&](Reader& x, PlanPatchConfig& p) { return read_patch(x, p, ids); });
   }));
   QAPLAN_TRY(top.section("model", false, [&](Reader& r) { return read_model(r, c.model); }));
+  QAPLAN_TRY(top.section("domain", false, [&](Reader& r) -> Status {
+    QAPLAN_TRY(r.get("lexicon", c.domain.lexicon, true));
+    QAPLAN_TRY(r.get("sha256", c.domain.sha256));
+    QAPLAN_TRY(r.unit("generic_share", c.domain.generic_share));
+    if (!c.domain.sha256.empty() &&
+        (c.domain.sha256.size() != 64 ||
+         c.domain.sha256.find_first_not_of("0123456789abcdef") != std::string::npos))
+      return r.err(*r.find("sha256"), "sha256", "must be 64 lower-case hex digits");
+    return {};
+  }));
   QAPLAN_TRY(top.section("intent_gateway", true,
                          [&](Reader& r) { return read_gateway(r, c.intent_gateway); }));
   QAPLAN_TRY(top.section("rewrite", true, [&](Reader& r) { return read_rewrite(r, c.rewrite); }));

@@ -40,8 +40,9 @@ Result<ModelLabelMap> map_model_labels(const RouterModel& model, const Config& c
     if (sources[i] == "none") continue;
     const auto it = std::find_if(config.sources.begin(), config.sources.end(),
                                  [&](const SourceConfig& s) { return s.name == sources[i]; });
-    if (it == config.sources.end()) return bad("source", sources[i]);
-    m.source[i] = static_cast<int>(it - config.sources.begin());
+    // A source this config does not have (a host's own sources beside the shipped model) is no
+    // evidence for any of its sources: the act, intent and category heads still serve.
+    m.source[i] = it == config.sources.end() ? -1 : static_cast<int>(it - config.sources.begin());
   }
   const auto& dep = model.labels(Head::kDependent);
   for (std::size_t i = 0; i < dep.size(); ++i)

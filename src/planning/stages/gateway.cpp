@@ -3,7 +3,8 @@
 namespace qaplan::internal {
 
 IntentResult decide_intent(IntentCandidate rule, std::optional<IntentCandidate> model,
-                           std::string_view model_error, const GatewayConfig& g) {
+                           std::string_view model_error, const GatewayConfig& g,
+                           std::optional<double> open_follow_up_min) {
   IntentResult r;
   r.intent = rule.intent;
   r.rule_score = rule.score;
@@ -13,6 +14,11 @@ IntentResult decide_intent(IntentCandidate rule, std::optional<IntentCandidate> 
   if (!model_error.empty()) {
     r.decision_policy = DecisionPolicy::kModelFailed;
     r.model_error = std::string(model_error);
+  } else if (open_follow_up_min && model && model->intent == Intent::kFollowUp &&
+             rule.intent != Intent::kFollowUp && model->score >= *open_follow_up_min) {
+    r.decision_policy = DecisionPolicy::kModelOverride;
+    r.intent = Intent::kFollowUp;
+    r.confidence = model->score;
   } else if (!model || model->score < g.model_min_score) {
     // A model too unsure to count is recorded but changes nothing.
     r.decision_policy = DecisionPolicy::kRuleOnly;

@@ -4,6 +4,7 @@
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
+#include "planning/stages/evidence.hpp"
 
 namespace qaplan::internal {
 namespace {
@@ -87,18 +88,69 @@ const CueHit* request_frame(const ScannedQuery& q, const LexiconIds& ids) {
   return object;
 }
 
+// Retrieval — unless the source to search lies outside the scenario (source_boundary).
+RouteDecision retrieve(std::string detail, const ScenarioConfig& scenario,
+                       const std::optional<std::string>& source_filter,
+                       const std::optional<std::string>& suggested, const Config& c) {
+  if (source_filter && !allowed(scenario, *source_filter))
+    return direct(RouteReason::kSourceBoundary, *source_filter, DecidedBy::kRule, 0, c);
+  if (!source_filter && suggested && !allowed(scenario, *suggested))
+    return direct(RouteReason::kSourceBoundary, *suggested, DecidedBy::kRule, 0, c);
+  RouteDecision r;
+  r.detail = std::move(detail);
+  return r;
+}
+
+// The script of most of the message's letters when it is neither Han nor Latin ("" otherwise).
+std::string_view foreign_script(std::string_view t) {
+  std::size_t known = 0, foreign = 0;
+  std::string_view script;
+  for (std::size_t i = 0; i < t.size();) {
+    const std::int32_t cp = next_code_point(t, i);
+    if (cp < 0x80) {
+      known += is_ascii_alnum(cp) && !(cp >= '0' && cp <= '9');
+      continue;
+    }
+    if (std::string_view s = foreign_script_of(cp); !s.empty()) {
+      ++foreign;
+      if (script.empty()) script = s;
+    } else if (is_word_char(cp)) {
+      ++known;
+    }
+  }
+  return foreign > known ? script : std::string_view();
+}
+
+// Why the model's act may not answer this message directly ("" = it may). Strong evidence of a
+// request always wins; weak evidence (a question word, a time word) yields only to strong
+// evidence of the act (明天杭州天气怎么样: 天气怎么样 is the act's own cue); without any, the act
+// still needs some evidence of its own. A handoff needs only its own: asking for a person is
+// usually about work.
+std::string evidence_veto(RouteReason act, const ScannedQuery& q, const Lexicon& lex,
+                          std::string_view domain_term) {
+  if (!lex.config().route.evidence.enabled) return {};
+  const Evidence mine = act_evidence(act, q, lex);
+  if (act != RouteReason::kHandoff)
+    if (Evidence e = request_evidence(q, lex, domain_term); e && (e.strong || !mine.strong))
+      return "request evidence " + e.kind + " '" + e.text + "'";
+  if (!mine) return "no evidence of " + std::string(to_string(act));
+  return {};
+}
+
 }  // namespace
 
 RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario,
                            const std::optional<std::string>& source_filter,
                            const std::optional<std::string>& suggested, const ModelVerdict& model,
-                           const Lexicon& lex, bool continues_conversation) {
+                           const Lexicon& lex, bool continues_conversation,
+                           std::string_view domain_term) {
   const LexiconIds& ids = lex.ids();
   const Config& c = lex.config();
   const std::string& text = q.query.text;
 
   const std::initializer_list<std::uint32_t> social = {
-      ids.greeting, ids.thanks, ids.goodbye, ids.acknowledgement, ids.politeness, ids.handoff};
+      ids.greeting, ids.thanks,  ids.goodbye,    ids.acknowledgement,
+      ids.politeness, ids.handoff, ids.connective, ids.vocative};
   // Social acts by priority: a message that thanks and says goodbye is answered as thanks.
   for (auto [list, reason] : {std::pair{ids.handoff, RouteReason::kHandoff},
                               std::pair{ids.thanks, RouteReason::kThanks},
@@ -112,10 +164,18 @@ RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario
                   0, c);
   // Emoji, punctuation and nothing else (a listed emoji such as 👍 was an act above).
   if (!has_word_char(text)) return direct(RouteReason::kUnclear, "", DecidedBy::kRule, 0, c);
+  // A message in a script no list knows is not unclear: the lists are silent, not the user.
+  if (std::string_view script = foreign_script(text); !script.empty()) {
+    const std::string why = "language: " + std::string(script);
+    if (c.route.foreign_script == "out_of_scope")
+      return direct(RouteReason::kOutOfScope, why, DecidedBy::kRule, 0, c);
+    return retrieve(why, scenario, source_filter, suggested, c);
+  }
   for (auto [list, reason] : {std::pair{ids.out_of_scope, RouteReason::kOutOfScope},
                               std::pair{ids.chit_chat, RouteReason::kChitChat}}) {
     if (consists_only_of(q, {ids.greeting, ids.thanks, ids.goodbye, ids.acknowledgement,
-                             ids.politeness, ids.context_words, list},
+                             ids.politeness, ids.context_words, ids.connective, ids.vocative,
+                             list},
                          list))
       return direct(reason, first_hit_text(q, list), DecidedBy::kRule, 0, c);
   }
@@ -129,6 +189,7 @@ RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario
   if (q.query.query_units <= c.route.unclear_max_units && !has_work_anchor(q, ids))
     return direct(RouteReason::kUnclear, q.query.text, DecidedBy::kRule, 0, c);
 
+  std::string overruled;  // why the model's direct answer was not taken (retrieval's detail)
   if (model.on() && !continues_conversation) {
     const RouteReason act = model.act();
     if (act != RouteReason::kNeedsRetrieval) {
@@ -137,19 +198,26 @@ RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario
         double bar = it->second;
         // A work cue (报销, VPN, 报错) makes refusing costly — except for a handoff, which is
         // usually about work ("麻烦转一下人工，系统老是报错").
-        if (act != RouteReason::kHandoff && has_work_anchor(q, ids))
+        if (act != RouteReason::kHandoff && (has_work_anchor(q, ids) || !domain_term.empty()))
           if (auto a = bars.find("anchored"); a != bars.end()) bar = std::max(bar, a->second);
-        if (model.act_score() >= bar)
-          return direct(act, std::string(to_string(act)), DecidedBy::kModel, model.act_score(), c);
+        // Strong evidence of the act and none of a request (你能给我唱歌吗: the assistant
+        // addressed, an out_of_scope cue) lowers the bar to [route.model] evidenced.
+        if (auto e = bars.find("evidenced"); e != bars.end() && c.route.evidence.enabled &&
+            act_evidence(act, q, lex).strong && !request_evidence(q, lex, domain_term))
+          bar = std::min(bar, e->second);
+        if (model.act_score() >= bar) {
+          overruled = evidence_veto(act, q, lex, domain_term);
+          if (overruled.empty())
+            return direct(act, std::string(to_string(act)), DecidedBy::kModel, model.act_score(),
+                          c);
+          overruled = "model " + std::string(to_string(act)) + " " +
+                      std::to_string(model.act_score()).substr(0, 4) + " overruled: " + overruled;
+        }
       }
     }
   }
 
-  if (source_filter && !allowed(scenario, *source_filter))
-    return direct(RouteReason::kSourceBoundary, *source_filter, DecidedBy::kRule, 0, c);
-  if (!source_filter && suggested && !allowed(scenario, *suggested))
-    return direct(RouteReason::kSourceBoundary, *suggested, DecidedBy::kRule, 0, c);
-  return RouteDecision{};
+  return retrieve(std::move(overruled), scenario, source_filter, suggested, c);
 }
 
 }  // namespace qaplan::internal

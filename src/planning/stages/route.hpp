@@ -32,6 +32,7 @@ namespace qaplan::internal {
 RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario,
                            const std::optional<std::string>& source_filter,
                            const std::optional<std::string>& suggested, const ModelVerdict& model,
-                           const Lexicon& lex, bool continues_conversation = false);
+                           const Lexicon& lex, bool continues_conversation = false,
+                           std::string_view domain_term = {});
 
 }  // namespace qaplan::internal

@@ -1,10 +1,18 @@
 #pragma once
 // Stage — source: which knowledge source a question is about. Reported beside the plan, never
-// inside it (seed 000: "source 不放在 RetrievalPlan 中"); retrieval turns it into a filter.
-//  - keywords: the source whose [[sources]] keywords match most often; a tie is broken by the
-//    model's source probabilities (evidence), and only without a model by list order;
-//  - no keyword: the model's source when its probability reaches [model] source_min_score;
-//  - a follow-up that suggests none carries the source of the latest history turn that does.
+// inside it (seed 000: "source 不放在 RetrievalPlan 中"); retrieval turns it into a filter. A
+// source is a HARD filter: a wrong one hides the answer, none only widens the search. So a hard
+// scope needs strong, unambiguous evidence, and otherwise the decision names candidates:
+//  - distinctive keywords (configured, or terms the host's KB uses in one source) of the source
+//    the model also ranks first → that source: two independent witnesses; keywords the model
+//    does not confirm, or a tie → they plus the model's likeliest sources covering [model]
+//    source_cover are candidates; without a model, one keyword source is the scope;
+//  - only generic keywords (the host's domain lexicon finds them across its sources: 员工, 系统)
+//    → the model decides with them as candidates, never the word alone;
+//  - no keyword: the model alone at [model] source_min_score; below it the likeliest sources
+//    covering [model] source_cover (at most max_source_candidates) are candidates, else none;
+//  - a follow-up that suggests none carries the source of the latest history turn (planner).
+// `detail` says which case held ("conflict: keyword hr 员工, model admin 0.99").
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,9 +23,24 @@
 
 namespace qaplan::internal {
 
-/// The suggested source of one scanned text.
-Decided<std::optional<std::string>> suggest_source(const ScannedQuery& q,
-                                                   const ModelVerdict& model, const Lexicon& lex);
+/// What the host's domain lexicon says about a question's sources: per config source, how many
+/// of its distinctive terms occur; and the keyword texts the knowledge base uses across sources.
+struct DomainSourceEvidence {
+  std::vector<int> terms;            ///< parallel to Config::sources (empty: no lexicon)
+  std::vector<std::string> generic;  ///< keywords that do not tell a source apart
+};
+
+/// The hard scope (value) or none, and the candidate sources to search without one (empty:
+/// every source). `domain` may be null.
+struct SourceDecision {
+  Decided<std::optional<std::string>> scope;
+  std::vector<std::string> candidates;
+  /// A configured keyword of the scope's source occurs: the turn names its topic itself (a
+  /// follow-up keeps it rather than carrying the history's).
+  bool keyword = false;
+};
+SourceDecision decide_source(const ScannedQuery& q, const ModelVerdict& model, const Lexicon& lex,
+                             const DomainSourceEvidence* domain = nullptr);
 
 /// Keyword-only suggestion (ties by list order), for stages and tools without a model.
 std::optional<std::string> suggest_source(const ScannedQuery& q, const Lexicon& lex);
