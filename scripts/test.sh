@@ -7,7 +7,8 @@
 #      replays its seeds and past findings and fuzzes 30 s (QAPLAN_FUZZ_SECONDS; 0 skips the smoke)
 #   3. packaging: a consumer project via find_package (install tree) and add_subdirectory
 #   4. the frozen retrieval benchmark on both backends (smoke: exit 0 and reports written)
-#   4a. eval-policy with --fail-on-critical (issue 7 item 11); eval-rewrite with its 90 % gate (issue 8 item 9)
+#   4a. eval-policy with --fail-on-critical (issue 7 item 11); eval-rewrite with its 90 % gate (issue 8 item 9);
+#       eval-route on eval_sets/ood with its gates (issue 22 item 8)
 #   4b. eval-chain over the shipped KB and chain set; a regression beyond tolerance exits 3 (fails)
 #   5. Lucene parity on CMRC 2018 (skips loudly when ../shared or apt is unavailable; with ../shared
 #      present every gate must run: QAPLAN_REQUIRE_PEERS=1 turns a skip into a failure)
@@ -75,6 +76,9 @@ step "intent policy gate (eval_sets/intent_policy.json): a failed critical sampl
 
 step "rewrite evaluation: rewritten follow-ups reach >= 90 % of the full questions' Recall@5, else exit 3"
 ./build/qaplan eval-rewrite --output "$out/rewrite" --fail-on-gate
+
+step "route evaluation on other domains (eval_sets/ood, test split): questions answered directly <= 0.5 %, social >= 90 %, else exit 3"
+./build/qaplan eval-route --output "$out/route" --fail-on-gate
 
 step "core-chain evaluation with its regression gate (eval_sets/chain/eval-config.json)"
 ./build/qaplan eval-chain --fail-on-regression --output "$out/chain"
