@@ -104,9 +104,14 @@ SourceDecision decide_source(const ScannedQuery& q, const ModelVerdict& model, c
   if (n == 0) return {};
   const KeywordCounts k = count_keywords(q, lex, domain);
   const std::vector<double> p = source_probs(model, n);
+  // A model trained for other sources (the shipped one beside a host's [[sources]]) is no
+  // witness here.
+  const bool witness = model.on() && std::any_of(model.map->source.begin(),
+                                                 model.map->source.end(),
+                                                 [](int s) { return s >= 0; });
   const std::size_t top = argmax(p);
   const std::string model_says =
-      model.on() ? "model " + c.sources[top].name + " " + prob(p[top]) : "no model";
+      witness ? "model " + c.sources[top].name + " " + prob(p[top]) : "no model source";
   const int best = *std::max_element(k.strong.begin(), k.strong.end());
   if (best > 0) {
     std::vector<std::size_t> tied;
@@ -114,7 +119,7 @@ SourceDecision decide_source(const ScannedQuery& q, const ModelVerdict& model, c
       if (k.strong[s] == best) tied.push_back(s);
     // Two independent witnesses make a hard scope: the words and the model that read the whole
     // question. Words alone (no model) are all there is.
-    if (!model.on() && tied.size() == 1) {
+    if (!witness && tied.size() == 1) {
       SourceDecision d = hard(c, tied[0], DecidedBy::kRule, 0,
                               k.text[tied[0]].empty() ? "domain terms" : k.text[tied[0]]);
       d.keyword = !k.text[tied[0]].empty();
@@ -126,20 +131,22 @@ SourceDecision decide_source(const ScannedQuery& q, const ModelVerdict& model, c
       d.keyword = !k.text[top].empty();
       return d;
     }
-    const std::string words = tied.size() == 1 ? "keyword " + c.sources[tied[0]].name + " " + k.text[tied[0]]
-                                               : std::string("keyword tie");
-    if (!model.on()) return soft(c, tied, words);
+    const std::string words =
+        tied.size() == 1 ? "keyword " + c.sources[tied[0]].name + " " +
+                               (k.text[tied[0]].empty() ? "(domain terms)" : k.text[tied[0]])
+                         : std::string("keyword tie");
+    if (!witness) return soft(c, tied, words);
     return soft(c, cover(tied, p, mc), words + " unconfirmed, " + model_says);
   }
   std::vector<std::size_t> generic;
   for (std::size_t s = 0; s < n; ++s)
     if (k.weak[s] > 0) generic.push_back(s);
-  if (model.on() && p[top] >= mc.source_min_score)
+  if (witness && p[top] >= mc.source_min_score)
     return hard(c, top, DecidedBy::kModel, p[top], generic.empty() ? "" : "with a generic keyword");
   if (!generic.empty())
-    return soft(c, model.on() ? cover(generic, p, mc) : std::vector<std::size_t>{},
+    return soft(c, witness ? cover(generic, p, mc) : std::vector<std::size_t>{},
                 "generic keyword " + k.text[generic[0]] + ", " + model_says);
-  if (!model.on()) return {};
+  if (!witness) return {};
   return soft(c, cover({}, p, mc), "no keyword, " + model_says);
 }
 
