@@ -285,6 +285,7 @@ class Planner:
         intent_model: Optional[IntentModelFn] = None,
         rewriters: Optional[Mapping[str, RewriterFn]] = None,
         rewrite_hook: Optional[str] = None,
+        domain_lexicon: Optional[PathLike] = None,
     ) -> None: ...
     @staticmethod
     def from_default(
@@ -292,6 +293,7 @@ class Planner:
         intent_model: Optional[IntentModelFn] = None,
         rewriters: Optional[Mapping[str, RewriterFn]] = None,
         rewrite_hook: Optional[str] = None,
+        domain_lexicon: Optional[PathLike] = None,
     ) -> Planner: ...
     def prepare(
         self,
@@ -327,6 +329,8 @@ class Planner:
     def config_path(self) -> str: ...
     @property
     def model_description(self) -> str: ...
+    @property
+    def domain_description(self) -> str: ...
     def _prepare_loop_ns(
         self, requests: Sequence[Tuple[str, Sequence[str]]], reps: int
     ) -> List[float]: ...

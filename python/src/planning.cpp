@@ -163,9 +163,10 @@ struct PyPlanner {
 };
 
 PyPlanner make_planner(const std::string& path, py::object intent_model, py::object rewriters,
-                       py::object rewrite_hook) {
+                       py::object rewrite_hook, py::object domain_lexicon) {
   Config config = unwrap(load_config(path));
   PlannerOptions options;
+  if (!domain_lexicon.is_none()) options.domain_lexicon = fspath(domain_lexicon, "domain_lexicon");
   if (!intent_model.is_none()) {
     if (!PyCallable_Check(intent_model.ptr()))
       raise(make_error(ErrorCode::kInvalidInput, "must be callable", "intent_model"));
@@ -186,7 +187,7 @@ PyPlanner make_planner(const std::string& path, py::object intent_model, py::obj
   if (!config.rewrite.hook.empty()) {
     Config plain = config;
     plain.rewrite.hook.clear();
-    PlannerOptions plain_options{options.intent_model, {}};
+    PlannerOptions plain_options{options.intent_model, {}, options.domain_lexicon};
     builtin = unwrap(Planner::create(std::move(plain), std::move(plain_options)));
   }
   Planner p = unwrap(Planner::create(std::move(config), std::move(options)));
@@ -548,21 +549,23 @@ void register_planning(py::module_& m) {
                         "Prepares questions for retrieval. Immutable and thread-safe: share one "
                         "Planner between threads; prepare() and analyze() release the GIL.")
       .def(py::init([](py::handle config_path, py::object intent_model, py::object rewriters,
-                       py::object rewrite_hook) {
+                       py::object rewrite_hook, py::object domain_lexicon) {
              return make_planner(fspath(config_path, "config_path"), std::move(intent_model),
-                                 std::move(rewriters), std::move(rewrite_hook));
+                                 std::move(rewriters), std::move(rewrite_hook),
+                                 std::move(domain_lexicon));
            }),
            py::arg("config_path"), py::kw_only(), py::arg("intent_model") = py::none(),
-           py::arg("rewriters") = py::none(), py::arg("rewrite_hook") = py::none())
+           py::arg("rewriters") = py::none(), py::arg("rewrite_hook") = py::none(),
+           py::arg("domain_lexicon") = py::none())
       .def_static("from_default", [](py::object intent_model, py::object rewriters,
-                                     py::object rewrite_hook) {
+                                     py::object rewrite_hook, py::object domain_lexicon) {
              const std::string path =
                  py::module_::import("qaplan._paths").attr("default_config")().cast<std::string>();
              return make_planner(path, std::move(intent_model), std::move(rewriters),
-                                 std::move(rewrite_hook));
+                                 std::move(rewrite_hook), std::move(domain_lexicon));
            },
            py::kw_only(), py::arg("intent_model") = py::none(), py::arg("rewriters") = py::none(),
-           py::arg("rewrite_hook") = py::none(),
+           py::arg("rewrite_hook") = py::none(), py::arg("domain_lexicon") = py::none(),
            "The rules the CLI uses without --config: $QAPLAN_CONFIG, else the rules.toml shipped "
            "in the package (qaplan/data/rules.toml).")
       .def("prepare", &prepare, py::arg("question"), py::arg("history") = py::none(),
@@ -597,6 +600,8 @@ void register_planning(py::module_& m) {
       .def_readonly("config_path", &PyPlanner::config_path)
       .def_property_readonly("model_description",
                              [](const PyPlanner& p) { return p.planner.model_description(); })
+      .def_property_readonly("domain_description",
+                             [](const PyPlanner& p) { return p.planner.domain_description(); })
       .def("__repr__", [](const PyPlanner& p) { return "Planner('" + p.config_path + "')"; })
       .def("_prepare_loop_ns",
            [](const PyPlanner& self,

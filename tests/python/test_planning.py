@@ -264,3 +264,19 @@ def test_config_errors_carry_file_line_key(qaplan, tmp_path):
 
     with pytest.raises(qaplan.InvalidInput):
         qaplan.Planner(42)
+
+
+def test_a_host_lexicon_scopes_its_own_sources(qaplan, cli, tmp_path):
+    """Issue 22: a planner built with a host's domain lexicon (domain_lexicon=) reports it and
+    reads the host's words; a missing file is an error naming it."""
+    lexicon = tmp_path / "bank.qdl"
+    run_cli(cli, "domain", "build", "--kb", str(SOURCE_DIR / "eval_sets" / "domains" / "bank"),
+            "--output", str(lexicon))
+    default = qaplan.Planner(RULES)
+    assert default.domain_description.startswith("kb.qdl sha256:")
+    host = qaplan.Planner(RULES, domain_lexicon=lexicon)
+    assert host.domain_description.startswith("bank.qdl sha256:")
+    assert "4 sources" in host.domain_description
+    with pytest.raises(qaplan.Error) as e:
+        qaplan.Planner(RULES, domain_lexicon=tmp_path / "missing.qdl")
+    assert "missing.qdl" in str(e.value)
