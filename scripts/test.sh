@@ -78,7 +78,7 @@ step "rewrite evaluation: rewritten follow-ups reach >= 90 % of the full questio
 ./build/qaplan eval-rewrite --output "$out/rewrite" --fail-on-gate
 
 step "route evaluation on other domains (eval_sets/ood, test split): questions answered directly <= 0.5 %, social >= 90 %, else exit 3"
-./build/qaplan eval-route --output "$out/route" --fail-on-gate
+./build/qaplan eval-route --dataset eval_sets/ood --output "$out/route" --fail-on-gate
 
 step "core-chain evaluation with its regression gate (eval_sets/chain/eval-config.json)"
 ./build/qaplan eval-chain --fail-on-regression --output "$out/chain"

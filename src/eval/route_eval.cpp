@@ -90,7 +90,9 @@ void count(RouteCell& c, const RouteSample& s, const Result<Preparation>& p) {
 
 void check_gate(RouteReport& r) {
   for (const RouteCell& c : r.cells) {
-    if (c.split != r.gate.split) continue;
+    // The held-out domains together: a domain's 24 social messages are too few for a 90 % bar
+    // (one message is 4 points); every domain's figures are still reported.
+    if (c.split != r.gate.split || c.domain != "all") continue;
     const std::string at = c.domain + "/" + c.split + ": ";
     if (c.questions > 0 && rate(c.questions_direct, c.questions) > r.gate.max_question_direct)
       r.gate_failures.push_back(at + "questions answered directly " +

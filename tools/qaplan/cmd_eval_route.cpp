@@ -19,8 +19,11 @@ struct EvalRouteOptions {
 };
 
 int run_eval_route(const EvalRouteOptions& o) {
-  auto path = find_data_file(o.dataset, "eval_sets/ood", "--dataset");
+  // The default is a folder; the lookup finds files, so it looks for the folder's README.
+  auto path = o.dataset.empty() ? find_data_file("", "eval_sets/ood/README.md", "--dataset")
+                                : find_data_file(o.dataset, "eval_sets/ood", "--dataset");
   if (!path) return report(path.error());
+  if (o.dataset.empty()) path = path->parent_path();
   auto samples = read_route_samples(*path);
   if (!samples) return report(samples.error());
   auto cfg = load_cli_config(o.config);
