@@ -191,6 +191,7 @@ ScannedQuery Lexicon::scan(NormalizedQuery query) const {
   a.query = std::move(query);
   const std::uint32_t ignore = impl_->ids.ignore_within;
   std::vector<CueHit> masks;
+  a.hits.reserve(16);  // a question has a handful of cues: one allocation instead of regrowth
   const std::string& t = a.query.text;
   impl_->matcher.scan(t, [&](std::uint32_t list, std::uint32_t b, std::uint32_t e) {
     if (!at_word_boundaries(t, b, e)) return;

@@ -77,8 +77,7 @@ struct Planner::Impl {
   internal::Lexicon lexicon;
   std::optional<internal::RouterModel> model;
   internal::ModelLabelMap labels;
-  std::optional<internal::DomainLexicon> domain;
-  std::vector<int> domain_sources;  // lexicon source → config source index (-1: none)
+  std::optional<internal::DomainReader> domain;
   PlannerOptions options;
   internal::Analyzer analyzer;
 };
@@ -106,10 +105,10 @@ Result<Planner> Planner::create(Config config, PlannerOptions options) {
   }
   QAPLAN_ASSIGN_OR_RETURN(internal::Analyzer analyzer,
                           internal::Analyzer::create(lex.config(), options.rewriters));
-  std::vector<int> domain_sources;
-  if (domain) domain_sources = internal::map_domain_sources(*domain, lex.config());
+  std::optional<internal::DomainReader> reader;
+  if (domain) reader.emplace(std::move(*domain), lex.config());
   return Planner(std::make_shared<const Impl>(Impl{std::move(lex), std::move(model), labels,
-                                                   std::move(domain), std::move(domain_sources),
+                                                   std::move(reader),
                                                    std::move(options), std::move(analyzer)}));
 }
 
@@ -126,7 +125,7 @@ std::string Planner::model_description() const {
 }
 
 std::string Planner::domain_description() const {
-  return impl_->domain ? impl_->domain->describe() : "none";
+  return impl_->domain ? impl_->domain->lexicon().describe() : "none";
 }
 
 namespace {
@@ -223,8 +222,14 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   const bool has_history = !history.empty();
   auto norm = normalize_question(request.question, c.input, "question");
   if (!norm.ok()) return std::move(norm).error();
-  const ScannedQuery q = lex.scan(std::move(norm).value());
-  out.normalized = q.query;
+  ScannedQuery q = lex.scan(std::move(norm).value());
+  // The normalized text moves into the result when prepare() ends (a copy per question showed in
+  // the plan's p50); until then the stages read it from q.
+  auto finish = [&]() {
+    out.normalized = std::move(q.query);
+    out.timings.total_ns = ns_since(t0);
+    return std::move(out);
+  };
 
   ModelVerdict verdict;
   if (impl_->model) {
@@ -252,7 +257,7 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   // The host's vocabulary: a KB term anchors the message; per-source terms and generic keywords
   // feed the source decision.
   DomainView domain;
-  if (impl_->domain) domain = read_domain(q, *impl_->domain, impl_->domain_sources, lex);
+  if (impl_->domain) domain = impl_->domain->read(q, lex);
   // One source suggestion serves the boundary check and the intent candidate.
   SourceDecision source = decide_source(q, verdict, lex, impl_->domain ? &domain.sources : nullptr);
   out.source = std::move(source.scope);
@@ -263,10 +268,7 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   out.route = decide_route(q, scenario, request.source, out.source.value, verdict, lex,
                            early_rule && early_rule->intent == Intent::kFollowUp, domain.term);
   out.timings.route_ns = ns_since(t);
-  if (out.route.route == Route::kDirectAnswer) {
-    out.timings.total_ns = ns_since(t0);
-    return out;
-  }
+  if (out.route.route == Route::kDirectAnswer) return finish();
 
   t = Clock::now();
   IntentCandidate rule =
@@ -295,27 +297,30 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
                                     : std::nullopt);
 
   // A follow-up that names no source continues the conversation's source: the latest earlier
-  // turn that suggests one. A source only the model guessed from the follow-up's few words
-  // (它的有效期是多久) yields to the history's keywords too.
-  // When no earlier turn names one either, the model's guess from the fragment alone is
-  // dropped: 它的年度限额是多少 says nothing about finance, and a wrong scope finds nothing where
-  // no scope finds the answer.
+  // turn whose words (keywords, KB terms) suggest one — its scope, or its candidates when they
+  // name several. Words, not the model: an earlier turn may itself be a fragment the model
+  // guesses at (我是普通员工去北京 after 出差住宿标准是多少). A source only the model guessed from
+  // the follow-up's few words (它的有效期是多久) yields to the history's. When no earlier turn
+  // suggests one either, the fragment's own guess is dropped: 它的年度限额是多少 says nothing
+  // about finance, and a wrong scope finds nothing where no scope finds the answer.
+  auto source_of_turn = [&](const NormalizedQuery& turn) {
+    const ScannedQuery hq = lex.scan(turn);
+    DomainView hd;
+    if (impl_->domain) hd = impl_->domain->read(hq, lex);
+    return decide_source(hq, ModelVerdict{}, lex, impl_->domain ? &hd.sources : nullptr);
+  };
   if (intent.intent == Intent::kFollowUp && !source.keyword) {
-    bool carried = false;
-    for (auto it = history.rbegin(); it != history.rend(); ++it) {
-      const ScannedQuery hq = lex.scan(*it);
-      DomainView hd;
-      if (impl_->domain) hd = read_domain(hq, *impl_->domain, impl_->domain_sources, lex);
-      SourceDecision hs = decide_source(hq, ModelVerdict{}, lex, impl_->domain ? &hd.sources : nullptr);
-      if (hs.scope.value) {
-        out.source = std::move(hs.scope);
-        out.source.detail = "carried from history";
-        source.candidates.clear();
-        carried = true;
-        break;
-      }
+    std::optional<SourceDecision> carried;
+    for (std::size_t i = history.size(); i-- > 0 && !carried;) {
+      SourceDecision hs = source_of_turn(history[i]);
+      if (hs.scope.value || !hs.candidates.empty()) carried = std::move(hs);
     }
-    if (!carried && (out.source.decided_by == DecidedBy::kModel || !source.candidates.empty())) {
+    if (carried) {
+      out.source = std::move(carried->scope);
+      out.source.detail = out.source.detail.empty() ? "carried from history"
+                                                    : "carried from history: " + out.source.detail;
+      source.candidates = std::move(carried->candidates);
+    } else if (out.source.decided_by == DecidedBy::kModel || !source.candidates.empty()) {
       out.source = {};
       out.source.detail = "fragment's model source dropped (follow-up)";
       source.candidates.clear();
@@ -326,8 +331,7 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
       out.route.detail = *out.source.value;
       out.route.decided_by = DecidedBy::kRule;
       out.route.reply = c.route.replies.at("source_boundary");
-      out.timings.total_ns = ns_since(t0);
-      return out;
+      return finish();
     }
   }
   intent.suggested_source = out.source.value;
@@ -368,8 +372,7 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   out.timings.plan_ns = ns_since(t);
   out.history.reserve(history.size());
   for (NormalizedQuery& h : history) out.history.push_back(std::move(h.text));
-  out.timings.total_ns = ns_since(t0);
-  return out;
+  return finish();
 }
 
 }  // namespace qaplan

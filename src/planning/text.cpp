@@ -67,9 +67,10 @@ Result<NormalizedQuery> normalize_question(std::string_view raw, const InputConf
     return e;
   }
 
-  // Trim, collapse whitespace runs to one space, drop a run between two Han characters.
+  // Trim, collapse whitespace runs to one space, drop a run between two Han characters — in
+  // place: the output never runs ahead of the input.
   NormalizedQuery q;
-  q.text.reserve(normalized.size());
+  std::size_t out = 0;
   bool pending_space = false;
   bool prev_han = false;
   i = 0;
@@ -77,15 +78,17 @@ Result<NormalizedQuery> normalize_question(std::string_view raw, const InputConf
     const std::size_t b = i;
     const std::int32_t cp = next_code_point(normalized, i);
     if (is_space(cp)) {
-      pending_space = !q.text.empty();
+      pending_space = out > 0;
       continue;
     }
     const bool han = is_han(cp);
-    if (pending_space && !(prev_han && han)) q.text.push_back(' ');
+    if (pending_space && !(prev_han && han)) normalized[out++] = ' ';
     pending_space = false;
-    q.text.append(normalized, b, i - b);
+    for (std::size_t k = b; k < i; ++k) normalized[out++] = normalized[k];  // out <= b
     prev_han = han;
   }
+  normalized.resize(out);
+  q.text = std::move(normalized);
   if (q.text.empty()) return make_error(ErrorCode::kInvalidInput, "empty or whitespace-only", field);
   if (has_traditional(q.text)) {
     auto simplified = to_simplified(q.text);

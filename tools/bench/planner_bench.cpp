@@ -40,7 +40,9 @@
 #include <nlohmann/json.hpp>
 
 #include "common/percentile.hpp"
+#include "planning/domain_lexicon.hpp"
 #include "planning/lexicon.hpp"
+#include "planning/stages/domain.hpp"
 #include "planning/stages/category.hpp"
 #include "planning/stages/gateway.hpp"
 #include "planning/stages/intent.hpp"
@@ -106,6 +108,8 @@ struct Fixture {
   std::vector<std::size_t> retrieval;               // requests routed to retrieval
   qaplan::Planner* planner = nullptr;
   const qaplan::internal::Lexicon* lexicon = nullptr;  // the stages alone, as prepare() runs them
+  // The config's domain lexicon (null without one), its source map and generic keywords.
+  const qaplan::internal::DomainReader* domain = nullptr;
 
   std::vector<std::size_t> subset(Kind k) const {
     std::vector<std::size_t> out;
@@ -131,6 +135,12 @@ const Fixture& fixture() {
     if (!planner.ok()) die("planner: " + planner.error().message);
     fx->planner = new qaplan::Planner(std::move(planner).value());
     fx->lexicon = new qaplan::internal::Lexicon(qaplan::internal::Lexicon::create(fx->config).value());
+    if (!fx->config.domain.lexicon.empty()) {
+      const std::string dpath = QAPLAN_SOURCE_DIR "/config/" + fx->config.domain.lexicon;
+      auto d = qaplan::internal::DomainLexicon::load(dpath);
+      if (!d.ok()) die("domain lexicon: " + d.error().to_string());
+      fx->domain = new qaplan::internal::DomainReader(std::move(d).value(), fx->config);
+    }
 
     const std::string path = questions_path();
     std::ifstream in(path);
@@ -256,6 +266,38 @@ void BM_Route(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// The domain view (read_domain: fold, lexicon scan, per-source terms) of every question.
+void BM_ReadDomain(benchmark::State& state) {
+  const Fixture& f = fixture();
+  if (f.domain == nullptr) {
+    state.SkipWithError("the config names no [domain] lexicon");
+    return;
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto v = f.domain->read(f.analyses[i], *f.lexicon);
+    benchmark::DoNotOptimize(v);
+    if (++i == f.analyses.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+// The source decision from keywords and the domain view (no model: prepare() adds it).
+void BM_DecideSource(benchmark::State& state) {
+  const Fixture& f = fixture();
+  std::vector<qaplan::internal::DomainView> views;
+  for (const auto& q : f.analyses)
+    views.push_back(f.domain ? f.domain->read(q, *f.lexicon) : qaplan::internal::DomainView{});
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto d = qaplan::internal::decide_source(f.analyses[i], qaplan::internal::ModelVerdict{},
+                                             *f.lexicon, f.domain ? &views[i].sources : nullptr);
+    benchmark::DoNotOptimize(d);
+    if (++i == f.analyses.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
 void BM_Intent(benchmark::State& state) {
   const Fixture& f = fixture();
   const qaplan::internal::Lexicon& lex = *f.lexicon;
@@ -366,6 +408,8 @@ BENCHMARK(BM_PrepareDirect);
 BENCHMARK(BM_Normalize);
 BENCHMARK(BM_Analyze);
 BENCHMARK(BM_Route);
+BENCHMARK(BM_ReadDomain);
+BENCHMARK(BM_DecideSource);
 BENCHMARK(BM_Intent);
 BENCHMARK(BM_Category);
 BENCHMARK(BM_Plan);

@@ -7,26 +7,46 @@
 namespace qaplan::internal {
 namespace {
 
-// Inside a longer hit (信用 inside 信用卡): the longer term speaks for both.
-bool contained(const std::vector<DomainLexicon::Hit>& hits, const DomainLexicon::Hit& h) {
-  return std::any_of(hits.begin(), hits.end(), [&](const DomainLexicon::Hit& o) {
-    return o.begin <= h.begin && o.end >= h.end && o.end - o.begin > h.end - h.begin;
-  });
+// Inside a longer hit (信用 inside 信用卡): the longer term speaks for both. Hits come by begin,
+// shorter first, so one pass decides: a hit is inside a longer one when an earlier-starting hit
+// reaches its end, or the next hit starts where it does (and is longer). A long question has
+// dozens of overlapping hits; comparing every pair showed in the plan's p50.
+void mark_contained(const std::vector<DomainLexicon::Hit>& hits, std::vector<char>& inside) {
+  inside.assign(hits.size(), 0);
+  std::uint32_t reach = 0;  // furthest end of the hits that start before hits[i]
+  std::uint32_t group = 0;  // furthest end of the hits that start where hits[i - 1] does
+  for (std::size_t i = 0; i < hits.size(); ++i) {
+    if (i > 0 && hits[i].begin != hits[i - 1].begin) {
+      reach = std::max(reach, group);
+      group = 0;
+    }
+    group = std::max(group, hits[i].end);
+    const bool longer_same_start = i + 1 < hits.size() && hits[i + 1].begin == hits[i].begin;
+    inside[i] = reach >= hits[i].end || longer_same_start;
+  }
 }
 
-// The texts of the question's hits of `lists`.
-std::vector<std::string_view> hit_texts(const ScannedQuery& q, const std::vector<std::uint32_t>& lists) {
-  std::vector<std::string_view> out;
+// The texts of the question's hits of the lists `in` accepts, into `out` (per-thread scratch at
+// the caller: this runs for every question, and its allocations showed in the plan's p50).
+template <class In>
+void hit_texts(const ScannedQuery& q, In&& in, std::vector<std::string_view>& out) {
+  out.clear();
   for (const CueHit& c : q.hits)
-    if (std::find(lists.begin(), lists.end(), c.list) != lists.end())
-      out.push_back(std::string_view(q.query.text).substr(c.begin, c.end - c.begin));
-  return out;
+    if (in(c.list)) out.push_back(std::string_view(q.query.text).substr(c.begin, c.end - c.begin));
 }
 
-// A KB "term" holding a question word (几天, 多少钱) is the KB's phrasing, not a topic.
-bool asks(std::string_view term, const std::vector<std::string_view>& question_words) {
-  return std::any_of(question_words.begin(), question_words.end(),
-                     [&](std::string_view w) { return term.find(w) != std::string_view::npos; });
+// True when `term` holds one of `words` (on word boundaries, as a cue would be found).
+bool holds_any(std::string_view term, const std::vector<std::string>& words) {
+  for (const std::string& raw : words) {
+    char buf[kMaxFoldBytes];
+    const std::string_view w = fold_for_model(raw, buf);  // terms are folded
+    if (w.empty()) continue;
+    for (std::size_t at = term.find(w); at != std::string_view::npos; at = term.find(w, at + 1))
+      if (at_word_boundaries(term, static_cast<std::uint32_t>(at),
+                             static_cast<std::uint32_t>(at + w.size())))
+        return true;
+  }
+  return false;
 }
 
 // True when the KB holds the keyword as a term no source has most of (员工, 系统): it does not
@@ -41,9 +61,8 @@ bool generic_in_kb(const DomainLexicon& domain, std::string_view keyword, double
   return false;
 }
 
-}  // namespace
-
-std::vector<int> map_domain_sources(const DomainLexicon& domain, const Config& config) {
+// The config source index of each of the lexicon's sources (-1 when the config has none).
+std::vector<int> map_sources(const DomainLexicon& domain, const Config& config) {
   std::vector<int> map;
   for (const std::string& name : domain.sources()) {
     const auto it = std::find_if(config.sources.begin(), config.sources.end(),
@@ -54,38 +73,58 @@ std::vector<int> map_domain_sources(const DomainLexicon& domain, const Config& c
   return map;
 }
 
+}  // namespace
+
+DomainReader::DomainReader(DomainLexicon lexicon, const Config& config)
+    : lexicon_(std::move(lexicon)) {
+  const std::vector<int> map = map_sources(lexicon_, config);
+  roles_.resize(lexicon_.term_count());
+  for (std::uint32_t t = 0; t < roles_.size(); ++t) {
+    const int src = lexicon_.term_source(t);
+    Role& r = roles_[t];
+    r.source = src >= 0 && static_cast<std::size_t>(src) < map.size() ? map[static_cast<std::size_t>(src)] : -1;
+    // Only a term that tells the KB's sources apart anchors (a KB without sources: any term):
+    // 提供, 完成, 手机 are in every KB and in every polite thank-you too.
+    r.anchors = src >= 0 || lexicon_.sources().empty();
+    const std::string_view text = lexicon_.term_text(t);
+    r.asks = holds_any(text, config.route.evidence.interrogatives) ||
+             holds_any(text, config.rewrite.question_words);
+  }
+  if (std::count_if(map.begin(), map.end(), [](int s) { return s >= 0; }) < 2) return;
+  for (const SourceConfig& s : config.sources)
+    for (const std::string& k : s.keywords)
+      if (generic_in_kb(lexicon_, k, config.domain.generic_share)) generic_.push_back(k);
+  std::sort(generic_.begin(), generic_.end());
+  generic_.erase(std::unique(generic_.begin(), generic_.end()), generic_.end());
+}
+
 // The content is read folded, as the lexicon's terms are: a Traditional question and its
 // Simplified form name the same terms.
-DomainView read_domain(const ScannedQuery& q, const DomainLexicon& domain,
-                       const std::vector<int>& source_map, const Lexicon& lex) {
+DomainView DomainReader::read(const ScannedQuery& q, const Lexicon& lex) const {
   DomainView v;
   v.sources.terms.assign(lex.config().sources.size(), 0);
-  const std::vector<std::string_view> keywords = hit_texts(q, lex.ids().source);
-  const std::vector<std::string_view> question_words =
-      hit_texts(q, {lex.ids().ev_interrogative, lex.ids().question_word});
-  const bool judge_generic =
-      std::count_if(source_map.begin(), source_map.end(), [](int s) { return s >= 0; }) >= 2;
-  if (judge_generic)
-    for (std::string_view k : keywords)
-      if (generic_in_kb(domain, k, lex.config().domain.generic_share))
-        v.sources.generic.emplace_back(k);
+  const LexiconIds& ids = lex.ids();
+  thread_local std::vector<std::string_view> keywords;
+  hit_texts(q, [&](std::uint32_t l) {
+    return std::find(ids.source.begin(), ids.source.end(), l) != ids.source.end();
+  }, keywords);
+  for (std::string_view k : keywords)
+    if (std::binary_search(generic_.begin(), generic_.end(), k, std::less<>()))
+      v.sources.generic.push_back(k);
   char buf[kMaxFoldBytes];
   const std::string_view text = fold_for_model(q.content(), buf);
   thread_local std::vector<DomainLexicon::Hit> hits;
-  domain.scan(text, hits);
-  for (const DomainLexicon::Hit& h : hits) {
-    if (contained(hits, h)) continue;
-    const std::string_view term = text.substr(h.begin, h.end - h.begin);
-    if (asks(term, question_words)) continue;
-    const int src = domain.term_source(h.term);
-    // Only a term that tells the KB's sources apart anchors (a KB without sources: any term):
-    // 提供, 完成, 手机 are in every KB and in every polite thank-you too.
-    if (v.term.empty() && (src >= 0 || domain.sources().empty())) v.term = term;
+  thread_local std::vector<char> inside;
+  lexicon_.scan(text, hits);
+  mark_contained(hits, inside);
+  for (std::size_t i = 0; i < hits.size(); ++i) {
+    const Role& r = roles_[hits[i].term];
+    if (inside[i] || r.asks) continue;
+    const std::string_view term = text.substr(hits[i].begin, hits[i].end - hits[i].begin);
+    if (v.term.empty() && r.anchors) v.term = lexicon_.term_text(hits[i].term);
     // A configured keyword already counts for its source; the lexicon adds the KB's own words.
-    const bool keyword = std::find(keywords.begin(), keywords.end(), term) != keywords.end();
-    if (!keyword && src >= 0 && static_cast<std::size_t>(src) < source_map.size() &&
-        source_map[static_cast<std::size_t>(src)] >= 0)
-      ++v.sources.terms[static_cast<std::size_t>(source_map[static_cast<std::size_t>(src)])];
+    if (r.source >= 0 && std::find(keywords.begin(), keywords.end(), term) == keywords.end())
+      ++v.sources.terms[static_cast<std::size_t>(r.source)];
   }
   return v;
 }

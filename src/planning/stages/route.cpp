@@ -111,6 +111,10 @@ std::string_view foreign_script(std::string_view t) {
       known += is_ascii_alnum(cp) && !(cp >= '0' && cp <= '9');
       continue;
     }
+    if (is_han(cp)) {  // most of a Chinese message: no ICU property lookups
+      ++known;
+      continue;
+    }
     if (std::string_view s = foreign_script_of(cp); !s.empty()) {
       ++foreign;
       if (script.empty()) script = s;
