@@ -81,6 +81,8 @@ void check_case(const json& c, const std::string& where) {
     ASSERT_TRUE(prep->effective_source.has_value());
     EXPECT_EQ(*prep->effective_source, e["effective_source"].get<std::string>());
   }
+  if (e.contains("effective_sources"))
+    EXPECT_EQ(prep->effective_sources, e["effective_sources"].get<std::vector<std::string>>());
   if (e.contains("suggested_source")) {
     ASSERT_TRUE(in.suggested_source.has_value());
     EXPECT_EQ(*in.suggested_source, e["suggested_source"].get<std::string>());

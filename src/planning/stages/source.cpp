@@ -1,77 +1,104 @@
 #include "planning/stages/source.hpp"
 
 #include <algorithm>
-#include <cstdio>
+#include <cmath>
 #include <numeric>
 
 namespace qaplan::internal {
 namespace {
 
-// Keyword hits per source: distinctive ones (or, without any, the domain lexicon's per-source
-// terms), and generic ones (the host's KB uses the word across its sources), with the first text
-// of each.
-struct KeywordCounts {
-  std::vector<int> strong, weak;
-  std::vector<std::string> text;
-};
+// One allocation for a detail string of several pieces (most questions get a soft decision and
+// its detail: chained + allocated once per piece, which showed in the plan's p50).
+std::string cat(std::initializer_list<std::string_view> parts) {
+  std::size_t n = 0;
+  for (std::string_view p : parts) n += p.size();
+  std::string s;
+  s.reserve(n);
+  for (std::string_view p : parts) s += p;
+  return s;
+}
 
-KeywordCounts count_keywords(const ScannedQuery& q, const Lexicon& lex,
-                             const DomainSourceEvidence* domain) {
+// What the question says about one source: its distinctive keyword hits (or, without any
+// keyword in the question, the domain lexicon's distinctive terms), its generic keyword hits (the
+// host's KB uses the word across its sources), the first keyword's text, and the model's P.
+struct Tally {
+  int strong = 0, weak = 0, terms = 0;
+  double p = 0;
+  std::string_view text;  // a view of the question
+};
+using Tallies = std::vector<Tally>;  // parallel to Config::sources
+
+void tally(const ScannedQuery& q, const Lexicon& lex, const ModelVerdict& model,
+           const DomainSourceEvidence* domain, Tallies& t) {
   const LexiconIds& ids = lex.ids();
   const std::size_t n = lex.config().sources.size();
-  KeywordCounts k{std::vector<int>(n, 0), std::vector<int>(n, 0), std::vector<std::string>(n)};
+  t.assign(n, Tally{});
+  bool silent = true;
   for (const CueHit& h : q.hits)
     for (std::size_t s = 0; s < n; ++s) {
       if (h.list != ids.source[s]) continue;
-      std::string t = q.query.text.substr(h.begin, h.end - h.begin);
-      const bool generic = domain && std::find(domain->generic.begin(), domain->generic.end(), t) !=
+      const std::string_view w = std::string_view(q.query.text).substr(h.begin, h.end - h.begin);
+      const bool generic = domain && std::find(domain->generic.begin(), domain->generic.end(), w) !=
                                          domain->generic.end();
-      ++(generic ? k.weak : k.strong)[s];
-      if (k.text[s].empty()) k.text[s] = std::move(t);
+      ++(generic ? t[s].weak : t[s].strong);
+      if (t[s].text.empty()) t[s].text = w;
+      silent = false;
     }
   // The host's KB terms speak where the curated keywords are silent (a deployment whose
-  // [[sources]] list no keywords of their own); next to a keyword they would only blur it.
-  const bool silent = std::all_of(k.strong.begin(), k.strong.end(), [](int x) { return x == 0; }) &&
-                      std::all_of(k.weak.begin(), k.weak.end(), [](int x) { return x == 0; });
-  if (domain && domain->terms.size() == n && silent)
-    for (std::size_t s = 0; s < n; ++s) k.strong[s] = domain->terms[s];
-  return k;
+  // [[sources]] list no keywords of their own); next to a keyword they only name rivals.
+  if (domain && domain->terms.size() == n)
+    for (std::size_t s = 0; s < n; ++s) {
+      t[s].terms = domain->terms[s];
+      if (silent) t[s].strong = domain->terms[s];
+    }
+  if (model.on()) {
+    const HeadOutput& head = model.head(Head::kSource);
+    for (std::size_t i = 0; i < kMaxLabels; ++i)
+      if (int s = model.map->source[i]; s >= 0) t[static_cast<std::size_t>(s)].p = head.probs[i];
+  }
 }
 
-// P(source) from the model, per config source (0 without a model).
-std::vector<double> source_probs(const ModelVerdict& model, std::size_t n) {
-  std::vector<double> p(n, 0.0);
-  if (!model.on()) return p;
-  const HeadOutput& head = model.head(Head::kSource);
-  for (std::size_t i = 0; i < kMaxLabels; ++i)
-    if (int s = model.map->source[i]; s >= 0) p[static_cast<std::size_t>(s)] = head.probs[i];
-  return p;
+// Sources other than `chosen` the question also names, by a distinctive keyword or a term the
+// host's KB uses in that source alone (研发岗位入职发什么笔记本: 入职 hr, 笔记本 it). A question
+// that straddles two collections is answered in either; scoping it to one hides the other.
+std::vector<std::size_t> rivals(const Tallies& t, std::size_t chosen) {
+  std::vector<std::size_t> out;
+  for (std::size_t s = 0; s < t.size(); ++s)
+    if (s != chosen && (t[s].strong > 0 || t[s].terms > 0)) out.push_back(s);
+  return out;
 }
 
-std::size_t argmax(const std::vector<double>& p) {
-  return static_cast<std::size_t>(std::max_element(p.begin(), p.end()) - p.begin());
+std::size_t argmax(const Tallies& t) {
+  return static_cast<std::size_t>(
+      std::max_element(t.begin(), t.end(), [](const Tally& a, const Tally& b) { return a.p < b.p; }) -
+      t.begin());
 }
 
+// "0.97": two decimals without printf (a soft decision spells it out for every such question).
 std::string prob(double p) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.2f", p);
-  return buf;
+  const long v = std::lround(std::clamp(p, 0.0, 1.0) * 100);
+  std::string s = v >= 100 ? "1.00" : "0.00";
+  if (v < 100) {
+    s[2] = static_cast<char>('0' + v / 10);
+    s[3] = static_cast<char>('0' + v % 10);
+  }
+  return s;
 }
 
 // `seed` plus the likeliest other sources until their probabilities cover [model] source_cover;
 // empty when that takes more than max_source_candidates (no useful scope).
-std::vector<std::size_t> cover(std::vector<std::size_t> seed, const std::vector<double>& p,
-                               const ModelConfig& m) {
-  std::vector<std::size_t> order(p.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return p[a] > p[b]; });
+std::vector<std::size_t> cover(std::vector<std::size_t> seed, const Tallies& t, const ModelConfig& m) {
   double mass = 0;
-  for (std::size_t s : seed) mass += p[s];
-  for (std::size_t s : order) {
-    if (mass >= m.source_cover) break;
-    if (std::find(seed.begin(), seed.end(), s) != seed.end()) continue;
-    seed.push_back(s);
-    mass += p[s];
+  for (std::size_t s : seed) mass += t[s].p;
+  // Add the likeliest source not yet in, until covered: a handful of picks, no sort.
+  while (mass < m.source_cover && seed.size() < t.size()) {
+    std::size_t next = t.size();
+    for (std::size_t s = 0; s < t.size(); ++s)
+      if (std::find(seed.begin(), seed.end(), s) == seed.end() && (next == t.size() || t[s].p > t[next].p))
+        next = s;
+    seed.push_back(next);
+    mass += t[next].p;
+    if (seed.size() > static_cast<std::size_t>(m.max_source_candidates)) return {};
   }
   if (mass < m.source_cover || seed.size() > static_cast<std::size_t>(m.max_source_candidates))
     return {};
@@ -87,11 +114,26 @@ SourceDecision hard(const Config& c, std::size_t s, DecidedBy by, double score, 
   return d;
 }
 
-SourceDecision soft(const Config& c, const std::vector<std::size_t>& cands, std::string why) {
+SourceDecision soft(const Config& c, const std::vector<std::size_t>& cands, std::string_view why,
+                    std::string_view model_says = {}) {
   SourceDecision d;
+  d.candidates.reserve(cands.size());
   for (std::size_t s : cands) d.candidates.push_back(c.sources[s].name);
-  d.scope.detail = std::move(why) + (cands.empty() ? " → every source" : " → candidates");
+  d.scope.detail = cat({why, model_says.empty() ? "" : ", ", model_says,
+                        cands.empty() ? " → every source" : " → candidates"});
   return d;
+}
+
+// The chosen source and its rivals are the candidates, likeliest first (none when they are more
+// than max_source_candidates: the question names too much to narrow).
+SourceDecision straddle(const Config& c, std::size_t chosen, std::vector<std::size_t> rv,
+                        const Tallies& t, const ModelConfig& m) {
+  std::string why = cat({c.sources[chosen].name, " named, also ", c.sources[rv[0]].name});
+  for (std::size_t i = 1; i < rv.size(); ++i) why += "/" + c.sources[rv[i]].name;
+  rv.insert(rv.begin(), chosen);
+  std::stable_sort(rv.begin() + 1, rv.end(), [&](auto a, auto b) { return t[a].p > t[b].p; });
+  if (rv.size() > static_cast<std::size_t>(m.max_source_candidates)) rv.clear();
+  return soft(c, rv, why);
 }
 
 }  // namespace
@@ -102,52 +144,60 @@ SourceDecision decide_source(const ScannedQuery& q, const ModelVerdict& model, c
   const ModelConfig& mc = c.model;
   const std::size_t n = c.sources.size();
   if (n == 0) return {};
-  const KeywordCounts k = count_keywords(q, lex, domain);
-  const std::vector<double> p = source_probs(model, n);
+  thread_local Tallies scratch;  // per-thread: no allocation per question once warm
+  tally(q, lex, model, domain, scratch);
+  const Tallies& t = scratch;
   // A model trained for other sources (the shipped one beside a host's [[sources]]) is no
   // witness here.
   const bool witness = model.on() && std::any_of(model.map->source.begin(),
                                                  model.map->source.end(),
                                                  [](int s) { return s >= 0; });
-  const std::size_t top = argmax(p);
-  const std::string model_says =
-      witness ? "model " + c.sources[top].name + " " + prob(p[top]) : "no model source";
-  const int best = *std::max_element(k.strong.begin(), k.strong.end());
+  const std::size_t top = argmax(t);
+  // Only the candidate cases spell out what the model said.
+  auto model_says = [&] {
+    return witness ? cat({"model ", c.sources[top].name, " ", prob(t[top].p)})
+                   : std::string("no model source");
+  };
+  auto named = [&](std::size_t s) {
+    return t[s].text.empty() ? std::string("domain terms") : std::string(t[s].text);
+  };
+  const int best = std::max_element(t.begin(), t.end(), [](const Tally& a, const Tally& b) {
+                     return a.strong < b.strong;
+                   })->strong;
   if (best > 0) {
     std::vector<std::size_t> tied;
     for (std::size_t s = 0; s < n; ++s)
-      if (k.strong[s] == best) tied.push_back(s);
+      if (t[s].strong == best) tied.push_back(s);
     // Two independent witnesses make a hard scope: the words and the model that read the whole
     // question. Words alone (no model) are all there is.
-    if (!witness && tied.size() == 1) {
-      SourceDecision d = hard(c, tied[0], DecidedBy::kRule, 0,
-                              k.text[tied[0]].empty() ? "domain terms" : k.text[tied[0]]);
-      d.keyword = !k.text[tied[0]].empty();
-      return d;
-    }
-    if (std::find(tied.begin(), tied.end(), top) != tied.end() && p[top] >= mc.source_agree_score) {
-      SourceDecision d = hard(c, top, DecidedBy::kRule, p[top],
-                              k.text[top].empty() ? "domain terms" : k.text[top]);
-      d.keyword = !k.text[top].empty();
+    const bool agreed = witness && std::find(tied.begin(), tied.end(), top) != tied.end() &&
+                        t[top].p >= mc.source_agree_score;
+    if ((!witness && tied.size() == 1) || agreed) {
+      const std::size_t s = agreed ? top : tied[0];
+      if (auto rv = rivals(t, s); !rv.empty()) return straddle(c, s, std::move(rv), t, mc);
+      SourceDecision d = hard(c, s, DecidedBy::kRule, agreed ? t[s].p : 0, named(s));
+      d.keyword = !t[s].text.empty();
       return d;
     }
     const std::string words =
-        tied.size() == 1 ? "keyword " + c.sources[tied[0]].name + " " +
-                               (k.text[tied[0]].empty() ? "(domain terms)" : k.text[tied[0]])
+        tied.size() == 1 ? cat({"keyword ", c.sources[tied[0]].name, " ",
+                                t[tied[0]].text.empty() ? "(domain terms)" : t[tied[0]].text})
                          : std::string("keyword tie");
     if (!witness) return soft(c, tied, words);
-    return soft(c, cover(tied, p, mc), words + " unconfirmed, " + model_says);
+    return soft(c, cover(tied, t, mc), words + " unconfirmed", model_says());
   }
   std::vector<std::size_t> generic;
   for (std::size_t s = 0; s < n; ++s)
-    if (k.weak[s] > 0) generic.push_back(s);
-  if (witness && p[top] >= mc.source_min_score)
-    return hard(c, top, DecidedBy::kModel, p[top], generic.empty() ? "" : "with a generic keyword");
+    if (t[s].weak > 0) generic.push_back(s);
+  if (witness && t[top].p >= mc.source_min_score) {
+    if (auto rv = rivals(t, top); !rv.empty()) return straddle(c, top, std::move(rv), t, mc);
+    return hard(c, top, DecidedBy::kModel, t[top].p, generic.empty() ? "" : "with a generic keyword");
+  }
   if (!generic.empty())
-    return soft(c, witness ? cover(generic, p, mc) : std::vector<std::size_t>{},
-                "generic keyword " + k.text[generic[0]] + ", " + model_says);
+    return soft(c, witness ? cover(generic, t, mc) : std::vector<std::size_t>{},
+                cat({"generic keyword ", t[generic[0]].text}), model_says());
   if (!witness) return {};
-  return soft(c, cover({}, p, mc), "no keyword, " + model_says);
+  return soft(c, cover({}, t, mc), "no keyword", model_says());
 }
 
 std::optional<std::string> suggest_source(const ScannedQuery& q, const Lexicon& lex) {

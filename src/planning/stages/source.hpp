@@ -27,7 +27,7 @@ namespace qaplan::internal {
 /// of its distinctive terms occur; and the keyword texts the knowledge base uses across sources.
 struct DomainSourceEvidence {
   std::vector<int> terms;            ///< parallel to Config::sources (empty: no lexicon)
-  std::vector<std::string> generic;  ///< keywords that do not tell a source apart
+  std::vector<std::string_view> generic;  ///< keywords that do not tell a source apart
 };
 
 /// The hard scope (value) or none, and the candidate sources to search without one (empty:
