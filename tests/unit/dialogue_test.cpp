@@ -4,6 +4,8 @@
 // and host IntentModels that fail in every way.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -128,6 +130,26 @@ TEST(FollowUps, EllipsisContinuationConditionComparison) {
   }
   // Without history nothing is a follow-up.
   EXPECT_NE(prep("那审批呢").intent->intent, Intent::kFollowUp);
+}
+
+// A demonstrative before a noun of the turn's own (这个报销单, 那个VPN) in a whole question that
+// names another source than the previous turn is a topic switch, recorded as such; the same
+// shape on the conversation's own source, a person pronoun, or no interrogative stays a
+// follow-up.
+TEST(FollowUps, DemonstrativeBeforeAnotherSourcesNounSwitchesTopic) {
+  const Preparation sw = prep("那个VPN客户端在哪下载", {"差旅报销流程"});
+  ASSERT_TRUE(sw.intent);
+  EXPECT_NE(sw.intent->intent, Intent::kFollowUp);
+  const auto& m = sw.intent->matched_rules;
+  EXPECT_NE(std::find(m.begin(), m.end(), "topic_switch_other_source"), m.end());
+  for (const auto& [q, h] : std::vector<std::pair<std::string, std::string>>{
+           {"这个报销单怎么填", "我刚在系统里下载了差旅报销单"},  // the same source
+           {"他们的VPN怎么连", "差旅报销流程"},                  // a person pronoun points back
+           {"那VPN呢", "差旅报销流程"}}) {                        // no interrogative
+    const Preparation p = prep(q, {h});
+    ASSERT_TRUE(p.intent) << q;
+    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
+  }
 }
 
 TEST(FollowUps, SourceCarriesOverFromHistory) {
