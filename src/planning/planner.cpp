@@ -30,6 +30,15 @@ std::int64_t ns_since(Clock::time_point t0) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
 }
 
+// The time since `t` in ns, and `t` moved to now: one clock read ends a stage and starts the
+// next (a read costs ~27 ns here, BM_SteadyClockNow; prepare() has five stages).
+std::int64_t lap(Clock::time_point& t) {
+  const Clock::time_point now = Clock::now();
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now - t).count();
+  t = now;
+  return ns;
+}
+
 // [model] path and [domain] lexicon are relative to the rules file's directory (a Config built in
 // memory resolves them against the working directory).
 std::filesystem::path beside_config(const Config& c, const std::string& file) {
@@ -286,10 +295,9 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   if (has_history) early_rule = classify_intent(q, true, out.source.value, lex);
   out.route = decide_route(q, scenario, request.source, out.source.value, verdict, lex,
                            early_rule && early_rule->intent == Intent::kFollowUp, domain.term);
-  out.timings.route_ns = ns_since(t);
+  out.timings.route_ns = lap(t);
   if (out.route.route == Route::kDirectAnswer) return finish();
 
-  t = Clock::now();
   // The sources a turn's words (keywords, KB terms) name: its scope or its candidates.
   auto source_of_turn = [&](const NormalizedQuery& turn) {
     const ScannedQuery hq = lex.scan(turn);
@@ -383,9 +391,8 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
     if (out.effective_sources.empty() && scenario.allowed_sources.size() < c.sources.size())
       out.effective_sources = scenario.allowed_sources;
   }
-  out.timings.intent_ns = ns_since(t);
+  out.timings.intent_ns = lap(t);
 
-  t = Clock::now();
   out.category.value = infer_question_category(q, lex);
   if (out.category.value != QuestionCategory::kDefault) {
     out.category.decided_by = DecidedBy::kRule;
@@ -399,15 +406,14 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
     }
   }
   const PlanSignals signals{q.query.query_units, out.category.value, is_table_query(q, lex)};
-  out.timings.category_ns = ns_since(t);
+  out.timings.category_ns = lap(t);
 
-  t = Clock::now();
   auto plan = build_retrieval_plan(out.route, intent, signals, c.retrieval_strategy);
   if (!plan.ok()) return std::move(plan).error();
   out.plan = std::move(plan->plan);
   out.plan_trace = std::move(plan->trace);
   out.intent = std::move(intent);
-  out.timings.plan_ns = ns_since(t);
+  out.timings.plan_ns = lap(t);
   out.history.reserve(history.size());
   for (NormalizedQuery& h : history) out.history.push_back(std::move(h.text));
   return finish();
