@@ -100,6 +100,26 @@ TEST(RouteEvidence, ConnectivesAroundASocialActKeepTheAct) {
   EXPECT_FALSE(direct("那病假呢", {"年假怎么申请"}));
 }
 
+// A closing that thanks and says goodbye splits the model between two social acts that both
+// answer directly: their sum is what is compared with the act's bar.
+TEST(RouteEvidence, AClosingSplitBetweenSocialActsIsAnsweredDirectly) {
+  const Preparation p = prep("这些就是我需要的全部了，谢谢！再见");
+  ASSERT_TRUE(p.model);
+  EXPECT_LT(p.model->act_score, 0.80);  // no single act reaches its bar …
+  EXPECT_EQ(p.route.route, Route::kDirectAnswer);  // … their sum does
+  EXPECT_EQ(p.route.decided_by, DecidedBy::kModel);
+  EXPECT_GE(p.route.score, 0.80);
+}
+
+// 什么 after a negation is "nothing", not a question; what a user thanks the assistant for
+// (您的宝贵时间) is not asked for. A question after the thanks still is.
+TEST(RouteEvidence, NegatedIndefinitesAndThanksObjectsAreNoRequest) {
+  for (const char* q : {"没什么问题了，谢谢", "我没有什么要问的了，谢谢", "非常感谢您的宝贵时间"})
+    EXPECT_EQ(prep(q).route.reason, RouteReason::kThanks) << q;
+  for (const char* q : {"谢谢，请问报销需要多长时间", "谢谢您，报销的时间怎么算", "没什么反应怎么办"})
+    EXPECT_FALSE(direct(q)) << q;
+}
+
 TEST(RouteEvidence, ASocialWordBeforeAQuestionAnswersTheQuestion) {
   const Preparation p = prep("谢谢，那年假呢");
   EXPECT_EQ(p.route.route, Route::kRetrieval);

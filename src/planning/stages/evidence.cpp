@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "common/icu.hpp"
+#include "common/utf8.hpp"
+
 namespace qaplan::internal {
 namespace {
 
@@ -63,6 +66,36 @@ const CueHit* work_keyword(const ScannedQuery& q, const LexiconIds& ids) {
 
 constexpr std::uint32_t kNoList = 0xFFFFFFFFu;
 
+// The object of thanks to the assistant — 感谢您的宝贵时间, 谢谢你的查询: a thanks cue, the
+// assistant right after it, then 的 and the rest of the clause up to `h`. What is thanked for is
+// not asked for.
+bool thanked_for(const ScannedQuery& q, const CueHit& h, const LexiconIds& ids) {
+  const std::string_view t = q.query.text;
+  for (const CueHit& th : q.hits) {
+    if (th.list != ids.thanks || th.end > h.begin) continue;
+    for (const CueHit& a : q.hits) {
+      if (a.list != ids.ev_assistant || a.begin != th.end || a.end > h.begin) continue;
+      const std::string_view between = t.substr(a.end, h.begin - a.end);
+      if (!between.starts_with("的")) continue;
+      std::size_t i = 0;
+      bool clause_break = false;
+      while (i < between.size() && !clause_break) {
+        const std::int32_t cp = next_code_point(between, i);
+        clause_break = cp < 0 || !is_word_char(cp);
+      }
+      if (!clause_break) return true;
+    }
+  }
+  return false;
+}
+
+// The first hit of `list` in the content that asks for something (not cancelled, not thanked for).
+const CueHit* request_hit(const ScannedQuery& q, std::uint32_t list, const LexiconIds& ids) {
+  for (const CueHit& h : q.hits)
+    if (h.list == list && in_content(q, h) && !thanked_for(q, h, ids)) return &h;
+  return nullptr;
+}
+
 }  // namespace
 
 // The assistant addressed anywhere in the message: 你 not inside 你们 (the service) or 你好 (a
@@ -76,7 +109,7 @@ Evidence request_evidence(const ScannedQuery& q, const Lexicon& lex, std::string
   const auto& cfg = lex.config().route.evidence;
   for (auto [list, kind] : {std::pair{ids.ev_service, "service_verb"},
                             std::pair{ids.ev_problem, "problem"}, std::pair{ids.ev_info, "info_word"}})
-    if (const CueHit* h = first_hit(q, {list}, true, kNoList)) return {kind, text_of(q, *h), true};
+    if (const CueHit* h = request_hit(q, list, ids)) return {kind, text_of(q, *h), true};
   if (std::string n = digit_run(q, cfg.id_min_digits); !n.empty()) return {"number", n, true};
   // A source, category or table keyword, or a term of the host's KB, already raised the model's
   // bar to [route.model] anchored; past it, the act's own cue may outweigh it (比特币现在多少钱一个:
@@ -85,10 +118,9 @@ Evidence request_evidence(const ScannedQuery& q, const Lexicon& lex, std::string
   if (!domain_term.empty()) return {"domain_term", std::string(domain_term), false};
   // A question about the assistant itself (你喜欢什么电影) is small talk; about anything else
   // (你们几点下班, 为什么我的额度没有增长) it asks the knowledge base.
-  if (const CueHit* h = first_hit(q, {ids.ev_interrogative}, true, kNoList);
-      h && !addresses_assistant(q, ids))
+  if (const CueHit* h = request_hit(q, ids.ev_interrogative, ids); h && !addresses_assistant(q, ids))
     return {"interrogative", text_of(q, *h), false};
-  if (const CueHit* h = first_hit(q, {ids.ev_time}, true, kNoList); h && !addresses_assistant(q, ids))
+  if (const CueHit* h = request_hit(q, ids.ev_time, ids); h && !addresses_assistant(q, ids))
     return {"time", text_of(q, *h), false};
   return {};
 }

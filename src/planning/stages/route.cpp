@@ -141,6 +141,21 @@ std::string evidence_veto(RouteReason act, const ScannedQuery& q, const Lexicon&
   return {};
 }
 
+bool is_social(RouteReason r) {
+  return r == RouteReason::kGreeting || r == RouteReason::kThanks || r == RouteReason::kGoodbye ||
+         r == RouteReason::kAcknowledgement;
+}
+
+// The model's probability of a social act of any kind: a message that thanks and says goodbye
+// (太好了，谢谢。我不需要其它帮助了。再见) splits it between acts that all answer directly.
+double social_mass(const ModelVerdict& m) {
+  const HeadOutput& h = m.head(Head::kAct);
+  double p = 0;
+  for (std::size_t i = 0; i < kMaxLabels; ++i)
+    if (is_social(m.map->act[i])) p += h.probs[i];
+  return p;
+}
+
 }  // namespace
 
 RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario,
@@ -196,6 +211,8 @@ RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario
   std::string overruled;  // why the model's direct answer was not taken (retrieval's detail)
   if (model.on() && !continues_conversation) {
     const RouteReason act = model.act();
+    const double score = is_social(act) && !model.follow_up() ? std::max(model.act_score(), social_mass(model))
+                                                               : model.act_score();
     if (act != RouteReason::kNeedsRetrieval) {
       const auto& bars = c.route.model_min_score;
       if (auto it = bars.find(std::string(to_string(act))); it != bars.end()) {
@@ -209,13 +226,12 @@ RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario
         if (auto e = bars.find("evidenced"); e != bars.end() && c.route.evidence.enabled &&
             act_evidence(act, q, lex).strong && !request_evidence(q, lex, domain_term))
           bar = std::min(bar, e->second);
-        if (model.act_score() >= bar) {
+        if (score >= bar) {
           overruled = evidence_veto(act, q, lex, domain_term);
           if (overruled.empty())
-            return direct(act, std::string(to_string(act)), DecidedBy::kModel, model.act_score(),
-                          c);
+            return direct(act, std::string(to_string(act)), DecidedBy::kModel, score, c);
           overruled = "model " + std::string(to_string(act)) + " " +
-                      std::to_string(model.act_score()).substr(0, 4) + " overruled: " + overruled;
+                      std::to_string(score).substr(0, 4) + " overruled: " + overruled;
         }
       }
     }
