@@ -114,13 +114,18 @@ SourceDecision hard(const Config& c, std::size_t s, DecidedBy by, double score, 
   return d;
 }
 
-SourceDecision soft(const Config& c, const std::vector<std::size_t>& cands, std::string_view why,
-                    std::string_view model_says = {}) {
+// `why` is the detail's pieces, joined once (most questions end here; a string per piece showed
+// in the plan's p50).
+SourceDecision soft(const Config& c, const std::vector<std::size_t>& cands,
+                    std::initializer_list<std::string_view> why) {
   SourceDecision d;
   d.candidates.reserve(cands.size());
   for (std::size_t s : cands) d.candidates.push_back(c.sources[s].name);
-  d.scope.detail = cat({why, model_says.empty() ? "" : ", ", model_says,
-                        cands.empty() ? " → every source" : " → candidates"});
+  std::size_t n = 0;
+  for (std::string_view p : why) n += p.size();
+  d.scope.detail.reserve(n + 16);
+  for (std::string_view p : why) d.scope.detail += p;
+  d.scope.detail += cands.empty() ? " → every source" : " → candidates";
   return d;
 }
 
@@ -133,7 +138,7 @@ SourceDecision straddle(const Config& c, std::size_t chosen, std::vector<std::si
   rv.insert(rv.begin(), chosen);
   std::stable_sort(rv.begin() + 1, rv.end(), [&](auto a, auto b) { return t[a].p > t[b].p; });
   if (rv.size() > static_cast<std::size_t>(m.max_source_candidates)) rv.clear();
-  return soft(c, rv, why);
+  return soft(c, rv, {why});
 }
 
 }  // namespace
@@ -153,11 +158,11 @@ SourceDecision decide_source(const ScannedQuery& q, const ModelVerdict& model, c
                                                  model.map->source.end(),
                                                  [](int s) { return s >= 0; });
   const std::size_t top = argmax(t);
-  // Only the candidate cases spell out what the model said.
-  auto model_says = [&] {
-    return witness ? cat({"model ", c.sources[top].name, " ", prob(t[top].p)})
-                   : std::string("no model source");
-  };
+  // Only the candidate cases spell out what the model said: ", model admin 0.97".
+  const std::string pr = witness ? prob(t[top].p) : std::string();
+  const std::string_view says = witness ? ", model " : ", no model source";
+  const std::string_view says_source = witness ? std::string_view(c.sources[top].name) : "";
+  const std::string_view says_p = witness ? " " : "";
   auto named = [&](std::size_t s) {
     return t[s].text.empty() ? std::string("domain terms") : std::string(t[s].text);
   };
@@ -179,12 +184,16 @@ SourceDecision decide_source(const ScannedQuery& q, const ModelVerdict& model, c
       d.keyword = !t[s].text.empty();
       return d;
     }
-    const std::string words =
-        tied.size() == 1 ? cat({"keyword ", c.sources[tied[0]].name, " ",
-                                t[tied[0]].text.empty() ? "(domain terms)" : t[tied[0]].text})
-                         : std::string("keyword tie");
-    if (!witness) return soft(c, tied, words);
-    return soft(c, cover(tied, t, mc), words + " unconfirmed", model_says());
+    const bool one = tied.size() == 1;
+    const std::string_view w1 = one ? "keyword " : "keyword tie";
+    const std::string_view w2 = one ? std::string_view(c.sources[tied[0]].name) : "";
+    const std::string_view w3 = one ? " " : "";
+    const std::string_view w4 = !one                   ? ""
+                                : t[tied[0]].text.empty() ? "(domain terms)"
+                                                          : t[tied[0]].text;
+    if (!witness) return soft(c, tied, {w1, w2, w3, w4});
+    return soft(c, cover(std::move(tied), t, mc),
+                {w1, w2, w3, w4, " unconfirmed", says, says_source, says_p, pr});
   }
   std::vector<std::size_t> generic;
   for (std::size_t s = 0; s < n; ++s)
@@ -195,9 +204,9 @@ SourceDecision decide_source(const ScannedQuery& q, const ModelVerdict& model, c
   }
   if (!generic.empty())
     return soft(c, witness ? cover(generic, t, mc) : std::vector<std::size_t>{},
-                cat({"generic keyword ", t[generic[0]].text}), model_says());
+                {"generic keyword ", t[generic[0]].text, says, says_source, says_p, pr});
   if (!witness) return {};
-  return soft(c, cover({}, t, mc), "no keyword", model_says());
+  return soft(c, cover({}, t, mc), {"no keyword", says, says_source, says_p, pr});
 }
 
 std::optional<std::string> suggest_source(const ScannedQuery& q, const Lexicon& lex) {
