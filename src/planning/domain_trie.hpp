@@ -85,7 +85,8 @@ class DomainTrie {
       edge_targets_[p.edge_begin + p.edge_count++] = static_cast<std::uint32_t>(k + 1);
     }
     root_.fill(0);
-    for (std::uint32_t k = 0; k < nodes_[0].edge_count; ++k) root_[edge_bytes_[k]] = edge_targets_[k];
+    for (std::uint32_t k = 0; k < nodes_[0].edge_count; ++k)
+      root_[edge_bytes_[k]] = edge_targets_[k];
     build_steps(steps);
   }
 
@@ -165,7 +166,9 @@ class DomainTrie {
 
   // Whether some term starts with three-byte character `key`: a bit per BMP character (8 KB,
   // stays in cache) answers "no" for about a third of a question's characters without a probe.
-  bool starts(std::uint32_t key) const noexcept { return (first_chars_[key / 64] >> (key % 64)) & 1u; }
+  bool starts(std::uint32_t key) const noexcept {
+    return (first_chars_[key / 64] >> (key % 64)) & 1u;
+  }
 
   // The node after character `key` from `from`; 0 = none.
   std::uint32_t step(std::uint32_t from, std::uint32_t key) const noexcept {

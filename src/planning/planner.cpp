@@ -16,6 +16,7 @@
 #include "planning/stages/intent.hpp"
 #include "planning/stages/route.hpp"
 #include "planning/stages/source.hpp"
+#include "planning/stages/topic_switch.hpp"
 #include "planning/text.hpp"
 
 namespace qaplan {
@@ -66,25 +67,6 @@ Result<std::optional<internal::DomainLexicon>> load_domain(const Config& c,
                                c.domain.sha256,
                            c.origin, 0, "[domain] sha256");
   return std::optional<internal::DomainLexicon>(std::move(d));
-}
-
-// A demonstrative right before a source keyword (这个报销单, 那个vpn), and no person pronoun.
-bool points_at_own_noun(const internal::ScannedQuery& q, const internal::LexiconIds& ids) {
-  if (q.has_in_content(ids.person_pronoun)) return false;
-  for (const internal::CueHit& d : q.hits) {
-    if (d.list != ids.thing_pronoun) continue;
-    for (const internal::CueHit& k : q.hits)
-      if (k.begin == d.end &&
-          std::find(ids.source.begin(), ids.source.end(), k.list) != ids.source.end())
-        return true;
-  }
-  return false;
-}
-
-// The sources a decision names: its scope, else its candidates.
-std::vector<std::string> named_sources(const internal::SourceDecision& d) {
-  if (d.scope.value) return {*d.scope.value};
-  return d.candidates;
 }
 
 // A source keyword in the turn's content: the turn names a topic of its own.
@@ -307,23 +289,14 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   };
   IntentCandidate rule =
       early_rule ? std::move(*early_rule) : classify_intent(q, has_history, out.source.value, lex);
-  // A follow-up rule matched a demonstrative that points at a noun of the turn itself (这个报销单,
-  // 那个VPN), and the turn is a whole question (an interrogative) whose words name other sources
-  // than the previous turn's: 那个VPN客户端在哪下载 after 差旅报销流程 switches topic. Spliced into
-  // the history it would be garbled; alone it is complete. A person pronoun (他们需要签保密协议吗)
-  // points back; 那审批呢 and 病假 have no interrogative: they stay follow-ups.
+  // A demonstrative before a noun of the turn's own, in a whole question on other sources than
+  // the previous turn's, is a topic switch (stages/topic_switch.hpp).
   if (has_history && rule.intent == Intent::kFollowUp && points_at_own_noun(q, lex.ids()) &&
-      q.has_in_content(lex.ids().ev_interrogative)) {
-    const std::vector<std::string> mine =
-        named_sources(decide_source(q, ModelVerdict{}, lex, impl_->domain ? &domain.sources : nullptr));
-    const std::vector<std::string> before = named_sources(source_of_turn(history.back()));
-    if (!mine.empty() && !before.empty() &&
-        std::none_of(mine.begin(), mine.end(), [&](const std::string& s) {
-          return std::find(before.begin(), before.end(), s) != before.end();
-        })) {
-      rule = classify_intent(q, false, out.source.value, lex);
-      rule.matched_rules.push_back("topic_switch_other_source");
-    }
+      switches_topic(
+          decide_source(q, ModelVerdict{}, lex, impl_->domain ? &domain.sources : nullptr),
+          source_of_turn(history.back()))) {
+    rule = classify_intent(q, false, out.source.value, lex);
+    rule.matched_rules.push_back("topic_switch_other_source");
   }
   // The follow-up rules are silent and the turn names no topic of its own (no source keyword or
   // source term, no topic-switch cue): whether it continues the conversation is the dependent

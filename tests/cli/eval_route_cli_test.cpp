@@ -24,10 +24,8 @@ using qaplan::test::slurp;
 
 json row(const std::string& id, const std::string& domain, const std::string& act,
          const std::string& text, const std::string& split) {
-  return {{"id", id},     {"domain", domain},
-          {"kind", act == "question" ? "question" : "social"},
-          {"act", act},   {"text", text},
-          {"split", split}};
+  return {{"id", id},   {"domain", domain}, {"kind", act == "question" ? "question" : "social"},
+          {"act", act}, {"text", text},     {"split", split}};
 }
 
 class EvalRouteCli : public ::testing::Test {
@@ -65,8 +63,7 @@ std::vector<json> clear_rows(const std::string& d) {
   return {row(d + "-q1", d, "question", "招财宝怎么赎回", "test"),
           row(d + "-q2", d, "question", "为什么我的闪付卡额度一直没有涨", "test"),
           row(d + "-q3", d, "question", "退货地址在哪里", "dev"),
-          row(d + "-s1", d, "thanks", "谢谢", "test"),
-          row(d + "-s2", d, "goodbye", "再见", "dev")};
+          row(d + "-s1", d, "thanks", "谢谢", "test"), row(d + "-s2", d, "goodbye", "再见", "dev")};
 }
 
 TEST_F(EvalRouteCli, CountsPerDomainAndSplit) {
@@ -137,13 +134,13 @@ TEST_F(EvalRouteCli, BadRowsExit2NamingFileLineAndField) {
 
 // What CI runs: the eight held-out domains pass the gate on their test split.
 TEST(EvalRouteShipped, TheHeldOutDomainsPassTheGate) {
-  const fs::path out = fs::temp_directory_path() / ("qaplan-eval-route-ood-" + std::to_string(::getpid()));
+  const fs::path out =
+      fs::temp_directory_path() / ("qaplan-eval-route-ood-" + std::to_string(::getpid()));
   fs::remove_all(out);
-  const RunResult r =
-      run(sh_quote(qaplan::test::qaplan_bin()) + " eval-route --config " +
-          sh_quote(qaplan::test::shipped_config().string()) + " --dataset " +
-          sh_quote((qaplan::test::source_dir() / "eval_sets" / "ood").string()) + " --output " +
-          sh_quote(out.string()) + " --fail-on-gate");
+  const RunResult r = run(sh_quote(qaplan::test::qaplan_bin()) + " eval-route --config " +
+                          sh_quote(qaplan::test::shipped_config().string()) + " --dataset " +
+                          sh_quote((qaplan::test::source_dir() / "eval_sets" / "ood").string()) +
+                          " --output " + sh_quote(out.string()) + " --fail-on-gate");
   EXPECT_EQ(r.status, 0) << r.err;
   const json rep = json::parse(slurp(out / "report.json"));
   int domains = 0;

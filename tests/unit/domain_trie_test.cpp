@@ -17,12 +17,12 @@ namespace {
 using Hit = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;  // term, begin, end
 
 // Valid UTF-8 pieces a term is made of, and bytes only texts carry (invalid on their own).
-const std::vector<std::string> kPieces = {
-    "信", "用", "卡", "还", "款", "额", "度", "出", "差",  // three-byte Han
-    "a", "b", "v", "p", "n", "1",                      // ASCII
-    "é", "д", "ж",                                     // two-byte
-    "😀", "𠀋",                                          // four-byte
-    "\xE2\x80\x94"};                                    // a three-byte dash
+const std::vector<std::string> kPieces = {"信",          "用", "卡", "还", "款", "额",
+                                          "度",          "出", "差",  // three-byte Han
+                                          "a",           "b",  "v",  "p",  "n",  "1",  // ASCII
+                                          "é",           "д",  "ж",                    // two-byte
+                                          "😀",           "𠀋",                         // four-byte
+                                          "\xE2\x80\x94"};  // a three-byte dash
 const std::vector<std::string> kStray = {"\xE4", "\xE4\xBF", "\x80", "\xBF\xA1", "\xF0\x9F"};
 
 std::vector<Hit> brute_force(const std::vector<std::string>& terms, const std::string& text) {
@@ -37,7 +37,8 @@ std::vector<Hit> brute_force(const std::vector<std::string>& terms, const std::s
 
 std::vector<Hit> scanned(const qaplan::internal::DomainTrie& trie, const std::string& text) {
   std::vector<Hit> out;
-  trie.scan(text, [&](std::uint32_t t, std::uint32_t b, std::uint32_t e) { out.emplace_back(t, b, e); });
+  trie.scan(text,
+            [&](std::uint32_t t, std::uint32_t b, std::uint32_t e) { out.emplace_back(t, b, e); });
   return out;
 }
 
@@ -60,23 +61,27 @@ TEST(DomainTrie, EveryOccurrenceLikeBruteForce) {
     std::size_t bytes = 0;
     for (const std::string& t : terms) bytes += t.size();
     qaplan::internal::DomainTrie trie;
-    trie.build(static_cast<std::uint32_t>(terms.size()),
-               [&](std::uint32_t i) { return std::string_view(terms[i]); }, bytes);
+    trie.build(
+        static_cast<std::uint32_t>(terms.size()),
+        [&](std::uint32_t i) { return std::string_view(terms[i]); }, bytes);
     for (int q = 0; q < 20; ++q) {
       std::string text;
       const int len = std::uniform_int_distribution<int>(0, 30)(rng);
       for (int k = 0; k < len; ++k) text += rng() % 8 == 0 ? pick(kStray) : pick(kPieces);
-      ASSERT_EQ(scanned(trie, text), brute_force(terms, text)) << "round " << round << " text " << text;
+      ASSERT_EQ(scanned(trie, text), brute_force(terms, text))
+          << "round " << round << " text " << text;
     }
   }
 }
 
 TEST(DomainTrie, EmptyTrieAndEmptyText) {
   qaplan::internal::DomainTrie trie;
-  trie.build(0, [](std::uint32_t) { return std::string_view(); }, 0);
+  trie.build(
+      0, [](std::uint32_t) { return std::string_view(); }, 0);
   EXPECT_TRUE(scanned(trie, "信用卡 abc").empty());
   const std::vector<std::string> terms = {"信用", "信用卡"};
-  trie.build(2, [&](std::uint32_t i) { return std::string_view(terms[i]); }, 15);
+  trie.build(
+      2, [&](std::uint32_t i) { return std::string_view(terms[i]); }, 15);
   EXPECT_TRUE(scanned(trie, "").empty());
   EXPECT_EQ(scanned(trie, "我的信用卡"), (std::vector<Hit>{{0, 6, 12}, {1, 6, 15}}));
 }

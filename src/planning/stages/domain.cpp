@@ -67,8 +67,7 @@ std::vector<int> map_sources(const DomainLexicon& domain, const Config& config) 
   for (const std::string& name : domain.sources()) {
     const auto it = std::find_if(config.sources.begin(), config.sources.end(),
                                  [&](const SourceConfig& s) { return s.name == name; });
-    map.push_back(it == config.sources.end() ? -1
-                                             : static_cast<int>(it - config.sources.begin()));
+    map.push_back(it == config.sources.end() ? -1 : static_cast<int>(it - config.sources.begin()));
   }
   return map;
 }
@@ -82,7 +81,9 @@ DomainReader::DomainReader(DomainLexicon lexicon, const Config& config)
   for (std::uint32_t t = 0; t < roles_.size(); ++t) {
     const int src = lexicon_.term_source(t);
     Role& r = roles_[t];
-    r.source = src >= 0 && static_cast<std::size_t>(src) < map.size() ? map[static_cast<std::size_t>(src)] : -1;
+    r.source = src >= 0 && static_cast<std::size_t>(src) < map.size()
+                   ? map[static_cast<std::size_t>(src)]
+                   : -1;
     // Only a term that tells the KB's sources apart anchors (a KB without sources: any term):
     // 提供, 完成, 手机 are in every KB and in every polite thank-you too.
     r.anchors = src >= 0 || lexicon_.sources().empty();
@@ -105,9 +106,12 @@ DomainView DomainReader::read(const ScannedQuery& q, const Lexicon& lex) const {
   v.sources.terms.assign(lex.config().sources.size(), 0);
   const LexiconIds& ids = lex.ids();
   thread_local std::vector<std::string_view> keywords;
-  hit_texts(q, [&](std::uint32_t l) {
-    return std::find(ids.source.begin(), ids.source.end(), l) != ids.source.end();
-  }, keywords);
+  hit_texts(
+      q,
+      [&](std::uint32_t l) {
+        return std::find(ids.source.begin(), ids.source.end(), l) != ids.source.end();
+      },
+      keywords);
   for (std::string_view k : keywords)
     if (std::binary_search(generic_.begin(), generic_.end(), k, std::less<>()))
       v.sources.generic.push_back(k);

@@ -118,7 +118,8 @@ Evidence request_evidence(const ScannedQuery& q, const Lexicon& lex, std::string
   if (!domain_term.empty()) return {"domain_term", std::string(domain_term), false};
   // A question about the assistant itself (你喜欢什么电影) is small talk; about anything else
   // (你们几点下班, 为什么我的额度没有增长) it asks the knowledge base.
-  if (const CueHit* h = request_hit(q, ids.ev_interrogative, ids); h && !addresses_assistant(q, ids))
+  if (const CueHit* h = request_hit(q, ids.ev_interrogative, ids);
+      h && !addresses_assistant(q, ids))
     return {"interrogative", text_of(q, *h), false};
   if (const CueHit* h = request_hit(q, ids.ev_time, ids); h && !addresses_assistant(q, ids))
     return {"time", text_of(q, *h), false};

@@ -211,8 +211,9 @@ RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario
   std::string overruled;  // why the model's direct answer was not taken (retrieval's detail)
   if (model.on() && !continues_conversation) {
     const RouteReason act = model.act();
-    const double score = is_social(act) && !model.follow_up() ? std::max(model.act_score(), social_mass(model))
-                                                               : model.act_score();
+    const double score = is_social(act) && !model.follow_up()
+                             ? std::max(model.act_score(), social_mass(model))
+                             : model.act_score();
     if (act != RouteReason::kNeedsRetrieval) {
       const auto& bars = c.route.model_min_score;
       if (auto it = bars.find(std::string(to_string(act))); it != bars.end()) {

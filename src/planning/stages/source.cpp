@@ -70,7 +70,8 @@ std::vector<std::size_t> rivals(const Tallies& t, std::size_t chosen) {
 
 std::size_t argmax(const Tallies& t) {
   return static_cast<std::size_t>(
-      std::max_element(t.begin(), t.end(), [](const Tally& a, const Tally& b) { return a.p < b.p; }) -
+      std::max_element(t.begin(), t.end(),
+                       [](const Tally& a, const Tally& b) { return a.p < b.p; }) -
       t.begin());
 }
 
@@ -87,14 +88,16 @@ std::string prob(double p) {
 
 // `seed` plus the likeliest other sources until their probabilities cover [model] source_cover;
 // empty when that takes more than max_source_candidates (no useful scope).
-std::vector<std::size_t> cover(std::vector<std::size_t> seed, const Tallies& t, const ModelConfig& m) {
+std::vector<std::size_t> cover(std::vector<std::size_t> seed, const Tallies& t,
+                               const ModelConfig& m) {
   double mass = 0;
   for (std::size_t s : seed) mass += t[s].p;
   // Add the likeliest source not yet in, until covered: a handful of picks, no sort.
   while (mass < m.source_cover && seed.size() < t.size()) {
     std::size_t next = t.size();
     for (std::size_t s = 0; s < t.size(); ++s)
-      if (std::find(seed.begin(), seed.end(), s) == seed.end() && (next == t.size() || t[s].p > t[next].p))
+      if (std::find(seed.begin(), seed.end(), s) == seed.end() &&
+          (next == t.size() || t[s].p > t[next].p))
         next = s;
     seed.push_back(next);
     mass += t[next].p;
@@ -154,8 +157,7 @@ SourceDecision decide_source(const ScannedQuery& q, const ModelVerdict& model, c
   const Tallies& t = scratch;
   // A model trained for other sources (the shipped one beside a host's [[sources]]) is no
   // witness here.
-  const bool witness = model.on() && std::any_of(model.map->source.begin(),
-                                                 model.map->source.end(),
+  const bool witness = model.on() && std::any_of(model.map->source.begin(), model.map->source.end(),
                                                  [](int s) { return s >= 0; });
   const std::size_t top = argmax(t);
   // Only the candidate cases spell out what the model said: ", model admin 0.97".
@@ -188,7 +190,7 @@ SourceDecision decide_source(const ScannedQuery& q, const ModelVerdict& model, c
     const std::string_view w1 = one ? "keyword " : "keyword tie";
     const std::string_view w2 = one ? std::string_view(c.sources[tied[0]].name) : "";
     const std::string_view w3 = one ? " " : "";
-    const std::string_view w4 = !one                   ? ""
+    const std::string_view w4 = !one                      ? ""
                                 : t[tied[0]].text.empty() ? "(domain terms)"
                                                           : t[tied[0]].text;
     if (!witness) return soft(c, tied, {w1, w2, w3, w4});
@@ -200,7 +202,8 @@ SourceDecision decide_source(const ScannedQuery& q, const ModelVerdict& model, c
     if (t[s].weak > 0) generic.push_back(s);
   if (witness && t[top].p >= mc.source_min_score) {
     if (auto rv = rivals(t, top); !rv.empty()) return straddle(c, top, std::move(rv), t, mc);
-    return hard(c, top, DecidedBy::kModel, t[top].p, generic.empty() ? "" : "with a generic keyword");
+    return hard(c, top, DecidedBy::kModel, t[top].p,
+                generic.empty() ? "" : "with a generic keyword");
   }
   if (!generic.empty())
     return soft(c, witness ? cover(generic, t, mc) : std::vector<std::size_t>{},
