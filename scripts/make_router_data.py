@@ -10,7 +10,8 @@ What it does, deterministically (same inputs → byte-identical outputs):
   1. derives eval_sets/router/external/*.jsonl from the permissively licensed parts of
      ../shared/external (see NOTICE.md, written here too) and copies their licence files;
   2. derives followups_dev.jsonl (the `dev` rows of tests/data/followups.jsonl; never its test rows)
-     and topic_switches.jsonl (own questions after an unrelated own question: dependent = false);
+     and topic_switches.jsonl (own questions that name a source, after an own question on another
+     source: dependent = false);
   3. assigns every row of every file (own files included) a frozen `split` from the SHA-256 of its
      normalized text (70 % train, 10 % dev, 20 % test), so one text is never in two splits; a text
      that also occurs in one of the repository's test tables (tests/data) is forced into `test`;
@@ -522,7 +523,9 @@ def build(ext, out_dir):
         by_split[split_for(norm(r["text"]), test_only)].append(r)
     switches = []
     for i, r in enumerate(questions):
-        if i % TOPIC_SWITCH_EVERY:
+        # A question that names no source (那怎么办, 还有其他注意事项吗) has no topic of its own
+        # to switch to: after any turn it continues that turn, so it is no topic switch.
+        if i % TOPIC_SWITCH_EVERY or r["source"] == "none":
             continue
         pool = by_split[split_for(norm(r["text"]), test_only)]
         h = int(hashlib.sha256(("prev:" + r["text"]).encode("utf-8")).hexdigest()[:8], 16)

@@ -289,21 +289,41 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   };
   IntentCandidate rule =
       early_rule ? std::move(*early_rule) : classify_intent(q, has_history, out.source.value, lex);
+  auto turn_switches_topic = [&] {
+    return switches_topic(
+        decide_source(q, ModelVerdict{}, lex, impl_->domain ? &domain.sources : nullptr),
+        source_of_turn(history.back()));
+  };
   // A demonstrative before a noun of the turn's own, in a whole question on other sources than
   // the previous turn's, is a topic switch (stages/topic_switch.hpp).
   if (has_history && rule.intent == Intent::kFollowUp && points_at_own_noun(q, lex.ids()) &&
-      switches_topic(
-          decide_source(q, ModelVerdict{}, lex, impl_->domain ? &domain.sources : nullptr),
-          source_of_turn(history.back()))) {
+      turn_switches_topic()) {
     rule = classify_intent(q, false, out.source.value, lex);
+    rule.matched_rules.push_back("topic_switch_other_source");
+  }
+  // A pronoun whose antecedent stands before it in the turn, where the model too reads the turn
+  // as standalone, does not point back (stages/topic_switch.hpp).
+  if (impl_->model && has_history && rule.intent == Intent::kFollowUp &&
+      verdict.dependent_score() < c.model.dependent_min_score &&
+      antecedent_in_turn(q, lex.ids())) {
+    rule = classify_intent(q, false, out.source.value, lex);
+    rule.matched_rules.push_back("antecedent_in_turn");
+  }
+  const bool names_own_topic =
+      names_topic(q, lex) || std::any_of(domain.sources.terms.begin(), domain.sources.terms.end(),
+                                         [](int n) { return n > 0; });
+  // The rules are silent and the turn names a topic of its own on other sources than the previous
+  // turn's (Is Zoom available on company laptops? after a leave question): a topic switch the
+  // dependent head may not turn into a follow-up.
+  bool model_may_follow = has_history;
+  if (impl_->model && has_history && rule.intent != Intent::kFollowUp && names_own_topic &&
+      verdict.dependent_score() >= c.model.dependent_min_score && turn_switches_topic()) {
+    model_may_follow = false;
     rule.matched_rules.push_back("topic_switch_other_source");
   }
   // The follow-up rules are silent and the turn names no topic of its own (no source keyword or
   // source term, no topic-switch cue): whether it continues the conversation is the dependent
   // head's call, at [model] open_dependent_min_score.
-  const bool names_own_topic =
-      names_topic(q, lex) || std::any_of(domain.sources.terms.begin(), domain.sources.terms.end(),
-                                         [](int n) { return n > 0; });
   const bool dependence_open = has_history && rule.intent != Intent::kFollowUp &&
                                !q.has_in_content(lex.ids().topic_switch) && !names_own_topic;
   std::optional<IntentCandidate> model;
@@ -312,7 +332,7 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
     model = host_intent(*impl_->options.intent_model, request, q.query.text,
                         c.intent_gateway.model_budget_us, model_error);
   } else if (impl_->model) {
-    model = model_intent(verdict, *impl_->model, has_history,
+    model = model_intent(verdict, *impl_->model, model_may_follow,
                          dependence_open ? c.model.open_dependent_min_score
                                          : c.model.dependent_min_score);
   }

@@ -152,6 +152,60 @@ TEST(FollowUps, DemonstrativeBeforeAnotherSourcesNounSwitchesTopic) {
   }
 }
 
+// The shipped config, model on: the decisions below weigh the model's dependent head.
+Preparation model_prep(const std::string& q, std::vector<std::string> history) {
+  static const Planner p = Planner::create(load_config(test::shipped_config()).value()).value();
+  auto r = p.prepare(PrepareRequest{q, std::move(history), "", std::nullopt});
+  EXPECT_TRUE(r.ok()) << q;
+  return r.ok() ? std::move(r).value() : Preparation{};
+}
+
+bool tagged(const Preparation& p, const char* tag) {
+  const auto& m = p.intent->matched_rules;
+  return std::find(m.begin(), m.end(), tag) != m.end();
+}
+
+TEST(FollowUps, ATurnOnItsOwnOtherSourceIsNotMadeAFollowUpByTheModel) {
+  // The rules are silent and the dependent head says follow-up (≥ 0.9 on these): a turn naming
+  // another source than the previous one stays standalone, one on the same source follows.
+  const Preparation sw =
+      model_prep("Can I get a new laptop charger?", {"How many days of sick leave do I get?"});
+  ASSERT_TRUE(sw.intent && sw.model);
+  EXPECT_GE(sw.model->dependent_score, 0.9);
+  EXPECT_NE(sw.intent->intent, Intent::kFollowUp);
+  EXPECT_TRUE(tagged(sw, "topic_switch_other_source"));
+  const Preparation same =
+      model_prep("Can I get a new laptop charger?", {"My laptop screen is broken, who fixes it?"});
+  ASSERT_TRUE(same.intent);
+  EXPECT_EQ(same.intent->intent, Intent::kFollowUp);
+  EXPECT_FALSE(tagged(same, "topic_switch_other_source"));
+}
+
+TEST(FollowUps, APronounWhoseAntecedentIsInTheTurnDoesNotPointBack) {
+  for (const auto& [q, h] : std::vector<std::pair<std::string, std::string>>{
+           {"差旅补贴、通讯补贴这些怎么发放", "VPN怎么连"},
+           {"年假、病假这些怎么算工资", "打印机在哪"},
+           // a person pronoun after the turn's own words: its antecedent is in the turn
+           {"客户说他们没收到发票，怎么补开", "年假怎么申请"},
+           {"供应商要求我们用他们的合同模板，可以吗", "VPN怎么连"}}) {
+    const Preparation p = model_prep(q, {h});
+    ASSERT_TRUE(p.intent) << q;
+    EXPECT_NE(p.intent->intent, Intent::kFollowUp) << q;
+    EXPECT_TRUE(tagged(p, "antecedent_in_turn")) << q;
+  }
+  // Without the list (or with the list in another clause) the pronoun points back.
+  for (const auto& [q, h] : std::vector<std::pair<std::string, std::string>>{
+           {"那些怎么发放", "差旅补贴和通讯补贴有哪些"},
+           {"有差旅补贴、通讯补贴，那些怎么发放", "补贴有哪些"},
+           {"请问他们什么时候上班", "行政部在几楼"},  // only a marker before the pronoun
+           {"他们的合同模板能用吗", "供应商要求签合同"}}) {
+    const Preparation p = model_prep(q, {h});
+    ASSERT_TRUE(p.intent) << q;
+    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
+    EXPECT_FALSE(tagged(p, "antecedent_in_turn")) << q;
+  }
+}
+
 TEST(FollowUps, SourceCarriesOverFromHistory) {
   const Preparation p = prep("审批呢", {"报销流程是什么"});
   EXPECT_EQ(p.effective_source, "finance");

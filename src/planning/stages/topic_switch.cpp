@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "common/utf8.hpp"
+
 namespace qaplan::internal {
 namespace {
 
@@ -13,7 +15,64 @@ std::vector<std::string> named_sources(const SourceDecision& d) {
   return d.candidates;
 }
 
+bool pronoun(const CueHit& h, const LexiconIds& ids) {
+  return h.list == ids.person_pronoun || h.list == ids.thing_pronoun;
+}
+
+bool clause_break(std::int32_t cp) {
+  switch (cp) {
+    case ',': case '.': case ';': case '?': case '!': case ':': case ' ':
+    case 0x3002: case 0xFF0C: case 0xFF1F: case 0xFF01: case 0xFF1B: case 0xFF1A:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Markers and connectives before a pronoun are no antecedent (那他们呢, 请问他, 如果他).
+bool marker(const CueHit& h, const LexiconIds& ids) {
+  return h.list == ids.ellipsis_marker || h.list == ids.condition_marker ||
+         h.list == ids.connective || h.list == ids.politeness || pronoun(h, ids);
+}
+
+// What the pronoun's clause holds before it: an enumeration comma (房补、探亲机票这些), and how
+// many code points no marker covers (对方要求我们先签他们的版本).
+struct Before {
+  bool listed = false;
+  int own = 0;
+};
+
+Before clause_before(const ScannedQuery& q, const LexiconIds& ids, std::uint32_t at) {
+  const std::string_view t = q.query.text;
+  Before b;
+  for (std::size_t i = q.content_begin; i < at;) {
+    const std::size_t here = i;
+    const std::int32_t cp = next_code_point(t, i);
+    if (clause_break(cp)) {
+      b = Before{};
+    } else if (cp == 0x3001) {
+      b.listed = true;
+    } else if (std::none_of(q.hits.begin(), q.hits.end(), [&](const CueHit& h) {
+                 return marker(h, ids) && h.begin <= here && here < h.end;
+               })) {
+      ++b.own;
+    }
+  }
+  return b;
+}
+
 }  // namespace
+
+bool antecedent_in_turn(const ScannedQuery& q, const LexiconIds& ids) {
+  bool any = false;
+  for (const CueHit& h : q.hits) {
+    if (!pronoun(h, ids) || h.begin < q.content_begin || h.end > q.content_end) continue;
+    any = true;
+    const Before b = clause_before(q, ids, h.begin);
+    if (!b.listed && !(h.list == ids.person_pronoun && b.own >= 2)) return false;
+  }
+  return any;
+}
 
 // A demonstrative right before a source keyword (这个报销单, 那个vpn), an interrogative, and no
 // person pronoun.
