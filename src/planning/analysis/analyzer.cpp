@@ -8,6 +8,7 @@
 #include "planning/analysis/constraints.hpp"
 #include "planning/analysis/filters.hpp"
 #include "planning/analysis/rewrite.hpp"
+#include "planning/analysis/rewrite_check.hpp"
 #include "planning/text.hpp"
 
 namespace qaplan::internal {
@@ -118,9 +119,19 @@ bool seen(const std::vector<QueryVariant>& vs, std::string_view text) {
 
 // One hook call: its raw text, validated fail-closed. Returns the call record; kept variants go
 // to `a.variants`, refused ones to `a.rejected`.
+// What a variant is checked against: the question's constraints, and for a rewrite-like variant
+// (not a HyDE passage, not a decomposition piece) the garble check (rewrite_check.hpp); a
+// follow-up's variants must share its topic anchor.
+struct VariantCheck {
+  const Constraints& constraints;
+  const RewriteSources& sources;
+  const WordSet& words;
+  bool follow_up = false;
+};
+
 HookCall call_hook(const QueryRewriter& hook, std::string_view kind, const std::string& query,
-                   const Constraints& constraints, const Config& c, int& budget_left,
-                   QueryAnalysis& a) {
+                   const VariantCheck& check, const Config& c, int& budget_left, QueryAnalysis& a) {
+  const Constraints& constraints = check.constraints;
   HookCall call;
   call.hook = std::string(hook.name());
   call.kind = std::string(kind);
@@ -174,6 +185,8 @@ HookCall call_hook(const QueryRewriter& hook, std::string_view kind, const std::
   for (std::string& t : texts) {
     const bool hyde = kind == "hyde";
     std::string why = kind == "decomposition" ? "" : check_variant(constraints, t, hyde);
+    if (why.empty() && !hyde && kind != "decomposition")
+      why = garble_reason(t, check.sources, check.words, {check.follow_up, check.follow_up});
     if (why.empty() && seen(a.variants, t)) why = "duplicate";
     if (why.empty() && budget_left <= 0) why = "over max_variants";
     if (!why.empty()) {
@@ -285,13 +298,21 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
     }
     if (impl_->hook) {
       int budget_left = c.rewrite.max_variants;
+      // The turn without the social words around it, the window the rewrite read, its anchor.
+      const ScannedQuery turn = lex.scan(NormalizedQuery{original, 0});
+      const bool follow_up = intent.intent == Intent::kFollowUp;
+      RewriteSources sources{turn.content(), {}, a.rewrite.topic_anchor, c.rewrite.max_growth};
+      for (std::size_t i = prep.history.size(), n = 0;
+           follow_up && i-- > 0 && n < static_cast<std::size_t>(c.rewrite.window_turns); ++n)
+        sources.history.push_back(prep.history[i]);
+      const VariantCheck check{cons, sources, impl_->lists.rewrite_words, follow_up};
       for (const std::string& kind : c.rewrite.hook_kinds) {
         // HyDE dilutes an exact token (seed 002 §2: 含型号、错误码时反而稀释关键词).
         if (kind == "hyde" && a.routing.mode == "bm25") {
           a.variant_reasons.push_back("hyde:skipped (the query carries an ID)");
           continue;
         }
-        a.hook_calls.push_back(call_hook(*impl_->hook, kind, query, cons, c, budget_left, a));
+        a.hook_calls.push_back(call_hook(*impl_->hook, kind, query, check, c, budget_left, a));
       }
       for (const HookCall& h : a.hook_calls)
         if (!h.ok && a.rewrite.hook_error.empty()) a.rewrite.hook_error = h.kind + ": " + h.error;

@@ -31,6 +31,7 @@ class WordSet {
   WordSet() = default;
   explicit WordSet(std::vector<std::string> words);
   bool contains(std::string_view word) const;
+  const std::vector<std::string>& words() const noexcept { return words_; }
 
  private:
   std::vector<std::string> words_;  // sorted, unique

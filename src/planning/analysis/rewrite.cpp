@@ -6,6 +6,7 @@
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
+#include "planning/analysis/rewrite_check.hpp"
 #include "planning/analysis/segment.hpp"
 
 namespace qaplan::internal {
@@ -424,10 +425,23 @@ Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::stri
 
   const ScannedQuery q = lex.scan(NormalizedQuery{std::string(question), 0});
   const std::string_view text = trim_end(question);
+  // Every rewrite passes the garble check (rewrite_check.hpp) or falls back to the anchor and
+  // the turn — or, should that fail too, to the turn alone.
+  const RewriteSources sources{trim_end(q.content()), window, r.topic_anchor, cfg.max_growth};
   auto done = [&](std::string out, const char* reason) {
+    r.reasons.push_back(reason);
+    if (out != question) {
+      if (std::string why = garble_reason(out, sources, words); !why.empty()) {
+        out = fallback_rewrite(sources);
+        if (!garble_reason(out, sources, words).empty()) {
+          out = std::string(question);
+          why += ":plain";
+        }
+        r.reasons.push_back("rewrite:fallback:" + why);
+      }
+    }
     r.query = std::move(out);
     r.rewritten = r.query != question;
-    r.reasons.push_back(reason);
     return r;
   };
 

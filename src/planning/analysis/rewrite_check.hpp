@@ -1,0 +1,47 @@
+#pragma once
+// The garble check (issue 23): whether a rewrite or a variant of a follow-up is a query a
+// retriever can trust. It reads the output against what it was made from — the current turn, the
+// history window and the topic anchor — by whole words (ICU's dictionary word break, the
+// rewriter's own segmentation), and names the first rule the output breaks:
+//  - drops:<w>    a content word of the turn is missing (function words, pronouns, markers and
+//                 question words may go: 它 is replaced, 那…呢 stripped);
+//  - splits:<w>   a word of the output is a piece of a word of the turn or history that is no
+//                 word of its own there (二一线城市 holds 二 of 二线);
+//  - doubled:<x>  a character or word repeated at a seam where no source repeats it (年假假期);
+//  - too_long     longer than anchor + turn + [rewrite] max_growth code points (a clause of the
+//                 history pasted in);
+//  - no_anchor    a variant that does not share the topic anchor.
+// Linear in the texts: one segmentation each, hash lookups per word.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planning/analysis/constraints.hpp"
+
+namespace qaplan::internal {
+
+struct RewriteSources {
+  std::string_view turn;                  ///< the current turn, social words around it trimmed
+  std::vector<std::string_view> history;  ///< the window the rewrite may draw from
+  std::string_view anchor;                ///< the topic anchor ("" = none)
+  int max_growth = 12;                    ///< code points allowed beyond anchor + turn
+};
+
+/// Which rules apply: a follow-up's rewrite and variants keep the turn's words and its variants
+/// share the anchor; a standalone question's paraphrases may drop words (部分, 制度) and are held
+/// to the other rules and to its constraints (numbers, IDs, entities: constraints.hpp).
+struct GarbleRules {
+  bool keep_words = true;
+  bool share_anchor = false;
+};
+
+/// "" when `output` breaks no rule, else the first broken rule ("drops:年假", "too_long", …).
+/// `skip`: words a rewrite may drop (the [rewrite] lists).
+std::string garble_reason(std::string_view output, const RewriteSources& from, const WordSet& skip,
+                          GarbleRules rules = {});
+
+/// The safe form a rejected rewrite falls back to: the anchor, a space, the turn (年假 需要提前几天);
+/// the turn alone when there is no anchor or the turn holds it.
+std::string fallback_rewrite(const RewriteSources& from);
+
+}  // namespace qaplan::internal
