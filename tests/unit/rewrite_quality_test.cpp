@@ -225,6 +225,20 @@ TEST(RewriteRules, ADifferenceInDegreeIsMeasuredAgainstTheHistory) {
   EXPECT_EQ(std::count(sup.rules.begin(), sup.rules.end(), "follow_up_comparison"), 0);
 }
 
+// Social words around a follow-up never land inside its rewrite (issue 23: 病假谢谢,那年假).
+TEST(RewriteRules, SocialWordsAroundAFollowUpStayOutOfTheRewrite) {
+  const auto thanks = rewrite("谢谢，那年假呢", {"病假怎么请"});
+  EXPECT_EQ(thanks.query, "年假怎么请");
+  const auto both = rewrite("好的，那婚假呢，谢谢", {"病假怎么请"});
+  EXPECT_TRUE(has(both.query, "婚假")) << both.query;
+  EXPECT_FALSE(has(both.query, "谢谢")) << both.query;
+  EXPECT_FALSE(has(both.query, "好的")) << both.query;
+  // A one-character cue without punctuation is part of the question: 好看吗 keeps its 好.
+  EXPECT_TRUE(has(rewrite("好看吗", {"最近在看三体"}).query, "好看"));
+  // A report of an event without 呢 is not completed into a question.
+  EXPECT_FALSE(has(rewrite("搞定了，谢谢", {"打印机卡纸怎么处理"}).query, "怎么办"));
+}
+
 TEST(RewriteRules, EnglishWhatAboutTakesThePlaceOfTheMatchingNounPhrase) {
   const auto city = rewrite("How about Osaka?", {"What is the hotel limit in Tokyo?"});
   EXPECT_TRUE(has(city.query, "hotel limit in osaka")) << city.query;

@@ -386,8 +386,11 @@ std::string history_summary(std::string_view question, const std::vector<std::st
   return s;
 }
 
-Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::string>& history,
-                          const Lexicon& lex, const WordSet& words) {
+namespace {
+
+// The rewrite of a turn without social words around it.
+Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& history,
+                     const Lexicon& lex, const WordSet& words) {
   const LexiconIds& ids = lex.ids();
   const RewriteConfig& cfg = lex.config().rewrite;
   Rewrite r;
@@ -492,7 +495,8 @@ Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::stri
   std::string_view frag = text;
   if (const auto m = first_hit(q, ids.ellipsis_marker); m && m->begin == 0) frag = trim_start(frag.substr(m->end));
   // Only 呢 is a pure ellipsis particle: 吗 asks (好看吗) and 么 ends 什么 / 为什么.
-  if (frag.ends_with("呢")) frag = trim_end(frag.substr(0, frag.size() - 3));
+  const bool asks_ne = frag.ends_with("呢");
+  if (asks_ne) frag = trim_end(frag.substr(0, frag.size() - 3));
   // The previous turn without its trailing punctuation, but never shorter than its topic span:
   // a span may keep characters trimming drops ("search_'"), and the rewrites below cut this text
   // at the span's offsets (issue 11's analyze fuzzer: out_of_range).
@@ -537,8 +541,8 @@ Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::stri
 
   // 4. An elliptical fragment without its own predicate: in the previous question's place.
   // …了呢 asks about an event, not a thing: what happens if it occurs (超时了呢 → 访客车位超时了
-  // 怎么办, 没满就走了呢).
-  if (!predicate && !spans.empty() && frag.ends_with("了"))
+  // 怎么办, 没满就走了呢). Without 呢 it reports an event (搞定了): not a question to complete.
+  if (!predicate && !spans.empty() && asks_ne && frag.ends_with("了"))
     return done(join(r.topic_anchor, frag) + "怎么办", "condition:event");
   // 4. …with one run of content words (a clause of several runs has a frame of its own).
   if (!predicate && !spans.empty() && (spans.size() == 1 || ascii_text(frag))) {
@@ -611,6 +615,79 @@ Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::stri
     return done(std::string(question), "has_topic");
   if (!prev_is_question) return done(join(prev_text, frag), "statement_prefix");
   return done(join(r.topic_anchor, frag), "topic_prefix");
+}
+
+bool edge_punct(std::int32_t cp) {
+  return cp == ' ' || cp == ',' || cp == '.' || cp == '!' || cp == '?' || cp == ';' || cp == 0x3001 ||
+         cp == 0x3002 || cp == 0xFF01 || cp == 0xFF0C || cp == 0xFF1F || cp == '~';
+}
+
+// The turn without greetings, thanks, goodbyes and acknowledgements at its edges and the
+// punctuation beside them (谢谢，那年假呢 → 那年假呢). Particles and politeness stay: 吗 and 呢
+// still ask, `can i` still frames the question.
+std::string_view without_social_edges(std::string_view text, const Lexicon& lex) {
+  const LexiconIds& ids = lex.ids();
+  const ScannedQuery q = lex.scan(NormalizedQuery{std::string(text), 0});
+  auto social = [&](const CueHit& h) {
+    return h.list == ids.greeting || h.list == ids.thanks || h.list == ids.goodbye ||
+           h.list == ids.acknowledgement;
+  };
+  // A one-character cue (好, 嗯) counts only beside punctuation: 好看吗 keeps its 好.
+  auto one_char = [&](const CueHit& h) {
+    std::size_t i = h.begin;
+    next_code_point(text, i);
+    return i == h.end;
+  };
+  auto skip_punct = [&](std::size_t i) {
+    while (i < text.size()) {
+      std::size_t j = i;
+      if (!edge_punct(next_code_point(text, j))) break;
+      i = j;
+    }
+    return i;
+  };
+  std::size_t b = skip_punct(0), e = text.size();
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const CueHit& h : q.hits)
+      if (social(h) && h.begin == b && h.end < e && (!one_char(h) || skip_punct(h.end) > h.end)) {
+        b = skip_punct(h.end);
+        moved = true;
+      }
+  }
+  for (bool moved = true; moved;) {
+    moved = false;
+    std::size_t k = e;  // back over punctuation
+    while (k > b) {
+      std::size_t s = k - 1;
+      while (s > b && (static_cast<unsigned char>(text[s]) & 0xC0) == 0x80) --s;
+      std::size_t t = s;
+      if (!edge_punct(next_code_point(text, t))) break;
+      k = s;
+    }
+    for (const CueHit& h : q.hits)
+      if (social(h) && h.end == k && h.begin > b && (!one_char(h) || k < e)) {
+        e = h.begin;
+        moved = true;
+      }
+  }
+  return b < e ? text.substr(b, e - b) : text;
+}
+
+}  // namespace
+
+// The social words around a follow-up (谢谢，那年假呢; 好的，那病假呢，谢谢) are no part of what it
+// asks: the turn without them is rewritten, so they never land inside the rewrite.
+Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::string>& history,
+                          const Lexicon& lex, const WordSet& words) {
+  const std::string_view content = without_social_edges(question, lex);
+  if (content.empty() || content.size() == question.size() || history.empty())
+    return rewrite_turn(question, history, lex, words);
+  Rewrite r = rewrite_turn(content, history, lex, words);
+  if (!r.rewritten) r.query = std::string(question);
+  r.rewritten = r.query != question;
+  r.history_summary = history_summary(question, history, r.topic_anchor);
+  return r;
 }
 
 }  // namespace qaplan::internal
