@@ -285,6 +285,7 @@ class Planner:
         intent_model: Optional[IntentModelFn] = None,
         rewriters: Optional[Mapping[str, RewriterFn]] = None,
         rewrite_hook: Optional[str] = None,
+        rewrite_kinds: Optional[Sequence[str]] = None,
         domain_lexicon: Optional[PathLike] = None,
     ) -> None: ...
     @staticmethod
@@ -293,6 +294,7 @@ class Planner:
         intent_model: Optional[IntentModelFn] = None,
         rewriters: Optional[Mapping[str, RewriterFn]] = None,
         rewrite_hook: Optional[str] = None,
+        rewrite_kinds: Optional[Sequence[str]] = None,
         domain_lexicon: Optional[PathLike] = None,
     ) -> Planner: ...
     def prepare(

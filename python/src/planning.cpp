@@ -163,7 +163,7 @@ struct PyPlanner {
 };
 
 PyPlanner make_planner(const std::string& path, py::object intent_model, py::object rewriters,
-                       py::object rewrite_hook, py::object domain_lexicon) {
+                       py::object rewrite_hook, py::object rewrite_kinds, py::object domain_lexicon) {
   Config config = unwrap(load_config(path));
   PlannerOptions options;
   if (!domain_lexicon.is_none()) options.domain_lexicon = fspath(domain_lexicon, "domain_lexicon");
@@ -183,6 +183,8 @@ PyPlanner make_planner(const std::string& path, py::object intent_model, py::obj
     }
   }
   if (!rewrite_hook.is_none()) config.rewrite.hook = utf8(rewrite_hook, "rewrite_hook");
+  // [rewrite] hook_kinds: what the hook is asked for ("condense" replaces a follow-up's rewrite).
+  if (!rewrite_kinds.is_none()) config.rewrite.hook_kinds = utf8_list(rewrite_kinds, "rewrite_kinds");
   std::optional<Planner> builtin;
   if (!config.rewrite.hook.empty()) {
     Config plain = config;
@@ -549,23 +551,26 @@ void register_planning(py::module_& m) {
                         "Prepares questions for retrieval. Immutable and thread-safe: share one "
                         "Planner between threads; prepare() and analyze() release the GIL.")
       .def(py::init([](py::handle config_path, py::object intent_model, py::object rewriters,
-                       py::object rewrite_hook, py::object domain_lexicon) {
+                       py::object rewrite_hook, py::object rewrite_kinds, py::object domain_lexicon) {
              return make_planner(fspath(config_path, "config_path"), std::move(intent_model),
                                  std::move(rewriters), std::move(rewrite_hook),
-                                 std::move(domain_lexicon));
+                                 std::move(rewrite_kinds), std::move(domain_lexicon));
            }),
            py::arg("config_path"), py::kw_only(), py::arg("intent_model") = py::none(),
            py::arg("rewriters") = py::none(), py::arg("rewrite_hook") = py::none(),
-           py::arg("domain_lexicon") = py::none())
+           py::arg("rewrite_kinds") = py::none(), py::arg("domain_lexicon") = py::none())
       .def_static("from_default", [](py::object intent_model, py::object rewriters,
-                                     py::object rewrite_hook, py::object domain_lexicon) {
+                                     py::object rewrite_hook, py::object rewrite_kinds,
+                                     py::object domain_lexicon) {
              const std::string path =
                  py::module_::import("qaplan._paths").attr("default_config")().cast<std::string>();
              return make_planner(path, std::move(intent_model), std::move(rewriters),
-                                 std::move(rewrite_hook), std::move(domain_lexicon));
+                                 std::move(rewrite_hook), std::move(rewrite_kinds),
+                                 std::move(domain_lexicon));
            },
            py::kw_only(), py::arg("intent_model") = py::none(), py::arg("rewriters") = py::none(),
-           py::arg("rewrite_hook") = py::none(), py::arg("domain_lexicon") = py::none(),
+           py::arg("rewrite_hook") = py::none(), py::arg("rewrite_kinds") = py::none(),
+           py::arg("domain_lexicon") = py::none(),
            "The rules the CLI uses without --config: $QAPLAN_CONFIG, else the rules.toml shipped "
            "in the package (qaplan/data/rules.toml).")
       .def("prepare", &prepare, py::arg("question"), py::arg("history") = py::none(),

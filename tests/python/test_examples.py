@@ -79,3 +79,19 @@ def test_retriever_adapter():
     assert first["llamaindex_kwargs"]["similarity_top_k"] == first["langchain_search_kwargs"]["k"]
     assert follow["queries"][0] != "那婚假呢" and "婚假" in follow["queries"][0]
     assert thanks["direct_reply"] and thanks["documents"] == []
+
+
+def test_condense_hook_example():
+    """The host's condense step replaces the follow-up rewrite when it passes the checks; a
+    refused answer or a failed call leaves the built-in rewrite with the reason."""
+    out = {o["question"]: o for o in run_example("condense_hook.py", "--json")}
+    assert len(out) == 4
+    assert out["需要提前几天"]["query"] == "年假申请需要提前几天"
+    assert out["需要提前几天"]["by"] == "llm" and out["需要提前几天"]["reasons"][-1] == "hook:condense"
+    assert out["那病假呢"]["by"] == "llm"
+    refused = out["最多能报多少"]
+    assert refused["by"] == "builtin" and refused["reasons"][-1].startswith("hook:condense:rejected:")
+    assert "最多能报多少" in refused["query"]
+    failed = out["那婚假呢"]
+    assert failed["by"] == "builtin" and failed["reasons"][-1] == "hook:condense:failed"
+    assert "婚假" in failed["query"]

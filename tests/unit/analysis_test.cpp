@@ -232,6 +232,53 @@ TEST(AnalysisHooks, ValidVariantsAreKeptViolatorsDroppedWithAReason) {
   EXPECT_TRUE(has(hook->last_prompt, r.a.rewrite.query));
 }
 
+// Issue 23 item 4: the host replaces a follow-up's rewrite (kind "condense"), validated; the
+// built-in rewrite stands when the reply is refused or the call fails.
+TEST(AnalysisHooks, CondenseReplacesTheFollowUpRewriteWhenItPassesTheChecks) {
+  auto hook = std::make_shared<ScriptedHook>();
+  hook->replies["condense"] = R"(["病假需要怎么申请"])";
+  const Planner p = with_hook(hook, {"condense"});
+  const auto r = analyze(p, "那病假呢", {"年假怎么申请"});
+  ASSERT_TRUE(r.prep.intent);
+  ASSERT_EQ(r.prep.intent->intent, Intent::kFollowUp);
+  EXPECT_EQ(r.a.rewrite.query, "病假需要怎么申请");
+  EXPECT_EQ(r.a.rewrite.by, "scripted");
+  EXPECT_TRUE(r.a.rewrite.rewritten);
+  EXPECT_EQ(r.a.rewrite.reasons.back(), "hook:condense");
+  ASSERT_EQ(r.a.hook_calls.size(), 1u);
+  EXPECT_EQ(r.a.hook_calls[0].kind, "condense");
+  EXPECT_EQ(r.a.hook_calls[0].kept, 1);
+  // The prompt carries the turn and the history.
+  EXPECT_TRUE(has(hook->last_prompt, "那病假呢"));
+  EXPECT_TRUE(has(hook->last_prompt, "年假怎么申请"));
+  // The retrieval paths use the hook's rewrite.
+  EXPECT_TRUE(std::any_of(r.a.variants.begin(), r.a.variants.end(),
+                          [](const QueryVariant& v) { return v.text == "病假需要怎么申请"; }));
+}
+
+TEST(AnalysisHooks, ARefusedOrFailedCondenseLeavesTheBuiltInRewrite) {
+  const Planner builtin = with_hook(std::make_shared<ScriptedHook>(), {});
+  const std::string expected = analyze(builtin, "那病假呢", {"年假怎么申请"}).a.rewrite.query;
+  ASSERT_FALSE(expected.empty());
+  for (const auto& [reply, reason] : std::vector<std::pair<std::string, std::string>>{
+           {R"(["年假怎么申请"])", "hook:condense:rejected:drops:病假"},  // loses the turn's topic
+           {R"(["病假病假怎么申请"])", "hook:condense:rejected:doubled:病假"},
+           {"not json", "hook:condense:failed"}}) {
+    auto hook = std::make_shared<ScriptedHook>();
+    hook->replies["condense"] = reply;
+    const auto r = analyze(with_hook(hook, {"condense"}), "那病假呢", {"年假怎么申请"});
+    EXPECT_EQ(r.a.rewrite.query, expected) << reply;
+    EXPECT_EQ(r.a.rewrite.by, "builtin") << reply;
+    EXPECT_EQ(r.a.rewrite.reasons.back(), reason) << reply;
+  }
+  // A standalone question is not condensed.
+  auto hook = std::make_shared<ScriptedHook>();
+  hook->replies["condense"] = R"(["别的问题"])";
+  const auto r = analyze(with_hook(hook, {"condense"}), kQ);
+  EXPECT_EQ(hook->calls.load(), 0);
+  EXPECT_EQ(r.a.rewrite.query, r.prep.normalized.text);
+}
+
 TEST(AnalysisHooks, EveryFailureLeavesTheBuiltInRewriteAndIsReported) {
   struct Case {
     std::string mode, reply, error_prefix;

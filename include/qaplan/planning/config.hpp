@@ -234,6 +234,10 @@ struct RewriteConfig {
   std::string hyde_prompt;           ///< hyde template (a hypothetical answer passage)
   std::string step_back_prompt;      ///< step_back template (the broader question)
   std::string decomposition_prompt;  ///< decomposition template (independent sub-questions)
+  /// condense template: the follow-up as one standalone question, replacing the built-in rewrite
+  std::string condense_prompt =
+      "根据对话历史,把用户的最新问题改写成一个不依赖上下文、可以直接检索的完整问题。保留所有实体与数值约束,"
+      "不要回答问题。只输出 JSON 字符串数组,只含一个元素。\n对话历史:\n{history}\n最新问题:{q}";
   std::string hook;    ///< a registered QueryRewriter's name; "" = built-in rewrite only
   std::vector<std::string> hook_kinds;  ///< what to ask the hook for: multi_query, hyde, …
   int max_variants = 3;       ///< model variants kept after validation

@@ -39,8 +39,10 @@ namespace qaplan {
 
 /// What a rewrite hook is asked for (seed 002 §2). The hook gets the prompt already filled in.
 struct RewriteRequest {
-  std::string_view kind;             ///< "multi_query", "hyde", "step_back" or "decomposition"
-  std::string_view question;         ///< the query to vary (a follow-up's rewrite)
+  std::string_view kind;  ///< "multi_query", "hyde", "step_back", "decomposition" or "condense"
+  /// the query to vary (a follow-up's rewrite); for "condense" the follow-up turn itself, whose
+  /// standalone form (the reply's first string) replaces the built-in rewrite
+  std::string_view question;
   std::string_view history_summary;  ///< "[上下文] … 实体：… [当前] …" ("" without history)
   std::string_view prompt;           ///< [rewrite] template with {q} and {history} filled in
   std::chrono::milliseconds budget;  ///< [rewrite] hook_budget_ms: a later answer is discarded

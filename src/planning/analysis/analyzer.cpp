@@ -110,6 +110,7 @@ const std::string& prompt_for(std::string_view kind, const RewriteConfig& w) {
   if (kind == "hyde") return w.hyde_prompt;
   if (kind == "step_back") return w.step_back_prompt;
   if (kind == "decomposition") return w.decomposition_prompt;
+  if (kind == "condense") return w.condense_prompt;
   return w.prompt;
 }
 
@@ -129,10 +130,10 @@ struct VariantCheck {
   bool follow_up = false;
 };
 
-HookCall call_hook(const QueryRewriter& hook, std::string_view kind, const std::string& query,
-                   const VariantCheck& check, const Config& c, int& budget_left, QueryAnalysis& a) {
-  const Constraints& constraints = check.constraints;
-  HookCall call;
+// Calls the hook once under its budget; the raw reply items, or an error recorded in `call`.
+std::optional<std::vector<std::string>> invoke_hook(const QueryRewriter& hook, std::string_view kind,
+                                                   const std::string& query, const Config& c,
+                                                   const QueryAnalysis& a, HookCall& call) {
   call.hook = std::string(hook.name());
   call.kind = std::string(kind);
   const auto budget = std::chrono::milliseconds(c.rewrite.hook_budget_ms);
@@ -152,18 +153,27 @@ HookCall call_hook(const QueryRewriter& hook, std::string_view kind, const std::
     call.error = raw.error().code == ErrorCode::kInternal && raw.error().message.starts_with("exception")
                      ? raw.error().message
                      : "error: " + raw.error().message;
-    return call;
+    return std::nullopt;
   }
   if (took > budget) {
     call.error = "timeout: " + std::to_string(took.count() / 1000) + " ms > budget " +
                  std::to_string(c.rewrite.hook_budget_ms) + " ms";
-    return call;
+    return std::nullopt;
   }
   auto items = parse_hook_output(*raw);
   if (!items.ok()) {
     call.error = items.error().message;
-    return call;
+    return std::nullopt;
   }
+  return std::move(items).value();
+}
+
+HookCall call_hook(const QueryRewriter& hook, std::string_view kind, const std::string& query,
+                   const VariantCheck& check, const Config& c, int& budget_left, QueryAnalysis& a) {
+  const Constraints& constraints = check.constraints;
+  HookCall call;
+  auto items = invoke_hook(hook, kind, query, c, a, call);
+  if (!items) return call;
   call.ok = true;
   auto reject = [&](std::string text, std::string why) {
     a.rejected.push_back({std::move(text), std::string(kind), std::move(why)});
@@ -197,6 +207,50 @@ HookCall call_hook(const QueryRewriter& hook, std::string_view kind, const std::
     ++call.kept;
     a.variants.push_back(QueryVariant{std::move(t), std::string(kind), hyde, call.hook});
   }
+  return call;
+}
+
+// What a follow-up's rewrite and its variants are checked against: the turn without the social
+// words around it, the window the rewrite read, its anchor.
+RewriteSources sources_of(const ScannedQuery& turn, const Preparation& prep, const QueryAnalysis& a,
+                          const Config& c) {
+  RewriteSources s{turn.content(), {}, a.rewrite.topic_anchor, c.rewrite.max_growth};
+  const bool follow_up = prep.intent && prep.intent->intent == Intent::kFollowUp;
+  for (std::size_t i = prep.history.size(), n = 0;
+       follow_up && i-- > 0 && n < static_cast<std::size_t>(c.rewrite.window_turns); ++n)
+    s.history.push_back(prep.history[i]);
+  return s;
+}
+
+// The host replaces a follow-up's rewrite (hook kind "condense": LangChain's and LlamaIndex's
+// condense-question step, e.g. its LLM): the reply's first string stands in for the built-in
+// rewrite when it keeps the turn's numbers, IDs and entities and passes the garble check;
+// otherwise the built-in rewrite stands and the call and `rewrite.reasons` say why.
+HookCall condense(const QueryRewriter& hook, const std::string& turn, const RewriteSources& sources,
+                  const WordSet& words, const Config& c, QueryAnalysis& a) {
+  HookCall call;
+  auto items = invoke_hook(hook, "condense", turn, c, a, call);
+  if (!items) {
+    a.rewrite.reasons.push_back("hook:condense:failed");
+    return call;
+  }
+  call.ok = true;
+  auto n = normalize_question(items->front(), c.input, "condense");
+  std::string why = n.ok() ? "" : n.error().message;
+  if (why.empty())
+    why = check_variant(extract_constraints(turn, words), n->text, /*allow_additions=*/true);
+  if (why.empty()) why = garble_reason(n->text, sources, words);
+  if (!why.empty()) {
+    a.rejected.push_back({n.ok() ? n->text : items->front(), "condense", why});
+    ++call.rejected;
+    a.rewrite.reasons.push_back("hook:condense:rejected:" + why);
+    return call;
+  }
+  ++call.kept;
+  a.rewrite.query = std::move(n->text);
+  a.rewrite.rewritten = a.rewrite.query != turn;
+  a.rewrite.by = call.hook;
+  a.rewrite.reasons.push_back("hook:condense");
   return call;
 }
 
@@ -270,6 +324,17 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
     a.rewrite.by = "none";
     a.rewrite.reasons.push_back(prep.history.empty() ? "not_follow_up" : "not_follow_up:standalone");
   }
+  std::optional<ScannedQuery> turn;  // for the hook's checks only
+  std::optional<RewriteSources> sources;
+  if (impl_->hook) {
+    turn = lex.scan(NormalizedQuery{original, 0});
+    sources = sources_of(*turn, prep, a, c);
+  }
+  const auto& kinds = c.rewrite.hook_kinds;
+  if (impl_->hook && intent.intent == Intent::kFollowUp &&
+      std::find(kinds.begin(), kinds.end(), "condense") != kinds.end())
+    a.hook_calls.push_back(
+        condense(*impl_->hook, original, *sources, impl_->lists.rewrite_words, c, a));
   const std::string& query = a.rewrite.query;
 
   // 2. Paths: the original always, then the rewrite.
@@ -298,15 +363,10 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
     }
     if (impl_->hook) {
       int budget_left = c.rewrite.max_variants;
-      // The turn without the social words around it, the window the rewrite read, its anchor.
-      const ScannedQuery turn = lex.scan(NormalizedQuery{original, 0});
       const bool follow_up = intent.intent == Intent::kFollowUp;
-      RewriteSources sources{turn.content(), {}, a.rewrite.topic_anchor, c.rewrite.max_growth};
-      for (std::size_t i = prep.history.size(), n = 0;
-           follow_up && i-- > 0 && n < static_cast<std::size_t>(c.rewrite.window_turns); ++n)
-        sources.history.push_back(prep.history[i]);
-      const VariantCheck check{cons, sources, impl_->lists.rewrite_words, follow_up};
+      const VariantCheck check{cons, *sources, impl_->lists.rewrite_words, follow_up};
       for (const std::string& kind : c.rewrite.hook_kinds) {
+        if (kind == "condense") continue;  // done above
         // HyDE dilutes an exact token (seed 002 §2: 含型号、错误码时反而稀释关键词).
         if (kind == "hyde" && a.routing.mode == "bm25") {
           a.variant_reasons.push_back("hyde:skipped (the query carries an ID)");

@@ -2,6 +2,7 @@
 // mechanics). Cross-field checks live in validate.cpp and run at the end.
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "qaplan/io.hpp"
 #include "common/toml_reader.hpp"
@@ -287,10 +288,11 @@ Status read_rewrite(Reader& r, RewriteConfig& w) {
                            std::pair{"question_words", &w.question_words}})
     QAPLAN_TRY(read_cues(r, key, *list, true));
   QAPLAN_TRY(r.get("prompt", w.prompt, true));
-  for (auto [key, text] : {std::pair{"hyde_prompt", &w.hyde_prompt},
-                           std::pair{"step_back_prompt", &w.step_back_prompt},
-                           std::pair{"decomposition_prompt", &w.decomposition_prompt}}) {
-    QAPLAN_TRY(r.get(key, *text, true));
+  for (auto [key, text, required] : {std::tuple{"hyde_prompt", &w.hyde_prompt, true},
+                                     std::tuple{"step_back_prompt", &w.step_back_prompt, true},
+                                     std::tuple{"decomposition_prompt", &w.decomposition_prompt, true},
+                                     std::tuple{"condense_prompt", &w.condense_prompt, false}}) {
+    QAPLAN_TRY(r.get(key, *text, required));
     if (text->find("{q}") == std::string::npos)
       return r.err(*r.find(key), key, "must contain {q} (where the question goes)");
   }
@@ -299,9 +301,10 @@ Status read_rewrite(Reader& r, RewriteConfig& w) {
   QAPLAN_TRY(r.get("hook", w.hook));
   QAPLAN_TRY(r.get("hook_kinds", w.hook_kinds));
   for (const std::string& k : w.hook_kinds)
-    if (k != "multi_query" && k != "hyde" && k != "step_back" && k != "decomposition")
+    if (k != "multi_query" && k != "hyde" && k != "step_back" && k != "decomposition" &&
+        k != "condense")
       return r.err(*r.find("hook_kinds"), "hook_kinds",
-                   "unknown kind '" + k + "' (multi_query, hyde, step_back, decomposition)");
+                   "unknown kind '" + k + "' (multi_query, hyde, step_back, decomposition, condense)");
   QAPLAN_TRY(r.count("max_variants", w.max_variants, true));
   return r.count("hook_budget_ms", w.hook_budget_ms, true);
 }

@@ -113,6 +113,13 @@ Status Config::validate() const {
   if (auto m = internal::validate_filters_config(filters); !m.empty()) return bad("[filters]", m);
   if (rewrite.window_turns <= 0 || rewrite.max_variants <= 0 || rewrite.hook_budget_ms <= 0)
     return bad("[rewrite]", "window_turns, max_variants and hook_budget_ms must be > 0");
+  for (const std::string& k : rewrite.hook_kinds)
+    if (k != "multi_query" && k != "hyde" && k != "step_back" && k != "decomposition" &&
+        k != "condense")
+      return bad("[rewrite] hook_kinds",
+                 "unknown kind '" + k + "' (multi_query, hyde, step_back, decomposition, condense)");
+  if (rewrite.condense_prompt.find("{q}") == std::string::npos)
+    return bad("[rewrite] condense_prompt", "must contain {q} (where the question goes)");
   for (const auto& [source, file] : glossary.domains)
     if (!names.count(source))
       return bad("[glossary.domains] " + source, "unknown source '" + source + "'");
