@@ -125,8 +125,7 @@ bool seen(const std::vector<QueryVariant>& vs, std::string_view text) {
 // follow-up's variants must share its topic anchor.
 struct VariantCheck {
   const Constraints& constraints;
-  const RewriteSources& sources;
-  const WordSet& words;
+  const GarbleCheck& garble;
   bool follow_up = false;
 };
 
@@ -196,7 +195,7 @@ HookCall call_hook(const QueryRewriter& hook, std::string_view kind, const std::
     const bool hyde = kind == "hyde";
     std::string why = kind == "decomposition" ? "" : check_variant(constraints, t, hyde);
     if (why.empty() && !hyde && kind != "decomposition")
-      why = garble_reason(t, check.sources, check.words, {check.follow_up, check.follow_up});
+      why = check.garble.reason(t, {check.follow_up, check.follow_up});
     if (why.empty() && seen(a.variants, t)) why = "duplicate";
     if (why.empty() && budget_left <= 0) why = "over max_variants";
     if (!why.empty()) {
@@ -226,7 +225,7 @@ RewriteSources sources_of(const ScannedQuery& turn, const Preparation& prep, con
 // condense-question step, e.g. its LLM): the reply's first string stands in for the built-in
 // rewrite when it keeps the turn's numbers, IDs and entities and passes the garble check;
 // otherwise the built-in rewrite stands and the call and `rewrite.reasons` say why.
-HookCall condense(const QueryRewriter& hook, const std::string& turn, const RewriteSources& sources,
+HookCall condense(const QueryRewriter& hook, const std::string& turn, const GarbleCheck& garble,
                   const WordSet& words, const Config& c, QueryAnalysis& a) {
   HookCall call;
   auto items = invoke_hook(hook, "condense", turn, c, a, call);
@@ -239,7 +238,7 @@ HookCall condense(const QueryRewriter& hook, const std::string& turn, const Rewr
   std::string why = n.ok() ? "" : n.error().message;
   if (why.empty())
     why = check_variant(extract_constraints(turn, words), n->text, /*allow_additions=*/true);
-  if (why.empty()) why = garble_reason(n->text, sources, words);
+  if (why.empty()) why = garble.reason(n->text);
   if (!why.empty()) {
     a.rejected.push_back({n.ok() ? n->text : items->front(), "condense", why});
     ++call.rejected;
@@ -326,15 +325,16 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
   }
   std::optional<ScannedQuery> turn;  // for the hook's checks only
   std::optional<RewriteSources> sources;
+  std::optional<GarbleCheck> garble;
   if (impl_->hook) {
     turn = lex.scan(NormalizedQuery{original, 0});
     sources = sources_of(*turn, prep, a, c);
+    garble.emplace(*sources, impl_->lists.rewrite_words);
   }
   const auto& kinds = c.rewrite.hook_kinds;
   if (impl_->hook && intent.intent == Intent::kFollowUp &&
       std::find(kinds.begin(), kinds.end(), "condense") != kinds.end())
-    a.hook_calls.push_back(
-        condense(*impl_->hook, original, *sources, impl_->lists.rewrite_words, c, a));
+    a.hook_calls.push_back(condense(*impl_->hook, original, *garble, impl_->lists.rewrite_words, c, a));
   const std::string& query = a.rewrite.query;
 
   // 2. Paths: the original always, then the rewrite.
@@ -364,7 +364,7 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
     if (impl_->hook) {
       int budget_left = c.rewrite.max_variants;
       const bool follow_up = intent.intent == Intent::kFollowUp;
-      const VariantCheck check{cons, *sources, impl_->lists.rewrite_words, follow_up};
+      const VariantCheck check{cons, *garble, follow_up};
       for (const std::string& kind : c.rewrite.hook_kinds) {
         if (kind == "condense") continue;  // done above
         // HyDE dilutes an exact token (seed 002 §2: 含型号、错误码时反而稀释关键词).

@@ -185,6 +185,8 @@ std::vector<std::string> id_shapes(std::string_view text) {
 WordSet::WordSet(std::vector<std::string> words) : words_(std::move(words)) {
   std::sort(words_.begin(), words_.end());
   words_.erase(std::unique(words_.begin(), words_.end()), words_.end());
+  for (const std::string& w : words_)
+    if (w.find(' ') != std::string::npos) phrases_.push_back(w);
 }
 
 bool WordSet::contains(std::string_view word) const {

@@ -32,9 +32,12 @@ class WordSet {
   explicit WordSet(std::vector<std::string> words);
   bool contains(std::string_view word) const;
   const std::vector<std::string>& words() const noexcept { return words_; }
+  /// The entries of several words (what about, how about).
+  const std::vector<std::string>& phrases() const noexcept { return phrases_; }
 
  private:
   std::vector<std::string> words_;  // sorted, unique
+  std::vector<std::string> phrases_;
 };
 
 /// The constraints of a question: every one must survive in a variant.

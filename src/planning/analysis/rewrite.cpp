@@ -434,9 +434,10 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   auto done = [&](std::string out, const char* reason) {
     r.reasons.push_back(reason);
     if (out != question) {
-      if (std::string why = garble_reason(out, sources, words); !why.empty()) {
-        out = fallback_rewrite(sources);
-        if (!garble_reason(out, sources, words).empty()) {
+      const GarbleCheck check(sources, words);
+      if (std::string why = check.reason(out); !why.empty()) {
+        out = check.fallback();
+        if (!check.reason(out).empty()) {
           out = std::string(question);
           why += ":plain";
         }

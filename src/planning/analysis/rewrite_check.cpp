@@ -1,153 +1,159 @@
 #include "planning/analysis/rewrite_check.hpp"
 
 #include <algorithm>
-#include <unordered_map>
-#include <unordered_set>
+#include <cctype>
 
+#include "common/icu.hpp"
 #include "common/utf8.hpp"
 #include "planning/analysis/segment.hpp"
 
 namespace qaplan::internal {
 namespace {
 
-std::vector<std::string_view> words_of(std::string_view text) {
-  std::vector<std::string_view> out;
-  for (const Token& t : segment_words(text))
-    if (t.word) out.push_back(t.text(text));
-  return out;
-}
-
 std::size_t code_points(std::string_view s) {
   std::size_t n = 0;
-  for (std::size_t i = 0; i < s.size();) {
-    next_code_point(s, i);
-    ++n;
-  }
+  for (std::size_t i = 0; i < s.size(); ++n) next_code_point(s, i);
   return n;
 }
 
-// The code points of `s` with their byte offsets.
-std::vector<std::pair<std::size_t, std::size_t>> spans_of(std::string_view s) {
-  std::vector<std::pair<std::size_t, std::size_t>> out;
-  for (std::size_t i = 0; i < s.size();) {
-    const std::size_t b = i;
-    next_code_point(s, i);
-    out.emplace_back(b, i);
-  }
-  return out;
+void words_of(std::string_view text, std::vector<std::string_view>& out) {
+  for (const Token& t : segment_words(text))
+    if (t.word) out.push_back(t.text(text));
 }
 
-bool in_any(std::string_view piece, const RewriteSources& from) {
-  if (from.turn.find(piece) != std::string_view::npos) return true;
-  for (std::string_view h : from.history)
-    if (h.find(piece) != std::string_view::npos) return true;
-  return false;
-}
-
-// Bytes of the turn inside an occurrence of a skip word or phrase (它的 = 它 + 的, how about).
-std::vector<bool> skippable(std::string_view turn, const WordSet& skip) {
-  std::vector<bool> covered(turn.size(), false);
-  for (const std::string& w : skip.words()) {
-    if (w.empty()) continue;
-    for (std::size_t at = turn.find(w); at != std::string_view::npos; at = turn.find(w, at + 1))
-      std::fill(covered.begin() + static_cast<std::ptrdiff_t>(at),
-                covered.begin() + static_cast<std::ptrdiff_t>(at + w.size()), true);
-  }
-  return covered;
-}
-
-std::string drops(std::string_view output, const RewriteSources& from, const WordSet& skip) {
-  const std::vector<bool> covered = skippable(from.turn, skip);
-  for (const Token& t : segment_words(from.turn)) {
-    if (!t.word) continue;
-    if (std::all_of(covered.begin() + t.begin, covered.begin() + t.end, [](bool c) { return c; }))
-      continue;
-    const std::string_view w = t.text(from.turn);
-    if (output.find(w) == std::string_view::npos) return "drops:" + std::string(w);
-  }
-  return "";
-}
-
-// Length in query units: a Han character or an ASCII word counts one.
+// Length in query units: a Han character or a run of ASCII letters and digits counts one
+// (without the word break: only the words need it).
 std::size_t units(std::string_view text) {
   std::size_t n = 0;
-  for (const Token& t : segment_words(text))
-    if (t.word) n += t.ascii ? 1 : code_points(t.text(text));
+  bool in_ascii = false;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::int32_t cp = next_code_point(text, i);
+    const bool alnum = cp < 0x80 && std::isalnum(cp);
+    if (alnum && !in_ascii) ++n;
+    in_ascii = alnum;
+    if (cp >= 0x80 && is_han(cp)) ++n;
+  }
   return n;
 }
 
-// A character repeated at a seam: two equal adjacent code points (or words) of the output that no
-// source has side by side.
-std::string doubled(std::string_view output, const RewriteSources& from,
-                    const std::vector<std::string_view>& out_words) {
-  const auto cps = spans_of(output);
-  for (std::size_t k = 1; k < cps.size(); ++k) {
-    const std::string_view a = output.substr(cps[k - 1].first, cps[k - 1].second - cps[k - 1].first);
-    const std::string_view b = output.substr(cps[k].first, cps[k].second - cps[k].first);
-    if (a == b && a != " " && !in_any(output.substr(cps[k - 1].first, cps[k].second - cps[k - 1].first), from))
-      return "doubled:" + std::string(a);
+// A word made of words of `skip` (它的 = 它 + 的, 那里 = 那 + 里). Only short words are split
+// (a longer one is content): at most 16 code points, so the table below stays tiny.
+bool made_of(std::string_view w, const WordSet& skip) {
+  if (skip.contains(w)) return true;
+  std::vector<std::size_t> at;  // code point boundaries
+  for (std::size_t i = 0; i < w.size();) {
+    at.push_back(i);
+    next_code_point(w, i);
   }
-  for (std::size_t k = 1; k < out_words.size(); ++k) {
-    if (out_words[k] != out_words[k - 1]) continue;
-    const std::size_t b = static_cast<std::size_t>(out_words[k - 1].data() - output.data());
-    const std::size_t e = static_cast<std::size_t>(out_words[k].data() - output.data()) + out_words[k].size();
-    if (!in_any(output.substr(b, e - b), from)) return "doubled:" + std::string(out_words[k]);
-  }
-  return "";
+  at.push_back(w.size());
+  if (at.size() > 17) return false;
+  std::vector<bool> reached(at.size(), false);
+  reached[0] = true;
+  for (std::size_t i = 0; i + 1 < at.size(); ++i)
+    if (reached[i])
+      for (std::size_t j = i + 1; j < at.size(); ++j)
+        if (skip.contains(w.substr(at[i], at[j] - at[i]))) reached[j] = true;
+  return reached.back();
 }
 
-// Every proper piece of every source word that is no source word itself, mapped to that word.
-std::string splits(const RewriteSources& from, const std::vector<std::string_view>& out_words,
-                   const WordSet& skip) {
-  std::unordered_set<std::string_view> whole;
-  std::vector<std::string_view> long_words;
-  auto add = [&](std::string_view text) {
-    for (std::string_view w : words_of(text)) {
-      whole.insert(w);
-      if (code_points(w) >= 2) long_words.push_back(w);
-    }
-  };
-  add(from.turn);
-  add(from.anchor);
-  for (std::string_view h : from.history) add(h);
-  std::unordered_map<std::string_view, std::string_view> piece_of;
-  for (std::string_view w : long_words) {
-    const auto cps = spans_of(w);
-    for (std::size_t i = 0; i < cps.size(); ++i)
-      for (std::size_t j = i + 1; j <= cps.size(); ++j) {
-        if (i == 0 && j == cps.size()) continue;
-        const std::string_view p = w.substr(cps[i].first, cps[j - 1].second - cps[i].first);
-        if (!whole.count(p)) piece_of.emplace(p, w);
-      }
-  }
-  for (std::string_view w : out_words) {
-    if (whole.count(w) || skip.contains(w)) continue;
-    if (const auto it = piece_of.find(w); it != piece_of.end()) return "splits:" + std::string(it->second);
-  }
-  return "";
+bool contains(const std::vector<std::string_view>& sorted, std::string_view w) {
+  return std::binary_search(sorted.begin(), sorted.end(), w);
 }
 
 }  // namespace
 
-std::string garble_reason(std::string_view output, const RewriteSources& from, const WordSet& skip,
-                          GarbleRules rules) {
+GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from_(from), skip_(skip) {
+  std::vector<std::string_view> turn;
+  words_of(from.turn, turn);
+  budget_ = units(from.turn) + units(from.anchor) + static_cast<std::size_t>(std::max(from.max_growth, 0));
+  // Words of the turn a rewrite may drop: the [rewrite] lists, words made of them, and words
+  // inside one of their phrases (what about).
+  std::vector<bool> in_phrase(from.turn.size(), false);
+  for (const std::string& p : skip.phrases())
+    for (std::size_t at = from.turn.find(p); at != std::string_view::npos; at = from.turn.find(p, at + 1))
+      std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(at),
+                in_phrase.begin() + static_cast<std::ptrdiff_t>(at + p.size()), true);
+  for (std::string_view w : turn) {
+    const auto at = static_cast<std::size_t>(w.data() - from.turn.data());
+    if (!made_of(w, skip) && !in_phrase[at]) keep_.push_back(w);
+  }
+  whole_ = turn;
+  for (std::string_view w : whole_)
+    if (code_points(w) >= 2) long_.push_back(w);
+  std::sort(whole_.begin(), whole_.end());
+}
+
+// The history's words, read the first time an output word is not one of the turn's (a rewrite
+// that only puts the turn's words together never needs them).
+void GarbleCheck::read_history() const {
+  if (history_read_) return;
+  history_read_ = true;
+  const std::size_t before = whole_.size();
+  // The anchor is a slice of a history turn: its words are the history's (a slice that cuts a
+  // word leaves a piece, which is what the split rule is for).
+  for (std::string_view h : from_.history) words_of(h, whole_);
+  if (from_.history.empty()) words_of(from_.anchor, whole_);
+  for (std::size_t i = before; i < whole_.size(); ++i)
+    if (code_points(whole_[i]) >= 2) long_.push_back(whole_[i]);
+  std::sort(whole_.begin(), whole_.end());
+}
+
+bool GarbleCheck::in_sources(std::string_view piece) const {
+  if (from_.turn.find(piece) != std::string_view::npos) return true;
+  return std::any_of(from_.history.begin(), from_.history.end(),
+                     [&](std::string_view h) { return h.find(piece) != std::string_view::npos; });
+}
+
+std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) const {
   if (rules.keep_words)
-    if (std::string why = drops(output, from, skip); !why.empty()) return why;
-  if (units(output) >
-      units(from.anchor) + units(from.turn) + static_cast<std::size_t>(std::max(from.max_growth, 0)))
-    return "too_long";
-  const std::vector<std::string_view> out_words = words_of(output);
-  if (std::string why = doubled(output, from, out_words); !why.empty()) return why;
-  if (std::string why = splits(from, out_words, skip); !why.empty()) return why;
-  if (rules.share_anchor && !from.anchor.empty() && output.find(from.anchor) == std::string_view::npos)
+    for (std::string_view w : keep_)
+      if (output.find(w) == std::string_view::npos) return "drops:" + std::string(w);
+  if (units(output) > budget_) return "too_long";
+  std::vector<std::string_view> words;
+  words_of(output, words);
+  // A character or word repeated at a seam where no source repeats it.
+  std::size_t prev_b = 0, prev_e = 0;
+  for (std::size_t i = 0; i < output.size();) {
+    const std::size_t b = i;
+    next_code_point(output, i);
+    if (prev_e == b && b > 0 && output.substr(prev_b, b - prev_b) == output.substr(b, i - b) &&
+        output[b] != ' ' && !in_sources(output.substr(prev_b, i - prev_b)))
+      return "doubled:" + std::string(output.substr(b, i - b));
+    prev_b = b;
+    prev_e = i;
+  }
+  for (std::size_t k = 1; k < words.size(); ++k) {
+    if (words[k] != words[k - 1]) continue;
+    const auto b = static_cast<std::size_t>(words[k - 1].data() - output.data());
+    const auto e = static_cast<std::size_t>(words[k].data() - output.data()) + words[k].size();
+    if (!in_sources(output.substr(b, e - b))) return "doubled:" + std::string(words[k]);
+  }
+  // A word of the output that is a piece of a longer source word and no source word itself.
+  for (std::string_view w : words) {
+    if (contains(whole_, w) || skip_.contains(w)) continue;
+    read_history();
+    if (contains(whole_, w)) continue;
+    for (std::string_view s : long_)
+      if (s.size() > w.size() && s.find(w) != std::string_view::npos) return "splits:" + std::string(s);
+  }
+  if (rules.share_anchor && !from_.anchor.empty() && output.find(from_.anchor) == std::string_view::npos)
     return "no_anchor";
   return "";
 }
 
+std::string GarbleCheck::fallback() const {
+  if (from_.anchor.empty() || from_.turn.find(from_.anchor) != std::string_view::npos)
+    return std::string(from_.turn);
+  return std::string(from_.anchor) + " " + std::string(from_.turn);
+}
+
+std::string garble_reason(std::string_view output, const RewriteSources& from, const WordSet& skip,
+                          GarbleRules rules) {
+  return GarbleCheck(from, skip).reason(output, rules);
+}
+
 std::string fallback_rewrite(const RewriteSources& from) {
-  if (from.anchor.empty() || from.turn.find(from.anchor) != std::string_view::npos)
-    return std::string(from.turn);
-  return std::string(from.anchor) + " " + std::string(from.turn);
+  return GarbleCheck(from, WordSet()).fallback();
 }
 
 }  // namespace qaplan::internal

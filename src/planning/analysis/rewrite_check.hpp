@@ -35,8 +35,32 @@ struct GarbleRules {
   bool share_anchor = false;
 };
 
-/// "" when `output` breaks no rule, else the first broken rule ("drops:年假", "too_long", …).
-/// `skip`: words a rewrite may drop (the [rewrite] lists).
+/// The check prepared once for one set of sources (each source segmented once); `reason()` then
+/// segments only the output (and the history once, when an output word needs it). Holds views
+/// into `from` and `skip`: both must outlive it. Not for concurrent use (one per analysis).
+class GarbleCheck {
+ public:
+  GarbleCheck(const RewriteSources& from, const WordSet& skip);
+  /// "" when `output` breaks no rule, else the first broken rule ("drops:年假", "too_long", …).
+  std::string reason(std::string_view output, GarbleRules rules = {}) const;
+  /// The safe form a rejected rewrite falls back to (below).
+  std::string fallback() const;
+
+ private:
+  bool in_sources(std::string_view piece) const;
+  void read_history() const;
+
+  RewriteSources from_;
+  const WordSet& skip_;
+  std::size_t budget_ = 0;               // query units: anchor + turn + max_growth
+  std::vector<std::string_view> keep_;   // content words of the turn
+  mutable std::vector<std::string_view> whole_;  // words of the sources, sorted
+  mutable std::vector<std::string_view> long_;   // those of two code points or more
+  mutable bool history_read_ = false;
+};
+
+/// GarbleCheck(from, skip).reason(output, rules). `skip`: words a rewrite may drop (the [rewrite]
+/// lists).
 std::string garble_reason(std::string_view output, const RewriteSources& from, const WordSet& skip,
                           GarbleRules rules = {});
 

@@ -1,5 +1,8 @@
 #include "planning/analysis/segment.hpp"
 
+#include <array>
+#include <utility>
+
 #include <unicode/brkiter.h>
 #include <unicode/unistr.h>
 
@@ -25,7 +28,9 @@ icu::BreakIterator* thread_iterator() {
 
 }  // namespace
 
-std::vector<Token> segment_words(std::string_view text) {
+namespace {
+
+std::vector<Token> segment_uncached(std::string_view text) {
   std::vector<Token> out;
   icu::BreakIterator* bi = thread_iterator();
   const icu::UnicodeString u =
@@ -72,6 +77,24 @@ std::vector<Token> segment_words(std::string_view text) {
   int32_t p = bi->first();
   for (int32_t q = bi->next(); q != icu::BreakIterator::DONE; p = q, q = bi->next())
     out.push_back(make(byte_at[static_cast<std::size_t>(p)], byte_at[static_cast<std::size_t>(q)]));
+  return out;
+}
+
+}  // namespace
+
+// One analysis segments the same few texts several times (the previous question for its spans,
+// its topic and the garble check; the turn and its fragment): the last few results per thread
+// are kept, so ICU's dictionary break runs once per text.
+std::vector<Token> segment_words(std::string_view text) {
+  constexpr std::size_t kKept = 8;
+  thread_local std::array<std::pair<std::string, std::vector<Token>>, kKept> kept;
+  thread_local std::size_t next = 0;
+  for (const auto& [t, tokens] : kept)
+    if (t == text && !(t.empty() && tokens.empty())) return tokens;
+  std::vector<Token> out = segment_uncached(text);
+  auto& slot = kept[next++ % kKept];
+  slot.first.assign(text);
+  slot.second = out;
   return out;
 }
 
