@@ -126,7 +126,9 @@ const Config& Planner::config() const noexcept { return impl_->lexicon.config();
 
 Result<QueryAnalysis> Planner::analyze(const Preparation& preparation,
                                        const AnalysisContext& context) const {
-  return impl_->analyzer.analyze(preparation, context, impl_->lexicon);
+  const bool domain_words = impl_->domain && impl_->lexicon.config().rewrite.domain_word_break;
+  return impl_->analyzer.analyze(preparation, context, impl_->lexicon,
+                                 domain_words ? &impl_->domain->lexicon() : nullptr);
 }
 
 std::string Planner::model_description() const {

@@ -225,6 +225,38 @@ TEST(RewriteRules, ADifferenceInDegreeIsMeasuredAgainstTheHistory) {
   EXPECT_EQ(std::count(sup.rules.begin(), sup.rules.end(), "follow_up_comparison"), 0);
 }
 
+// A demonstrative with its noun takes the antecedent's place as a whole (issue 23 item 3): the
+// noun is the antecedent's head, so it is not repeated (合同模板模板) or left beside it.
+TEST(RewriteRules, ADemonstrativeWithTheAntecedentsHeadIsReplacedAsOnePhrase) {
+  // (ICU splits 供应|商, so without [rewrite] domain_word_break the antecedent is 合同模板.)
+  const auto tpl = rewrite("这个模板能改付款条款吗", {"供应商合同模板在哪下载"});
+  EXPECT_TRUE(has(tpl.query, "合同模板能改付款条款吗")) << tpl.query;
+  EXPECT_FALSE(has(tpl.query, "模板模板")) << tpl.query;
+  const auto leave = rewrite("休这个假期间工资照发吗", {"产假可以休多久"});
+  EXPECT_EQ(leave.query, "休产假期间工资照发吗");
+  // Without a shared head the demonstrative alone is replaced.
+  EXPECT_EQ(rewrite("这个能跨年用吗", {"年假有几天"}).query, "年假能跨年用吗");
+}
+
+// [rewrite] domain_word_break: the domain lexicon's terms join ICU's pieces (供应|商), so the topic
+// anchor is a whole term; off, ICU's words only.
+TEST(RewriteRules, TheDomainWordBreakKeepsAKnowledgeBaseTermWhole) {
+  auto anchor = [](bool on) {
+    Config c = load_config(test::shipped_config()).value();
+    c.rewrite.domain_word_break = on;
+    const Planner p = Planner::create(c).value();
+    auto prep = p.prepare(PrepareRequest{"那模板呢", {"供应商合同模板在哪下载"}, "", std::nullopt});
+    EXPECT_TRUE(prep.ok());
+    AnalysisContext ctx;
+    ctx.now = "2026-03-15T10:00:00+08:00";
+    auto a = p.analyze(*prep, ctx);
+    EXPECT_TRUE(a.ok());
+    return a.ok() ? a->rewrite.topic_anchor : std::string();
+  };
+  EXPECT_EQ(anchor(true), "供应商合同模板");
+  EXPECT_EQ(anchor(false), "供应");
+}
+
 // Social words around a follow-up never land inside its rewrite (issue 23: 病假谢谢,那年假).
 TEST(RewriteRules, SocialWordsAroundAFollowUpStayOutOfTheRewrite) {
   const auto thanks = rewrite("谢谢，那年假呢", {"病假怎么请"});

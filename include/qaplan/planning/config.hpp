@@ -222,7 +222,9 @@ struct RetrievalStrategyConfig {
 /// [rewrite]: the built-in follow-up rewriter and the model hooks (seed 002 §2, §5).
 struct RewriteConfig {
   int window_turns = 3;  ///< history turns the rewriter reads (plus the topic anchor)
-  int max_growth = 12;   ///< a rewrite is at most anchor + turn + this many code points
+  int max_growth = 12;   ///< a rewrite is at most anchor + turn + this many query units
+  /// The [domain] lexicon's terms join ICU's pieces in the rewriter's word break (供应|商 → 供应商)
+  bool domain_word_break = false;
   std::vector<std::string> function_words;  ///< words never part of an antecedent (你, 的, 怎么)
   std::vector<std::string> person_pronouns;  ///< 他, 她, 他们, he, she, they
   std::vector<std::string> thing_pronouns;   ///< 它, 这个, 那个, it, this, that

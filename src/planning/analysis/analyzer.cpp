@@ -9,6 +9,7 @@
 #include "planning/analysis/filters.hpp"
 #include "planning/analysis/rewrite.hpp"
 #include "planning/analysis/rewrite_check.hpp"
+#include "planning/analysis/segment.hpp"
 #include "planning/text.hpp"
 
 namespace qaplan::internal {
@@ -277,7 +278,8 @@ std::vector<std::string> core_terms(std::string_view query, const Constraints& c
 }  // namespace
 
 Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisContext& context,
-                                        const Lexicon& lex) const {
+                                        const Lexicon& lex, const DomainLexicon* terms) const {
+  const ScopedTerms vocabulary(terms);
   const Config& c = lex.config();
   const AnalysisLists& lists = impl_->lists;
   if (!context.now.empty() && !dates::parse_time_point(context.now)) {

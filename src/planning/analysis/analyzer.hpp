@@ -23,6 +23,8 @@
 
 namespace qaplan::internal {
 
+class DomainLexicon;
+
 /// The compiled word lists of [routing], [execution] and [glossary].
 struct AnalysisLists {
   CueLists cues;
@@ -62,8 +64,10 @@ class Analyzer {
   static Result<Analyzer> create(const Config& config,
                                  std::map<std::string, std::shared_ptr<const QueryRewriter>> rewriters);
 
+  /// `terms`: the host's domain lexicon, whose terms the rewriter's word break keeps whole
+  /// (null = ICU's words only).
   Result<QueryAnalysis> analyze(const Preparation& prep, const AnalysisContext& context,
-                                const Lexicon& lexicon) const;
+                                const Lexicon& lexicon, const DomainLexicon* terms = nullptr) const;
 
  private:
   struct Impl;

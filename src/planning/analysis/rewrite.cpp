@@ -388,6 +388,18 @@ std::string history_summary(std::string_view question, const std::vector<std::st
 
 namespace {
 
+// Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
+// 模板能改…); 0 when none.
+std::size_t shared_head(std::string_view antecedent, std::string_view rest) {
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < antecedent.size();) {
+    const std::string_view tail = antecedent.substr(i);
+    if (tail.size() > best && rest.starts_with(tail)) best = tail.size();
+    next_code_point(antecedent, i);
+  }
+  return best;
+}
+
 // The rewrite of a turn without social words around it.
 Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& history,
                      const Lexicon& lex, const WordSet& words) {
@@ -485,10 +497,13 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
       antecedent = std::string(slice(prev, begin, prev_spans[best].end));
     }
     if (!antecedent) break;
+    // A demonstrative with its noun (这个模板, 这个假): the noun is the antecedent's head, and the
+    // whole phrase takes the antecedent's place (供应商合同模板能改…, 休产假期间…).
+    const std::size_t head = shared_head(*antecedent, text.substr(hit->end));
     std::string out(text.substr(0, hit->begin));
     out = join(out, *antecedent);
-    out = join(out, text.substr(hit->end));
-    return done(std::move(out), person ? "pronoun:person" : "pronoun");
+    out = join(out, text.substr(hit->end + head));
+    return done(std::move(out), person ? "pronoun:person" : head ? "pronoun:head" : "pronoun");
   }
   if (!topic) return done(std::string(question), "no_antecedent");
 

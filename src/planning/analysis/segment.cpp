@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "common/icu.hpp"
+#include "planning/domain_lexicon.hpp"
 #include "common/utf8.hpp"
 
 namespace qaplan::internal {
@@ -82,20 +83,65 @@ std::vector<Token> segment_uncached(std::string_view text) {
 
 }  // namespace
 
+thread_local const DomainLexicon* current_terms = nullptr;
+
+// ICU's pieces of a term joined: a lexicon term that starts and ends on token boundaries, spans
+// two or more Han tokens and holds a lone Han character (ICU's sign that it did not know the
+// word). Leftmost, longest first.
+void join_terms(std::string_view text, const DomainLexicon& terms, std::vector<Token>& tokens) {
+  thread_local std::vector<DomainLexicon::Hit> hits;
+  terms.scan(text, hits);
+  if (hits.empty()) return;
+  std::vector<Token> out;
+  out.reserve(tokens.size());
+  std::size_t h = 0;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    std::size_t best = i;
+    for (; h < hits.size() && hits[h].begin < tokens[i].begin; ++h) {}
+    for (std::size_t k = h; k < hits.size() && hits[k].begin == tokens[i].begin; ++k) {
+      bool lone = false, han = true;
+      std::size_t j = i;
+      for (; j < tokens.size() && tokens[j].end <= hits[k].end; ++j) {
+        lone = lone || tokens[j].single_han;
+        han = han && tokens[j].word && !tokens[j].ascii;
+      }
+      if (j > i + 1 && tokens[j - 1].end == hits[k].end && lone && han) best = std::max(best, j - 1);
+    }
+    Token t = tokens[i];
+    if (best > i) {
+      t.end = tokens[best].end;
+      t.single_han = false;
+      i = best;
+    }
+    out.push_back(t);
+  }
+  tokens = std::move(out);
+}
+
 // One analysis segments the same few texts several times (the previous question for its spans,
 // its topic and the garble check; the turn and its fragment): the last few results per thread
 // are kept, so ICU's dictionary break runs once per text.
 std::vector<Token> segment_words(std::string_view text) {
   constexpr std::size_t kKept = 8;
-  thread_local std::array<std::pair<std::string, std::vector<Token>>, kKept> kept;
+  struct Kept {
+    std::string text;
+    const DomainLexicon* terms = nullptr;
+    std::vector<Token> tokens;
+  };
+  thread_local std::array<Kept, kKept> kept;
   thread_local std::size_t next = 0;
-  for (const auto& [t, tokens] : kept)
-    if (t == text && !(t.empty() && tokens.empty())) return tokens;
+  for (const Kept& k : kept)
+    if (k.text == text && k.terms == current_terms && !k.tokens.empty()) return k.tokens;
   std::vector<Token> out = segment_uncached(text);
-  auto& slot = kept[next++ % kKept];
-  slot.first.assign(text);
-  slot.second = out;
+  if (current_terms) join_terms(text, *current_terms, out);
+  Kept& slot = kept[next++ % kKept];
+  slot.text.assign(text);
+  slot.terms = current_terms;
+  slot.tokens = out;
   return out;
 }
+
+ScopedTerms::ScopedTerms(const DomainLexicon* terms) : saved_(current_terms) { current_terms = terms; }
+ScopedTerms::~ScopedTerms() { current_terms = saved_; }
 
 }  // namespace qaplan::internal

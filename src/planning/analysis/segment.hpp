@@ -9,6 +9,8 @@
 
 namespace qaplan::internal {
 
+class DomainLexicon;
+
 struct Token {
   std::uint32_t begin = 0;  ///< byte offsets into the text
   std::uint32_t end = 0;
@@ -19,6 +21,21 @@ struct Token {
 };
 
 /// Tokens of valid UTF-8 `text`, in order, covering it. Thread-safe (one iterator per thread).
+/// While a ScopedTerms is alive on the calling thread, a term of its lexicon that ICU cut into
+/// pieces at least one of which is a lone Han character (供应|商, 加班|费) is one token.
 std::vector<Token> segment_words(std::string_view text);
+
+/// The host's vocabulary the word break keeps whole on this thread for the scope's lifetime (the
+/// analysis of one question). Null = ICU's words only.
+class ScopedTerms {
+ public:
+  explicit ScopedTerms(const DomainLexicon* terms);
+  ~ScopedTerms();
+  ScopedTerms(const ScopedTerms&) = delete;
+  ScopedTerms& operator=(const ScopedTerms&) = delete;
+
+ private:
+  const DomainLexicon* saved_;
+};
 
 }  // namespace qaplan::internal

@@ -279,6 +279,7 @@ Status read_model(Reader& r, ModelConfig& m) {
 Status read_rewrite(Reader& r, RewriteConfig& w) {
   QAPLAN_TRY(r.count("window_turns", w.window_turns, true));
   QAPLAN_TRY(r.count("max_growth", w.max_growth));
+  QAPLAN_TRY(r.get("domain_word_break", w.domain_word_break));
   for (auto [key, list] : {std::pair{"function_words", &w.function_words},
                            std::pair{"person_pronouns", &w.person_pronouns},
                            std::pair{"thing_pronouns", &w.thing_pronouns},
