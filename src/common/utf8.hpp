@@ -51,6 +51,13 @@ inline bool is_valid_utf8(std::string_view s) noexcept {
   return first_invalid_utf8(s) == std::string_view::npos;
 }
 
+/// Code points of valid UTF-8 (bytes that do not continue a sequence).
+inline std::size_t count_code_points(std::string_view s) noexcept {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
 inline bool is_ascii_alnum(std::int32_t cp) noexcept {
   return (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z');
 }

@@ -107,13 +107,19 @@ bool at_word_boundaries(std::string_view t, std::uint32_t b, std::uint32_t e) {
 }
 
 // Social words at the edges (greeting, thanks, goodbye, acknowledgement, fillers) are not part
-// of the question. A one-character cue (好, 嗯) only counts when punctuation or another cue
-// separates it from the question, so 好用吗 keeps its 好.
+// of the question.
 void trim_social_edges(ScannedQuery& a, const LexiconIds& ids) {
+  const auto [b, e] = trim_edges(
+      a, {ids.greeting, ids.thanks, ids.goodbye, ids.acknowledgement, ids.politeness});
+  a.content_begin = b;
+  a.content_end = e;
+}
+
+std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& a,
+                                                   std::initializer_list<std::uint32_t> lists) {
   const std::string& t = a.query.text;
   auto strippable = [&](std::uint32_t list) {
-    return list == ids.greeting || list == ids.thanks || list == ids.goodbye ||
-           list == ids.acknowledgement || list == ids.politeness;
+    return std::find(lists.begin(), lists.end(), list) != lists.end();
   };
   auto word_at = [&](std::size_t i) {
     std::size_t j = i;
@@ -170,8 +176,7 @@ void trim_social_edges(ScannedQuery& a, const LexiconIds& ids) {
     e = last_word_end(best->begin);
     moved = true;
   }
-  a.content_begin = static_cast<std::uint32_t>(b);
-  a.content_end = static_cast<std::uint32_t>(std::max(b, e));
+  return {static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(std::max(b, e))};
 }
 
 bool has_work_anchor(const ScannedQuery& q, const LexiconIds& ids) {

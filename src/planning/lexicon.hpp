@@ -130,8 +130,16 @@ std::string_view core_text(std::string_view text) noexcept;
 /// source, category or table keyword — a subject of its own.
 bool has_work_anchor(const ScannedQuery& q, const LexiconIds& ids);
 
-/// Sets content_begin/content_end of a freshly scanned query (see ScannedQuery).
+/// Sets content_begin/content_end of a freshly scanned query (see ScannedQuery): the text without
+/// greetings, thanks, goodbyes, acknowledgements and politeness at its edges.
 void trim_social_edges(ScannedQuery& q, const LexiconIds& ids);
+
+/// Bytes [begin, end) of `q`'s text without the hits of `lists` at its edges and the non-word
+/// characters beside them. A one-character cue (好, 嗯) only counts when punctuation or another
+/// such cue separates it from the rest, so 好用吗 keeps its 好. The rewriter trims the social
+/// acts only (politeness frames the question it rewrites).
+std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& q,
+                                                   std::initializer_list<std::uint32_t> lists);
 
 /// False when a cue hit [b, e) would cut an ASCII word (see lexicon.cpp).
 bool at_word_boundaries(std::string_view text, std::uint32_t b, std::uint32_t e);

@@ -100,12 +100,14 @@ struct Gate {
     if (!a->rewrite.rewritten) return;
     // The check on the planner's own normalized texts.
     std::vector<std::string_view> window;
-    for (std::size_t i = prep->history.size(), k = 0; i-- > 0 && k < 3; ++k)
+    const auto turns = static_cast<std::size_t>(shipped().rewrite.window_turns);
+    for (std::size_t i = prep->history.size(), k = 0; i-- > 0 && k < turns; ++k)
       window.push_back(prep->history[i]);
     // The turn as the rewriter reads it: without the social words around it (谢谢，…).
     static const internal::Lexicon lex = internal::Lexicon::create(shipped()).value();
     const internal::ScannedQuery turn = lex.scan(NormalizedQuery{prep->normalized.text, 0});
-    const RewriteSources from{turn.content(), window, a->rewrite.topic_anchor, 12};
+    const RewriteSources from{turn.content(), window, a->rewrite.topic_anchor,
+                              shipped().rewrite.max_growth};
     if (const std::string w = garble_reason(a->rewrite.query, from, skip()); !w.empty()) {
       ++garbled;
       std::printf("garbled (%s): %s | %s => %s\n", w.c_str(), history.back().c_str(), question.c_str(),

@@ -227,7 +227,7 @@ RewriteSources sources_of(const ScannedQuery& turn, const Preparation& prep, con
 // rewrite when it keeps the turn's numbers, IDs and entities and passes the garble check;
 // otherwise the built-in rewrite stands and the call and `rewrite.reasons` say why.
 HookCall condense(const QueryRewriter& hook, const std::string& turn, const GarbleCheck& garble,
-                  const WordSet& words, const Config& c, QueryAnalysis& a) {
+                  const WordSet& function_words, const Config& c, QueryAnalysis& a) {
   HookCall call;
   auto items = invoke_hook(hook, "condense", turn, c, a, call);
   if (!items) {
@@ -238,7 +238,7 @@ HookCall condense(const QueryRewriter& hook, const std::string& turn, const Garb
   auto n = normalize_question(items->front(), c.input, "condense");
   std::string why = n.ok() ? "" : n.error().message;
   if (why.empty())
-    why = check_variant(extract_constraints(turn, words), n->text, /*allow_additions=*/true);
+    why = check_variant(extract_constraints(turn, function_words), n->text, /*allow_additions=*/true);
   if (why.empty()) why = garble.reason(n->text);
   if (!why.empty()) {
     a.rejected.push_back({n.ok() ? n->text : items->front(), "condense", why});
@@ -336,7 +336,7 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
   const auto& kinds = c.rewrite.hook_kinds;
   if (impl_->hook && intent.intent == Intent::kFollowUp &&
       std::find(kinds.begin(), kinds.end(), "condense") != kinds.end())
-    a.hook_calls.push_back(condense(*impl_->hook, original, *garble, impl_->lists.rewrite_words, c, a));
+    a.hook_calls.push_back(condense(*impl_->hook, original, *garble, impl_->lists.function_words, c, a));
   const std::string& query = a.rewrite.query;
 
   // 2. Paths: the original always, then the rewrite.

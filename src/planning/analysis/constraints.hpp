@@ -31,7 +31,6 @@ class WordSet {
   WordSet() = default;
   explicit WordSet(std::vector<std::string> words);
   bool contains(std::string_view word) const;
-  const std::vector<std::string>& words() const noexcept { return words_; }
   /// The entries of several words (what about, how about).
   const std::vector<std::string>& phrases() const noexcept { return phrases_; }
 

@@ -222,12 +222,6 @@ std::string join(std::string_view a, std::string_view b) {
   return out;
 }
 
-std::size_t code_points_of(std::string_view s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
 std::string_view last_code_point(std::string_view s) {
   std::size_t b = s.size();
   while (b > 0 && (static_cast<unsigned char>(s[b - 1]) & 0xC0) == 0x80) --b;
@@ -261,7 +255,7 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
     const std::string_view w = p[i].text(prev);
     if (!p[i].word || reader.is_function(w)) continue;
     const bool same = w == head;
-    const bool same_last = !same && code_points_of(w) >= 2 && code_points_of(head) >= 2 &&
+    const bool same_last = !same && count_code_points(w) >= 2 && count_code_points(head) >= 2 &&
                            !p[i].ascii && last_code_point(w) == last_code_point(head);
     if (!same && !same_last) continue;
     std::size_t first = i;
@@ -633,60 +627,12 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   return done(join(r.topic_anchor, frag), "topic_prefix");
 }
 
-bool edge_punct(std::int32_t cp) {
-  return cp == ' ' || cp == ',' || cp == '.' || cp == '!' || cp == '?' || cp == ';' || cp == 0x3001 ||
-         cp == 0x3002 || cp == 0xFF01 || cp == 0xFF0C || cp == 0xFF1F || cp == '~';
-}
-
-// The turn without greetings, thanks, goodbyes and acknowledgements at its edges and the
-// punctuation beside them (谢谢，那年假呢 → 那年假呢). Particles and politeness stay: 吗 and 呢
-// still ask, `can i` still frames the question.
+// The turn without greetings, thanks, goodbyes and acknowledgements at its edges (谢谢，那年假呢
+// → 那年假呢). Politeness stays: `can i` still frames the question.
 std::string_view without_social_edges(std::string_view text, const Lexicon& lex) {
   const LexiconIds& ids = lex.ids();
   const ScannedQuery q = lex.scan(NormalizedQuery{std::string(text), 0});
-  auto social = [&](const CueHit& h) {
-    return h.list == ids.greeting || h.list == ids.thanks || h.list == ids.goodbye ||
-           h.list == ids.acknowledgement;
-  };
-  // A one-character cue (好, 嗯) counts only beside punctuation: 好看吗 keeps its 好.
-  auto one_char = [&](const CueHit& h) {
-    std::size_t i = h.begin;
-    next_code_point(text, i);
-    return i == h.end;
-  };
-  auto skip_punct = [&](std::size_t i) {
-    while (i < text.size()) {
-      std::size_t j = i;
-      if (!edge_punct(next_code_point(text, j))) break;
-      i = j;
-    }
-    return i;
-  };
-  std::size_t b = skip_punct(0), e = text.size();
-  for (bool moved = true; moved;) {
-    moved = false;
-    for (const CueHit& h : q.hits)
-      if (social(h) && h.begin == b && h.end < e && (!one_char(h) || skip_punct(h.end) > h.end)) {
-        b = skip_punct(h.end);
-        moved = true;
-      }
-  }
-  for (bool moved = true; moved;) {
-    moved = false;
-    std::size_t k = e;  // back over punctuation
-    while (k > b) {
-      std::size_t s = k - 1;
-      while (s > b && (static_cast<unsigned char>(text[s]) & 0xC0) == 0x80) --s;
-      std::size_t t = s;
-      if (!edge_punct(next_code_point(text, t))) break;
-      k = s;
-    }
-    for (const CueHit& h : q.hits)
-      if (social(h) && h.end == k && h.begin > b && (!one_char(h) || k < e)) {
-        e = h.begin;
-        moved = true;
-      }
-  }
+  const auto [b, e] = trim_edges(q, {ids.greeting, ids.thanks, ids.goodbye, ids.acknowledgement});
   return b < e ? text.substr(b, e - b) : text;
 }
 

@@ -1,40 +1,21 @@
 #include "planning/analysis/rewrite_check.hpp"
 
 #include <algorithm>
-#include <cctype>
 
-#include "common/icu.hpp"
 #include "common/utf8.hpp"
 #include "planning/analysis/segment.hpp"
+#include "planning/text.hpp"
 
 namespace qaplan::internal {
 namespace {
-
-std::size_t code_points(std::string_view s) {
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < s.size(); ++n) next_code_point(s, i);
-  return n;
-}
 
 void words_of(std::string_view text, std::vector<std::string_view>& out) {
   for (const Token& t : segment_words(text))
     if (t.word) out.push_back(t.text(text));
 }
 
-// Length in query units: a Han character or a run of ASCII letters and digits counts one
-// (without the word break: only the words need it).
-std::size_t units(std::string_view text) {
-  std::size_t n = 0;
-  bool in_ascii = false;
-  for (std::size_t i = 0; i < text.size();) {
-    const std::int32_t cp = next_code_point(text, i);
-    const bool alnum = cp < 0x80 && std::isalnum(cp);
-    if (alnum && !in_ascii) ++n;
-    in_ascii = alnum;
-    if (cp >= 0x80 && is_han(cp)) ++n;
-  }
-  return n;
-}
+// Length in query units (a Han character or a word of letters counts one): text.hpp's measure.
+std::size_t units(std::string_view text) { return static_cast<std::size_t>(count_query_units(text)); }
 
 // A word made of words of `skip` (它的 = 它 + 的, 那里 = 那 + 里). Only short words are split
 // (a longer one is content): at most 16 code points, so the table below stays tiny.
@@ -79,7 +60,7 @@ GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from
   }
   whole_ = turn;
   for (std::string_view w : whole_)
-    if (code_points(w) >= 2) long_.push_back(w);
+    if (count_code_points(w) >= 2) long_.push_back(w);
   std::sort(whole_.begin(), whole_.end());
 }
 
@@ -94,7 +75,7 @@ void GarbleCheck::read_history() const {
   for (std::string_view h : from_.history) words_of(h, whole_);
   if (from_.history.empty()) words_of(from_.anchor, whole_);
   for (std::size_t i = before; i < whole_.size(); ++i)
-    if (code_points(whole_[i]) >= 2) long_.push_back(whole_[i]);
+    if (count_code_points(whole_[i]) >= 2) long_.push_back(whole_[i]);
   std::sort(whole_.begin(), whole_.end());
 }
 
@@ -141,11 +122,7 @@ std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) cons
   return "";
 }
 
-std::string GarbleCheck::fallback() const {
-  if (from_.anchor.empty() || from_.turn.find(from_.anchor) != std::string_view::npos)
-    return std::string(from_.turn);
-  return std::string(from_.anchor) + " " + std::string(from_.turn);
-}
+std::string GarbleCheck::fallback() const { return fallback_rewrite(from_); }
 
 std::string garble_reason(std::string_view output, const RewriteSources& from, const WordSet& skip,
                           GarbleRules rules) {
@@ -153,7 +130,9 @@ std::string garble_reason(std::string_view output, const RewriteSources& from, c
 }
 
 std::string fallback_rewrite(const RewriteSources& from) {
-  return GarbleCheck(from, WordSet()).fallback();
+  if (from.anchor.empty() || from.turn.find(from.anchor) != std::string_view::npos)
+    return std::string(from.turn);
+  return std::string(from.anchor) + " " + std::string(from.turn);
 }
 
 }  // namespace qaplan::internal

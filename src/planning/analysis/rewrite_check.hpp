@@ -8,10 +8,11 @@
 //  - splits:<w>   a word of the output is a piece of a word of the turn or history that is no
 //                 word of its own there (二一线城市 holds 二 of 二线);
 //  - doubled:<x>  a character or word repeated at a seam where no source repeats it (年假假期);
-//  - too_long     longer than anchor + turn + [rewrite] max_growth code points (a clause of the
+//  - too_long     longer than anchor + turn + [rewrite] max_growth query units (a clause of the
 //                 history pasted in);
 //  - no_anchor    a variant that does not share the topic anchor.
-// Linear in the texts: one segmentation each, hash lookups per word.
+// One word break per text; a word of the output that is no source word is looked for in the
+// source words (short texts: questions are capped by [input]).
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,7 +25,7 @@ struct RewriteSources {
   std::string_view turn;                  ///< the current turn, social words around it trimmed
   std::vector<std::string_view> history;  ///< the window the rewrite may draw from
   std::string_view anchor;                ///< the topic anchor ("" = none)
-  int max_growth = 12;                    ///< code points allowed beyond anchor + turn
+  int max_growth = 12;                    ///< query units allowed beyond anchor + turn
 };
 
 /// Which rules apply: a follow-up's rewrite and variants keep the turn's words and its variants

@@ -1,16 +1,15 @@
 #include "planning/analysis/segment.hpp"
 
-#include <array>
-#include <utility>
-
 #include <unicode/brkiter.h>
 #include <unicode/unistr.h>
 
+#include <array>
 #include <memory>
+#include <utility>
 
 #include "common/icu.hpp"
-#include "planning/domain_lexicon.hpp"
 #include "common/utf8.hpp"
+#include "planning/domain_lexicon.hpp"
 
 namespace qaplan::internal {
 namespace {

@@ -40,12 +40,6 @@ bool is_clause_break(std::int32_t cp) {
   return cp < 0 || (!is_word_char(cp) && cp != ' ');
 }
 
-std::size_t code_points(std::string_view s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
 // An explicit request for a person in a clause of its own (我要转人工，报销单被退回了): the
 // person will take the question. Only multi-character cues count here, so a bare address
 // ("客服，我的报销单…") stays a question.
@@ -59,7 +53,7 @@ const CueHit* handoff_clause(const ScannedQuery& q, const LexiconIds& ids) {
     while (i < t.size() && !is_clause_break(next_code_point(t, i))) e = i;
     for (const CueHit& h : q.hits)
       if (h.list == ids.handoff && h.begin >= b && h.end <= e &&
-          code_points(std::string_view(t).substr(h.begin, h.end - h.begin)) >= 3 &&
+          count_code_points(std::string_view(t).substr(h.begin, h.end - h.begin)) >= 3 &&
           covered_only(q, cov, b, e))
         return &h;
     b = i;

@@ -35,43 +35,41 @@ bool marker(const CueHit& h, const LexiconIds& ids) {
          h.list == ids.connective || h.list == ids.politeness || pronoun(h, ids);
 }
 
-// What the pronoun's clause holds before it: an enumeration comma (房补、探亲机票这些), and how
-// many code points no marker covers (对方要求我们先签他们的版本).
+// What a clause holds up to a point: an enumeration comma (房补、探亲机票这些), and how many
+// code points no marker covers (对方要求我们先签他们的版本).
 struct Before {
   bool listed = false;
   int own = 0;
 };
 
-Before clause_before(const ScannedQuery& q, const LexiconIds& ids, std::uint32_t at) {
-  const std::string_view t = q.query.text;
-  Before b;
-  for (std::size_t i = q.content_begin; i < at;) {
-    const std::size_t here = i;
-    const std::int32_t cp = next_code_point(t, i);
-    if (clause_break(cp)) {
-      b = Before{};
-    } else if (cp == 0x3001) {
-      b.listed = true;
-    } else if (std::none_of(q.hits.begin(), q.hits.end(), [&](const CueHit& h) {
-                 return marker(h, ids) && h.begin <= here && here < h.end;
-               })) {
-      ++b.own;
-    }
-  }
-  return b;
-}
-
 }  // namespace
 
 bool antecedent_in_turn(const ScannedQuery& q, const LexiconIds& ids) {
-  bool any = false;
+  // One pass over the content: bytes under a marker first, then the clause state at each pronoun
+  // (hits are few, the text is walked once).
+  const std::string_view t = q.query.text;
+  std::vector<char> marked(t.size(), 0);
+  std::vector<const CueHit*> pronouns;
   for (const CueHit& h : q.hits) {
-    if (!pronoun(h, ids) || h.begin < q.content_begin || h.end > q.content_end) continue;
-    any = true;
-    const Before b = clause_before(q, ids, h.begin);
-    if (!b.listed && !(h.list == ids.person_pronoun && b.own >= 2)) return false;
+    if (marker(h, ids)) std::fill(marked.begin() + h.begin, marked.begin() + h.end, 1);
+    if (pronoun(h, ids) && h.begin >= q.content_begin && h.end <= q.content_end) pronouns.push_back(&h);
   }
-  return any;
+  if (pronouns.empty()) return false;
+  std::sort(pronouns.begin(), pronouns.end(),
+            [](const CueHit* x, const CueHit* y) { return x->begin < y->begin; });
+  Before b;
+  std::size_t i = q.content_begin;
+  for (const CueHit* h : pronouns) {
+    while (i < h->begin) {
+      const std::size_t here = i;
+      const std::int32_t cp = next_code_point(t, i);
+      if (clause_break(cp)) b = Before{};
+      else if (cp == 0x3001) b.listed = true;
+      else if (!marked[here]) ++b.own;
+    }
+    if (!b.listed && !(h->list == ids.person_pronoun && b.own >= 2)) return false;
+  }
+  return true;
 }
 
 // A demonstrative right before a source keyword (这个报销单, 那个vpn), an interrogative, and no
