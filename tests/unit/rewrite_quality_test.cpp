@@ -294,4 +294,32 @@ TEST(RewriteRules, AnEventFragmentAsksWhatHappensThen) {
   EXPECT_TRUE(has(r.query, "超时了")) << r.query;
 }
 
+// 哪个… / 两者… after a turn that coordinated two things: the pair, not the previous question's
+// predicate, stands in front; the turn is a follow-up even when the pair carries a category word.
+TEST(RewriteRules, AWhichQuestionTakesThePairTheHistoryCoordinated) {
+  const auto r = rewrite("哪个比较快", {"采购申请和付款申请都要走OA吗"});
+  EXPECT_TRUE(r.follow_up);
+  EXPECT_TRUE(has(r.query, "采购申请和付款申请哪个比较快")) << r.query;
+  EXPECT_FALSE(has(r.query, "都要")) << r.query;
+  const auto both = rewrite("两者能同时休吗", {"婚假跟丧假怎么请"});
+  EXPECT_TRUE(both.follow_up);
+  EXPECT_TRUE(has(both.query, "婚假跟丧假两者能同时休吗")) << both.query;
+  // A turn that names its own pair is no follow-up of the history's.
+  EXPECT_FALSE(rewrite("公积金和社保哪个比较重要", {"婚假跟丧假怎么请"}).follow_up);
+}
+
+// 他 / 她 with no name in the window: the one the previous question asked about.
+TEST(RewriteRules, APersonPronounAfterAWhoQuestionIsWhatWasAsked) {
+  const auto r = rewrite("他的电话是多少", {"行政部的前台主管是谁"});
+  EXPECT_TRUE(has(r.query, "前台主管的电话")) << r.query;
+}
+
+// B类的呢 after …A类…: the item before 的 is parallel to the history's item.
+TEST(RewriteRules, AModifierFragmentReplacesItsParallelItem) {
+  const auto r = rewrite("C级的呢", {"国内B级供应商的账期多长"});
+  EXPECT_TRUE(has(r.query, "国内c级")) << r.query;
+  EXPECT_TRUE(has(r.query, "供应商的账期")) << r.query;
+  EXPECT_FALSE(has(r.query, "b级")) << r.query;
+}
+
 }  // namespace

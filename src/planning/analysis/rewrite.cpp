@@ -6,6 +6,7 @@
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
+#include "planning/analysis/coordination.hpp"
 #include "planning/analysis/rewrite_check.hpp"
 #include "planning/analysis/segment.hpp"
 
@@ -382,6 +383,23 @@ std::string history_summary(std::string_view question, const std::vector<std::st
 
 namespace {
 
+// The noun phrase a who-question asks about (公司的DPO是谁 → 公司的DPO): the content spans before
+// 谁, joined over linking words; nullopt when the question asks no "who".
+std::optional<std::string> who_was_asked(std::string_view prev, const std::vector<Span>& spans,
+                                         const ScannedQuery& scan, const LexiconIds& ids) {
+  std::optional<CueHit> who;
+  for (const CueHit& h : scan.hits)
+    if (h.list == ids.question_word && slice(prev, h.begin, h.end) == "谁") who = h;
+  if (!who) return std::nullopt;
+  std::size_t last = spans.size();
+  for (std::size_t k = 0; k < spans.size(); ++k)
+    if (spans[k].end <= who->begin) last = k;
+  if (last == spans.size()) return std::nullopt;
+  std::size_t first = last;
+  while (first > 0 && is_link(slice(prev, spans[first - 1].end, spans[first].begin))) --first;
+  return std::string(slice(prev, spans[first].begin, spans[last].end));
+}
+
 // Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
 // 模板能改…); 0 when none.
 std::size_t shared_head(std::string_view antecedent, std::string_view rest) {
@@ -470,6 +488,8 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
           }
         if (antecedent) break;
       }
+      // No name: the one the previous question asked about (公司的DPO是谁 → 她 = 公司的DPO).
+      if (!antecedent) antecedent = who_was_asked(prev, prev_spans, prev_scan, lex.ids());
     }
     // A thing: the previous question's most specific span (the longest; 公司的保密协议在哪里签
     // → 保密协议), the subject when they tie.
@@ -541,6 +561,13 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
     return done(std::move(out), "comparison");
   }
 
+  // 3b. Which of two (哪个快一点, 两者有啥区别): the pair the window coordinated, newest turn
+  // first, stands in front — not the previous question's predicate (仲裁和诉讼都能走吗).
+  if (asks_which(text) && !coordinated_pair(text, words))
+    for (std::string_view turn : window)
+      if (auto pair = coordinated_pair(trim_end(turn), words))
+        return done(which_of_pair(*pair, text), "which_of_pair");
+
   const std::vector<Span> spans = reader.spans(frag);
   // A question word of the fragment itself (not of a marker: how about …).
   const std::size_t frag_at = static_cast<std::size_t>(frag.data() - question.data());
@@ -556,11 +583,17 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
     return done(join(r.topic_anchor, frag) + "怎么办", "condition:event");
   // 4. …with one run of content words (a clause of several runs has a frame of its own).
   if (!predicate && !spans.empty() && (spans.size() == 1 || ascii_text(frag))) {
-    // 重庆的呢 ↔ 成都的火锅: a fragment ending in 的 replaces the previous 的-modifier.
+    // 重庆的呢 ↔ 成都的火锅: a fragment ending in 的 replaces the previous 的-modifier; without
+    // one, the 的 only marks a modifier (B类的呢 ↔ 境外A类住宿上限): the item before it is parallel.
     if (frag.ends_with("的")) {
       const std::size_t de = prev_text.find("的");
       if (de != std::string_view::npos && de < topic->end + 3)
         return done(join(frag, prev_text.substr(de + 3)), "ellipsis:de");
+      const std::string_view item = frag.substr(0, frag.size() - 3);
+      if (const auto at = item.empty() ? std::nullopt : parallel_item(prev_text, item, reader))
+        return done(join(join(std::string(prev_text.substr(0, at->first)), frag),
+                         prev_text.substr(at->second)),
+                    "ellipsis:parallel");
     }
     // English: the fragment in the place of the matching noun phrase.
     if (ascii_text(frag) && ascii_text(prev_text))

@@ -1,0 +1,83 @@
+#include "planning/analysis/coordination.hpp"
+
+#include <array>
+#include <vector>
+
+#include "planning/analysis/segment.hpp"
+
+namespace qaplan::internal {
+namespace {
+
+// The pronouns that stand for both items of a pair.
+constexpr std::array<std::string_view, 3> kBoth = {"两者", "二者", "这两个"};
+
+bool is_coordinator(std::string_view w) {
+  return w == "和" || w == "跟" || w == "与" || w == "及" || w == "以及" || w == "还是" ||
+         w == "或" || w == "或者";
+}
+
+// 都能, 也要, 还得: a word that opens with one of these adverbs begins the predicate.
+bool opens_predicate(std::string_view w) {
+  for (std::string_view a : {"都", "也", "就", "又"})
+    if (w.size() > a.size() && w.starts_with(a)) return true;
+  return false;
+}
+
+// 去过, 用了, 看着 (or the particle alone, 去|过): a verb with its aspect particle ends the phrase
+// before a conjunct.
+bool verb_with_aspect(std::string_view w) {
+  for (std::string_view a : {"过", "了", "着"})
+    if (w.ends_with(a)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool asks_which(std::string_view turn) {
+  for (std::string_view both : kBoth)
+    if (turn.find(both) != std::string_view::npos) return true;
+  // 哪 asks "which" unless it is 哪里 / 哪儿 (where).
+  for (std::size_t at = turn.find("哪"); at != std::string_view::npos; at = turn.find("哪", at + 3)) {
+    const std::string_view next = turn.substr(at + 3, 3);
+    if (next != "里" && next != "儿") return true;
+  }
+  return false;
+}
+
+std::optional<std::string> coordinated_pair(std::string_view text, const WordSet& function_words) {
+  const std::vector<Token> t = segment_words(text);
+  auto content = [&](std::size_t i) {
+    return t[i].word && !function_words.contains(t[i].text(text)) &&
+           !is_coordinator(t[i].text(text));
+  };
+  for (std::size_t c = 1; c + 1 < t.size(); ++c) {
+    const std::string_view conj = t[c].text(text);
+    if (!is_coordinator(conj) || !content(c - 1) || !content(c + 1)) continue;
+    // A lone character before a noun is a verb (选|温泉) unless the second conjunct opens with
+    // one too: then both are modifiers (大|会议室跟小|会议室).
+    const bool parallel_single = t[c + 1].single_han;
+    auto opens_conjunct = [&](std::size_t k) {
+      return !content(k) || verb_with_aspect(t[k].text(text)) ||
+             (t[k].single_han && !parallel_single && !t[k + 1].single_han);
+    };
+    std::size_t first = c - 1;
+    while (first > 0 && !opens_conjunct(first - 1)) --first;
+    std::size_t last = c + 1;
+    while (last + 1 < t.size() && content(last + 1) && !opens_predicate(t[last + 1].text(text))) ++last;
+    if (opens_predicate(t[c + 1].text(text)) || verb_with_aspect(t[c - 1].text(text))) continue;
+    const bool plain = conj == "跟" || conj == "与";
+    std::string out(text.substr(t[first].begin, t[c - 1].end - t[first].begin));
+    out += plain ? conj : std::string_view("和");
+    out += text.substr(t[c + 1].begin, t[last].end - t[c + 1].begin);
+    return out;
+  }
+  return std::nullopt;
+}
+
+std::string which_of_pair(std::string_view pair, std::string_view turn) {
+  std::string out(pair);
+  out += turn;
+  return out;
+}
+
+}  // namespace qaplan::internal

@@ -1,0 +1,27 @@
+#pragma once
+// "Which of the two" follow-ups (哪个快一点 after 仲裁和诉讼都能走吗): the question is about the
+// pair the history coordinated, not about the previous question's predicate. The pair is read
+// off ICU's words: the content words either side of a coordinating conjunction.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "planning/analysis/constraints.hpp"
+
+namespace qaplan::internal {
+
+/// True when `turn` asks to choose between things (哪个 / 哪种 / 哪家 …, 两者, 二者) without
+/// naming them itself.
+bool asks_which(std::string_view turn);
+
+/// The pair `text` coordinates, "A和B": the content words before and after the first
+/// coordinating conjunction (和 跟 与 及 以及 还是 或 或者). A conjunct stops at a function word,
+/// at a verb with its aspect particle (去过) or a lone-character verb (选温泉) and before an
+/// adverb that starts the predicate (都能, 也要). 还是 / 或 read as 和; 跟 and 与 are kept. nullopt when nothing is coordinated.
+std::optional<std::string> coordinated_pair(std::string_view text, const WordSet& function_words);
+
+/// `turn` with the pair in front; a 两者 of the turn stays (A和B两者有啥区别): it is a word of the
+/// turn, and the garble check keeps every one.
+std::string which_of_pair(std::string_view pair, std::string_view turn);
+
+}  // namespace qaplan::internal

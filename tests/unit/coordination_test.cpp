@@ -1,0 +1,58 @@
+// "Which of the two" follow-ups (src/planning/analysis/coordination.hpp): the pair a turn
+// coordinated, read off ICU's words, and the which-question it stands in front of. Sentences made
+// up for this test; none is in the follow-up sets.
+#include <gtest/gtest.h>
+
+#include "planning/analysis/coordination.hpp"
+#include "qaplan/qaplan.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace qaplan;
+using internal::asks_which;
+using internal::coordinated_pair;
+using internal::which_of_pair;
+
+const internal::WordSet& function_words() {
+  static const internal::WordSet w(load_config(test::shipped_config()).value().rewrite.function_words);
+  return w;
+}
+
+std::string pair(std::string_view text) {
+  return coordinated_pair(text, function_words()).value_or("<none>");
+}
+
+TEST(Coordination, WhichQuestionsAreRecognisedAndWhereIsNot) {
+  EXPECT_TRUE(asks_which("哪个更省钱"));
+  EXPECT_TRUE(asks_which("哪种方式快"));
+  EXPECT_TRUE(asks_which("两者有什么不同"));
+  EXPECT_TRUE(asks_which("二者能同时申请吗"));
+  EXPECT_FALSE(asks_which("打印机在哪里"));
+  EXPECT_FALSE(asks_which("证明去哪儿开"));
+  EXPECT_FALSE(asks_which("报销要多久"));
+}
+
+TEST(Coordination, ThePairStopsWherePredicateAndVerbBegin) {
+  // The predicate's adverb ends the second conjunct (都可以 / 也要), a function word the first.
+  EXPECT_EQ(pair("出差住酒店和民宿都可以报销吗"), "酒店和民宿");
+  EXPECT_EQ(pair("出差飞机和轮船都可以报销吗"), "出差飞机和轮船");
+  EXPECT_EQ(pair("我们用笔记本跟台式机也要登记吗"), "笔记本跟台式机");
+  // 还是 / 或者 read as 和; 跟 / 与 stay.
+  EXPECT_EQ(pair("团建选温泉还是露营"), "温泉和露营");
+  EXPECT_EQ(pair("社保或者公积金"), "社保和公积金");
+  // A verb with its aspect particle is no part of the first conjunct.
+  EXPECT_EQ(pair("我看过深圳和珠海的方案"), "深圳和珠海");
+  // A lone character before a noun is a verb, unless the other conjunct opens with one too.
+  EXPECT_EQ(pair("大办公室跟小办公室都要刷卡吗"), "大办公室跟小办公室");
+  EXPECT_EQ(pair("报销要多久"), "<none>");
+  EXPECT_EQ(pair("和"), "<none>");
+  EXPECT_EQ(pair(""), "<none>");
+}
+
+TEST(Coordination, ThePairStandsInFront) {
+  EXPECT_EQ(which_of_pair("温泉和露营", "哪个更便宜"), "温泉和露营哪个更便宜");
+  EXPECT_EQ(which_of_pair("社保和公积金", "两者有什么不同"), "社保和公积金两者有什么不同");
+}
+
+}  // namespace
