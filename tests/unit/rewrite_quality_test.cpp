@@ -322,4 +322,53 @@ TEST(RewriteRules, AModifierFragmentReplacesItsParallelItem) {
   EXPECT_FALSE(has(r.query, "b级")) << r.query;
 }
 
+// X的呢 names a modifier: it replaces the history's modifier (as many leading words as it has)
+// or the topic's leading words — never the head.
+TEST(RewriteRules, AModifierFragmentKeepsTheHeadItModifies) {
+  const auto de = rewrite("研发中心的呢", {"集团总部的食堂几点开"});
+  EXPECT_TRUE(has(de.query, "研发中心的食堂几点开")) << de.query;
+  const auto whole = rewrite("华南的呢", {"华东地区的销售提成怎么算"});
+  EXPECT_TRUE(has(whole.query, "华南的销售提成")) << whole.query;
+  EXPECT_FALSE(has(whole.query, "华东")) << whole.query;
+  // A one-word topic is the head: the modifier goes in front of it.
+  const auto front = rewrite("夜班的呢", {"津贴怎么发"});
+  EXPECT_TRUE(has(front.query, "夜班的津贴怎么发")) << front.query;
+  // Next to a lone character ICU may have cut from a word it does not know, nothing is spliced:
+  // the anchor and the turn, with the reason.
+  for (const char* prev : {"宽屏显示器怎么领", "大会议室怎么订", "大号工牌套怎么领"}) {
+    const auto one = rewrite("小的呢", {prev});
+    EXPECT_TRUE(has(one.query, "小的")) << prev << " → " << one.query;
+    EXPECT_TRUE(has(one.query, "会议室") || has(one.query, "显示器") || has(one.query, "工牌套"))
+        << prev << " → " << one.query;
+  }
+  const auto lead = rewrite("差旅的？", {"招待费用报销有什么限制"});
+  EXPECT_TRUE(has(lead.query, "差旅的费用报销")) << lead.query;
+  const auto own_de = rewrite("上季度的呢", {"本季度的绩效面谈什么时候做"});
+  EXPECT_TRUE(has(own_de.query, "上季度的绩效面谈")) << own_de.query;
+  EXPECT_FALSE(has(own_de.query, "的的")) << own_de.query;
+}
+
+// 他们 after two coordinated names is both; 那里 / 这里 is the place the history named, without
+// the modifier that described it.
+TEST(RewriteRules, PluralAndPlacePronounsTakeTheWholeAntecedent) {
+  const auto both = rewrite("他们什么时候入职的", {"郑玥和单骁是哪个部门的"});
+  EXPECT_TRUE(has(both.query, "郑玥和单骁")) << both.query;
+  const auto place = rewrite("那里几点关门", {"总部的健身房在几楼"});
+  EXPECT_TRUE(has(place.query, "健身房几点关门")) << place.query;
+}
+
+// An A-not-A question (难不难, 能不能) has its own predicate: the history goes in front.
+TEST(RewriteRules, AnANotAQuestionKeepsItsPredicateLast) {
+  const auto r = rewrite("贵不贵", {"打算报名公司的英语培训班"});
+  EXPECT_TRUE(r.query.ends_with("贵不贵")) << r.query;
+  EXPECT_TRUE(has(r.query, "英语培训班")) << r.query;
+}
+
+// A report that something is done (搞定了, 找到了) asks nothing: it is not completed from the
+// history.
+TEST(RewriteRules, AReportOfAnEventIsLeftAsTyped) {
+  const auto r = rewrite("弄好了，多谢", {"请在设置里重新绑定手机号。"});
+  EXPECT_FALSE(has(r.query, "绑定")) << r.query;
+}
+
 }  // namespace

@@ -189,9 +189,22 @@ std::string_view trim_start(std::string_view s) {
   return s.substr(i);
 }
 
+// 难不难, 好不好, 能不能, 可不可以: a character, 不, the same character again asks a yes-no
+// question as surely as a question word does.
+bool a_not_a(std::string_view text) {
+  for (std::size_t at = text.find("不"); at != std::string_view::npos; at = text.find("不", at + 3)) {
+    if (at == 0 || at + 3 >= text.size()) continue;
+    std::size_t b = at;
+    do --b; while (b > 0 && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80);
+    const std::string_view before = text.substr(b, at - b);
+    if (text.substr(at + 3).starts_with(before)) return true;
+  }
+  return false;
+}
+
 bool question_like(std::string_view text, const ScannedQuery& q, const LexiconIds& ids) {
   return text.find('?') != std::string_view::npos || text.find("？") != std::string_view::npos ||
-         q.has(ids.question_word);
+         q.has(ids.question_word) || a_not_a(text);
 }
 
 // The first hit of `list` in q, if any.
@@ -269,6 +282,75 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
     if (item == frag) return std::nullopt;  // the same thing again: nothing parallel
     return std::pair{std::size_t{p[first].begin}, std::size_t{p[i].end}};
   }
+  return std::nullopt;
+}
+
+// The byte end of the first `k` content words of text[begin, end), or nullopt when the range
+// holds no more than k of them (replacing them all would drop the head) or a one-character word
+// stands at the cut: ICU cuts a word it does not know into characters (版|年|付, 会议|室), and a
+// cut beside one may fall inside that word.
+std::optional<std::size_t> leading_words_end(std::string_view text, std::size_t begin,
+                                             std::size_t end, int k, const PhraseReader& reader) {
+  int seen = 0;
+  const Token* last = nullptr;
+  for (const Token& t : words_of(text)) {
+    if (t.begin < begin || t.end > end || !t.word || reader.is_function(t.text(text))) continue;
+    if (seen == k) {
+      if (t.single_han || (last && last->single_han)) return std::nullopt;
+      return t.begin;
+    }
+    ++seen;
+    last = &t;
+  }
+  return std::nullopt;
+}
+
+int content_words(std::string_view text, const PhraseReader& reader) {
+  int n = 0;
+  for (const Token& t : words_of(text)) n += t.word && !reader.is_function(t.text(text));
+  return n;
+}
+
+// A fragment ending in 的 names a modifier (海外的呢, B类的呢, 住宿的): it takes the place of the
+// previous question's parallel item (境外A类 → B类) or of the topic's leading words (国内出差的餐补
+// → 海外出差的餐补, 餐饮发票 → 住宿的发票), or goes in front of a one-word topic (周末的加班费) —
+// never takes the place of the head the question is about.
+std::optional<std::pair<std::string, const char*>> modifier_substitute(std::string_view prev,
+                                                                       const Span& topic,
+                                                                       std::string_view frag,
+                                                                       const PhraseReader& reader) {
+  const std::string_view item = frag.substr(0, frag.size() - 3);
+  if (item.empty()) return std::nullopt;
+  auto splice = [&](std::size_t b, std::size_t e, std::string_view with) {
+    return join(join(std::string(prev.substr(0, b)), with), prev.substr(e));
+  };
+  // The history's own 的 after the item stays the only one (今年|的 + 去年的 → 去年的).
+  if (const auto at = parallel_item(prev, item, reader))
+    return std::pair{splice(at->first, at->second, prev.substr(at->second).starts_with("的") ? item : frag),
+                     "ellipsis:parallel"};
+  const std::vector<Token> tokens = words_of(prev);
+  const int k = content_words(item, reader);
+  // The 的-modifier at the topic (国内出差|的|餐补, 今年|的|合规审计) or, without one, the topic.
+  const std::size_t de = prev.substr(0, topic.end + 3).find("的");
+  if (de == std::string_view::npos) {
+    if (const auto e = leading_words_end(prev, topic.begin, topic.end, k, reader))
+      return std::pair{splice(topic.begin, *e, frag), "ellipsis:modifier"};
+    // A topic of no more words than the modifier is its head: the modifier goes in front
+    // (加班费 + 周末的 → 周末的加班费) — unless a lone character stands before it, which may be
+    // the first piece of the topic's own word (大|会议室).
+    const bool lone_before = std::any_of(tokens.begin(), tokens.end(), [&](const Token& t) {
+      return t.end == topic.begin && t.single_han && !reader.is_function(t.text(prev));
+    });
+    if (!lone_before) return std::pair{splice(topic.begin, topic.begin, frag), "ellipsis:modifier"};
+    return std::nullopt;
+  }
+  std::size_t mod_begin = std::min<std::size_t>(topic.begin, de);
+  for (const Token& t : tokens)
+    if (t.end == de && t.word && t.begin < mod_begin) mod_begin = t.begin;
+  if (content_words(prev.substr(mod_begin, de - mod_begin), reader) <= k)
+    return std::pair{splice(mod_begin, de + 3, frag), "ellipsis:de"};
+  if (const auto e = leading_words_end(prev, mod_begin, de, k, reader))
+    return std::pair{splice(mod_begin, *e, item), "ellipsis:de"};
   return std::nullopt;
 }
 
@@ -400,6 +482,37 @@ std::optional<std::string> who_was_asked(std::string_view prev, const std::vecto
   return std::string(slice(prev, spans[first].begin, spans[last].end));
 }
 
+// A name (a run of characters ICU does not know) in `turn`, with the names coordinated with it
+// (鹿晗和关晓彤) when `plural`.
+std::optional<std::string> name_in(std::string_view turn, const PhraseReader& reader, bool plural) {
+  const std::vector<Span> spans = reader.spans(turn);
+  for (std::size_t k = 0; k < spans.size(); ++k) {
+    if (!spans[k].name_like) continue;
+    std::size_t last = k;
+    while (plural && last + 1 < spans.size() &&
+           is_link(slice(turn, spans[last].end, spans[last + 1].begin)) &&
+           slice(turn, spans[last].end, spans[last + 1].begin) != "的")
+      ++last;
+    return std::string(slice(turn, spans[k].begin, spans[last].end));
+  }
+  return std::nullopt;
+}
+
+// Whom 他 / 她 / 他们 stands for: a name in the newest turn; else the one the previous question
+// asked about (公司的DPO是谁 → 公司的DPO); else a name in an older turn of the window. Nullopt
+// leaves it to the thing rule (the previous question's most specific phrase).
+std::optional<std::string> person_antecedent(const std::vector<std::string_view>& window,
+                                             std::string_view prev, const std::vector<Span>& prev_spans,
+                                             const ScannedQuery& prev_scan, std::string_view pronoun,
+                                             const PhraseReader& reader) {
+  const bool plural = pronoun.ends_with("们") || pronoun == "they" || pronoun == "them";
+  if (auto name = name_in(window.front(), reader, plural)) return name;
+  if (auto who = who_was_asked(prev, prev_spans, prev_scan, reader.lex().ids())) return who;
+  for (std::size_t i = 1; i < window.size(); ++i)
+    if (auto name = name_in(window[i], reader, plural)) return name;
+  return std::nullopt;
+}
+
 // Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
 // 模板能改…); 0 when none.
 std::size_t shared_head(std::string_view antecedent, std::string_view rest) {
@@ -478,21 +591,12 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
     const auto hit = first_hit(q, list);
     if (!hit || hit->end > text.size()) continue;
     std::optional<std::string> antecedent;
-    if (person) {
-      // A name (a run of characters ICU does not know) in the window, newest turn first.
-      for (std::string_view turn : window) {
-        for (const Span& s : reader.spans(turn))
-          if (s.name_like) {
-            antecedent = std::string(slice(turn, s.begin, s.end));
-            break;
-          }
-        if (antecedent) break;
-      }
-      // No name: the one the previous question asked about (公司的DPO是谁 → 她 = 公司的DPO).
-      if (!antecedent) antecedent = who_was_asked(prev, prev_spans, prev_scan, lex.ids());
-    }
+    if (person)
+      antecedent = person_antecedent(window, prev, prev_spans, prev_scan,
+                                     slice(text, hit->begin, hit->end), reader);
     // A thing: the previous question's most specific span (the longest; 公司的保密协议在哪里签
-    // → 保密协议), the subject when they tie.
+    // → 保密协议), the subject when they tie. A modifier (公司|的) and a quantity (几|条线) are
+    // what a thing is described by, not the thing: they come last.
     // An identifier or a 《title》 is the entity the question is about, ahead of any longer
     // run (合同台账里XH-HT-2025-0084是什么合同 → XH-HT-2025-0084), and keeps the container it was
     // looked up in.
@@ -501,10 +605,17 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
       auto entity = [&](std::size_t k) {
         return prev_spans[k].strong || container_begin(prev, prev_spans, k) != prev_spans[k].begin;
       };
+      auto describes = [&](std::size_t k) {
+        if (slice(prev, prev_spans[k].end, prev_spans[k].end + 3) == "的") return true;
+        for (const CueHit& h : prev_scan.hits)
+          if (h.list == ids.question_word && h.end == prev_spans[k].begin) return true;
+        return false;
+      };
       std::size_t best = 0;
       for (std::size_t k = 1; k < prev_spans.size(); ++k) {
         const bool e = entity(k), eb = entity(best);
-        if (e != eb ? e : prev_spans[k].words > prev_spans[best].words) best = k;
+        const bool d = describes(k), db = describes(best);
+        if (e != eb ? e : d != db ? !d : prev_spans[k].words > prev_spans[best].words) best = k;
       }
       const std::uint32_t begin = entity(best) ? container_begin(prev, prev_spans, best)
                                                : prev_spans[best].begin;
@@ -571,7 +682,7 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   const std::vector<Span> spans = reader.spans(frag);
   // A question word of the fragment itself (not of a marker: how about …).
   const std::size_t frag_at = static_cast<std::size_t>(frag.data() - question.data());
-  bool predicate = false;
+  bool predicate = a_not_a(frag);
   for (const CueHit& h : q.hits)
     predicate = predicate || (h.list == ids.question_word && h.begin >= frag_at &&
                               h.end <= frag_at + frag.size());
@@ -581,19 +692,17 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   // 怎么办, 没满就走了呢). Without 呢 it reports an event (搞定了): not a question to complete.
   if (!predicate && !spans.empty() && asks_ne && frag.ends_with("了"))
     return done(join(r.topic_anchor, frag) + "怎么办", "condition:event");
+  if (!predicate && !asks_ne && frag.ends_with("了") && !question_like(text, q, ids))
+    return done(std::string(question), "event_report");
   // 4. …with one run of content words (a clause of several runs has a frame of its own).
   if (!predicate && !spans.empty() && (spans.size() == 1 || ascii_text(frag))) {
-    // 重庆的呢 ↔ 成都的火锅: a fragment ending in 的 replaces the previous 的-modifier; without
-    // one, the 的 only marks a modifier (B类的呢 ↔ 境外A类住宿上限): the item before it is parallel.
+    // A modifier with no safe place in the history (its head cut by ICU, 大|会议|室) is not
+    // spliced at a guess: the anchor and the turn still retrieve.
     if (frag.ends_with("的")) {
-      const std::size_t de = prev_text.find("的");
-      if (de != std::string_view::npos && de < topic->end + 3)
-        return done(join(frag, prev_text.substr(de + 3)), "ellipsis:de");
-      const std::string_view item = frag.substr(0, frag.size() - 3);
-      if (const auto at = item.empty() ? std::nullopt : parallel_item(prev_text, item, reader))
-        return done(join(join(std::string(prev_text.substr(0, at->first)), frag),
-                         prev_text.substr(at->second)),
-                    "ellipsis:parallel");
+      if (auto out = modifier_substitute(prev_text, *topic, frag, reader))
+        return done(std::move(out->first), out->second);
+      r.reasons.push_back("rewrite:fallback:no_place");
+      return done(GarbleCheck(sources, words).fallback(), "ellipsis:modifier");
     }
     // English: the fragment in the place of the matching noun phrase.
     if (ascii_text(frag) && ascii_text(prev_text))
