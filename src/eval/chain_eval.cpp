@@ -630,6 +630,9 @@ Result<ChainReport> run_eval_chain(const Config& config, std::string_view config
     const std::string cat(to_string(q.category));
     accumulate(r.all_by_category[cat], q, res);
     if (q.split == Split::kTest) accumulate(r.test_by_category[cat], q, res);
+    const std::string turn = q.history.empty() ? "single turn" : "follow-up";
+    accumulate(r.all_by_turn[turn], q, res);
+    if (q.split == Split::kTest) accumulate(r.test_by_turn[turn], q, res);
   }
   const ChainMetrics& gate = ec.regression_split == Split::kDev ? r.dev : r.test;
   for (const RegressionMetric& m : ec.baselines.at(r.baseline_key)) {
@@ -890,6 +893,10 @@ std::string chain_report_json(const ChainReport& r, bool pretty) {
   ordered_json cats_all = ordered_json::object();
   for (const auto& [c, m] : r.all_by_category) cats_all[c] = metrics_json(m);
   j["by_category"] = {{"test", std::move(cats)}, {"all", std::move(cats_all)}};
+  nlohmann::json turns, turns_all;
+  for (const auto& [t, m] : r.test_by_turn) turns[t] = metrics_json(m);
+  for (const auto& [t, m] : r.all_by_turn) turns_all[t] = metrics_json(m);
+  j["by_turn"] = {{"test", std::move(turns)}, {"all", std::move(turns_all)}};
   ordered_json reg = ordered_json::array();
   for (const RegressionCheck& c : r.regression)
     reg.push_back({{"metric", c.name},
@@ -1028,6 +1035,18 @@ std::string chain_report_markdown(const ChainReport& r) {
   for (const auto& [c, m] : r.test_by_category) {
     md += "| " + c + " | " + std::to_string(m.positives);
     for (std::size_t k = 0; k < kChainKs.size(); ++k)
+      md += " | " + internal::pct_or(m.evidence_recall(k));
+    md += " | " + rate_text(m.hit_type_accuracy(), m.hit_type_correct, m.questions) + " |\n";
+  }
+  md += "\n";
+
+  md += "## Follow-ups and single turns (test)\n\nA follow-up (a question with history) is searched "
+        "as its rewrite; this is the rewrite's effect on the whole chain.\n\n"
+        "| turn | questions | positives | recall@1 | recall@5 | recall@10 | hit-type accuracy |\n"
+        "|---|---|---|---|---|---|---|\n";
+  for (const auto& [t, m] : r.test_by_turn) {
+    md += "| " + t + " | " + std::to_string(m.questions) + " | " + std::to_string(m.positives);
+    for (std::size_t k : {std::size_t{0}, std::size_t{2}, std::size_t{3}})
       md += " | " + internal::pct_or(m.evidence_recall(k));
     md += " | " + rate_text(m.hit_type_accuracy(), m.hit_type_correct, m.questions) + " |\n";
   }

@@ -65,12 +65,23 @@ TEST_F(EvalChainCli, ShippedSetWritesReportsAndValidCharts) {
     EXPECT_EQ(q["query"], q["rewrite"]) << q["id"];
   }
   EXPECT_GT(rewritten, 10u);
+  // The chain's metrics split by turn: every question with history is a follow-up, and the
+  // split adds up to the whole.
+  std::size_t with_history = 0;
+  for (const auto& q : j["questions"]) with_history += !q["history"].empty();
+  const auto& turns = j["by_turn"]["all"];
+  EXPECT_EQ(turns["follow-up"]["questions"].get<std::size_t>(), with_history);
+  EXPECT_EQ(turns["follow-up"]["questions"].get<std::size_t>() +
+                turns["single turn"]["questions"].get<std::size_t>(),
+            457u);
+  EXPECT_TRUE(j["by_turn"]["test"]["follow-up"].contains("evidence_recall_at_5"));
   for (const char* stage : {"prepare", "analyze", "faq", "doc", "context", "execute", "chain"})
     EXPECT_TRUE(j["timing"]["stages"].contains(stage)) << stage;
   const std::string md = slurp(dir_ / "out" / "report.md");
   EXPECT_EQ(md.find("null"), std::string::npos);
   EXPECT_NE(md.find("![evidence recall@k by category](recall-by-category.svg)"), std::string::npos);
   EXPECT_NE(md.find("![latency distribution](latency.svg)"), std::string::npos);
+  EXPECT_NE(md.find("## Follow-ups and single turns (test)"), std::string::npos);
 }
 
 TEST_F(EvalChainCli, TwoRunsAreIdenticalApartFromTiming) {

@@ -299,6 +299,8 @@ struct ChainReport {
   std::vector<ChainResult> results;  ///< dataset order
   ChainMetrics dev, test, all;
   std::map<std::string, ChainMetrics> test_by_category, all_by_category;
+  /// "single turn" / "follow-up" (a question with history): what the rewrite is measured on.
+  std::map<std::string, ChainMetrics> test_by_turn, all_by_turn;
   std::string baseline_key;                 ///< regression_baseline_key(config)
   std::vector<RegressionCheck> regression;  ///< on ChainEvalConfig::regression_split
   bool regression_failed = false;
