@@ -341,7 +341,8 @@ std::optional<std::pair<std::string, const char*>> modifier_substitute(std::stri
     const bool lone_before = std::any_of(tokens.begin(), tokens.end(), [&](const Token& t) {
       return t.end == topic.begin && t.single_han && !reader.is_function(t.text(prev));
     });
-    if (!lone_before) return std::pair{splice(topic.begin, topic.begin, frag), "ellipsis:modifier"};
+    if (topic.words <= k && !lone_before)
+      return std::pair{splice(topic.begin, topic.begin, frag), "ellipsis:modifier"};
     return std::nullopt;
   }
   std::size_t mod_begin = std::min<std::size_t>(topic.begin, de);
