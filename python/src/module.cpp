@@ -7,6 +7,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "qaplan: query preparation and in-process ranking for RAG (C++ core)";
   m.attr("__version__") = QAPLAN_VERSION_STRING;
   qaplan::py::register_errors(m);
+  qaplan::py::install_interrupts();
   qaplan::py::register_planning(m);
   qaplan::py::register_ranking(m);
   qaplan::py::register_eval(m);

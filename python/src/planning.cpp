@@ -77,6 +77,8 @@ class PyIntentModel final : public IntentModel {
       py::object r = fn_->obj(std::move(arg));
       return candidate_from(r);
     } catch (py::error_already_set& e) {
+      // Ctrl-C or exit() inside the model is the program's, not the model's failure.
+      if (stash_fatal(e)) return make_error(ErrorCode::kInternal, "interrupted", "intent_model");
       throw std::runtime_error(e.what());  // "ValueError: …"; the gateway says "exception: …"
     }
   }
@@ -143,6 +145,7 @@ class PyQueryRewriter final : public QueryRewriter {
                             Py_TYPE(r.ptr())->tp_name,
                         "rewriter");
     } catch (py::error_already_set& e) {
+      if (stash_fatal(e)) return make_error(ErrorCode::kInternal, "interrupted", "rewriter");
       throw std::runtime_error(e.what());
     }
   }
@@ -220,6 +223,7 @@ std::string rewrite_json(const PyPlanner& self, py::handle question, py::handle 
       return rewrite_to_json(prep, a, JsonOptions{pretty, false});
     }();
   }
+  raise_pending();
   return unwrap(std::move(r));
 }
 
@@ -231,6 +235,7 @@ Preparation prepare(const PyPlanner& self, py::handle question, py::handle histo
     py::gil_scoped_release nogil;
     r = self.planner.prepare(req);
   }
+  raise_pending();
   return unwrap(std::move(r));
 }
 
@@ -256,6 +261,7 @@ QueryAnalysis analyze(const PyPlanner& self, const Preparation& prep, const Anal
     py::gil_scoped_release nogil;
     r = self.planner.analyze(prep, ctx);
   }
+  raise_pending();
   return unwrap(std::move(r));
 }
 
@@ -638,6 +644,7 @@ void register_planning(py::module_& m) {
                  medians[i] = *mid;
                }
              }
+             raise_pending();
              return medians;
            },
            py::arg("requests"), py::arg("reps"));

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <exception>
 
+#include "common/deadline.hpp"
 #include "planning/analysis/analyzer.hpp"
 #include "planning/domain_lexicon.hpp"
 #include "planning/lexicon.hpp"
@@ -163,37 +164,56 @@ IntentCandidate model_intent(const internal::ModelVerdict& m, const internal::Ro
 }
 
 // A host model's candidate, or why it failed. Exceptions, errors, bad scores and calls over the
-// budget are failures; the rule candidate stands.
-std::optional<IntentCandidate> host_intent(const IntentModel& m, const PrepareRequest& req,
-                                           std::string_view normalized, int budget_us,
-                                           std::string& error) {
+// budget are failures; the rule candidate stands. The call runs under a deadline that holds
+// (common/deadline.hpp): a model that never returns costs the budget, not the request.
+std::optional<IntentCandidate> host_intent(std::shared_ptr<const IntentModel> m,
+                                           const PrepareRequest& req, std::string_view normalized,
+                                           int budget_us, std::string& error) {
   const auto budget = std::chrono::microseconds(budget_us);
+  struct Copies {
+    std::string question, normalized;
+    std::vector<std::string> history;
+  };
+  auto in = std::make_shared<Copies>(Copies{req.question, std::string(normalized), req.history});
   const auto t0 = Clock::now();
-  try {
-    auto r = m.classify(IntentModelInput{req.question, normalized, req.history, budget});
-    const auto took = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t0);
-    if (!r.ok()) {
-      error = "error: " + r.error().to_string();
-    } else if (took > budget) {
-      error = "timeout: " + std::to_string(took.count()) + " us > budget " +
-              std::to_string(budget_us) + " us";
-    } else if (!(r->score >= 0.0 && r->score <= 1.0)) {
-      error = "score outside [0, 1]";
-    } else {
-      IntentCandidate c = std::move(r).value();
-      if (c.rule_id.empty()) c.rule_id = std::string(m.name());
-      c.requires_rewrite = c.intent == Intent::kFollowUp;
-      return c;
+  auto call = [m, in, budget]() -> Result<IntentCandidate> {
+    try {
+      return m->classify(IntentModelInput{in->question, in->normalized, in->history, budget});
+    } catch (const std::exception& e) {
+      return make_error(ErrorCode::kInternal, std::string("exception: ") + e.what());
+    } catch (...) {
+      return make_error(ErrorCode::kInternal, "exception");
     }
-  } catch (const std::exception& e) {
-    error = std::string("exception: ") + e.what();
-  } catch (...) {
-    error = "exception";
+  };
+  auto done = internal::call_with_deadline<Result<IntentCandidate>>(call, budget);
+  const auto took = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t0);
+  if (done.outcome != internal::DeadlineOutcome::kDone) {
+    error = internal::deadline_error(done.outcome, std::to_string(took.count()) + " us",
+                           std::to_string(budget_us) + " us");
+    return std::nullopt;
+  }
+  Result<IntentCandidate>& r = *done.value;
+  if (!r.ok()) {
+    const bool thrown = r.error().code == ErrorCode::kInternal &&
+                        r.error().message.starts_with("exception");
+    error = thrown ? r.error().message : "error: " + r.error().to_string();
+  } else if (took > budget) {
+    error = "timeout: " + std::to_string(took.count()) + " us > budget " +
+            std::to_string(budget_us) + " us";
+  } else if (!(r->score >= 0.0 && r->score <= 1.0)) {
+    error = "score outside [0, 1]";
+  } else {
+    IntentCandidate c = std::move(r).value();
+    if (c.rule_id.empty()) c.rule_id = std::string(m->name());
+    c.requires_rewrite = c.intent == Intent::kFollowUp;
+    return c;
   }
   return std::nullopt;
 }
 
 }  // namespace
+
+void set_hook_interrupt_check(bool (*check)()) noexcept { internal::set_interrupt_check(check); }
 
 Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   using namespace internal;
@@ -331,7 +351,7 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   std::optional<IntentCandidate> model;
   std::string model_error;
   if (impl_->options.intent_model) {
-    model = host_intent(*impl_->options.intent_model, request, q.query.text,
+    model = host_intent(impl_->options.intent_model, request, q.query.text,
                         c.intent_gateway.model_budget_us, model_error);
   } else if (impl_->model) {
     model = model_intent(verdict, *impl_->model, model_may_follow,

@@ -61,4 +61,13 @@ class QAPLAN_API QueryRewriter {
   virtual Result<std::string> generate(const RewriteRequest& request) const = 0;
 };
 
+/// Deadlines: an IntentModel or QueryRewriter call runs on a thread of its own and the request
+/// waits at most its budget; a call still running then is abandoned (it finishes on its thread
+/// and its result is dropped) and the plan records `timeout`. The call owns copies of what it
+/// reads, and the Planner's shared_ptr keeps the hook alive until it returns; at most 16
+/// abandoned calls run at once, past that a call is not started ("busy"). A host that handles
+/// interrupts installs a check the waiting request polls every 10 ms: true abandons the call as
+/// "interrupted" (the Python module uses it for Ctrl-C). Null removes it. Thread-safe.
+QAPLAN_API void set_hook_interrupt_check(bool (*check)()) noexcept;
+
 }  // namespace qaplan

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "common/dates.hpp"
+#include "common/deadline.hpp"
 #include "common/utf8.hpp"
 #include "planning/analysis/constraints.hpp"
 #include "planning/analysis/filters.hpp"
@@ -131,24 +132,40 @@ struct VariantCheck {
 };
 
 // Calls the hook once under its budget; the raw reply items, or an error recorded in `call`.
-std::optional<std::vector<std::string>> invoke_hook(const QueryRewriter& hook, std::string_view kind,
-                                                   const std::string& query, const Config& c,
-                                                   const QueryAnalysis& a, HookCall& call) {
-  call.hook = std::string(hook.name());
+std::optional<std::vector<std::string>> invoke_hook(const std::shared_ptr<const QueryRewriter>& hook,
+                                                   std::string_view kind, const std::string& query,
+                                                   const Config& c, const QueryAnalysis& a,
+                                                   HookCall& call) {
+  call.hook = std::string(hook->name());
   call.kind = std::string(kind);
   const auto budget = std::chrono::milliseconds(c.rewrite.hook_budget_ms);
-  const std::string prompt = fill_prompt(prompt_for(kind, c.rewrite), query, a.rewrite.history_summary);
+  // The call owns its inputs: past the deadline it is abandoned and may outlive this request
+  // (common/deadline.hpp).
+  struct Copies {
+    std::string kind, query, summary, prompt;
+  };
+  auto in = std::make_shared<Copies>(Copies{std::string(kind), query, a.rewrite.history_summary,
+                                            fill_prompt(prompt_for(kind, c.rewrite), query,
+                                                        a.rewrite.history_summary)});
+  auto generate = [hook, in, budget]() -> Result<std::string> {
+    try {
+      return hook->generate(RewriteRequest{in->kind, in->query, in->summary, in->prompt, budget});
+    } catch (const std::exception& e) {
+      return make_error(ErrorCode::kInternal, std::string("exception: ") + e.what());
+    } catch (...) {
+      return make_error(ErrorCode::kInternal, "exception");
+    }
+  };
   const auto t0 = Clock::now();
-  Result<std::string> raw = make_error(ErrorCode::kInternal, "not called");
-  try {
-    raw = hook.generate(RewriteRequest{kind, query, a.rewrite.history_summary, prompt, budget});
-  } catch (const std::exception& e) {
-    raw = make_error(ErrorCode::kInternal, std::string("exception: ") + e.what());
-  } catch (...) {
-    raw = make_error(ErrorCode::kInternal, "exception");
-  }
+  auto done = call_with_deadline<Result<std::string>>(generate, budget);
   const auto took = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t0);
   call.elapsed_us = took.count();
+  if (done.outcome != DeadlineOutcome::kDone) {
+    call.error = deadline_error(done.outcome, std::to_string(took.count() / 1000) + " ms",
+                                std::to_string(c.rewrite.hook_budget_ms) + " ms");
+    return std::nullopt;
+  }
+  Result<std::string>& raw = *done.value;
   if (!raw.ok()) {
     call.error = raw.error().code == ErrorCode::kInternal && raw.error().message.starts_with("exception")
                      ? raw.error().message
@@ -168,7 +185,7 @@ std::optional<std::vector<std::string>> invoke_hook(const QueryRewriter& hook, s
   return std::move(items).value();
 }
 
-HookCall call_hook(const QueryRewriter& hook, std::string_view kind, const std::string& query,
+HookCall call_hook(const std::shared_ptr<const QueryRewriter>& hook, std::string_view kind, const std::string& query,
                    const VariantCheck& check, const Config& c, int& budget_left, QueryAnalysis& a) {
   const Constraints& constraints = check.constraints;
   HookCall call;
@@ -226,7 +243,7 @@ RewriteSources sources_of(const ScannedQuery& turn, const Preparation& prep, con
 // condense-question step, e.g. its LLM): the reply's first string stands in for the built-in
 // rewrite when it keeps the turn's numbers, IDs and entities and passes the garble check;
 // otherwise the built-in rewrite stands and the call and `rewrite.reasons` say why.
-HookCall condense(const QueryRewriter& hook, const std::string& turn, const GarbleCheck& garble,
+HookCall condense(const std::shared_ptr<const QueryRewriter>& hook, const std::string& turn, const GarbleCheck& garble,
                   const WordSet& function_words, const Config& c, QueryAnalysis& a) {
   HookCall call;
   auto items = invoke_hook(hook, "condense", turn, c, a, call);
@@ -336,7 +353,7 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
   const auto& kinds = c.rewrite.hook_kinds;
   if (impl_->hook && intent.intent == Intent::kFollowUp &&
       std::find(kinds.begin(), kinds.end(), "condense") != kinds.end())
-    a.hook_calls.push_back(condense(*impl_->hook, original, *garble, impl_->lists.function_words, c, a));
+    a.hook_calls.push_back(condense(impl_->hook, original, *garble, impl_->lists.function_words, c, a));
   const std::string& query = a.rewrite.query;
 
   // 2. Paths: the original always, then the rewrite.
@@ -374,7 +391,7 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
           a.variant_reasons.push_back("hyde:skipped (the query carries an ID)");
           continue;
         }
-        a.hook_calls.push_back(call_hook(*impl_->hook, kind, query, check, c, budget_left, a));
+        a.hook_calls.push_back(call_hook(impl_->hook, kind, query, check, c, budget_left, a));
       }
       for (const HookCall& h : a.hook_calls)
         if (!h.ok && a.rewrite.hook_error.empty()) a.rewrite.hook_error = h.kind + ": " + h.error;
