@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "common/deadline.hpp"
+#include "common/utf8.hpp"
 #include "planning/analysis/analyzer.hpp"
 #include "planning/domain_lexicon.hpp"
 #include "planning/lexicon.hpp"
@@ -125,8 +126,37 @@ Result<Planner> Planner::create(Config config, PlannerOptions options) {
 
 const Config& Planner::config() const noexcept { return impl_->lexicon.config(); }
 
+namespace {
+
+// The context's texts enter filters and the ledger: each is valid UTF-8 without control
+// characters, or the request is refused naming the field (a department of U+FFFD was the
+// filter before).
+Status check_context(const AnalysisContext& c) {
+  auto check = [](const std::string& text, const char* field) -> Status {
+    std::size_t i = 0;
+    while (i < text.size()) {
+      const std::size_t at = i;
+      const std::int32_t cp = internal::next_code_point(text, i);
+      if (cp < 0)
+        return make_error(ErrorCode::kInvalidInput, "invalid UTF-8 at byte " + std::to_string(at), field);
+      if (cp < 0x20 || cp == 0x7F)
+        return make_error(ErrorCode::kInvalidInput,
+                          "control character at byte " + std::to_string(at), field);
+    }
+    return {};
+  };
+  QAPLAN_TRY(check(c.now, "now"));
+  QAPLAN_TRY(check(c.timezone, "timezone"));
+  if (c.session_department) QAPLAN_TRY(check(*c.session_department, "session_department"));
+  if (c.session_user) QAPLAN_TRY(check(*c.session_user, "session_user"));
+  return {};
+}
+
+}  // namespace
+
 Result<QueryAnalysis> Planner::analyze(const Preparation& preparation,
                                        const AnalysisContext& context) const {
+  QAPLAN_TRY(check_context(context));
   const bool domain_words = impl_->domain && impl_->lexicon.config().rewrite.domain_word_break;
   return impl_->analyzer.analyze(preparation, context, impl_->lexicon,
                                  domain_words ? &impl_->domain->lexicon() : nullptr);

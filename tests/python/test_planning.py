@@ -235,6 +235,22 @@ def test_bad_requests_raise_invalid_input(qaplan, planner, args, kwargs, field):
     assert e.message and str(e).endswith(e.message)
 
 
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        ({"session_department": "\udc80"}, "session_department"),  # lone surrogate (issue 24 item 7)
+        ({"session_department": b"\xff\xfe"}, "session_department"),
+        ({"session_user": "a\x1b[31mb"}, "session_user"),  # a control byte
+        ({"timezone": "\ud800"}, "timezone"),
+    ],
+)
+def test_bad_analysis_context_raises_invalid_input(qaplan, planner, kwargs, field):
+    prep = planner.prepare("我们组的报销流程")
+    with pytest.raises(qaplan.InvalidInput) as info:
+        planner.analyze(prep, **kwargs)
+    assert info.value.field == field
+
+
 def test_error_text_is_the_clis(qaplan, planner, cli):
     with pytest.raises(qaplan.InvalidInput) as info:
         planner.prepare("年假怎么申请", scenario="nope")

@@ -6,6 +6,9 @@
 #include <fstream>
 #include <iostream>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli.hpp"
 #include "config_lookup.hpp"
 #include <nlohmann/json.hpp>
@@ -163,6 +166,11 @@ int run_batch(const Planner& planner, const PlanOptions& o, const JsonOptions& j
       return report(make_error(ErrorCode::kIo,
                                "cannot read " + o.input + ": " + std::strerror(errno), "--input"));
   }
+  // A directory opens and then reads as an empty file; so does one as stdin (< /tmp).
+  struct stat st {};
+  const bool dir = from_stdin ? fstat(STDIN_FILENO, &st) == 0 && S_ISDIR(st.st_mode)
+                              : stat(o.input.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  if (dir) return report(make_error(ErrorCode::kIo, name + " is a directory", "--input"));
   std::istream& in = from_stdin ? std::cin : file;
   PrepareRequest defaults{"", o.history, o.scenario, std::nullopt};
   if (!o.source.empty()) defaults.source = o.source;
@@ -171,6 +179,7 @@ int run_batch(const Planner& planner, const PlanOptions& o, const JsonOptions& j
   bool failed = false;
   while (std::getline(in, line)) {
     ++n;
+    if (n == 1 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // a UTF-8 BOM
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;  // blank lines separate nothing
     auto parsed = parse_batch_line(line);

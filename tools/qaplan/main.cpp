@@ -13,8 +13,29 @@
 #include "config_lookup.hpp"
 #include "qaplan/version.hpp"
 
+namespace {
+
+// Results go to stdout: a full disk or a closed pipe must not pass as success, for --help and
+// --version as for any subcommand's output.
+int checked_stdout(int status) {
+  if (std::cout.flush() && std::fflush(stdout) == 0) return status;
+  if (status != qaplan::cli::kOk) return status;
+  std::cerr << "qaplan: cannot write to stdout" << (errno ? ": " : "")
+            << (errno ? std::strerror(errno) : "") << '\n';
+  return qaplan::cli::kInvalid;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace qaplan::cli;
+  // CLI11 answers --version as soon as it meets the flag, before it reads the rest: an argument
+  // beside it would pass unread.
+  for (int i = 1; i < argc && argc > 2; ++i)
+    if (std::strcmp(argv[i], "--version") == 0) {
+      std::cerr << "qaplan: --version takes no other arguments (see qaplan --help)\n";
+      return kInvalid;
+    }
   try {
     // The name, not argv[0]: `--help` reads "qaplan plan" wherever the binary lies, so the
     // README's command reference can hold it verbatim (tests/cli/help_readme_cli_test.cpp).
@@ -58,11 +79,11 @@ int main(int argc, char** argv) {
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
-      return app.exit(e) == 0 ? kOk : kInvalid;
+      return checked_stdout(app.exit(e) == 0 ? kOk : kInvalid);
     } catch (const CLI::CallForAllHelp& e) {
-      return app.exit(e) == 0 ? kOk : kInvalid;
+      return checked_stdout(app.exit(e) == 0 ? kOk : kInvalid);
     } catch (const CLI::CallForVersion& e) {
-      return app.exit(e) == 0 ? kOk : kInvalid;
+      return checked_stdout(app.exit(e) == 0 ? kOk : kInvalid);
     } catch (const CLI::ParseError& e) {
       // Usage errors are one line, like every other error (CLI11 would print two).
       std::string msg = e.what();
@@ -98,15 +119,7 @@ int main(int argc, char** argv) {
     spdlog::set_level(spdlog::level::from_str(g.log_level));
     for (auto* sub : app.get_subcommands())
       if (auto it = runners.find(sub); it != runners.end()) {
-        const int status = it->second();
-        // Results go to stdout: a full disk or a closed pipe must not pass as success.
-        if (!std::cout.flush() || std::fflush(stdout) != 0) {
-          if (status != kOk) return status;
-          std::cerr << "qaplan: cannot write to stdout" << (errno ? ": " : "")
-                    << (errno ? std::strerror(errno) : "") << '\n';
-          return kInvalid;
-        }
-        return status;
+        return checked_stdout(it->second());
       }
     return kInvalid;
   } catch (const std::exception& e) {

@@ -1,0 +1,97 @@
+// Issue 24's fault catalogue, the entries fixed so far, as CLI regression tests: each ran
+// against the earlier main and went wrong as its comment says.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "test_support.hpp"
+
+namespace {
+
+using qaplan::test::run;
+using qaplan::test::sh_quote;
+
+std::string q() { return sh_quote(qaplan::test::qaplan_bin()); }
+
+bool one_line(const std::string& err) {
+  return !err.empty() && err.find('\n') == err.size() - 1 && err.rfind("qaplan: ", 0) == 0;
+}
+
+// Item 6 / 9: --version and --help on a full disk exited 0.
+TEST(FaultsCli, HelpAndVersionOnAFullDiskExitTwo) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "SKIPPED: no /dev/full";
+  for (const char* args : {"--version", "--help", "plan --help"}) {
+    const auto r = run(q() + " " + args + " > /dev/full");
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_TRUE(one_line(r.err)) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("stdout"), std::string::npos) << r.err;
+  }
+}
+
+// Item 9: `--version --bogus` exited 0 (CLI11 answers --version before reading the rest).
+TEST(FaultsCli, VersionWithAnotherArgumentIsAUsageError) {
+  const auto r = run(q() + " --version --bogus");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(one_line(r.err)) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_EQ(run(q() + " --version").status, 0);
+}
+
+// Item 7: a session field that is not UTF-8, or holds a control byte, went into the filters as
+// U+FFFD with exit 0.
+TEST(FaultsCli, SessionFieldsMustBeValidText) {
+  for (const auto& [flag, value, field] :
+       {std::tuple{"--session-department", std::string("\xff\xfe"), "session_department"},
+        std::tuple{"--session-user", std::string("a\x1b[31mb"), "session_user"}}) {
+    const auto r = run(q() + " plan 年假怎么申请 " + flag + " " + sh_quote(value));
+    EXPECT_EQ(r.status, 2) << flag;
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_NE(r.err.find(field), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  EXPECT_EQ(run(q() + " plan 我们组的报销 --session-department 研发部").status, 0);
+}
+
+class FaultsFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("qaplan-faults-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string file(const std::string& name, const std::string& content) {
+    std::ofstream(dir_ / name, std::ios::binary) << content;
+    return (dir_ / name).string();
+  }
+  std::filesystem::path dir_;
+};
+
+// Item 9: a batch file holding only a BOM (or a BOM and a blank line) was "malformed JSON".
+TEST_F(FaultsFiles, ABomStartsABatchFileAndIsNothingElse) {
+  for (const char* content : {"\xEF\xBB\xBF", "\xEF\xBB\xBF\n", "\xEF\xBB\xBF\r\n\n"}) {
+    const auto r = run(q() + " plan --input " + sh_quote(file("bom.jsonl", content)));
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  const auto r = run(q() + " plan --plan-only --input " +
+                     sh_quote(file("q.jsonl", "\xEF\xBB\xBF{\"question\":\"年假怎么申请\"}\n")));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"query\":\"年假怎么申请\""), std::string::npos) << r.out;
+}
+
+// Item 5: a directory as the batch input (named, or as stdin) read as an empty file: exit 0.
+TEST_F(FaultsFiles, ADirectoryIsNoBatchInput) {
+  for (const std::string& args : {"--input - < " + sh_quote(dir_.string()),
+                                  "--input " + sh_quote(dir_.string())}) {
+    const auto r = run(q() + " plan " + args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
