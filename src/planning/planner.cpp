@@ -128,9 +128,9 @@ const Config& Planner::config() const noexcept { return impl_->lexicon.config();
 
 namespace {
 
-// The context's texts enter filters and the ledger: each is valid UTF-8 without control
+// The session fields enter filters and the ledger: each is valid UTF-8 without control
 // characters, or the request is refused naming the field (a department of U+FFFD was the
-// filter before).
+// filter before). `now` and `timezone` are checked by their own parsers.
 Status check_context(const AnalysisContext& c) {
   auto check = [](const std::string& text, const char* field) -> Status {
     std::size_t i = 0;
@@ -145,8 +145,6 @@ Status check_context(const AnalysisContext& c) {
     }
     return {};
   };
-  QAPLAN_TRY(check(c.now, "now"));
-  QAPLAN_TRY(check(c.timezone, "timezone"));
   if (c.session_department) QAPLAN_TRY(check(*c.session_department, "session_department"));
   if (c.session_user) QAPLAN_TRY(check(*c.session_user, "session_user"));
   return {};
