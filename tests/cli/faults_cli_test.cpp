@@ -94,4 +94,36 @@ TEST_F(FaultsFiles, ADirectoryIsNoBatchInput) {
   }
 }
 
+// Item 8: what `config check` accepts runs, and every command refuses what it refuses.
+// max_history_turns = 0 passed the check and then refused every request with history;
+// budget_stop_retrieval_tokens below budget_normal_tokens passed; search --config read [ranking]
+// only.
+TEST_F(FaultsFiles, CheckAndRunAgreeOnCrossFieldRules) {
+  const std::filesystem::path src = qaplan::test::source_dir() / "config";
+  for (const auto& [from, to, field] :
+       {std::tuple{std::string("max_history_turns = 20"), std::string("max_history_turns = 0"),
+                   "max_history_turns"},
+        std::tuple{std::string("budget_stop_retrieval_tokens = 10000"),
+                   std::string("budget_stop_retrieval_tokens = 5000"), "budget_stop_retrieval_tokens"}}) {
+    const std::filesystem::path cfg = dir_ / "config";
+    std::filesystem::remove_all(cfg);
+    std::filesystem::copy(src, cfg, std::filesystem::copy_options::recursive);
+    std::string rules = qaplan::test::slurp(cfg / "rules.toml");
+    const auto at = rules.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    rules.replace(at, from.size(), to);
+    std::ofstream(cfg / "rules.toml", std::ios::binary | std::ios::trunc) << rules;
+    const std::string c = sh_quote((cfg / "rules.toml").string());
+    const std::string corpus = file("c.jsonl", "{\"id\":\"a\",\"text\":\"年假\"}\n");
+    for (const std::string& cmd :
+         {"config check " + c, "plan 年假怎么申请 --config " + c,
+          "search --corpus " + sh_quote(corpus) + " --query 年假 --config " + c}) {
+      const auto r = run(q() + " " + cmd);
+      EXPECT_EQ(r.status, 2) << cmd;
+      EXPECT_TRUE(one_line(r.err)) << r.err;
+      EXPECT_NE(r.err.find(field), std::string::npos) << cmd << ": " << r.err;
+    }
+  }
+}
+
 }  // namespace

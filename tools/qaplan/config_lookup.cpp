@@ -71,6 +71,12 @@ Result<Config> load_cli_config(const std::string& flag_value) {
 Result<RankingConfig> load_cli_ranking_config(const std::string& flag_value) {
   auto path = find_config(flag_value);
   if (!path.ok()) return path.error();
+  // A rules file named on the command line is checked whole, as `config check` and `plan` check
+  // it: search / index / bench must not run with a file the rest of qaplan refuses.
+  if (!flag_value.empty()) {
+    auto whole = load_config(*path);
+    if (!whole.ok()) return whole.error();
+  }
   return load_ranking_config(*path);
 }
 

@@ -489,8 +489,9 @@ Result<Config> read_config(const Value& root, const std::string& origin) {
   QAPLAN_TRY(top.section("input", true, [&](Reader& r) -> Status {
     QAPLAN_TRY(r.count("max_question_chars", c.input.max_question_chars, true));
     QAPLAN_TRY(r.get_int("max_history_turns", c.input.max_history_turns, true));
-    if (c.input.max_history_turns < 0)
-      return r.err(*r.find("max_history_turns"), "max_history_turns", "must be ≥ 0");
+    if (c.input.max_history_turns < 1)
+      return r.err(*r.find("max_history_turns"), "max_history_turns",
+                   "must be ≥ 1 (0 would refuse every request with history)");
     return {};
   }));
   QAPLAN_TRY(top.section("matching", false, [&](Reader& r) {

@@ -47,7 +47,12 @@ Status Config::validate() const {
     return make_file_error(ErrorCode::kInvalidConfig, std::move(msg), origin, 0, std::move(where));
   };
   if (input.max_question_chars <= 0) return bad("[input] max_question_chars", "must be > 0");
-  if (input.max_history_turns < 0) return bad("[input] max_history_turns", "must be ≥ 0");
+  // 0 would refuse every request that carries history: a config check must not pass it.
+  if (input.max_history_turns < 1)
+    return bad("[input] max_history_turns", "must be ≥ 1 (history beyond [rewrite] window_turns is not read)");
+  if (execution.budget_stop_retrieval_tokens < execution.budget_normal_tokens)
+    return bad("[execution] budget_stop_retrieval_tokens",
+               "must be ≥ budget_normal_tokens (" + std::to_string(execution.budget_normal_tokens) + ")");
   std::set<std::string> names;
   for (const SourceConfig& s : sources) {
     if (s.name.empty()) return bad("[[sources]] name", "must not be empty");
