@@ -32,4 +32,23 @@ QAPLAN_API Status write_files_atomic(
     const std::vector<std::pair<std::string, std::string>>& name_and_content,
     const std::vector<std::filesystem::path>& inputs = {});
 
+/// Publishes a set of files as a new immutable generation of `dir` (issue 24 item 1), the way
+/// Lucene publishes a commit: the files are written into DIR/gen-N/ (N one more than any
+/// generation there), and DIR/CURRENT — one line, "gen-N" — is replaced atomically to make it
+/// live. No published file is ever written again: a reader that opened generation N keeps it
+/// whole, and a crash at any point leaves the old or the new generation complete. Writers take
+/// an exclusive lock on DIR/.lock; a second writer fails at once (kIo) naming the holder's pid.
+/// Generations older than the previous one, and staging left by a killed build, are removed
+/// after the switch (an open mapping of a removed file stays valid: Linux keeps the inode).
+/// Refuses (kInvalidInput) when `dir` is a file or holds one of `inputs`. Errors: kIo.
+QAPLAN_API Status publish_generation(
+    const std::filesystem::path& dir,
+    const std::vector<std::pair<std::string, std::string>>& name_and_content,
+    const std::vector<std::filesystem::path>& inputs = {});
+
+/// The directory the live generation's files are in: DIR/gen-N as DIR/CURRENT names it, or DIR
+/// itself when it has no CURRENT (a directory written before generations). Errors: kIo /
+/// kInvalidInput naming DIR/CURRENT (unreadable, malformed, or naming a missing generation).
+QAPLAN_API Result<std::filesystem::path> current_generation(const std::filesystem::path& dir);
+
 }  // namespace qaplan

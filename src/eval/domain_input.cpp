@@ -162,7 +162,8 @@ Result<DomainProvenance> add_domain_kb(const std::filesystem::path& dir, DomainL
 
 Status check_domain_index(const std::filesystem::path& dir) {
   std::error_code ec;
-  if (!std::filesystem::exists(dir / kBm25IndexFile, ec))
+  const auto gen = current_generation(dir);
+  if (!gen.ok() || !std::filesystem::exists(*gen / kBm25IndexFile, ec))
     return make_file_error(ErrorCode::kIo,
                            "not an index directory (no " + std::string(kBm25IndexFile) + ")",
                            dir.string(), 0, "--index");

@@ -138,16 +138,18 @@ Result<CollectionIndex> CollectionIndex::open(const fs::path& dir, bool load_vec
   if (!fs::is_directory(dir, ec))
     return make_file_error(ErrorCode::kIo, "not an index directory (run `qaplan index build`)",
                            dir.string());
+  // The live generation (DIR/CURRENT), or DIR itself for an index written before generations.
+  QAPLAN_ASSIGN_OR_RETURN(const fs::path gen, current_generation(dir));
   Bm25OpenOptions o;
   o.verify_checksum = verify_checksum;
   o.expected_tokenizer = std::string(kTokenizerVersion);
-  const fs::path bm25_path = dir / kBm25IndexFile;
+  const fs::path bm25_path = gen / kBm25IndexFile;
   QAPLAN_ASSIGN_OR_RETURN(Bm25Index bm25, Bm25Index::open(bm25_path, o));
   if (!bm25.has_doc_ids())
     return make_file_error(ErrorCode::kInvalidInput, "index has no document ids",
                            bm25_path.string());
   CollectionIndex c;
-  const fs::path hnsw_path = dir / kHnswIndexFile;
+  const fs::path hnsw_path = gen / kHnswIndexFile;
   if (load_vectors && fs::exists(hnsw_path, ec)) {
     QAPLAN_ASSIGN_OR_RETURN(VectorIndex v, VectorIndex::open(hnsw_path, bm25.checksum()));
     if (v.size() != bm25.size())
@@ -174,10 +176,17 @@ Status save_collection_index(const fs::path& dir, const Bm25Index& bm25, const V
                      std::string(reinterpret_cast<const char*>(img.data()), img.size()));
   if (vectors != nullptr)
     files.emplace_back(std::string(kHnswIndexFile), vectors->serialize(bm25.checksum()));
-  QAPLAN_TRY(write_files_atomic(dir, files, inputs));
-  if (vectors == nullptr) {
+  QAPLAN_TRY(publish_generation(dir, files, inputs));
+  // Files of the layout before generations are never read again once CURRENT exists.
+  for (std::string_view legacy : {kBm25IndexFile, kHnswIndexFile}) {
+    const fs::path p = dir / legacy;
+    bool input = false;
+    for (const fs::path& in : inputs) {
+      std::error_code e;
+      input = input || fs::equivalent(p, in, e);
+    }
     std::error_code ec;
-    fs::remove(dir / kHnswIndexFile, ec);  // stale: it would be refused (checksum binding) anyway
+    if (!input) fs::remove(p, ec);
   }
   return {};
 }

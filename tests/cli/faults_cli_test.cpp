@@ -2,6 +2,10 @@
 // against the earlier main and went wrong as its comment says.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -123,6 +127,47 @@ TEST_F(FaultsFiles, CheckAndRunAgreeOnCrossFieldRules) {
       EXPECT_TRUE(one_line(r.err)) << r.err;
       EXPECT_NE(r.err.find(field), std::string::npos) << cmd << ": " << r.err;
     }
+  }
+}
+
+// Item 1/3: two builds into one --output mixed their files, and a killed build could leave the
+// new bm25 beside the old hnsw. Builds now publish generations under an exclusive lock: the
+// loser exits 2 naming the holder; staging a killed build left is removed by the next build; a
+// broken pointer is an error naming it.
+TEST_F(FaultsFiles, IndexBuildsPublishGenerationsUnderALock) {
+  const std::string corpus = file("c.jsonl", "{\"id\":\"a\",\"text\":\"年假怎么申请\"}\n");
+  const std::filesystem::path ix = dir_ / "ix";
+  const std::string build = q() + " index build --corpus " + sh_quote(corpus) + " --output " +
+                            sh_quote(ix.string());
+  ASSERT_EQ(run(build).status, 0);
+  // Another build holds the lock (this process, as that build would).
+  {
+    const int fd = ::open((ix / ".lock").c_str(), O_RDWR);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+    const std::string pid = std::to_string(::getpid()) + "\n";
+    ASSERT_EQ(::pwrite(fd, pid.data(), pid.size(), 0), static_cast<ssize_t>(pid.size()));
+    const auto r = run(build);
+    ::close(fd);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_NE(r.err.find("pid " + std::to_string(::getpid())), std::string::npos) << r.err;
+    EXPECT_EQ(qaplan::test::slurp(ix / "CURRENT"), "gen-0\n");
+  }
+  // What a killed build left is removed by the next one.
+  std::filesystem::create_directories(ix / ".gen-1.partial-99999");
+  std::ofstream(ix / ".gen-1.partial-99999" / "bm25.qidx") << "half";
+  ASSERT_EQ(run(build).status, 0);
+  EXPECT_FALSE(std::filesystem::exists(ix / ".gen-1.partial-99999"));
+  EXPECT_EQ(qaplan::test::slurp(ix / "CURRENT"), "gen-1\n");
+  const std::string search = q() + " search --query 年假 --index " + sh_quote(ix.string());
+  EXPECT_EQ(run(search).status, 0);
+  for (const char* pointer : {"gen-7\n", "../../etc\n", ""}) {
+    std::ofstream(ix / "CURRENT", std::ios::trunc) << pointer;
+    const auto r = run(search);
+    EXPECT_EQ(r.status, 2) << pointer;
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_NE(r.err.find("CURRENT"), std::string::npos) << r.err;
   }
 }
 

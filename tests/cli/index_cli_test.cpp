@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 
 #include "qaplan/ranking/tokenizer.hpp"
@@ -45,6 +46,12 @@ class IndexCli : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  // A file of index directory `ix`'s live generation (ix/CURRENT names it).
+  std::string live(const std::string& ix, const std::string& file) const {
+    std::string gen = slurp(dir_ / ix / "CURRENT");
+    while (!gen.empty() && gen.back() == '\n') gen.pop_back();
+    return (dir_ / ix / gen / file).string();
+  }
   void write(const std::string& name, const std::string& content) {
     std::ofstream(dir_ / name, std::ios::binary) << content;
   }
@@ -73,20 +80,29 @@ TEST_F(IndexCli, BuildsAreByteIdenticalAcrossRunsAndThreads) {
   ASSERT_EQ(q(c + sh_quote(path("a"))).status, 0);
   ASSERT_EQ(q(c + sh_quote(path("b"))).status, 0);
   ASSERT_EQ(q(c + sh_quote(path("t")) + " --threads 3").status, 0);
-  const std::string a = slurp(path("a/bm25.qidx"));
+  const std::string a = slurp(live("a", "bm25.qidx"));
   EXPECT_FALSE(a.empty());
-  EXPECT_EQ(a, slurp(path("b/bm25.qidx")));
-  EXPECT_EQ(a, slurp(path("t/bm25.qidx")));
-  // Rebuilding into an existing directory replaces the file (no temp files left behind).
+  EXPECT_EQ(a, slurp(live("b", "bm25.qidx")));
+  EXPECT_EQ(a, slurp(live("t", "bm25.qidx")));
+  // Rebuilding into an existing directory publishes a new generation and never writes the
+  // published one again: gen-0 keeps its bytes, gen-1 is live, nothing staged is left behind.
+  EXPECT_EQ(slurp(path("a/CURRENT")), "gen-0\n");
   ASSERT_EQ(q(c + sh_quote(path("a"))).status, 0);
-  std::size_t files = 0;
-  for (const auto& e : fs::directory_iterator(path("a"))) files += e.is_regular_file() ? 1 : 0;
-  EXPECT_EQ(files, 1u);
+  EXPECT_EQ(slurp(path("a/CURRENT")), "gen-1\n");
+  EXPECT_EQ(slurp(path("a/gen-0/bm25.qidx")), a);
+  EXPECT_EQ(slurp(path("a/gen-1/bm25.qidx")), a);
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(path("a"))) names.insert(e.path().filename().string());
+  EXPECT_EQ(names, (std::set<std::string>{".lock", "CURRENT", "gen-0", "gen-1"}));
+  // The one before the previous generation goes with the next build.
+  ASSERT_EQ(q(c + sh_quote(path("a"))).status, 0);
+  EXPECT_FALSE(fs::exists(path("a/gen-0")));
+  EXPECT_TRUE(fs::exists(path("a/gen-1")));
 }
 
 TEST_F(IndexCli, BadIndexesExitTwoWithOneLineNamingTheFile) {
   ASSERT_EQ(q("index build --corpus " + sh_quote(path("c.jsonl")) + " --output " + sh_quote(path("ix"))).status, 0);
-  const std::string good = slurp(path("ix/bm25.qidx"));
+  const std::string good = slurp(live("ix", "bm25.qidx"));
   struct Case {
     std::string name;
     std::string bytes;
@@ -157,7 +173,7 @@ TEST_F(IndexCli, VectorsAreSavedAndSearched) {
   const auto b = q("index build --corpus " + sh_quote(path("v.jsonl")) + " --vectors " +
                    sh_quote(path("vec.jsonl")) + " --output " + sh_quote(path("vx")));
   ASSERT_EQ(b.status, 0) << b.err;
-  EXPECT_TRUE(fs::exists(path("vx/hnsw.qidx")));
+  EXPECT_TRUE(fs::exists(live("vx", "hnsw.qidx")));
   const std::string common = " --index " + sh_quote(path("vx")) + " --queries " + sh_quote(path("vq.jsonl")) +
                              " --query-vectors " + sh_quote(path("qv.jsonl")) + " --format tsv";
   const auto v = q("search" + common + " --mode vector --k 1");
@@ -170,7 +186,7 @@ TEST_F(IndexCli, VectorsAreSavedAndSearched) {
   write("v2.jsonl", "{\"id\":\"doc-a\",\"text\":\"alpha beta\"}\n{\"id\":\"doc-b\",\"text\":\"beta\"}\n"
                     "{\"id\":\"doc-c\",\"text\":\"gamma delta\"}\n");
   ASSERT_EQ(q("index build --corpus " + sh_quote(path("v2.jsonl")) + " --output " + sh_quote(path("vz"))).status, 0);
-  fs::copy_file(path("vx/hnsw.qidx"), path("vz/hnsw.qidx"));
+  fs::copy_file(live("vx", "hnsw.qidx"), live("vz", "hnsw.qidx"));
   const auto stale = q("search --index " + sh_quote(path("vz")) + " --queries " + sh_quote(path("vq.jsonl")) +
                        " --query-vectors " + sh_quote(path("qv.jsonl")) + " --mode vector --k 1");
   EXPECT_EQ(stale.status, 2) << stale.err;
@@ -179,7 +195,7 @@ TEST_F(IndexCli, VectorsAreSavedAndSearched) {
   EXPECT_TRUE(stale.out.empty());
   // A rebuild without vectors removes the now-stale graph.
   ASSERT_EQ(q("index build --corpus " + sh_quote(path("v.jsonl")) + " --output " + sh_quote(path("vx"))).status, 0);
-  EXPECT_FALSE(fs::exists(path("vx/hnsw.qidx")));
+  EXPECT_FALSE(fs::exists(live("vx", "hnsw.qidx")));
   // A vectors file missing a document is refused.
   write("short.jsonl", "{\"id\":\"doc-a\",\"vector\":[1,0]}\n");
   const auto bad = q("index build --corpus " + sh_quote(path("v.jsonl")) + " --vectors " +

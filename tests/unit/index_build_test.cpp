@@ -123,9 +123,30 @@ TEST_F(IndexBuild, CollectionDirectoryRoundTrip) {
   // An index without ids, or from another tokenizer, is not a collection index.
   auto bare = qaplan::Bm25Index::create({{"a"}});
   ASSERT_TRUE(bare.ok());
-  ASSERT_TRUE(bare->save(dir_ / "ix" / "bm25.qidx").ok());
+  ASSERT_TRUE(bare->save(qaplan::current_generation(dir_ / "ix").value() / "bm25.qidx").ok());
   EXPECT_FALSE(qaplan::CollectionIndex::open(dir_ / "ix").ok());
   EXPECT_FALSE(qaplan::CollectionIndex::open(dir_ / "nothing").ok());
+}
+
+// Issue 24 item 1: a host that opened an index keeps searching it, whole, while newer
+// generations are published and the one it mapped is removed from disk.
+TEST_F(IndexBuild, AnOpenIndexOutlivesLaterGenerations) {
+  auto first = qaplan::build_bm25_from_jsonl(write("c.jsonl", corpus_text(300, 2)));
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(qaplan::save_collection_index(dir_ / "ix", *first).ok());
+  auto opened = qaplan::CollectionIndex::open(dir_ / "ix");
+  ASSERT_TRUE(opened.ok()) << opened.error().to_string();
+  const std::vector<std::string> q = {"报销", "费用"};
+  const auto before = opened->bm25().search(q, 10);
+  auto other = qaplan::build_bm25_from_jsonl(write("d.jsonl", corpus_text(50, 3)));
+  ASSERT_TRUE(other.ok());
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(qaplan::save_collection_index(dir_ / "ix", *other).ok());
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "ix" / "gen-0"));
+  EXPECT_EQ(opened->bm25().search(q, 10), before);
+  EXPECT_EQ(opened->doc_id(3), "d3");
+  auto reopened = qaplan::CollectionIndex::open(dir_ / "ix");
+  ASSERT_TRUE(reopened.ok());
+  EXPECT_EQ(reopened->size(), other->size());
 }
 
 // The tokenizer skips ICU for pure-ASCII text; that must give exactly ICU's NFKC_Casefold.

@@ -7,8 +7,9 @@
 ///   hnsw.qidx   optional: the HNSW graph and its vectors (VectorIndex::save), bound to that
 ///               bm25.qidx by its checksum, so a stale pair is refused
 ///
-/// Both files are written atomically (staged, then renamed), and the same corpus and options
-/// give byte-identical files whatever the thread count.
+/// Both files are published as one immutable generation (DIR/gen-N/, made live by DIR/CURRENT;
+/// qaplan/io.hpp publish_generation), and the same corpus and options give byte-identical files
+/// whatever the thread count.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -53,7 +54,8 @@ QAPLAN_API Result<Bm25Index> build_bm25_from_jsonl(const std::filesystem::path& 
 /// An opened index directory. Immutable and thread-safe; cheap to move.
 class QAPLAN_API CollectionIndex {
  public:
-  /// Opens DIR/bm25.qidx (mapped read-only) and, when present and `load_vectors`, DIR/hnsw.qidx.
+  /// Opens bm25.qidx (mapped read-only) and, when present and `load_vectors`, hnsw.qidx of DIR's
+  /// live generation (or of DIR itself when it has no CURRENT).
   /// The BM25 index must carry document ids and tokenizer `kTokenizerVersion`.
   /// Errors: kIo, kInvalidInput naming the file (see Bm25Index::open, VectorIndex::open).
   static Result<CollectionIndex> open(const std::filesystem::path& dir, bool load_vectors = true,
@@ -71,9 +73,10 @@ class QAPLAN_API CollectionIndex {
   std::shared_ptr<const VectorIndex> vectors_;
 };
 
-/// Writes DIR/bm25.qidx and, when `vectors` is given, DIR/hnsw.qidx (row i = document i) —
-/// staged first, then moved into place; a stale DIR/hnsw.qidx is removed when `vectors` is null.
-/// Errors: kIo, kInvalidInput (DIR is a file or one of `inputs`; vectors' size ≠ documents).
+/// Publishes bm25.qidx and, when `vectors` is given, hnsw.qidx (row i = document i) as a new
+/// generation of DIR (publish_generation: exclusive lock, never rewrites a published file).
+/// Errors: kIo (another build holds the lock, naming its pid), kInvalidInput (DIR is a file or
+/// holds one of `inputs`; vectors' size ≠ documents).
 QAPLAN_API Status save_collection_index(const std::filesystem::path& dir, const Bm25Index& bm25,
                                         const VectorIndex* vectors = nullptr,
                                         const std::vector<std::filesystem::path>& inputs = {});

@@ -1,0 +1,171 @@
+// Immutable index generations (qaplan/io.hpp publish_generation; issue 24 item 1).
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "qaplan/io.hpp"
+
+namespace qaplan {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr const char* kCurrent = "CURRENT";
+constexpr const char* kLock = ".lock";
+
+// "gen-17" → 17; -1 for any other name.
+long long generation_number(std::string_view name) {
+  if (!name.starts_with("gen-") || name.size() == 4 || name.size() > 4 + 15) return -1;
+  long long n = 0;
+  for (char c : name.substr(4)) {
+    if (c < '0' || c > '9') return -1;
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
+
+// The exclusive writer lock on DIR/.lock, held while the object lives.
+class WriterLock {
+ public:
+  static Result<WriterLock> take(const fs::path& dir) {
+    const fs::path path = dir / kLock;
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+      return make_file_error(ErrorCode::kIo, std::string("cannot open the writer lock: ") +
+                                                 std::strerror(errno),
+                             path.string());
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      char buf[32] = {};
+      const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+      ::close(fd);
+      std::string holder(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+      while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+      return make_file_error(ErrorCode::kIo,
+                             "another build is writing this directory (pid " +
+                                 (holder.empty() ? std::string("unknown") : holder) + ")",
+                             dir.string());
+    }
+    const std::string pid = std::to_string(::getpid()) + "\n";
+    if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
+      // The pid is only a courtesy to the loser's message; the lock itself is held.
+    }
+    return WriterLock(fd);
+  }
+  WriterLock(WriterLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  WriterLock(const WriterLock&) = delete;
+  ~WriterLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+  }
+
+ private:
+  explicit WriterLock(int fd) : fd_(fd) {}
+  int fd_;
+};
+
+Status sync_dir(const fs::path& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return {};
+  const bool ok = ::fsync(fd) == 0;
+  ::close(fd);
+  if (!ok)
+    return make_file_error(ErrorCode::kIo, std::string("fsync failed: ") + std::strerror(errno),
+                           dir.string());
+  return {};
+}
+
+// Removes generations older than `keep_from` and staging of earlier builds (we hold the lock:
+// no live build is writing). Best effort: what cannot be removed now goes with the next build.
+void collect(const fs::path& dir, long long keep_from) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    const long long n = generation_number(name);
+    const bool old_gen = n >= 0 && n < keep_from;
+    const bool staging = name.starts_with(".gen-") || name.starts_with(".qaplan-tmp-");
+    if (old_gen || staging) fs::remove_all(e.path(), ec);
+  }
+}
+
+}  // namespace
+
+Result<fs::path> current_generation(const fs::path& dir) {
+  std::error_code ec;
+  const fs::path current = dir / kCurrent;
+  if (!fs::exists(current, ec)) return dir;
+  QAPLAN_ASSIGN_OR_RETURN(std::string text, read_file(current, "generation pointer"));
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  if (generation_number(text) < 0)
+    return make_file_error(ErrorCode::kInvalidInput,
+                           "malformed generation pointer (expected one line \"gen-N\")",
+                           current.string());
+  const fs::path gen = dir / text;
+  if (!fs::is_directory(gen, ec))
+    return make_file_error(ErrorCode::kIo, "names " + text + ", which is missing",
+                           current.string());
+  return gen;
+}
+
+Status publish_generation(const fs::path& dir,
+                          const std::vector<std::pair<std::string, std::string>>& files,
+                          const std::vector<fs::path>& inputs) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    return make_file_error(ErrorCode::kInvalidInput, "output must be a directory, not a file",
+                           dir.string());
+  fs::create_directories(dir, ec);
+  if (ec)
+    return make_file_error(ErrorCode::kIo, "cannot create output directory: " + ec.message(),
+                           dir.string());
+  // Only generations, CURRENT and .lock are written or removed here: an input among them (or
+  // the directory itself as an input) would be lost.
+  const fs::path d = fs::weakly_canonical(dir, ec);
+  for (const fs::path& in : inputs) {
+    std::error_code e2;
+    const fs::path c = fs::weakly_canonical(in, e2);
+    if (e2 || ec) continue;
+    const auto [di, ci] = std::mismatch(d.begin(), d.end(), c.begin(), c.end());
+    if (di != d.end()) continue;  // not under dir
+    const std::string first = ci == c.end() ? "" : ci->string();
+    if (first.empty() || first == kCurrent || first == kLock || generation_number(first) >= 0 ||
+        first.starts_with(".gen-"))
+      return make_file_error(ErrorCode::kInvalidInput, "refusing to overwrite an input file",
+                             in.string());
+  }
+  QAPLAN_ASSIGN_OR_RETURN(WriterLock lock, WriterLock::take(dir));
+  long long last = -1;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    last = std::max(last, generation_number(e.path().filename().string()));
+  const std::string name = "gen-" + std::to_string(last + 1);
+  // Staged under a name no reader looks at, then renamed whole into gen-N.
+  const fs::path staging = dir / ("." + name + ".partial-" + std::to_string(::getpid()));
+  fs::remove_all(staging, ec);
+  fs::create_directory(staging, ec);
+  if (ec)
+    return make_file_error(ErrorCode::kIo, "cannot create staging directory: " + ec.message(),
+                           staging.string());
+  auto fail = [&](Status st) {
+    std::error_code ignore;
+    fs::remove_all(staging, ignore);
+    return st;
+  };
+  for (const auto& [file, content] : files)
+    if (Status st = write_file_atomic(staging / file, content); !st.ok()) return fail(std::move(st));
+  if (Status st = sync_dir(staging); !st.ok()) return fail(std::move(st));
+  fs::rename(staging, dir / name, ec);
+  if (ec)
+    return fail(make_file_error(ErrorCode::kIo, "cannot move into place: " + ec.message(),
+                                (dir / name).string()));
+  QAPLAN_TRY(sync_dir(dir));
+  // The switch: one atomic rename of the pointer.
+  QAPLAN_TRY(write_file_atomic(dir / kCurrent, name + "\n"));
+  QAPLAN_TRY(sync_dir(dir));
+  // The previous generation stays for a reader that read CURRENT just before the switch.
+  collect(dir, last);
+  return {};
+}
+
+}  // namespace qaplan
