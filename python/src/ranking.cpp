@@ -406,10 +406,14 @@ void register_ranking(py::module_& m) {
            py::arg("docs"), py::arg("ids") = py::none(), py::kw_only(), py::arg("k1") = 1.2,
            py::arg("b") = 0.75, py::arg("norms") = "exact",
            "Indexes pre-tokenized documents as they are.")
-      .def_static("load", [](py::handle path, bool verify_checksum, std::string expected_tokenizer) {
+      .def_static("load", [](py::handle path, bool verify_checksum, std::string expected_tokenizer,
+                             const std::string& load) {
+             if (load != "mmap" && load != "memory")
+               raise(make_error(ErrorCode::kInvalidInput, "must be \"mmap\" or \"memory\"", "load"));
              Bm25OpenOptions o;
              o.verify_checksum = verify_checksum;
              o.expected_tokenizer = std::move(expected_tokenizer);
+             o.in_memory = load == "memory";
              const std::string p = fspath(path, "path");
              Result<Bm25Index> r = make_error(ErrorCode::kInternal, "not opened");
              {
@@ -419,8 +423,12 @@ void register_ranking(py::module_& m) {
              return PyBm25{unwrap(std::move(r))};
            },
            py::arg("path"), py::kw_only(), py::arg("verify_checksum") = true,
-           py::arg("expected_tokenizer") = "",
-           "Maps a file written by save() or `qaplan index build` (DIR/bm25.qidx) read-only.")
+           py::arg("expected_tokenizer") = "", py::arg("load") = "mmap",
+           "Maps a file written by save() or `qaplan index build` (DIR/gen-N/bm25.qidx) read-only; "
+           "load=\"memory\" reads it into memory instead (immune to changes on disk).")
+      .def("unchanged", [](const PyBm25& self) { unwrap(self.index.unchanged()); },
+           "Raises qaplan.IoError when the mapped file was written over or truncated in place "
+           "since it was opened (call before a batch of searches); never for load=\"memory\".")
       .def("save", [](const PyBm25& self, py::handle path) {
              const std::string p = fspath(path, "path");
              Status s;

@@ -1260,6 +1260,11 @@ Result<Bm25Index> Bm25Index::create(const std::vector<std::vector<std::string>>&
 }
 
 Result<Bm25Index> Bm25Index::open(const std::filesystem::path& path, const Bm25OpenOptions& opts) {
+  if (opts.in_memory) {
+    QAPLAN_ASSIGN_OR_RETURN(const std::string bytes, read_file(path, "BM25 index"));
+    return from_image({reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()}, opts,
+                      path.string());
+  }
   QAPLAN_ASSIGN_OR_RETURN(auto mapped, MappedFile::open(path, opts.verify_checksum));
   auto x = std::make_shared<Impl>();
   x->mapped = mapped;
@@ -1292,6 +1297,8 @@ Status Bm25Index::save(const std::filesystem::path& path,
 }
 
 std::span<const std::uint8_t> Bm25Index::image() const noexcept { return impl_->image; }
+
+Status Bm25Index::unchanged() const { return impl_->mapped ? impl_->mapped->unchanged() : Status{}; }
 
 std::string Bm25Index::doc_id(std::size_t doc) const {
   const Impl& x = *impl_;

@@ -54,6 +54,12 @@ Result<RankingConfig> read_ranking(const internal::toml_reader::Value& root,
       QAPLAN_TRY(s.get("k", k.rrf.k));
       return at_key(s, k.rrf.validate());
     }));
+    QAPLAN_TRY(r.section("index", false, [&](Reader& s) -> Status {
+      QAPLAN_TRY(s.get("load", k.load));
+      if (k.load != "mmap" && k.load != "memory")
+        return s.err(*s.find("load"), "load", "must be \"mmap\" or \"memory\"");
+      return {};
+    }));
     return r.section("bench", false, [&](Reader& s) {
       return s.unit("current_vector_threshold", k.current_vector_threshold);
     });

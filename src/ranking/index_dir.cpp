@@ -133,7 +133,7 @@ Result<Bm25Index> build_bm25_from_jsonl(const fs::path& corpus, const IndexBuild
 }
 
 Result<CollectionIndex> CollectionIndex::open(const fs::path& dir, bool load_vectors,
-                                              bool verify_checksum) {
+                                              bool verify_checksum, bool in_memory) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
     return make_file_error(ErrorCode::kIo, "not an index directory (run `qaplan index build`)",
@@ -143,6 +143,7 @@ Result<CollectionIndex> CollectionIndex::open(const fs::path& dir, bool load_vec
   Bm25OpenOptions o;
   o.verify_checksum = verify_checksum;
   o.expected_tokenizer = std::string(kTokenizerVersion);
+  o.in_memory = in_memory;
   const fs::path bm25_path = gen / kBm25IndexFile;
   QAPLAN_ASSIGN_OR_RETURN(Bm25Index bm25, Bm25Index::open(bm25_path, o));
   if (!bm25.has_doc_ids())

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import math
 
+import time
+
 import pytest
 
 from conftest import DATA, RULES, SOURCE_DIR, read_jsonl, run_cli
@@ -86,6 +88,28 @@ def test_bm25_equals_cli(qaplan, cli, tmp_path, corpus, queries, norms):
     # search() one at a time gives the same lists as search_many()
     for qid, q in queries[:50]:
         assert tsv(qid, index.search(q, 10), q, qaplan) in want
+
+
+def test_bm25_load_memory_is_immune_and_mmap_notices_changes(qaplan, tmp_path, corpus):
+    """Issue 24 item 2: load="memory" reads the file into memory; a mapped index whose file is
+    written over in place raises from unchanged() instead of being read."""
+    ids, texts = corpus
+    path = tmp_path / "bm25.qidx"
+    qaplan.Bm25Index(texts, ids).save(path)
+    mapped = qaplan.Bm25Index.load(path)
+    memory = qaplan.Bm25Index.load(path, load="memory")
+    q = "出差住宿标准是多少"
+    before = memory.search(q, 5)
+    mapped.unchanged()
+    time.sleep(0.05)  # file times tick with the kernel's coarse clock: let the write get a new one
+    with open(path, "r+b") as f:
+        f.write(b"XXXX")
+    with pytest.raises(qaplan.IoError):
+        mapped.unchanged()
+    memory.unchanged()
+    assert memory.search(q, 5) == before
+    with pytest.raises(qaplan.InvalidInput):
+        qaplan.Bm25Index.load(path, load="disk")
 
 
 def test_bm25_from_tokens_save_load(qaplan, tmp_path, corpus):

@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <chrono>
 #include <fstream>
+#include <thread>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "common/icu.hpp"
 #include "qaplan/ranking/bm25.hpp"
 #include "qaplan/ranking/corpus.hpp"
+#include "qaplan/io.hpp"
 #include "qaplan/ranking/index_dir.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
 
@@ -147,6 +150,48 @@ TEST_F(IndexBuild, AnOpenIndexOutlivesLaterGenerations) {
   auto reopened = qaplan::CollectionIndex::open(dir_ / "ix");
   ASSERT_TRUE(reopened.ok());
   EXPECT_EQ(reopened->size(), other->size());
+}
+
+// Issue 24 item 2: a mapped index whose file is written over in place (cp new old: same inode)
+// or truncated is refused by unchanged() before it is read; one read into memory is immune; a
+// file replaced by rename leaves the mapping intact.
+TEST_F(IndexBuild, AFileChangedUnderAMappedIndexIsRefusedAndMemoryLoadIsImmune) {
+  auto first = qaplan::build_bm25_from_jsonl(write("c.jsonl", corpus_text(300, 2)));
+  auto other = qaplan::build_bm25_from_jsonl(write("d.jsonl", corpus_text(40, 5)));
+  ASSERT_TRUE(first.ok() && other.ok());
+  ASSERT_TRUE(qaplan::save_collection_index(dir_ / "ix", *first).ok());
+  const auto live = qaplan::current_generation(dir_ / "ix").value() / "bm25.qidx";
+  auto mapped = qaplan::CollectionIndex::open(dir_ / "ix");
+  auto memory = qaplan::CollectionIndex::open(dir_ / "ix", true, true, /*in_memory=*/true);
+  ASSERT_TRUE(mapped.ok() && memory.ok());
+  EXPECT_TRUE(mapped->unchanged().ok());
+  const std::vector<std::string> q = {"报销", "费用"};
+  const auto before = mapped->bm25().search(q, 10);
+  // Replaced by rename (another inode): the mapping still holds the old bytes.
+  const auto img = other->image();
+  ASSERT_TRUE(qaplan::write_file_atomic(
+      live, std::string_view(reinterpret_cast<const char*>(img.data()), img.size())).ok());
+  EXPECT_TRUE(mapped->unchanged().ok());
+  EXPECT_EQ(mapped->bm25().search(q, 10), before);
+  // Written over in place: refused, naming the file.
+  auto mapped2 = qaplan::CollectionIndex::open(dir_ / "ix");
+  ASSERT_TRUE(mapped2.ok());
+  // File times tick with the kernel's coarse clock: let the write get a new one.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  {
+    std::ofstream over(live, std::ios::binary | std::ios::in | std::ios::out);
+    over.seekp(0);
+    over.write("XXXX", 4);
+  }
+  const qaplan::Status changed = mapped2->unchanged();
+  ASSERT_FALSE(changed.ok());
+  EXPECT_EQ(changed.error().code, qaplan::ErrorCode::kIo);
+  EXPECT_EQ(changed.error().file, live.string());
+  std::filesystem::resize_file(live, 100);  // truncated
+  EXPECT_FALSE(mapped2->unchanged().ok());
+  // In memory: nothing on disk reaches it.
+  EXPECT_TRUE(memory->unchanged().ok());
+  EXPECT_EQ(memory->bm25().search(q, 10), before);
 }
 
 // The tokenizer skips ICU for pure-ASCII text; that must give exactly ICU's NFKC_Casefold.

@@ -44,6 +44,7 @@ struct SearchOptions {
   std::string output;
   std::optional<int> rounds;
   bool pretty = false;
+  std::optional<std::string> load;  // unset: [ranking.index] load of the config
 };
 
 // Ranked hits for one query; in hybrid mode the score is the fused RRF score.
@@ -190,7 +191,8 @@ int run_search(const SearchOptions& o) {
   const auto t0 = Clock::now();
   if (!o.index.empty()) {
     // A saved index: mapped, nothing rebuilt. Its BM25 parameters are part of it.
-    auto ix = CollectionIndex::open(o.index, o.mode != "bm25");
+    const bool in_memory = o.load.value_or(o.ranking.load) == "memory";
+    auto ix = CollectionIndex::open(o.index, o.mode != "bm25", true, in_memory);
     if (!ix) return report(ix.error());
     index = std::move(*ix);
     open_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -289,8 +291,12 @@ int run_search(const SearchOptions& o) {
 
   std::vector<RankedList> results(prepared.size());
   double first_ms = -1;
+  // A mapped index written over or truncated in place is refused before it is read (one fstat
+  // per 256 queries); a file replaced by rename leaves the mapping intact.
+  constexpr std::size_t kCheckEvery = 256;
   auto one_round = [&](std::vector<double>* lat) -> Status {
     for (std::size_t i = 0; i < prepared.size(); ++i) {
+      if (index && i % kCheckEvery == 0) QAPLAN_TRY(index->unchanged());
       const auto q0 = Clock::now();
       auto r = rank_one(i);
       if (lat) (*lat)[i] = std::chrono::duration<double, std::micro>(Clock::now() - q0).count();
@@ -383,6 +389,10 @@ Runner register_search(CLI::App& app, GlobalOptions& g) {
                   "timing: 2 warm-up passes, then N timed passes; prints index docs/s and the "
                   "best pass's qps and p50/p95/p99 µs per query to stderr (default: no timing)");
   sub->add_flag("--pretty", o->pretty, "indent JSON output (default: one object per line)");
+  sub->add_option("--load", o->load, "with --index: mmap (map the file; a file written over in "
+                  "place is refused) | memory (read it into memory: immune to changes on disk) "
+                  "(default: [ranking.index] load)")
+      ->check(CLI::IsMember({"mmap", "memory"}));
   return [o, &g] {
     if (g.pretty) o->pretty = true;
     auto ranking = load_cli_ranking_config(o->config);

@@ -72,6 +72,9 @@ struct Bm25Options {
 struct Bm25OpenOptions {
   bool verify_checksum = true;
   std::string expected_tokenizer;
+  /// Read the file into anonymous memory (read(), not mmap): nothing done to the file afterwards
+  /// can reach the index — for hosts that must survive any change on disk (`load = "memory"`).
+  bool in_memory = false;
 };
 
 /// Counts that describe an index (for logs and the CLI's summary line).
@@ -123,8 +126,15 @@ class QAPLAN_API Bm25Index {
   /// not a qaplan BM25 index, is truncated or corrupted (checksum or structure), has another
   /// format version, or was built with another tokenizer than `opts.expected_tokenizer`.
   /// Keep the file in place while the index is open (writers replace files by rename, which is
-  /// safe; truncating a mapped file in place is not).
+  /// safe; writing over or truncating a mapped file in place is not: `unchanged()` notices it,
+  /// and `opts.in_memory` is immune to it).
   static Result<Bm25Index> open(const std::filesystem::path& path, const Bm25OpenOptions& opts = {});
+
+  /// OK unless the file this index maps was written over or truncated in place since it was
+  /// opened (one fstat; always OK for an index in memory). Call it before a batch of searches:
+  /// reading a changed mapping would rank against other bytes or die with SIGBUS.
+  /// Errors: kIo naming the file.
+  Status unchanged() const;
 
   /// The same checks as `open()` on an image held in memory (copied; e.g. from a blob store).
   /// `source` names the input in errors.

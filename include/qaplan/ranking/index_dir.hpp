@@ -58,8 +58,12 @@ class QAPLAN_API CollectionIndex {
   /// live generation (or of DIR itself when it has no CURRENT).
   /// The BM25 index must carry document ids and tokenizer `kTokenizerVersion`.
   /// Errors: kIo, kInvalidInput naming the file (see Bm25Index::open, VectorIndex::open).
+  /// `in_memory` reads the BM25 file into memory instead of mapping it (`load = "memory"`).
   static Result<CollectionIndex> open(const std::filesystem::path& dir, bool load_vectors = true,
-                                      bool verify_checksum = true);
+                                      bool verify_checksum = true, bool in_memory = false);
+
+  /// Bm25Index::unchanged() of the mapped file: call before a batch of searches.
+  Status unchanged() const { return bm25_->unchanged(); }
 
   const Bm25Index& bm25() const noexcept { return *bm25_; }
   /// The vector index, or nullptr when the directory has none (or it was not loaded).

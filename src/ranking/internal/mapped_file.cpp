@@ -17,6 +17,10 @@ namespace qaplan::internal {
 namespace {
 // An empty file cannot be mapped; it is handed out as a zero-length span over this byte.
 const std::uint8_t kEmpty = 0;
+std::int64_t stamp_ns(const timespec& t) {
+  return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::filesystem::path& path,
@@ -50,15 +54,35 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::filesystem
   }
   void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | (populate ? MAP_POPULATE : 0), fd, 0);
   const int err = errno;
-  ::close(fd);
-  if (p == MAP_FAILED)
+  if (p == MAP_FAILED) {
+    ::close(fd);
     return make_file_error(ErrorCode::kIo, std::string("cannot map: ") + std::strerror(err),
                            path.string());
-  return std::shared_ptr<const MappedFile>(new MappedFile(static_cast<const std::uint8_t*>(p), size));
+  }
+  std::shared_ptr<MappedFile> m(new MappedFile(static_cast<const std::uint8_t*>(p), size));
+  m->fd_ = fd;
+  m->path_ = path.string();
+  m->mtime_ns_ = stamp_ns(st.st_mtim);
+  return std::shared_ptr<const MappedFile>(std::move(m));
+}
+
+Status MappedFile::unchanged() const {
+  if (fd_ < 0) return {};
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0)
+    return make_file_error(ErrorCode::kIo, std::string("cannot check: ") + std::strerror(errno), path_);
+  // Not ctime: unlinking the file (a replacement by rename) changes it, and that is harmless.
+  if (static_cast<std::size_t>(st.st_size) != size_ || stamp_ns(st.st_mtim) != mtime_ns_)
+    return make_file_error(ErrorCode::kIo,
+                           "changed on disk since it was opened (written over or truncated; "
+                           "publish a new generation instead, or open with load = \"memory\")",
+                           path_);
+  return {};
 }
 
 MappedFile::~MappedFile() {
   if (size_ != 0) ::munmap(const_cast<std::uint8_t*>(data_), size_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 void MappedFile::release(std::size_t upto) const noexcept {

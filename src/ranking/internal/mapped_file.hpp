@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <span>
+#include <string>
 
 #include "qaplan/status.hpp"
 
@@ -21,6 +22,11 @@ class MappedFile {
   /// Lets the kernel drop the pages before byte `upto` from this process (a streaming reader
   /// that is done with them keeps its resident memory flat); they are re-read if touched again.
   void release(std::size_t upto) const noexcept;
+  /// OK while the mapped file is as it was opened: its inode's size and mtime (fstat on the
+  /// descriptor kept open) are unchanged. A file written over in place (`cp new old`) or
+  /// truncated is refused before it is read — its pages would be the new bytes or SIGBUS; a file
+  /// replaced by rename is another inode and leaves this mapping intact. Errors: kIo naming it.
+  Status unchanged() const;
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
@@ -29,6 +35,9 @@ class MappedFile {
   MappedFile(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
   const std::uint8_t* data_;
   std::size_t size_;
+  int fd_ = -1;  // kept open for unchanged()
+  std::string path_;
+  std::int64_t mtime_ns_ = 0;
 };
 
 /// XXH3-64 of `bytes` (libxxhash, header-only).
