@@ -10,6 +10,8 @@
 
 #include "qaplan/io.hpp"
 
+#include "common/output_dir.hpp"
+
 namespace qaplan {
 namespace fs = std::filesystem;
 namespace {
@@ -113,13 +115,7 @@ Status publish_generation(const fs::path& dir,
                           const std::vector<std::pair<std::string, std::string>>& files,
                           const std::vector<fs::path>& inputs) {
   std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-    return make_file_error(ErrorCode::kInvalidInput, "output must be a directory, not a file",
-                           dir.string());
-  fs::create_directories(dir, ec);
-  if (ec)
-    return make_file_error(ErrorCode::kIo, "cannot create output directory: " + ec.message(),
-                           dir.string());
+  QAPLAN_TRY(internal::ensure_output_dir(dir));
   // Only generations, CURRENT and .lock are written or removed here: an input among them (or
   // the directory itself as an input) would be lost.
   const fs::path d = fs::weakly_canonical(dir, ec);

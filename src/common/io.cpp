@@ -9,6 +9,8 @@
 #include <random>
 #include <sstream>
 
+#include "common/output_dir.hpp"
+
 namespace qaplan {
 namespace fs = std::filesystem;
 
@@ -73,6 +75,22 @@ bool same_file(const fs::path& a, const fs::path& b) {
 }
 }  // namespace
 
+namespace internal {
+
+Status ensure_output_dir(const fs::path& dir) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    return make_file_error(ErrorCode::kInvalidInput, "output must be a directory, not a file",
+                           dir.string());
+  fs::create_directories(dir, ec);
+  if (ec)
+    return make_file_error(ErrorCode::kIo, "cannot create output directory: " + ec.message(),
+                           dir.string());
+  return {};
+}
+
+}  // namespace internal
+
 Status write_files_atomic(const fs::path& dir,
                           const std::vector<std::pair<std::string, std::string>>& files,
                           const std::vector<fs::path>& inputs) {
@@ -81,13 +99,7 @@ Status write_files_atomic(const fs::path& dir,
     if (same_file(dir, in))
       return make_file_error(ErrorCode::kInvalidInput, "refusing to write into an input file",
                              dir.string());
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-    return make_file_error(ErrorCode::kInvalidInput, "output must be a directory, not a file",
-                           dir.string());
-  fs::create_directories(dir, ec);
-  if (ec)
-    return make_file_error(ErrorCode::kIo, "cannot create output directory: " + ec.message(),
-                           dir.string());
+  QAPLAN_TRY(internal::ensure_output_dir(dir));
   for (const auto& [name, content] : files)
     for (const fs::path& in : inputs)
       if (same_file(dir / name, in))
