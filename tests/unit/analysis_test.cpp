@@ -3,6 +3,7 @@
 // expectation follows from the rules in config/rules.toml.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
@@ -141,6 +142,23 @@ TEST(AnalysisRewrite, TopicSwitchDoesNotDragTheOldTopic) {
   const auto r = analyze("换个问题，会议室怎么预定", {"年假怎么申请"});
   EXPECT_NE(r.prep.intent->intent, Intent::kFollowUp);
   EXPECT_FALSE(has(r.a.rewrite.query, "年假")) << r.a.rewrite.query;
+}
+
+// The glossary's terms are whole words in the rewriter's word break ([rewrite] domain_word_break):
+// ICU cuts 差旅费 as 差|旅费 and 门禁卡 as 门禁|卡, so without them the parallel item replaced 旅费
+// and left 差 in front of it (差招待费怎么报销), and 门禁卡 / 工卡 looked like a doubled 卡.
+TEST(AnalysisRewrite, GlossaryTermsAreWholeWordsInTheRewrite) {
+  const std::vector<std::array<std::string, 3>> cases = {
+      {"差旅费怎么报销", "那招待费呢", "招待费怎么报销"},
+      {"门禁卡丢了怎么办", "那工卡呢", "工卡丢了怎么办"},
+  };
+  Config off = rules_only();
+  off.rewrite.domain_word_break = false;
+  const Planner icu_only = Planner::create(std::move(off)).value();
+  for (const auto& [history, turn, want] : cases) {
+    EXPECT_EQ(analyze(turn, {history}).a.rewrite.query, want) << history << " / " << turn;
+    EXPECT_NE(analyze(icu_only, turn, {history}).a.rewrite.query, want) << history << " / " << turn;
+  }
 }
 
 // ---- glossary --------------------------------------------------------------------------------

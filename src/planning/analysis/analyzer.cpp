@@ -40,10 +40,15 @@ Result<Analyzer> Analyzer::create(const Config& c,
   l.rewrite_words = WordSet(std::move(words));
   for (const auto& [source, terms] : c.glossary.terms) {
     CueLists g;
-    for (const GlossaryTerm& t : terms) g.add(t.aliases);
+    for (const GlossaryTerm& t : terms) {
+      g.add(t.aliases);
+      l.glossary_words.add(t.standard, 0);
+      for (const std::string& a : t.aliases) l.glossary_words.add(a, 0);
+    }
     g.build();
     l.glossary.emplace(source, std::move(g));
   }
+  l.glossary_words.build();
   if (!c.rewrite.hook.empty()) {
     const auto it = rewriters.find(c.rewrite.hook);
     if (it == rewriters.end() || !it->second) {
@@ -296,9 +301,10 @@ std::vector<std::string> core_terms(std::string_view query, const Constraints& c
 
 Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisContext& context,
                                         const Lexicon& lex, const DomainLexicon* terms) const {
-  const ScopedTerms vocabulary(terms);
   const Config& c = lex.config();
   const AnalysisLists& lists = impl_->lists;
+  const ScopedTerms vocabulary(
+      WordTerms{terms, c.rewrite.domain_word_break ? &lists.glossary_words : nullptr});
   if (!context.now.empty() && !dates::parse_time_point(context.now)) {
     // Echo the value only when it is one short printable line (issue 11's analyze fuzzer: a
     // `now` holding NUL bytes and a cut UTF-8 sequence reached the error line).

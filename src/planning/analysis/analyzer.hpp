@@ -16,6 +16,7 @@
 
 #include "planning/analysis/constraints.hpp"
 #include "planning/analysis/cues.hpp"
+#include "planning/matcher.hpp"
 #include "planning/lexicon.hpp"
 #include "qaplan/planning/analysis.hpp"
 #include "qaplan/planning/extensions.hpp"
@@ -32,6 +33,8 @@ struct AnalysisLists {
   std::uint32_t part = 0, research_explicit = 0, research = 0, graph = 0;
   /// Per source with a glossary: one list per term (list id = term index).
   std::map<std::string, CueLists, std::less<>> glossary;
+  /// Every glossary term and alias of every source: words the rewriter's word break keeps whole.
+  PatternMatcher glossary_words;
   WordSet function_words;  // [rewrite] function_words: never entities
   WordSet rewrite_words;   // every [rewrite] list: never part of a topic span
 };

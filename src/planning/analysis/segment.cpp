@@ -3,6 +3,7 @@
 #include <unicode/brkiter.h>
 #include <unicode/unistr.h>
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
 #include "planning/domain_lexicon.hpp"
+#include "planning/matcher.hpp"
 
 namespace qaplan::internal {
 namespace {
@@ -82,29 +84,50 @@ std::vector<Token> segment_uncached(std::string_view text) {
 
 }  // namespace
 
-thread_local const DomainLexicon* current_terms = nullptr;
+thread_local WordTerms current_terms;
 
-// ICU's pieces of a term joined: a lexicon term that starts and ends on token boundaries, spans
-// two or more Han tokens and holds a lone Han character (ICU's sign that it did not know the
-// word). Leftmost, longest first.
-void join_terms(std::string_view text, const DomainLexicon& terms, std::vector<Token>& tokens) {
+struct Span {
+  std::uint32_t begin, end;
+};
+
+// Every occurrence of a term of the vocabulary, by begin byte (all overlaps kept).
+std::vector<Span>& term_spans(std::string_view text, const WordTerms& terms) {
   thread_local std::vector<DomainLexicon::Hit> hits;
-  terms.scan(text, hits);
-  if (hits.empty()) return;
+  thread_local std::vector<Span> spans;
+  spans.clear();
+  if (terms.lexicon) {
+    terms.lexicon->scan(text, hits);
+    for (const auto& h : hits) spans.push_back({h.begin, h.end});
+  }
+  if (terms.glossary)
+    terms.glossary->scan(text, [&](std::uint32_t, std::uint32_t b, std::uint32_t e) {
+      spans.push_back({b, e});
+    });
+  std::sort(spans.begin(), spans.end(),
+            [](const Span& a, const Span& b) { return a.begin != b.begin ? a.begin < b.begin : a.end < b.end; });
+  return spans;
+}
+
+// ICU's pieces of a term joined: a term that starts and ends on token boundaries, spans two or
+// more Han tokens and holds a lone Han character (ICU's sign that it did not know the word).
+// Leftmost, longest first.
+void join_terms(std::string_view text, const WordTerms& terms, std::vector<Token>& tokens) {
+  const std::vector<Span>& spans = term_spans(text, terms);
+  if (spans.empty()) return;
   std::vector<Token> out;
   out.reserve(tokens.size());
   std::size_t h = 0;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     std::size_t best = i;
-    for (; h < hits.size() && hits[h].begin < tokens[i].begin; ++h) {}
-    for (std::size_t k = h; k < hits.size() && hits[k].begin == tokens[i].begin; ++k) {
+    for (; h < spans.size() && spans[h].begin < tokens[i].begin; ++h) {}
+    for (std::size_t k = h; k < spans.size() && spans[k].begin == tokens[i].begin; ++k) {
       bool lone = false, han = true;
       std::size_t j = i;
-      for (; j < tokens.size() && tokens[j].end <= hits[k].end; ++j) {
+      for (; j < tokens.size() && tokens[j].end <= spans[k].end; ++j) {
         lone = lone || tokens[j].single_han;
         han = han && tokens[j].word && !tokens[j].ascii;
       }
-      if (j > i + 1 && tokens[j - 1].end == hits[k].end && lone && han) best = std::max(best, j - 1);
+      if (j > i + 1 && tokens[j - 1].end == spans[k].end && lone && han) best = std::max(best, j - 1);
     }
     Token t = tokens[i];
     if (best > i) {
@@ -124,7 +147,7 @@ std::vector<Token> segment_words(std::string_view text) {
   constexpr std::size_t kKept = 8;
   struct Kept {
     std::string text;
-    const DomainLexicon* terms = nullptr;
+    WordTerms terms;
     std::vector<Token> tokens;
   };
   thread_local std::array<Kept, kKept> kept;
@@ -132,7 +155,7 @@ std::vector<Token> segment_words(std::string_view text) {
   for (const Kept& k : kept)
     if (k.text == text && k.terms == current_terms && !k.tokens.empty()) return k.tokens;
   std::vector<Token> out = segment_uncached(text);
-  if (current_terms) join_terms(text, *current_terms, out);
+  if (current_terms != WordTerms{}) join_terms(text, current_terms, out);
   Kept& slot = kept[next++ % kKept];
   slot.text.assign(text);
   slot.terms = current_terms;
@@ -140,7 +163,7 @@ std::vector<Token> segment_words(std::string_view text) {
   return out;
 }
 
-ScopedTerms::ScopedTerms(const DomainLexicon* terms) : saved_(current_terms) { current_terms = terms; }
+ScopedTerms::ScopedTerms(WordTerms terms) : saved_(current_terms) { current_terms = terms; }
 ScopedTerms::~ScopedTerms() { current_terms = saved_; }
 
 }  // namespace qaplan::internal

@@ -10,6 +10,15 @@
 namespace qaplan::internal {
 
 class DomainLexicon;
+class PatternMatcher;
+
+/// The host's vocabulary the word break keeps whole: the [domain] lexicon's terms and the
+/// [glossary] terms and aliases (a matcher whose hits are terms; list ids are ignored).
+struct WordTerms {
+  const DomainLexicon* lexicon = nullptr;
+  const PatternMatcher* glossary = nullptr;
+  bool operator==(const WordTerms&) const = default;
+};
 
 struct Token {
   std::uint32_t begin = 0;  ///< byte offsets into the text
@@ -21,21 +30,21 @@ struct Token {
 };
 
 /// Tokens of valid UTF-8 `text`, in order, covering it. Thread-safe (one iterator per thread).
-/// While a ScopedTerms is alive on the calling thread, a term of its lexicon that ICU cut into
+/// While a ScopedTerms is alive on the calling thread, a term of its vocabulary that ICU cut into
 /// pieces at least one of which is a lone Han character (供应|商, 加班|费) is one token.
 std::vector<Token> segment_words(std::string_view text);
 
 /// The host's vocabulary the word break keeps whole on this thread for the scope's lifetime (the
-/// analysis of one question). Null = ICU's words only.
+/// analysis of one question). Empty = ICU's words only.
 class ScopedTerms {
  public:
-  explicit ScopedTerms(const DomainLexicon* terms);
+  explicit ScopedTerms(WordTerms terms);
   ~ScopedTerms();
   ScopedTerms(const ScopedTerms&) = delete;
   ScopedTerms& operator=(const ScopedTerms&) = delete;
 
  private:
-  const DomainLexicon* saved_;
+  WordTerms saved_;
 };
 
 }  // namespace qaplan::internal
