@@ -1,0 +1,99 @@
+#include "planning/analysis/antecedent.hpp"
+
+#include "common/utf8.hpp"
+
+namespace qaplan::internal {
+namespace {
+
+// The noun phrase a who-question asks about (公司的DPO是谁 → 公司的DPO): the content spans before
+// 谁, joined over linking words; nullopt when the question asks no "who".
+std::optional<std::string> who_was_asked(std::string_view prev, const std::vector<Span>& spans,
+                                         const ScannedQuery& scan, const LexiconIds& ids) {
+  std::optional<CueHit> who;
+  for (const CueHit& h : scan.hits)
+    if (h.list == ids.question_word && slice(prev, h.begin, h.end) == "谁") who = h;
+  if (!who) return std::nullopt;
+  std::size_t last = spans.size();
+  for (std::size_t k = 0; k < spans.size(); ++k)
+    if (spans[k].end <= who->begin) last = k;
+  if (last == spans.size()) return std::nullopt;
+  std::size_t first = last;
+  while (first > 0 && is_link(slice(prev, spans[first - 1].end, spans[first].begin))) --first;
+  return std::string(slice(prev, spans[first].begin, spans[last].end));
+}
+
+// A name (a run of characters ICU does not know) in `turn`, with the names coordinated with it
+// (鹿晗和关晓彤) when `plural`.
+std::optional<std::string> name_in(std::string_view turn, const PhraseReader& reader, bool plural) {
+  const std::vector<Span> spans = reader.spans(turn);
+  for (std::size_t k = 0; k < spans.size(); ++k) {
+    if (!spans[k].name_like) continue;
+    std::size_t last = k;
+    while (plural && last + 1 < spans.size() &&
+           is_link(slice(turn, spans[last].end, spans[last + 1].begin)) &&
+           slice(turn, spans[last].end, spans[last + 1].begin) != "的")
+      ++last;
+    return std::string(slice(turn, spans[k].begin, spans[last].end));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// Whom 他 / 她 / 他们 stands for: a name in the newest turn; else the one the previous question
+// asked about (公司的DPO是谁 → 公司的DPO); else a name in an older turn of the window. Nullopt
+// leaves it to the thing rule (the previous question's most specific phrase).
+std::optional<std::string> person_antecedent(const std::vector<std::string_view>& window,
+                                             std::string_view prev, const std::vector<Span>& prev_spans,
+                                             const ScannedQuery& prev_scan, std::string_view pronoun,
+                                             const PhraseReader& reader) {
+  const bool plural = pronoun.ends_with("们") || pronoun == "they" || pronoun == "them";
+  if (auto name = name_in(window.front(), reader, plural)) return name;
+  if (auto who = who_was_asked(prev, prev_spans, prev_scan, reader.lex().ids())) return who;
+  for (std::size_t i = 1; i < window.size(); ++i)
+    if (auto name = name_in(window[i], reader, plural)) return name;
+  return std::nullopt;
+}
+
+// Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
+// 模板能改…); 0 when none.
+std::size_t shared_head(std::string_view antecedent, std::string_view rest) {
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < antecedent.size();) {
+    const std::string_view tail = antecedent.substr(i);
+    if (tail.size() > best && rest.starts_with(tail)) best = tail.size();
+    next_code_point(antecedent, i);
+  }
+  return best;
+}
+
+// A thing: the previous question's most specific span (the longest; 公司的保密协议在哪里签
+// → 保密协议), the subject when they tie. A modifier (公司|的) and a quantity (几|条线) are
+// what a thing is described by, not the thing: they come last.
+// An identifier or a 《title》 is the entity the question is about, ahead of any longer
+// run (合同台账里XH-HT-2025-0084是什么合同 → XH-HT-2025-0084), and keeps the container it was
+// looked up in.
+std::string thing_antecedent(std::string_view prev, const std::vector<Span>& prev_spans,
+                             const ScannedQuery& prev_scan, const LexiconIds& ids) {
+  // A run looked up in a container (软件授权清单里Navicat Premium) is such an entity too.
+  auto entity = [&](std::size_t k) {
+    return prev_spans[k].strong || container_begin(prev, prev_spans, k) != prev_spans[k].begin;
+  };
+  auto describes = [&](std::size_t k) {
+    if (slice(prev, prev_spans[k].end, prev_spans[k].end + 3) == "的") return true;
+    for (const CueHit& h : prev_scan.hits)
+      if (h.list == ids.question_word && h.end == prev_spans[k].begin) return true;
+    return false;
+  };
+  std::size_t best = 0;
+  for (std::size_t k = 1; k < prev_spans.size(); ++k) {
+    const bool e = entity(k), eb = entity(best);
+    const bool d = describes(k), db = describes(best);
+    if (e != eb ? e : d != db ? !d : prev_spans[k].words > prev_spans[best].words) best = k;
+  }
+  const std::uint32_t begin = entity(best) ? container_begin(prev, prev_spans, best)
+                                           : prev_spans[best].begin;
+  return std::string(slice(prev, begin, prev_spans[best].end));
+}
+
+}  // namespace qaplan::internal

@@ -1,0 +1,31 @@
+#pragma once
+// What a pronoun stands for: whom 他 / 她 / 他们 means (a name in the window, the one a who-question
+// asked about) and how much of a demonstrative's noun the antecedent already holds.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planning/analysis/phrases.hpp"
+
+namespace qaplan::internal {
+
+/// Whom 他 / 她 / 他们 stands for: a name in the newest turn; else the one the previous question
+/// asked about (公司的DPO是谁 → 公司的DPO); else a name in an older turn of the window. Nullopt
+/// leaves it to the thing rule (the previous question's most specific phrase).
+std::optional<std::string> person_antecedent(const std::vector<std::string_view>& window,
+                                             std::string_view prev, const std::vector<Span>& prev_spans,
+                                             const ScannedQuery& prev_scan, std::string_view pronoun,
+                                             const PhraseReader& reader);
+
+/// What 它 / 这个 / 那个 stands for: the previous question's most specific span (an identifier, a
+/// 《title》 or a run looked up in a container first, then the longest; not a modifier or a
+/// quantity). `prev_spans` must not be empty.
+std::string thing_antecedent(std::string_view prev, const std::vector<Span>& prev_spans,
+                             const ScannedQuery& prev_scan, const LexiconIds& ids);
+
+/// Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
+/// 模板能改…); 0 when none.
+std::size_t shared_head(std::string_view antecedent, std::string_view rest);
+
+}  // namespace qaplan::internal

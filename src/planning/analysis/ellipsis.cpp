@@ -1,0 +1,253 @@
+#include "planning/analysis/ellipsis.hpp"
+
+#include <algorithm>
+
+#include "common/utf8.hpp"
+#include "planning/analysis/segment.hpp"
+
+namespace qaplan::internal {
+namespace {
+
+// The byte end of the first `k` content words of text[begin, end), or nullopt when the range
+// holds no more than k of them (replacing them all would drop the head) or a one-character word
+// stands at the cut: ICU cuts a word it does not know into characters (版|年|付, 会议|室), and a
+// cut beside one may fall inside that word.
+std::optional<std::size_t> leading_words_end(std::string_view text, std::size_t begin,
+                                             std::size_t end, int k, const PhraseReader& reader) {
+  int seen = 0;
+  const Token* last = nullptr;
+  for (const Token& t : words_of(text)) {
+    if (t.begin < begin || t.end > end || !t.word || reader.is_function(t.text(text))) continue;
+    if (seen == k) {
+      if (t.single_han || (last && last->single_han)) return std::nullopt;
+      return t.begin;
+    }
+    ++seen;
+    last = &t;
+  }
+  return std::nullopt;
+}
+
+bool is_determiner(std::string_view w) {
+  return w == "the" || w == "a" || w == "an" || w == "my" || w == "your" || w == "our" ||
+         w == "his" || w == "her" || w == "their" || w == "its";
+}
+
+}  // namespace
+
+// Where in `prev` the fragment's parallel item lies: the fragment's last word (its head) equals a
+// word of `prev`, or both are two or more characters ending in the same character (早餐 / 午餐);
+// the item is as many words as the fragment, ending at that word, within one run of content words.
+std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_view prev,
+                                                                 std::string_view frag,
+                                                                 const PhraseReader& reader) {
+  std::vector<Token> f;
+  for (const Token& t : words_of(frag))
+    if (t.word) f.push_back(t);
+  if (f.empty()) return std::nullopt;
+  std::string_view head = f.back().text(frag);
+  // ICU splits a compound it does not know alone into single characters (二类 → 二|类, while
+  // 一类城市 keeps 一类): a trailing run of one-character words is one head.
+  if (f.back().single_han) {
+    std::size_t k = f.size() - 1;
+    while (k > 0 && f[k - 1].single_han && f[k - 1].end == f[k].begin) --k;
+    if (k + 1 < f.size()) {
+      head = frag.substr(f[k].begin, f.back().end - f[k].begin);
+      f.resize(k + 1);  // the run counts as one word of the fragment
+    }
+  }
+  if (reader.is_function(head)) return std::nullopt;
+  const std::vector<Token> p = words_of(prev);
+  for (std::size_t i = p.size(); i-- > 0;) {
+    const std::string_view w = p[i].text(prev);
+    if (!p[i].word || reader.is_function(w)) continue;
+    const bool same = w == head;
+    const bool same_last = !same && count_code_points(w) >= 2 && count_code_points(head) >= 2 &&
+                           !p[i].ascii && last_code_point(w) == last_code_point(head);
+    if (!same && !same_last) continue;
+    std::size_t first = i;
+    for (std::size_t k = 1; k < f.size() && first > 0; ++k) {
+      const Token& t = p[first - 1];
+      if (!t.word || reader.is_function(t.text(prev))) break;
+      --first;
+    }
+    const std::string_view item = prev.substr(p[first].begin, p[i].end - p[first].begin);
+    if (item == frag) return std::nullopt;  // the same thing again: nothing parallel
+    return std::pair{std::size_t{p[first].begin}, std::size_t{p[i].end}};
+  }
+  return std::nullopt;
+}
+
+// A fragment ending in 的 names a modifier (海外的呢, B类的呢, 住宿的): it takes the place of the
+// previous question's parallel item (境外A类 → B类) or of the topic's leading words (国内出差的餐补
+// → 海外出差的餐补, 餐饮发票 → 住宿的发票), or goes in front of a one-word topic (周末的加班费) —
+// never takes the place of the head the question is about.
+std::optional<std::pair<std::string, const char*>> modifier_substitute(std::string_view prev,
+                                                                       const Span& topic,
+                                                                       std::string_view frag,
+                                                                       const PhraseReader& reader) {
+  const std::string_view item = frag.substr(0, frag.size() - 3);
+  if (item.empty()) return std::nullopt;
+  auto splice = [&](std::size_t b, std::size_t e, std::string_view with) {
+    return join(join(std::string(prev.substr(0, b)), with), prev.substr(e));
+  };
+  // The history's own 的 after the item stays the only one (今年|的 + 去年的 → 去年的).
+  if (const auto at = parallel_item(prev, item, reader))
+    return std::pair{splice(at->first, at->second, prev.substr(at->second).starts_with("的") ? item : frag),
+                     "ellipsis:parallel"};
+  const std::vector<Token> tokens = words_of(prev);
+  const int k = content_words(item, reader);
+  // The 的-modifier at the topic (国内出差|的|餐补, 今年|的|合规审计) or, without one, the topic.
+  const std::size_t de = prev.substr(0, topic.end + 3).find("的");
+  if (de == std::string_view::npos) {
+    if (const auto e = leading_words_end(prev, topic.begin, topic.end, k, reader))
+      return std::pair{splice(topic.begin, *e, frag), "ellipsis:modifier"};
+    // A topic of no more words than the modifier is its head: the modifier goes in front
+    // (加班费 + 周末的 → 周末的加班费) — unless a lone character stands before it, which may be
+    // the first piece of the topic's own word (大|会议室).
+    const bool lone_before = std::any_of(tokens.begin(), tokens.end(), [&](const Token& t) {
+      return t.end == topic.begin && t.single_han && !reader.is_function(t.text(prev));
+    });
+    if (topic.words <= k && !lone_before)
+      return std::pair{splice(topic.begin, topic.begin, frag), "ellipsis:modifier"};
+    return std::nullopt;
+  }
+  std::size_t mod_begin = std::min<std::size_t>(topic.begin, de);
+  for (const Token& t : tokens)
+    if (t.end == de && t.word && t.begin < mod_begin) mod_begin = t.begin;
+  if (content_words(prev.substr(mod_begin, de - mod_begin), reader) <= k)
+    return std::pair{splice(mod_begin, de + 3, frag), "ellipsis:de"};
+  if (const auto e = leading_words_end(prev, mod_begin, de, k, reader))
+    return std::pair{splice(mod_begin, *e, item), "ellipsis:de"};
+  return std::nullopt;
+}
+
+// An ASCII fragment of digits in place of the digits of an identifier (VPN-1001 + 3001 →
+// VPN-3001); nullopt when the previous question holds no identifier ending in digits.
+std::optional<std::string> renumbered(std::string_view prev, std::string_view frag) {
+  if (frag.empty() || !std::all_of(frag.begin(), frag.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  for (const Token& t : words_of(prev)) {
+    const std::string_view w = t.text(prev);
+    if (!t.ascii || !id_like(w)) continue;
+    std::size_t d = w.size();
+    while (d > 0 && w[d - 1] >= '0' && w[d - 1] <= '9') --d;
+    if (d == w.size() || d == 0) continue;
+    std::string out(prev.substr(0, t.begin + d));
+    out += frag;
+    out += prev.substr(t.end);
+    return out;
+  }
+  return std::nullopt;
+}
+
+// English ellipsis (what about Shanghai / and Building B / the Minhang one): the fragment takes
+// the place of the previous question's noun phrase that shares a word with it, else of its last
+// noun phrase; "one" stands for that phrase's head; a determiner of the fragment replaces the
+// phrase's own.
+std::optional<std::string> english_substitute(std::string_view prev, std::string_view frag,
+                                              const PhraseReader& reader) {
+  const std::vector<Span> spans = reader.spans(prev);
+  if (spans.empty()) return std::nullopt;
+  std::vector<std::string_view> fw;
+  for (const Token& t : words_of(frag))
+    if (t.word) fw.push_back(t.text(frag));
+  if (fw.empty()) return std::nullopt;
+  const bool det = is_determiner(fw.front());
+  const bool one = fw.back() == "one" && fw.size() > 1;
+  const Span* target = nullptr;
+  for (const Span& s : spans) {
+    for (const Token& t : words_of(slice(prev, s.begin, s.end))) {
+      const std::string_view w = t.text(slice(prev, s.begin, s.end));
+      if (!t.word || reader.is_function(w)) continue;
+      for (std::string_view f : fw)
+        if (f == w && !is_determiner(f) && f != "one") target = &s;
+    }
+  }
+  if (target == nullptr) target = &spans.back();
+  std::uint32_t begin = target->begin;
+  if (det) {  // the fragment's determiner replaces the phrase's (my access badge → a parking permit)
+    const std::vector<Token> pt = words_of(prev.substr(0, begin));
+    for (std::size_t i = pt.size(); i-- > 0;) {
+      if (!pt[i].word) continue;
+      if (is_determiner(pt[i].text(prev))) begin = pt[i].begin;
+      break;
+    }
+  }
+  std::string sub(frag);
+  if (one) {
+    const std::string_view phrase = slice(prev, target->begin, target->end);
+    const std::size_t sp = phrase.rfind(' ');
+    sub = std::string(frag.substr(0, frag.size() - 3)) +
+          std::string(sp == std::string_view::npos ? phrase : phrase.substr(sp + 1));
+  }
+  return std::string(prev.substr(0, begin)) + sub + std::string(prev.substr(target->end));
+}
+
+Placed fragment_in_place(std::string_view prev, std::string_view prev_text, const Span& topic,
+                         std::string_view frag, const std::vector<Span>& spans,
+                         const PhraseReader& reader) {
+  // A modifier with no safe place in the history (its head cut by ICU, 大|会议|室) is not
+  // spliced at a guess: the anchor and the turn still retrieve.
+  if (frag.ends_with("的")) {
+    if (auto out = modifier_substitute(prev_text, topic, frag, reader))
+      return {std::move(out->first), out->second};
+    return {"", "ellipsis:modifier", true};
+  }
+  // English: the fragment in the place of the matching noun phrase.
+  if (ascii_text(frag) && ascii_text(prev_text))
+    if (auto out = english_substitute(prev_text, frag, reader))
+      return {std::move(*out), "ellipsis:english"};
+  // Digits in place of an identifier's digits (VPN-1001 + 3001呢 → VPN-3001).
+  if (auto out = renumbered(prev_text, frag)) return {std::move(*out), "ellipsis:id"};
+  // An ASCII word replaces the previous question's ASCII word (Windows ↔ Mac).
+  const Span& x = spans.front();
+  if (x.ascii && topic.ascii)
+    return {join(join(std::string(prev_text.substr(0, topic.ascii_begin)), frag),
+                 prev_text.substr(topic.ascii_end)),
+            "ellipsis:ascii"};
+  // A parallel item with the same head word takes that item's place (试用期员工能签保密协议吗
+  // + 那竞业协议呢 → …签竞业协议吗; 员工餐厅早餐几点 + 午餐呢 → 员工餐厅午餐几点).
+  if (const auto at = parallel_item(prev_text, frag, reader))
+    return {join(join(std::string(prev_text.substr(0, at->first)), frag),
+                 prev_text.substr(at->second)),
+            "ellipsis:parallel"};
+  // An aspect of a domain topic sits beside it (报销 + 审批 → 报销审批流程); a parallel
+  // item takes the topic's place (年假 → 病假, 北京 → 上海).
+  const std::string_view first_word = slice(prev, topic.begin, topic.first_end);
+  const int topic_source = source_of(reader.lex(), first_word);
+  if (topic.words >= 2 && topic_source >= 0 && source_of(reader.lex(), frag) != topic_source)
+    return {join(join(std::string(prev_text.substr(0, topic.first_end)), frag),
+                 prev_text.substr(topic.first_end)),
+            "ellipsis:aspect"};
+  // Otherwise the fragment takes the topic's place: all of a short topic (哺乳假 → 陪产假;
+  // ICU often splits one compound into two words), but of a long one only as many leading
+  // words as the fragment has (研发中心年会 + 销售中心的呢 → 销售中心的年会; 普通员工一类城市
+  // 住宿标准 + 经理级别呢 → 经理级别一类城市住宿标准): replacing a long topic whole would drop
+  // what the question is about.
+  std::uint32_t replace_end = topic.end;
+  const char* how = "ellipsis";
+  // Never cut inside a run of one-character words: that is a name ICU does not know, and
+  // half a name is noise.
+  if (topic.words >= 3) {
+    const int keep = std::min(spans.front().words, topic.words - 1);
+    const std::vector<Token> tokens = segment_words(prev_text);
+    int seen = 0;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      const Token& t = tokens[i];
+      if (!t.word || t.begin < topic.begin || t.end > topic.end || ++seen != keep) continue;
+      const bool splits_name =
+          t.single_han && i + 1 < tokens.size() && tokens[i + 1].single_han;
+      if (!splits_name) {
+        replace_end = t.end;
+        how = "ellipsis:modifier";
+      }
+      break;
+    }
+  }
+  return {join(join(std::string(prev_text.substr(0, topic.begin)), frag),
+               prev_text.substr(replace_end)),
+          how};
+}
+
+}  // namespace qaplan::internal

@@ -1,0 +1,243 @@
+#include "planning/analysis/phrases.hpp"
+
+#include <algorithm>
+
+#include "common/icu.hpp"
+#include "common/utf8.hpp"
+
+namespace qaplan::internal {
+namespace {
+
+bool is_connector(std::string_view t) { return t == "-" || t == "_" || t == "." || t == "/"; }
+
+bool is_title(std::string_view w) { return w.starts_with("《"); }
+
+}  // namespace
+
+bool id_like(std::string_view w) {
+  bool alpha = false, digit = false, joined = false;
+  for (unsigned char c : w) {
+    alpha = alpha || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    digit = digit || (c >= '0' && c <= '9');
+    joined = joined || c == '-' || c == '_' || c == '.' || c == '/';
+  }
+  return (alpha && digit) || (joined && (alpha || digit));
+}
+
+std::vector<Token> words_of(std::string_view text) {
+  const std::vector<Token> t = segment_words(text);
+  std::vector<Token> out;
+  out.reserve(t.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const std::string_view w = t[i].text(text);
+    if (w == "《") {
+      std::size_t j = i + 1;
+      while (j < t.size() && t[j].text(text) != "》" && t[j].text(text) != "《") ++j;
+      if (j < t.size() && t[j].text(text) == "》" && j > i + 1) {
+        Token m = t[i];
+        m.end = t[j].end;
+        m.word = true;
+        m.single_han = false;
+        m.ascii = false;
+        out.push_back(m);
+        i = j;
+        continue;
+      }
+    }
+    if (is_connector(w) && !out.empty() && out.back().ascii && out.back().end == t[i].begin &&
+        i + 1 < t.size() && t[i + 1].ascii && t[i + 1].begin == t[i].end) {
+      out.back().end = t[i + 1].end;
+      ++i;
+      continue;
+    }
+    if (t[i].ascii && !out.empty() && out.back().ascii && out.back().end == t[i].begin) {
+      out.back().end = t[i].end;  // 2024 + abc split by ICU: one word
+      continue;
+    }
+    out.push_back(t[i]);
+  }
+  return out;
+}
+
+std::vector<Span> PhraseReader::spans(std::string_view text) const {
+  const std::vector<Token> tokens = words_of(text);
+  const ScannedQuery scanned = lex_.scan(NormalizedQuery{std::string(text), 0});
+  const std::uint32_t qw = lex_.ids().question_word;
+  auto function = [&](std::size_t i) {
+    const Token& t = tokens[i];
+    if (!t.word || is_function(t.text(text))) return true;
+    for (const CueHit& h : scanned.hits)
+      if (h.list == qw && h.begin < t.end && t.begin < h.end) return true;
+    return false;
+  };
+  std::vector<bool> fn(tokens.size());
+  for (std::size_t i = 0; i < tokens.size(); ++i) fn[i] = function(i);
+  // A one-letter ASCII word closing the text after a content word is a label, not an article
+  // (building a, plan b).
+  for (std::size_t i = tokens.size(); i-- > 0;) {
+    if (!tokens[i].word) continue;
+    if (tokens[i].ascii && tokens[i].end - tokens[i].begin == 1) {
+      std::size_t k = i;
+      while (k > 0 && !tokens[k - 1].word) --k;
+      if (k > 0 && !fn[k - 1] && tokens[k - 1].ascii) fn[i] = false;
+    }
+    break;
+  }
+  // Spaces between two ASCII content words do not end a run (navicat premium, parental leave
+  // policy): in Chinese text a space only ever stands between ASCII words.
+  auto space_inside = [&](std::size_t i) {
+    if (tokens[i].word || i == 0 || i + 1 >= tokens.size()) return false;
+    for (char c : tokens[i].text(text))
+      if (c != ' ') return false;
+    return tokens[i - 1].ascii && !fn[i - 1] && tokens[i + 1].ascii && !fn[i + 1];
+  };
+  auto single = [&](std::size_t i) { return i < tokens.size() && !fn[i] && tokens[i].single_han; };
+  auto verb = [&](std::size_t i) {
+    if (!single(i) || (i > 0 && single(i - 1)) || single(i + 1)) return false;
+    if (i + 1 >= tokens.size()) return false;
+    const std::string_view next = tokens[i + 1].text(text);
+    return !fn[i + 1] || next == "了" || next == "过" || next == "着";
+  };
+  std::vector<Span> out;
+  std::optional<Span> cur;
+  int singles = 0;
+  auto close = [&] {
+    if (!cur) return;
+    cur->name_like = singles >= 2 && singles == cur->words;
+    out.push_back(*cur);
+    cur.reset();
+    singles = 0;
+  };
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if (cur && space_inside(i)) continue;
+    if (fn[i] || verb(i)) {
+      close();
+      continue;
+    }
+    if (!cur) {
+      cur = Span{t.begin, t.end, t.end, 0, false, false, 0, 0, false};
+    }
+    cur->end = t.end;
+    const std::string_view w = t.text(text);
+    if ((t.ascii && id_like(w)) || is_title(w)) cur->strong = true;
+    ++cur->words;
+    if (t.single_han) ++singles;
+    if (t.ascii && !cur->ascii) {
+      cur->ascii = true;
+      cur->ascii_begin = t.begin;
+      cur->ascii_end = t.end;
+    }
+  }
+  close();
+  return out;
+}
+
+std::string_view slice(std::string_view s, std::uint32_t b, std::uint32_t e) {
+  return s.substr(b, e - b);
+}
+
+// Without trailing punctuation, spaces and emoji.
+std::string_view trim_end(std::string_view s) { return core_text(s); }
+
+// Without leading non-word characters.
+std::string_view trim_start(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::size_t j = i;
+    const std::int32_t cp = next_code_point(s, j);
+    if (cp >= 0 && is_word_char(cp)) break;
+    i = j;
+  }
+  return s.substr(i);
+}
+
+// 难不难, 好不好, 能不能, 可不可以: a character, 不, the same character again asks a yes-no
+// question as surely as a question word does.
+bool a_not_a(std::string_view text) {
+  for (std::size_t at = text.find("不"); at != std::string_view::npos; at = text.find("不", at + 3)) {
+    if (at == 0 || at + 3 >= text.size()) continue;
+    std::size_t b = at;
+    do --b; while (b > 0 && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80);
+    const std::string_view before = text.substr(b, at - b);
+    if (text.substr(at + 3).starts_with(before)) return true;
+  }
+  return false;
+}
+
+bool question_like(std::string_view text, const ScannedQuery& q, const LexiconIds& ids) {
+  return text.find('?') != std::string_view::npos || text.find("？") != std::string_view::npos ||
+         q.has(ids.question_word) || a_not_a(text);
+}
+
+// The first hit of `list` in q, if any.
+std::optional<CueHit> first_hit(const ScannedQuery& q, std::uint32_t list) {
+  std::optional<CueHit> best;
+  for (const CueHit& h : q.hits)
+    if (h.list == list && (!best || h.begin < best->begin ||
+                           (h.begin == best->begin && h.end > best->end)))
+      best = h;
+  return best;
+}
+
+// The source index whose keywords contain `word` exactly, or -1.
+int source_of(const Lexicon& lex, std::string_view word) {
+  const auto& sources = lex.config().sources;
+  for (std::size_t s = 0; s < sources.size(); ++s)
+    for (const std::string& k : sources[s].keywords)
+      if (k == word) return static_cast<int>(s);
+  return -1;
+}
+
+std::string join(std::string_view a, std::string_view b) {
+  // ASCII words keep a space between them; Chinese needs none.
+  std::string out(a);
+  if (!a.empty() && !b.empty() && is_ascii_alnum(static_cast<unsigned char>(a.back())) &&
+      is_ascii_alnum(static_cast<unsigned char>(b.front())))
+    out += ' ';
+  out += b;
+  return out;
+}
+
+std::string_view last_code_point(std::string_view s) {
+  std::size_t b = s.size();
+  while (b > 0 && (static_cast<unsigned char>(s[b - 1]) & 0xC0) == 0x80) --b;
+  return b > 0 ? s.substr(b - 1) : s;
+}
+
+
+bool ascii_text(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+int content_words(std::string_view text, const PhraseReader& reader) {
+  int n = 0;
+  for (const Token& t : words_of(text)) n += t.word && !reader.is_function(t.text(text));
+  return n;
+}
+
+// Runs joined by a linking word into one noun phrase: 深圳园区|的|停车费, 仲裁|和|诉讼,
+// 合同台账|里|XH-HT-2025-0084. Returns the end of the phrase that starts with spans[first].
+bool is_link(std::string_view gap) {
+  return gap == "的" || gap == "和" || gap == "跟" || gap == "与" || gap == "及" || gap == "里" ||
+         gap == "中";
+}
+
+std::uint32_t phrase_end(std::string_view text, const std::vector<Span>& spans, std::size_t first) {
+  std::uint32_t end = spans[first].end;
+  for (std::size_t k = first + 1; k < spans.size(); ++k) {
+    if (!is_link(slice(text, end, spans[k].begin))) break;
+    end = spans[k].end;
+  }
+  return end;
+}
+
+// The start of a span that sits in a container (合同台账里XH-HT-2025-0084, 会议室清单中天枢):
+// the container's start, else the span's own.
+std::uint32_t container_begin(std::string_view text, const std::vector<Span>& spans, std::size_t k) {
+  if (k == 0) return spans[k].begin;
+  const std::string_view gap = slice(text, spans[k - 1].end, spans[k].begin);
+  return gap == "里" || gap == "中" ? spans[k - 1].begin : spans[k].begin;
+}
+
+}  // namespace qaplan::internal

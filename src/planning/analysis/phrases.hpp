@@ -1,0 +1,86 @@
+#pragma once
+// How the rewriter reads a text: ICU's words (segment.hpp) with IDs and 《titles》 kept whole, and
+// the runs of content words between function words (Span) that its rules cut and splice. Also the
+// small text helpers the rewrite rules share (slices, joins, trims, question shape).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planning/analysis/constraints.hpp"
+#include "planning/analysis/segment.hpp"
+#include "planning/lexicon.hpp"
+
+namespace qaplan::internal {
+
+// A run of content words (no function word, no punctuation) inside one text.
+struct Span {
+  std::uint32_t begin = 0, end = 0;
+  std::uint32_t first_end = 0;  // end of the span's first word
+  int words = 0;
+  bool name_like = false;  // ≥ 2 words ICU did not know (one Han character each): likely a name
+  bool ascii = false;      // holds an ASCII word
+  std::uint32_t ascii_begin = 0, ascii_end = 0;
+  bool strong = false;     // holds an identifier (XH-IT-2024-0034, XH-Connect) or a 《title》
+};
+
+/// An identifier-shaped ASCII word: letters and digits, or words joined by a connector
+/// (XH-HT-2025-0084, XH-Connect, vpn.xinghe-tech.com, PRN-0040).
+bool id_like(std::string_view w);
+
+/// ICU's words with the units a reader keeps whole: ASCII words joined by - _ . / without spaces
+/// (an ID, a hyphenated name, a host name) are one word, and so is a 《book title》.
+std::vector<Token> words_of(std::string_view text);
+
+// Splits text into content-word phrases (runs between function words).
+class PhraseReader {
+ public:
+  PhraseReader(const Lexicon& lex, const WordSet& words) : lex_(lex), function_(words) {}
+
+  bool is_function(std::string_view word) const { return function_.contains(word); }
+
+  // Runs of content words. A run ends at a function word, at a word holding a question word
+  // (几年, 多少) and before a lone one-character word that is followed by another content word
+  // or by an aspect particle — in Chinese that is nearly always a verb (签保密协议, 坏了,
+  // 换一次), while a lone character at the end of a run is a suffix (打车费, 报销单). Runs of
+  // one-character words are names ICU does not know (姚笛) and stay together.
+  std::vector<Span> spans(std::string_view text) const;
+
+  const Lexicon& lex() const { return lex_; }
+
+ private:
+  const Lexicon& lex_;
+  const WordSet& function_;
+};
+
+
+std::string_view slice(std::string_view s, std::uint32_t b, std::uint32_t e);
+/// Without trailing punctuation, spaces and emoji.
+std::string_view trim_end(std::string_view s);
+/// Without leading non-word characters.
+std::string_view trim_start(std::string_view s);
+/// 难不难, 好不好, 能不能: a character, 不, the same character again asks a yes-no question.
+bool a_not_a(std::string_view text);
+bool question_like(std::string_view text, const ScannedQuery& q, const LexiconIds& ids);
+/// The first hit of `list` in q, if any.
+std::optional<CueHit> first_hit(const ScannedQuery& q, std::uint32_t list);
+/// The source index whose keywords contain `word` exactly, or -1.
+int source_of(const Lexicon& lex, std::string_view word);
+/// a + b; ASCII words keep a space between them, Chinese needs none.
+std::string join(std::string_view a, std::string_view b);
+std::string_view last_code_point(std::string_view s);
+bool ascii_text(std::string_view s);
+/// Content words (not function words) of the text.
+int content_words(std::string_view text, const PhraseReader& reader);
+
+/// A linking word between two runs of one noun phrase: 深圳园区|的|停车费, 仲裁|和|诉讼,
+/// 合同台账|里|XH-HT-2025-0084.
+bool is_link(std::string_view gap);
+/// The end of the noun phrase that starts with spans[first] (runs joined by linking words).
+std::uint32_t phrase_end(std::string_view text, const std::vector<Span>& spans, std::size_t first);
+/// The start of a span that sits in a container (合同台账里XH-HT-2025-0084, 会议室清单中天枢):
+/// the container's start, else the span's own.
+std::uint32_t container_begin(std::string_view text, const std::vector<Span>& spans, std::size_t k);
+
+}  // namespace qaplan::internal
