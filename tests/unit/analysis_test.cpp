@@ -144,6 +144,25 @@ TEST(AnalysisRewrite, TopicSwitchDoesNotDragTheOldTopic) {
   EXPECT_FALSE(has(r.a.rewrite.query, "年假")) << r.a.rewrite.query;
 }
 
+// A subjectless continuation carries the topic with the word the previous question asked about
+// (issue 23 item 3) — not a lone character, not across a negation, not when the turn has its own
+// subject. The shipped model is on: without it the rules leave these turns standalone.
+TEST(AnalysisRewrite, SubjectlessContinuationCarriesTheTopicAndItsPredicate) {
+  static const Planner shipped = Planner::create(load_config(test::shipped_config()).value()).value();
+  const std::vector<std::array<std::string, 4>> cases = {
+      {"年假怎么申请", "需要提前几天", "年假申请需要提前几天", "topic_prefix:predicate"},
+      {"公积金可以提取吗", "要什么条件", "公积金提取要什么条件", "topic_prefix:predicate"},
+      {"报销单在哪里领", "需要带什么", "报销单需要带什么", "topic_prefix"},     // 领: one character
+      {"合同为什么不能续签", "需要什么材料", "合同需要什么材料", "topic_prefix"},  // negation between
+      {"年假怎么申请", "审批要多久", "年假审批要多久", "topic_prefix"},          // its own subject
+  };
+  for (const auto& [history, turn, want, reason] : cases) {
+    const auto r = analyze(shipped, turn, {history});
+    EXPECT_EQ(r.a.rewrite.query, want) << history << " / " << turn;
+    EXPECT_EQ(r.a.rewrite.reasons, std::vector<std::string>{reason}) << history << " / " << turn;
+  }
+}
+
 // The glossary's terms are whole words in the rewriter's word break ([rewrite] domain_word_break):
 // ICU cuts 差旅费 as 差|旅费 and 门禁卡 as 门禁|卡, so without them the parallel item replaced 旅费
 // and left 差 in front of it (差招待费怎么报销), and 门禁卡 / 工卡 looked like a doubled 卡.

@@ -29,6 +29,34 @@ std::string history_summary(std::string_view question, const std::vector<std::st
 
 namespace {
 
+// The subject a subjectless continuation carries: the previous question's topic with the one word
+// it asked about after it (年假怎么申请 + 需要提前几天 → 年假申请需要提前几天; 公积金可以提取吗 +
+// 要什么条件 → 公积金提取…), so the turn keeps what it continues. Only when that word is the
+// question's last content run, one word of two or more characters, not in the turn, and the turn opens without a subject of
+// its own (需要…, 要…, 最多…); else nullopt and the topic alone goes in front.
+std::optional<std::string> carried_subject(std::string_view prev_text,
+                                           const std::vector<Span>& prev_spans,
+                                           std::uint32_t subject_end, std::string_view turn,
+                                           const PhraseReader& reader) {
+  std::vector<const Span*> after;
+  for (const Span& sp : prev_spans)
+    if (sp.begin >= subject_end) after.push_back(&sp);
+  if (after.size() != 1 || after[0]->words != 1 || after[0]->ascii) return std::nullopt;
+  const std::string_view word = slice(prev_text, after[0]->begin, after[0]->end);
+  // A lone character is no word to carry: a verb (干, 领) or a piece ICU cut from one (怎么|样).
+  if (count_code_points(word) < 2 || turn.find(word) != std::string_view::npos) return std::nullopt;
+  // What the carried subject leaves out between topic and word must be a question word or a
+  // modal (怎么, 可以, 有哪些), never a negation or a verb (试用期不能请年假吗 ≠ 试用期年假).
+  const std::string_view gap = slice(prev_text, subject_end, after[0]->begin);
+  for (std::string_view neg : {"不", "没", "别", "未", "非"})
+    if (gap.find(neg) != std::string_view::npos) return std::nullopt;
+  for (const Token& t : words_of(gap))
+    if (t.single_han && !reader.is_function(t.text(gap))) return std::nullopt;
+  const std::vector<Span> own = reader.spans(turn);
+  if (!own.empty() && own.front().begin == 0) return std::nullopt;
+  return join(slice(prev_text, prev_spans.front().begin, subject_end), word);
+}
+
 // The rewrite of a turn without social words around it.
 Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& history,
                      const Lexicon& lex, const WordSet& words) {
@@ -188,6 +216,8 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   if (std::string_view(question).find(r.topic_anchor) != std::string_view::npos)
     return done(std::string(question), "has_topic");
   if (!prev_is_question) return done(join(prev_text, frag), "statement_prefix");
+  if (auto subject = carried_subject(prev_text, prev_spans, subject_end, frag, reader))
+    return done(join(*subject, frag), "topic_prefix:predicate");
   return done(join(r.topic_anchor, frag), "topic_prefix");
 }
 
