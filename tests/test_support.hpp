@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <set>
 #include <string>
 #include <sys/wait.h>
 
@@ -70,5 +71,25 @@ inline std::string sh_quote(const std::string& s) {
 }
 
 inline std::string qaplan_bin() { return QAPLAN_BIN; }
+
+// The files of a report set published into `dir` (qaplan/io.hpp write_files_atomic): each name
+// is a link through DIR/current into the live generation. Empty when the layout is anything else
+// (a regular file at a name, a dangling link, staging or temp files left behind).
+inline std::set<std::string> published_names(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::set<std::string> names;
+  std::error_code ec;
+  const fs::path gen = fs::read_symlink(dir / "current", ec);
+  if (ec || !fs::is_directory(dir / gen)) return {};
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string n = e.path().filename().string();
+    if (n == "current" || n == ".lock" || n == gen.string() || n.starts_with("gen-")) continue;
+    if (!fs::is_symlink(e.symlink_status()) ||
+        fs::read_symlink(e.path()) != fs::path("current") / n || !fs::is_regular_file(dir / gen / n))
+      return {};
+    names.insert(n);
+  }
+  return names;
+}
 
 }  // namespace qaplan::test

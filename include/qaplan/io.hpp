@@ -23,10 +23,13 @@ QAPLAN_API Result<std::string> read_file(const std::filesystem::path& path,
 QAPLAN_API Status write_file_atomic(const std::filesystem::path& path, std::string_view content,
                                    const std::vector<std::filesystem::path>& inputs = {});
 
-/// Writes a set of files (e.g. report.json + report.md) into `dir` (created if absent) so that
-/// either all of them are replaced or none: each is staged completely first, then all are moved
-/// into place. Refuses (kInvalidInput) when `dir` is a file, or a target is one of `inputs`.
-/// Errors: kIo naming the path.
+/// Publishes a set of files (e.g. report.json + report.md) into `dir` (created if absent) so that
+/// either all of them are replaced or none, even across a crash: they are written whole into a
+/// new generation DIR/gen-N, the symlink DIR/current is switched to it by one rename, and each
+/// DIR/<name> is a link to current/<name> (made on the first publish). Takes DIR/.lock like
+/// publish_generation; keeps the previous generation, removes older ones and links to names the
+/// set lacks. Refuses (kInvalidInput) when `dir` is a file or one of `inputs`. Errors: kIo
+/// naming the path (a second writer: the holder's pid).
 QAPLAN_API Status write_files_atomic(
     const std::filesystem::path& dir,
     const std::vector<std::pair<std::string, std::string>>& name_and_content,

@@ -18,6 +18,7 @@ namespace {
 
 constexpr const char* kCurrent = "CURRENT";
 constexpr const char* kLock = ".lock";
+constexpr const char* kCurrentLink = "current";  // a report set's live generation (a symlink)
 
 // "gen-17" → 17; -1 for any other name.
 long long generation_number(std::string_view name) {
@@ -79,6 +80,26 @@ Status sync_dir(const fs::path& dir) {
   return {};
 }
 
+// Only generations, CURRENT, current and .lock are written or removed by a publish: an input
+// among them (or the directory itself as an input) would be lost.
+Status refuse_inputs_inside(const fs::path& dir, const std::vector<fs::path>& inputs) {
+  std::error_code ec;
+  const fs::path d = fs::weakly_canonical(dir, ec);
+  for (const fs::path& in : inputs) {
+    std::error_code e2;
+    const fs::path c = fs::weakly_canonical(in, e2);
+    if (e2 || ec) continue;
+    const auto [di, ci] = std::mismatch(d.begin(), d.end(), c.begin(), c.end());
+    if (di != d.end()) continue;  // not under dir
+    const std::string first = ci == c.end() ? "" : ci->string();
+    if (first.empty() || first == kCurrent || first == kCurrentLink || first == kLock ||
+        generation_number(first) >= 0 || first.starts_with(".gen-"))
+      return make_file_error(ErrorCode::kInvalidInput, "refusing to overwrite an input file",
+                             in.string());
+  }
+  return {};
+}
+
 // Removes generations older than `keep_from` and staging of earlier builds (we hold the lock:
 // no live build is writing). Best effort: what cannot be removed now goes with the next build.
 void collect(const fs::path& dir, long long keep_from) {
@@ -90,6 +111,62 @@ void collect(const fs::path& dir, long long keep_from) {
     const bool staging = name.starts_with(".gen-") || name.starts_with(".qaplan-tmp-");
     if (old_gen || staging) fs::remove_all(e.path(), ec);
   }
+}
+
+// The next generation, DIR/gen-N (N one more than any there), written whole: staged under a
+// name no reader looks at, fsynced, then renamed into place. The caller holds the writer lock.
+struct Staged {
+  std::string name;
+  long long number = 0;
+};
+Result<Staged> stage_generation(const fs::path& dir,
+                                const std::vector<std::pair<std::string, std::string>>& files) {
+  std::error_code ec;
+  long long last = -1;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    last = std::max(last, generation_number(e.path().filename().string()));
+  const std::string name = "gen-" + std::to_string(last + 1);
+  const fs::path staging = dir / ("." + name + ".partial-" + std::to_string(::getpid()));
+  fs::remove_all(staging, ec);
+  fs::create_directory(staging, ec);
+  if (ec)
+    return make_file_error(ErrorCode::kIo, "cannot create staging directory: " + ec.message(),
+                           staging.string());
+  auto fail = [&](Status st) -> Error {
+    std::error_code ignore;
+    fs::remove_all(staging, ignore);
+    return std::move(st).error();
+  };
+  for (const auto& [file, content] : files)
+    if (Status st = write_file_atomic(staging / file, content); !st.ok()) return fail(std::move(st));
+  if (Status st = sync_dir(staging); !st.ok()) return fail(std::move(st));
+  fs::rename(staging, dir / name, ec);
+  if (ec)
+    return fail(make_file_error(ErrorCode::kIo, "cannot move into place: " + ec.message(),
+                                (dir / name).string()));
+  QAPLAN_TRY(sync_dir(dir));
+  return Staged{name, last + 1};
+}
+
+// Points the symlink dir/link at `target` with one rename (a new link beside it, renamed over).
+Status swap_link(const fs::path& dir, const std::string& link, const fs::path& target) {
+  const fs::path tmp = dir / (".qaplan-tmp-" + link + "-" + std::to_string(::getpid()));
+  std::error_code ec;
+  fs::remove(tmp, ec);
+  fs::create_symlink(target, tmp, ec);
+  if (!ec) fs::rename(tmp, dir / link, ec);
+  if (ec) {
+    std::error_code ignore;
+    fs::remove(tmp, ignore);
+    return make_file_error(ErrorCode::kIo, "cannot publish: " + ec.message(), (dir / link).string());
+  }
+  return {};
+}
+
+// True when dir/name is a symlink reading exactly `target`.
+bool links_to(const fs::path& path, const fs::path& target) {
+  std::error_code ec;
+  return fs::is_symlink(fs::symlink_status(path, ec)) && fs::read_symlink(path, ec) == target && !ec;
 }
 
 }  // namespace
@@ -114,53 +191,55 @@ Result<fs::path> current_generation(const fs::path& dir) {
 Status publish_generation(const fs::path& dir,
                           const std::vector<std::pair<std::string, std::string>>& files,
                           const std::vector<fs::path>& inputs) {
-  std::error_code ec;
   QAPLAN_TRY(internal::ensure_output_dir(dir));
-  // Only generations, CURRENT and .lock are written or removed here: an input among them (or
-  // the directory itself as an input) would be lost.
-  const fs::path d = fs::weakly_canonical(dir, ec);
-  for (const fs::path& in : inputs) {
-    std::error_code e2;
-    const fs::path c = fs::weakly_canonical(in, e2);
-    if (e2 || ec) continue;
-    const auto [di, ci] = std::mismatch(d.begin(), d.end(), c.begin(), c.end());
-    if (di != d.end()) continue;  // not under dir
-    const std::string first = ci == c.end() ? "" : ci->string();
-    if (first.empty() || first == kCurrent || first == kLock || generation_number(first) >= 0 ||
-        first.starts_with(".gen-"))
-      return make_file_error(ErrorCode::kInvalidInput, "refusing to overwrite an input file",
-                             in.string());
-  }
+  QAPLAN_TRY(refuse_inputs_inside(dir, inputs));
   QAPLAN_ASSIGN_OR_RETURN(WriterLock lock, WriterLock::take(dir));
-  long long last = -1;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    last = std::max(last, generation_number(e.path().filename().string()));
-  const std::string name = "gen-" + std::to_string(last + 1);
-  // Staged under a name no reader looks at, then renamed whole into gen-N.
-  const fs::path staging = dir / ("." + name + ".partial-" + std::to_string(::getpid()));
-  fs::remove_all(staging, ec);
-  fs::create_directory(staging, ec);
-  if (ec)
-    return make_file_error(ErrorCode::kIo, "cannot create staging directory: " + ec.message(),
-                           staging.string());
-  auto fail = [&](Status st) {
-    std::error_code ignore;
-    fs::remove_all(staging, ignore);
-    return st;
-  };
-  for (const auto& [file, content] : files)
-    if (Status st = write_file_atomic(staging / file, content); !st.ok()) return fail(std::move(st));
-  if (Status st = sync_dir(staging); !st.ok()) return fail(std::move(st));
-  fs::rename(staging, dir / name, ec);
-  if (ec)
-    return fail(make_file_error(ErrorCode::kIo, "cannot move into place: " + ec.message(),
-                                (dir / name).string()));
+  QAPLAN_ASSIGN_OR_RETURN(const Staged gen, stage_generation(dir, files));
+  const std::string& name = gen.name;
+  const long long last = gen.number - 1;
   QAPLAN_TRY(sync_dir(dir));
   // The switch: one atomic rename of the pointer.
   QAPLAN_TRY(write_file_atomic(dir / kCurrent, name + "\n"));
   QAPLAN_TRY(sync_dir(dir));
   // The previous generation stays for a reader that read CURRENT just before the switch.
   collect(dir, last);
+  return {};
+}
+
+Status write_files_atomic(const fs::path& dir,
+                          const std::vector<std::pair<std::string, std::string>>& files,
+                          const std::vector<fs::path>& inputs) {
+  QAPLAN_TRY(internal::ensure_output_dir(dir));
+  // An input read through one of the names (calibrate --config out/rules.toml --output out)
+  // resolves into the live generation, which this publish keeps; only the directory itself as an
+  // input is refused.
+  for (const fs::path& in : inputs)
+    if (std::error_code e1, e2;
+        fs::weakly_canonical(in, e1) == fs::weakly_canonical(dir, e2) && !e1 && !e2)
+      return make_file_error(ErrorCode::kInvalidInput, "refusing to write into an input file",
+                             dir.string());
+  QAPLAN_ASSIGN_OR_RETURN(WriterLock lock, WriterLock::take(dir));
+  QAPLAN_ASSIGN_OR_RETURN(const Staged gen, stage_generation(dir, files));
+  // The switch: DIR/current → gen-N in one rename. DIR/<name> are links through current, made
+  // once: after the first publish every later one is that single rename.
+  QAPLAN_TRY(swap_link(dir, kCurrentLink, gen.name));
+  for (const auto& [name, content] : files) {
+    const fs::path target = fs::path(kCurrentLink) / name;
+    if (!links_to(dir / name, target)) QAPLAN_TRY(swap_link(dir, name, target));
+  }
+  QAPLAN_TRY(sync_dir(dir));
+  // A link of an earlier set whose file this one does not have would dangle.
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const fs::path link = e.path();
+    const fs::path name = link.filename();
+    if (!fs::is_symlink(e.symlink_status(ec)) || name == kCurrentLink) continue;
+    const fs::path target = fs::read_symlink(link, ec);
+    if (!ec && target.begin() != target.end() && *target.begin() == kCurrentLink &&
+        !fs::exists(dir / gen.name / name, ec))
+      fs::remove(link, ec);
+  }
+  collect(dir, gen.number - 1);
   return {};
 }
 

@@ -67,13 +67,6 @@ Status write_file_atomic(const fs::path& path, std::string_view content,
   return {};
 }
 
-namespace {
-bool same_file(const fs::path& a, const fs::path& b) {
-  std::error_code e1, e2;
-  const fs::path ca = fs::weakly_canonical(a, e1), cb = fs::weakly_canonical(b, e2);
-  return !e1 && !e2 && ca == cb;
-}
-}  // namespace
 
 namespace internal {
 
@@ -90,44 +83,5 @@ Status ensure_output_dir(const fs::path& dir) {
 }
 
 }  // namespace internal
-
-Status write_files_atomic(const fs::path& dir,
-                          const std::vector<std::pair<std::string, std::string>>& files,
-                          const std::vector<fs::path>& inputs) {
-  std::error_code ec;
-  for (const fs::path& in : inputs)
-    if (same_file(dir, in))
-      return make_file_error(ErrorCode::kInvalidInput, "refusing to write into an input file",
-                             dir.string());
-  QAPLAN_TRY(internal::ensure_output_dir(dir));
-  for (const auto& [name, content] : files)
-    for (const fs::path& in : inputs)
-      if (same_file(dir / name, in))
-        return make_file_error(ErrorCode::kInvalidInput, "refusing to overwrite an input file",
-                               (dir / name).string());
-  // Stage everything first: a failure leaves the old files as they were and no new one.
-  std::vector<fs::path> staged;
-  auto unstage = [&] {
-    std::error_code ignore;
-    for (const fs::path& p : staged) fs::remove(p, ignore);
-  };
-  for (const auto& [name, content] : files) {
-    const fs::path partial = dir / ("." + name + ".partial");
-    if (Status st = write_file_atomic(partial, content, inputs); !st.ok()) {
-      unstage();
-      return st;
-    }
-    staged.push_back(partial);
-  }
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    fs::rename(staged[i], dir / files[i].first, ec);
-    if (ec) {
-      unstage();
-      return make_file_error(ErrorCode::kIo, "cannot move into place: " + ec.message(),
-                             (dir / files[i].first).string());
-    }
-  }
-  return {};
-}
 
 }  // namespace qaplan

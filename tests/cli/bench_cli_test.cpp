@@ -61,10 +61,9 @@ using qaplan::test::strip_timing;
 TEST_F(BenchCli, LocalRunWritesBothReports) {
   const RunResult r = bench_local(dir_ / "out");
   ASSERT_EQ(r.status, 0) << r.err;
-  // Both reports are staged and moved into place; no partial file is left behind.
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir_ / "out")) names.insert(e.path().filename().string());
-  EXPECT_EQ(names, (std::set<std::string>{"report.json", "report.md"}));
+  // Both reports are published as one generation; no partial file is left behind.
+  EXPECT_EQ(qaplan::test::published_names(dir_ / "out"),
+            (std::set<std::string>{"report.json", "report.md"}));
   const json j = json::parse(slurp(dir_ / "out" / "report.json"));
   EXPECT_EQ(j["backend"], "local-tfidf");
   EXPECT_EQ(j["tokenizer_version"], "nfkc-cjk-bigrams-ascii-1");

@@ -40,10 +40,9 @@ TEST_F(EvalChainCli, ShippedSetWritesReportsAndValidCharts) {
   const RunResult r = run("cd " + sh_quote(dir_.string()) + " && " +
                           sh_quote(qaplan::test::qaplan_bin()) + " eval-chain --output out");
   ASSERT_EQ(r.status, 0) << r.err;
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir_ / "out")) names.insert(e.path().filename().string());
-  EXPECT_EQ(names, (std::set<std::string>{"report.json", "report.md", "recall-by-category.svg",
-                                          "latency.svg"}));
+  EXPECT_EQ(qaplan::test::published_names(dir_ / "out"),
+            (std::set<std::string>{"report.json", "report.md", "recall-by-category.svg",
+                                   "latency.svg"}));
   for (const char* svg : {"recall-by-category.svg", "latency.svg"})
     EXPECT_EQ(qaplan::test::xml_error(slurp(dir_ / "out" / svg)), "") << svg;
   const json j = json::parse(slurp(dir_ / "out" / "report.json"));

@@ -171,4 +171,41 @@ TEST_F(FaultsFiles, IndexBuildsPublishGenerationsUnderALock) {
   }
 }
 
+// Item 1/3: a report set (report.json + report.md) could end as a new json beside an old md.
+// Reports are now published like index generations: DIR/gen-N written whole, DIR/current
+// switched by one rename, DIR/report.* links through it. A stale real file of the old layout is
+// replaced, the previous generation stays for a reader that resolved it, older ones go, a link
+// to a file the new set lacks goes, and a second writer exits 2 without touching the set.
+TEST_F(FaultsFiles, ReportSetsArePublishedAsOneGeneration) {
+  namespace fs = std::filesystem;
+  const fs::path out = dir_ / "out";
+  fs::create_directories(out);
+  std::ofstream(out / "report.json") << "{\"stale\": true}";
+  std::ofstream(out / "report.md") << "stale";
+  fs::create_symlink("current/chart.svg", out / "chart.svg");  // an earlier set's file
+  const std::string eval = q() + " eval-policy --dataset " +
+                           sh_quote((qaplan::test::source_dir() / "eval_sets" / "intent_policy.json").string()) +
+                           " --output " + sh_quote(out.string());
+  for (int n = 0; n < 3; ++n) {
+    const auto r = run(eval);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(qaplan::test::published_names(out), (std::set<std::string>{"report.json", "report.md"}));
+    EXPECT_EQ(fs::read_symlink(out / "current"), "gen-" + std::to_string(n));
+    EXPECT_NE(qaplan::test::slurp(out / "report.json").find("\"samples\""), std::string::npos);
+  }
+  EXPECT_TRUE(fs::is_directory(out / "gen-1"));  // the previous generation stays
+  EXPECT_FALSE(fs::exists(out / "gen-0"));
+  const int fd = ::open((out / ".lock").c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  const std::string pid = std::to_string(::getpid()) + "\n";
+  ASSERT_EQ(::pwrite(fd, pid.data(), pid.size(), 0), static_cast<ssize_t>(pid.size()));
+  const auto r = run(eval);
+  ::close(fd);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(one_line(r.err)) << r.err;
+  EXPECT_NE(r.err.find("pid " + std::to_string(::getpid())), std::string::npos) << r.err;
+  EXPECT_EQ(fs::read_symlink(out / "current"), "gen-2");
+}
+
 }  // namespace

@@ -187,32 +187,14 @@ int run_bench_cmd(const BenchArgs& a) {
   if (!run) return report(run.error());
 
   if (Status st = prepare_output_dir(out_dir, inputs, "--output"); !st) return report(st.error());
-  // Both reports are staged completely before either replaces an old one, so a failed write
-  // never leaves a new report.json beside a stale report.md.
-  const fs::path json_path = out_dir / "report.json", md_path = out_dir / "report.md";
-  const fs::path json_tmp = out_dir / ".report.json.partial", md_tmp = out_dir / ".report.md.partial";
-  for (const fs::path& p : {json_path, md_path})
-    for (const auto& input : inputs)
-      if (std::error_code e1, e2; fs::weakly_canonical(p, e1) == fs::weakly_canonical(input, e2))
-        return report(make_file_error(ErrorCode::kInvalidInput,
-                                      "refusing to overwrite an input file", p.string()));
-  if (Status st = write_file_atomic(json_tmp, bench_report_json(*run, !a.compact), inputs); !st)
+  // Both reports are published as one generation (qaplan/io.hpp write_files_atomic): a failed
+  // or killed run never leaves a new report.json beside a stale report.md.
+  if (Status st = write_files_atomic(out_dir,
+                                     {{"report.json", bench_report_json(*run, !a.compact)},
+                                      {"report.md", bench_report_markdown(*run)}},
+                                     inputs);
+      !st)
     return report(st.error());
-  if (Status st = write_file_atomic(md_tmp, bench_report_markdown(*run), inputs); !st) {
-    std::error_code ec;
-    fs::remove(json_tmp, ec);
-    return report(st.error());
-  }
-  std::error_code ec;
-  fs::rename(json_tmp, json_path, ec);
-  if (!ec) fs::rename(md_tmp, md_path, ec);
-  if (ec) {
-    std::error_code ignore;
-    fs::remove(json_tmp, ignore);
-    fs::remove(md_tmp, ignore);
-    return report(make_error(ErrorCode::kIo, "cannot move reports into place: " + ec.message(),
-                             out_dir.string()));
-  }
   // A one-line summary on stderr; the reports are the output.
   for (const BenchMethod& m : run->methods)
     spdlog::info("{}: threshold {} test accepted R@3 {}", m.name, m.threshold,

@@ -136,9 +136,7 @@ Status write_reports(const fs::path& dir, const RouterReport& report,
   // Both reports are rendered before either is written, so a rendering failure leaves nothing.
   const std::string json = router_report_json(report, true);
   const std::string md = router_report_markdown(report);
-  QAPLAN_TRY(write_file_atomic(dir / "report.json", json, inputs));
-  QAPLAN_TRY(write_file_atomic(dir / "report.md", md, inputs));
-  return {};
+  return write_files_atomic(dir, {{"report.json", json}, {"report.md", md}}, inputs);
 }
 
 int run_train(const ModelArgs& a, const GlobalOptions& g) {
