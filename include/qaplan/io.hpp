@@ -3,6 +3,7 @@
 /// one-line errors, and atomic writes that never leave a half-written file or overwrite an
 /// input. Thread-safe (no shared state).
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -16,6 +17,26 @@ namespace qaplan {
 /// The file's bytes. Errors: kIo "cannot read <what>: <reason>" with file = the path.
 QAPLAN_API Result<std::string> read_file(const std::filesystem::path& path,
                                          std::string_view what = "file");
+
+/// Lines of a stream read in chunks: "-" is standard input, anything else a named regular file or
+/// FIFO (a directory is refused: it would read as empty). A read error is an error naming the
+/// input and errno, never the end of the lines. Lines come without "\n" and a trailing "\r".
+class QAPLAN_API LineInput {
+ public:
+  static Result<LineInput> open(const std::string& path_or_dash, std::string_view what = "input");
+  LineInput(LineInput&&) noexcept;
+  LineInput& operator=(LineInput&&) noexcept;
+  ~LineInput();
+  /// The next line: true, or false at the end. Errors: kIo.
+  Result<bool> next(std::string& line);
+  /// The path, or <stdin>.
+  const std::string& name() const noexcept;
+
+ private:
+  struct Impl;
+  explicit LineInput(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
 
 /// Writes `content` to `path` through a temp file in the same directory, fsync, then rename, so
 /// a crash or an error never leaves a half-written file. Refuses (kInvalidInput) when `path` is

@@ -9,23 +9,34 @@
 #include <random>
 #include <sstream>
 
+#include "common/input.hpp"
 #include "common/output_dir.hpp"
 
 namespace qaplan {
 namespace fs = std::filesystem;
 
+// Every whole-file input goes through common/input.hpp: a regular file, read(2), capped.
 Result<std::string> read_file(const fs::path& path, std::string_view what) {
-  std::error_code ec;
-  const std::string prefix = "cannot read " + std::string(what);
-  if (fs::is_directory(path, ec))
-    return make_file_error(ErrorCode::kIo, prefix + ": is a directory", path.string());
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_file_error(ErrorCode::kIo, prefix + ": " + std::strerror(errno), path.string());
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return make_file_error(ErrorCode::kIo, prefix, path.string());
-  return ss.str();
+  QAPLAN_ASSIGN_OR_RETURN(internal::Input in, internal::Input::open_file(path, what));
+  return in.read_all();
 }
+
+struct LineInput::Impl {
+  internal::Input in;
+  internal::LineReader lines{in};
+  explicit Impl(internal::Input i) : in(std::move(i)) {}
+};
+
+Result<LineInput> LineInput::open(const std::string& path_or_dash, std::string_view what) {
+  QAPLAN_ASSIGN_OR_RETURN(internal::Input in, internal::Input::open_stream(path_or_dash, what));
+  return LineInput(std::make_unique<Impl>(std::move(in)));
+}
+LineInput::LineInput(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+LineInput::LineInput(LineInput&&) noexcept = default;
+LineInput& LineInput::operator=(LineInput&&) noexcept = default;
+LineInput::~LineInput() = default;
+Result<bool> LineInput::next(std::string& line) { return impl_->lines.next(line); }
+const std::string& LineInput::name() const noexcept { return impl_->in.name(); }
 
 Status write_file_atomic(const fs::path& path, std::string_view content,
                          const std::vector<fs::path>& inputs) {

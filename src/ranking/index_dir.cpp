@@ -10,6 +10,7 @@
 #include "qaplan/io.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
 #include "ranking/internal/jsonl.hpp"
+#include "common/input.hpp"
 #include "ranking/internal/mapped_file.hpp"
 
 namespace qaplan {
@@ -51,27 +52,52 @@ void parse_range(const Tokenizer& tok, const std::vector<Line>& lines, std::size
   }
 }
 
+// One parsed line into the builder: its error, a duplicate id (a hash hit confirmed on the stored
+// id), or the document.
+Status add_parsed(Parsed& p, const Line& line, Bm25Builder& builder,
+                  std::unordered_map<std::uint64_t, std::uint32_t>& seen, const std::string& source) {
+  if (p.error) return std::move(*p.error);
+  const std::uint64_t h =
+      internal::checksum64({reinterpret_cast<const std::uint8_t*>(p.id.data()), p.id.size()});
+  const auto doc = static_cast<std::uint32_t>(builder.size());
+  auto [it, inserted] = seen.try_emplace(h, doc);
+  if (!inserted && builder.doc_id(it->second) == p.id)
+    return make_file_error(ErrorCode::kInvalidInput,
+                           "duplicate id \"" + p.id + "\" (first at document " +
+                               std::to_string(it->second + 1) + ")",
+                           source, line.line_no, "id");
+  if (Status s = builder.add(p.tokens, p.id); !s.ok()) {
+    Error e = std::move(s).error();
+    e.file = source;
+    e.line = line.line_no;
+    return e;
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<Bm25Index> build_bm25_from_jsonl(const fs::path& corpus, const IndexBuildOptions& opts) {
   QAPLAN_TRY(opts.bm25.validate());
   QAPLAN_ASSIGN_OR_RETURN(Tokenizer tok, Tokenizer::create());
-  QAPLAN_ASSIGN_OR_RETURN(auto mapped, internal::MappedFile::open(corpus, false));
+  // Read once with read(2), not mapped: a corpus truncated under the build is an I/O error
+  // naming it, not a SIGBUS (common/input.hpp).
+  QAPLAN_ASSIGN_OR_RETURN(internal::Input in, internal::Input::open_file(corpus, "corpus"));
   QAPLAN_ASSIGN_OR_RETURN(Bm25Builder builder, Bm25Builder::create(opts.bm25, kTokenizerVersion));
   const std::string source = corpus.string();
   const unsigned threads = std::max(1u, opts.threads);
-  std::string_view content(reinterpret_cast<const char*>(mapped->bytes().data()),
-                           mapped->bytes().size());
-  const std::uint64_t total = content.size();
-  if (content.substr(0, 3) == "\xEF\xBB\xBF") content.remove_prefix(3);
+  const std::uint64_t total = in.size() > 0 ? static_cast<std::uint64_t>(in.size()) : 0;
   // Duplicate ids: hash → first document; a hash hit is confirmed on the stored id.
   std::unordered_map<std::uint64_t, std::uint32_t> seen;
   constexpr std::size_t kBatch = 8192;
+  constexpr std::size_t kChunk = std::size_t{8} << 20;
   std::vector<Line> lines;
   std::vector<Parsed> parsed(kBatch);
   int line_no = 0;
+  std::uint64_t done_bytes = 0;
   std::size_t next_progress = 65536;
-  try {
+  // Indexes whole lines of `content` (every line of it complete) in batches.
+  auto index_lines = [&](std::string_view content) -> Status {
     while (!content.empty()) {
       lines.clear();
       while (!content.empty() && lines.size() < kBatch) {
@@ -96,39 +122,41 @@ Result<Bm25Index> build_bm25_from_jsonl(const fs::path& corpus, const IndexBuild
         parse_range(tok, lines, 0, std::min(n, per), source, parsed);
         for (auto& th : pool) th.join();
       }
-      for (std::size_t i = 0; i < n; ++i) {
-        Parsed& p = parsed[i];
-        if (p.error) return std::move(*p.error);
-        const std::uint64_t h = internal::checksum64(
-            {reinterpret_cast<const std::uint8_t*>(p.id.data()), p.id.size()});
-        const auto doc = static_cast<std::uint32_t>(builder.size());
-        auto [it, inserted] = seen.try_emplace(h, doc);
-        if (!inserted && builder.doc_id(it->second) == p.id) {
-          return make_file_error(ErrorCode::kInvalidInput,
-                                 "duplicate id \"" + p.id + "\" (first at document " +
-                                     std::to_string(it->second + 1) + ")",
-                                 source, lines[i].line_no, "id");
-        }
-        if (Status s = builder.add(p.tokens, p.id); !s.ok()) {
-          Error e = std::move(s).error();
-          e.file = source;
-          e.line = lines[i].line_no;
-          return e;
-        }
+      for (std::size_t i = 0; i < n; ++i) QAPLAN_TRY(add_parsed(parsed[i], lines[i], builder, seen, source));
+    }
+    return {};
+  };
+  try {
+    std::string buf;
+    bool first = true;
+    for (;;) {
+      QAPLAN_ASSIGN_OR_RETURN(const std::size_t got, in.read_some(buf, kChunk));
+      if (first && buf.size() >= 3) {
+        if (buf.starts_with("\xEF\xBB\xBF")) buf.erase(0, 3);
+        first = false;
       }
-      // Parsed lines are copied out (ids, tokens): their pages need not stay resident.
-      mapped->release(total - content.size());
+      // Up to the last newline; at the end of the file, everything.
+      const std::size_t nl = buf.rfind('\n');
+      const std::size_t usable = got == 0 ? buf.size() : nl == std::string::npos ? 0 : nl + 1;
+      if (usable == 0 && got != 0 && buf.size() > internal::max_input_bytes())
+        return make_file_error(ErrorCode::kInvalidInput, "a line longer than " +
+                                   std::to_string(internal::max_input_bytes()) + " bytes",
+                               source, line_no + 1);
+      QAPLAN_TRY(index_lines(std::string_view(buf).substr(0, usable)));
+      done_bytes += usable;
+      buf.erase(0, usable);
       if (opts.progress && builder.size() >= next_progress) {
-        opts.progress(builder.size(), total - content.size(), total);
+        opts.progress(builder.size(), done_bytes, std::max(total, done_bytes));
         next_progress = builder.size() + 65536;
       }
+      if (got == 0) break;
     }
   } catch (const std::bad_alloc&) {
     return make_file_error(ErrorCode::kInternal, "out of memory indexing", source);
   }
   seen = {};
   parsed = {};
-  if (opts.progress) opts.progress(builder.size(), total, total);
+  if (opts.progress) opts.progress(builder.size(), done_bytes, done_bytes);
   return builder.finish(threads);
 }
 

@@ -4,11 +4,14 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "test_support.hpp"
 
@@ -206,6 +209,47 @@ TEST_F(FaultsFiles, ReportSetsArePublishedAsOneGeneration) {
   EXPECT_TRUE(one_line(r.err)) << r.err;
   EXPECT_NE(r.err.find("pid " + std::to_string(::getpid())), std::string::npos) << r.err;
   EXPECT_EQ(fs::read_symlink(out / "current"), "gen-2");
+}
+
+// Items 4/5/6: one reader for every input. A FIFO as a rules file or as bm25.qidx blocked
+// forever in open(); /dev/zero as a rules file grew to ~0.9 GB; `plan --input - < /proc/self/mem`,
+// `<&-` and `tokenize --input /proc/self/mem` exited 0 with nothing. Each is now exit 2 naming
+// the input, at once (`timeout` would turn a hang into 124).
+TEST_F(FaultsFiles, WhatIsNoFileIsRefusedAtOnce) {
+  namespace fs = std::filesystem;
+  const fs::path fifo = dir_ / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string corpus = file("c.jsonl", "{\"id\":\"a\",\"text\":\"年假怎么申请\"}\n");
+  const fs::path ix = dir_ / "ix";
+  ASSERT_EQ(run(q() + " index build --corpus " + sh_quote(corpus) + " --output " +
+                sh_quote(ix.string())).status, 0);
+  const fs::path live = ix / qaplan::test::slurp(ix / "CURRENT").substr(0, 5) / "bm25.qidx";
+  fs::remove(live);
+  ASSERT_EQ(::mkfifo(live.c_str(), 0600), 0);
+  const std::string t = "timeout 20 " + q();
+  for (const auto& [cmd, what] : std::vector<std::pair<std::string, std::string>>{
+           {t + " config check " + sh_quote(fifo.string()), "not a regular file"},
+           {t + " config check /dev/zero", "not a regular file"},
+           {t + " search --query 年假 --index " + sh_quote(ix.string()), "not a regular file"},
+           {t + " plan --input - < /proc/self/mem", "cannot read --input"},  // EIO or empty
+           {t + " plan --input - <&-", "Bad file descriptor"},
+           {t + " tokenize --input /proc/self/mem", "Input/output error"}}) {
+    const auto r = run(cmd);
+    EXPECT_EQ(r.status, 2) << cmd << ": " << r.err;
+    EXPECT_TRUE(one_line(r.err)) << cmd << ": " << r.err;
+    EXPECT_NE(r.err.find(what), std::string::npos) << cmd << ": " << r.err;
+  }
+}
+
+// Item 4: the cap on one whole-file read is stated and configurable.
+TEST_F(FaultsFiles, TheInputCapIsConfigurable) {
+  const std::string rules = (qaplan::test::source_dir() / "config" / "rules.toml").string();
+  const auto capped = run("QAPLAN_MAX_INPUT_BYTES=100 " + q() + " config check " + sh_quote(rules));
+  EXPECT_EQ(capped.status, 2);
+  EXPECT_TRUE(one_line(capped.err)) << capped.err;
+  EXPECT_NE(capped.err.find("larger than 100 bytes (QAPLAN_MAX_INPUT_BYTES)"), std::string::npos)
+      << capped.err;
+  EXPECT_EQ(run(q() + " config check " + sh_quote(rules)).status, 0);
 }
 
 }  // namespace

@@ -157,30 +157,20 @@ std::string with_id(const std::optional<std::string>& id, const std::string& obj
 // line number and id) and the run continues. Command-line --history/--scenario/--source are the
 // defaults of every line that has none of its own.
 int run_batch(const Planner& planner, const PlanOptions& o, const JsonOptions& jo) {
-  const bool from_stdin = o.input == kStdin;
-  const std::string name = from_stdin ? "<stdin>" : o.input;
-  std::ifstream file;
-  if (!from_stdin) {
-    file.open(o.input, std::ios::binary);
-    if (!file)
-      return report(make_error(ErrorCode::kIo,
-                               "cannot read " + o.input + ": " + std::strerror(errno), "--input"));
-  }
-  // A directory opens and then reads as an empty file; so does one as stdin (< /tmp).
-  struct stat st {};
-  const bool dir = from_stdin ? fstat(STDIN_FILENO, &st) == 0 && S_ISDIR(st.st_mode)
-                              : stat(o.input.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-  if (dir) return report(make_error(ErrorCode::kIo, name + " is a directory", "--input"));
-  std::istream& in = from_stdin ? std::cin : file;
+  auto input = LineInput::open(o.input, "--input");
+  if (!input.ok()) return report(input.error());
+  const std::string name = input->name();
   PrepareRequest defaults{"", o.history, o.scenario, std::nullopt};
   if (!o.source.empty()) defaults.source = o.source;
   std::string line;
   long n = 0;
   bool failed = false;
-  while (std::getline(in, line)) {
+  for (;;) {
+    auto more = input->next(line);
+    if (!more.ok()) return report(more.error());
+    if (!*more) break;
     ++n;
     if (n == 1 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // a UTF-8 BOM
-    if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;  // blank lines separate nothing
     auto parsed = parse_batch_line(line);
     Result<std::string> out =
@@ -196,8 +186,6 @@ int run_batch(const Planner& planner, const PlanOptions& o, const JsonOptions& j
     std::cout << with_id(id, error_to_json(e, n)) << '\n';
     std::cerr << "qaplan: " << name << ":" << n << ": " << e.to_string() << '\n';
   }
-  if (in.bad())
-    return report(make_error(ErrorCode::kIo, "read failed: " + name, "--input"));
   std::cout.flush();
   return failed ? kInvalid : kOk;
 }

@@ -3,9 +3,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "cli.hpp"
 #include "config_lookup.hpp"
+#include "qaplan/io.hpp"
 #include "qaplan/planning/config.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
 #include "qaplan/version.hpp"
@@ -48,8 +50,9 @@ std::string version_text() {
     return out.str();
   }
   try {
-    std::ifstream in(*registry);
-    const auto j = nlohmann::json::parse(in);
+    const auto text = read_file(*registry, "fingerprint registry");
+    if (!text.ok()) throw std::runtime_error(text.error().message);
+    const auto j = nlohmann::json::parse(*text);
     for (const auto& [name, fp] : j.items())
       out << "benchmark dataset " << name << " dataset_sha256:"
           << fp.value("dataset_sha256", std::string("?")) << " corpus_sha256:"

@@ -25,7 +25,9 @@ std::int64_t stamp_ns(const timespec& t) {
 
 Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::filesystem::path& path,
                                                            bool populate) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO in the index's place would block open() until a writer came; it is
+  // refused below as not a regular file. Reads of a regular file ignore the flag.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return make_file_error(ErrorCode::kIo, std::string("cannot read: ") + std::strerror(errno),
                            path.string());
