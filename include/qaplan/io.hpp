@@ -44,6 +44,13 @@ class QAPLAN_API LineInput {
 QAPLAN_API Status write_file_atomic(const std::filesystem::path& path, std::string_view content,
                                    const std::vector<std::filesystem::path>& inputs = {});
 
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove the temp files and staging
+/// directories qaplan is writing at that moment (write_file_atomic, write_files_atomic,
+/// publish_generation), then die of the signal as before. For programs that own their signals
+/// (the qaplan CLI calls it); a library host that has its own handlers need not. What a SIGKILL
+/// leaves is removed by the next publish into the same directory.
+QAPLAN_API void remove_temp_files_on_signals();
+
 /// Publishes a set of files (e.g. report.json + report.md) into `dir` (created if absent) so that
 /// either all of them are replaced or none, even across a crash: they are written whole into a
 /// new generation DIR/gen-N, the symlink DIR/current is switched to it by one rename, and each

@@ -11,6 +11,7 @@
 #include "qaplan/io.hpp"
 
 #include "common/output_dir.hpp"
+#include "common/temp_files.hpp"
 
 namespace qaplan {
 namespace fs = std::filesystem;
@@ -132,13 +133,19 @@ Result<Staged> stage_generation(const fs::path& dir,
   if (ec)
     return make_file_error(ErrorCode::kIo, "cannot create staging directory: " + ec.message(),
                            staging.string());
+  // A signal now removes the staged files, then the directory (common/temp_files.hpp).
+  std::vector<internal::TempGuard> guards;
+  guards.reserve(files.size() + 1);
+  guards.emplace_back(staging);
   auto fail = [&](Status st) -> Error {
     std::error_code ignore;
     fs::remove_all(staging, ignore);
     return std::move(st).error();
   };
-  for (const auto& [file, content] : files)
+  for (const auto& [file, content] : files) {
     if (Status st = write_file_atomic(staging / file, content); !st.ok()) return fail(std::move(st));
+    guards.emplace_back(staging / file);
+  }
   if (Status st = sync_dir(staging); !st.ok()) return fail(std::move(st));
   fs::rename(staging, dir / name, ec);
   if (ec)

@@ -11,6 +11,7 @@
 
 #include "common/input.hpp"
 #include "common/output_dir.hpp"
+#include "common/temp_files.hpp"
 
 namespace qaplan {
 namespace fs = std::filesystem;
@@ -55,17 +56,23 @@ Status write_file_atomic(const fs::path& path, std::string_view content,
   std::random_device rd;
   const fs::path tmp =
       dir / (".qaplan-tmp-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
+  const internal::TempGuard guard(tmp);  // removed if a signal ends the process now
   {
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f)
       return make_file_error(ErrorCode::kIo, std::string("cannot write: ") + std::strerror(errno),
-                             tmp.string());
+                             path.string());
+    int err = 0;
     const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() &&
                     std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
+    if (!ok) err = errno;
     const bool closed = std::fclose(f) == 0;
+    if (closed && err == 0 && !ok) err = EIO;
+    if (!closed && err == 0) err = errno;
     if (!ok || !closed) {
       fs::remove(tmp, ec);
-      return make_file_error(ErrorCode::kIo, "write failed", path.string());
+      return make_file_error(ErrorCode::kIo, std::string("write failed: ") + std::strerror(err),
+                             path.string());
     }
   }
   fs::rename(tmp, path, ec);

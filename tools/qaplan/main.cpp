@@ -10,6 +10,7 @@
 #include <map>
 
 #include "cli.hpp"
+#include "qaplan/io.hpp"
 #include "config_lookup.hpp"
 #include "qaplan/version.hpp"
 
@@ -29,6 +30,8 @@ int checked_stdout(int status) {
 
 int main(int argc, char** argv) {
   using namespace qaplan::cli;
+  // Ctrl-C or a kill during a build or a report leaves no temp or staging file behind.
+  qaplan::remove_temp_files_on_signals();
   // CLI11 answers --version as soon as it meets the flag, before it reads the rest: an argument
   // beside it would pass unread.
   for (int i = 1; i < argc && argc > 2; ++i)
