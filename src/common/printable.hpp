@@ -28,4 +28,17 @@ inline std::string one_printable_line(std::string_view text) {
   return out;
 }
 
+/// True when valid UTF-8 `text` holds a control character: C0 (U+0000–U+001F), DEL or C1
+/// (U+0080–U+009F, UTF-8 C2 80–C2 9F). An identifier holding one would reach TSV output, logs and
+/// engine requests raw.
+inline bool has_control_character(std::string_view text) noexcept {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x20 || b == 0x7F) return true;
+    if (b == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) <= 0x9F)
+      return true;
+  }
+  return false;
+}
+
 }  // namespace qaplan::internal

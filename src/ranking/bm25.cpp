@@ -19,6 +19,7 @@
 
 #include "common/enum_table.hpp"
 #include "common/ordering.hpp"
+#include "common/printable.hpp"
 #include "qaplan/io.hpp"
 #include "ranking/internal/bitpack.hpp"
 #include "ranking/internal/mapped_file.hpp"
@@ -893,6 +894,7 @@ struct Bm25Builder::State {
   std::vector<std::uint64_t> id_off{0};
   bool ids = false;
   std::vector<std::uint32_t> tmp;
+  std::unordered_map<std::uint64_t, std::uint32_t> seen;  // id hash → first document
 };
 
 Bm25Builder::Bm25Builder(std::unique_ptr<State> s) : s_(std::move(s)) {}
@@ -937,6 +939,21 @@ Status Bm25Builder::add(std::span<const std::string> tokens, std::string_view id
     return make_error(ErrorCode::kInvalidInput,
                       "document " + std::to_string(d) +
                           (s.ids ? " has no id while earlier ones have" : " has an id while earlier ones have none"));
+  if (s.ids) {
+    // Ids reach TSV output, logs and engine requests: no control characters; and one document
+    // per id (a hash hit is confirmed on the stored id), whoever builds — CLI, C++ or Python.
+    if (internal::has_control_character(id))
+      return make_error(ErrorCode::kInvalidInput,
+                        "must not contain control characters (tab, line breaks, NUL, ESC, …)", "id");
+    const std::uint64_t h =
+        internal::checksum64({reinterpret_cast<const std::uint8_t*>(id.data()), id.size()});
+    const auto [it, inserted] = s.seen.try_emplace(h, static_cast<std::uint32_t>(d));
+    if (!inserted && doc_id(it->second) == id)
+      return make_error(ErrorCode::kInvalidInput,
+                        "duplicate id \"" + std::string(id) + "\" (first at document " +
+                            std::to_string(it->second + 1) + ")",
+                        "id");
+  }
   try {
     // Term frequencies without sorting: each term remembers the document it was last counted
     // for; the document's distinct terms are then flushed in first-occurrence order (the order

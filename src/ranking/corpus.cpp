@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "common/json_reader.hpp"
+#include "common/printable.hpp"
 #include "common/utf8.hpp"
 #include "ranking/internal/jsonl.hpp"
 #include "qaplan/io.hpp"
@@ -63,7 +64,7 @@ bool parse_simple_record(std::string_view line, std::string_view field, TextReco
   } else {
     return false;
   }
-  return !out.id.empty() && out.id.find('\t') == std::string::npos;
+  return !out.id.empty() && !internal::has_control_character(out.id);
 }
 
 }  // namespace
@@ -94,8 +95,8 @@ Result<TextRecord> parse_jsonl_record(std::string_view line, std::string_view fi
     if (!id->is_string() || id->get_ref<const std::string&>().empty())
       js::fail("id", "must be a non-empty string");
     const std::string& ids = id->get_ref<const std::string&>();
-    if (ids.find_first_of("\t\r\n") != std::string::npos)
-      js::fail("id", "must not contain tab or line breaks");
+    if (internal::has_control_character(ids))
+      js::fail("id", "must not contain control characters (tab, line breaks, NUL, ESC, …)");
     auto tx = j.find(std::string(field));
     if (tx == j.end()) js::fail(std::string(field), "missing field");
     if (!tx->is_string()) js::fail(std::string(field), "must be a string");

@@ -52,20 +52,10 @@ void parse_range(const Tokenizer& tok, const std::vector<Line>& lines, std::size
   }
 }
 
-// One parsed line into the builder: its error, a duplicate id (a hash hit confirmed on the stored
-// id), or the document.
-Status add_parsed(Parsed& p, const Line& line, Bm25Builder& builder,
-                  std::unordered_map<std::uint64_t, std::uint32_t>& seen, const std::string& source) {
+// One parsed line into the builder: its error, or the document (the builder refuses a duplicate
+// id; the error gets the line).
+Status add_parsed(Parsed& p, const Line& line, Bm25Builder& builder, const std::string& source) {
   if (p.error) return std::move(*p.error);
-  const std::uint64_t h =
-      internal::checksum64({reinterpret_cast<const std::uint8_t*>(p.id.data()), p.id.size()});
-  const auto doc = static_cast<std::uint32_t>(builder.size());
-  auto [it, inserted] = seen.try_emplace(h, doc);
-  if (!inserted && builder.doc_id(it->second) == p.id)
-    return make_file_error(ErrorCode::kInvalidInput,
-                           "duplicate id \"" + p.id + "\" (first at document " +
-                               std::to_string(it->second + 1) + ")",
-                           source, line.line_no, "id");
   if (Status s = builder.add(p.tokens, p.id); !s.ok()) {
     Error e = std::move(s).error();
     e.file = source;
@@ -87,8 +77,6 @@ Result<Bm25Index> build_bm25_from_jsonl(const fs::path& corpus, const IndexBuild
   const std::string source = corpus.string();
   const unsigned threads = std::max(1u, opts.threads);
   const std::uint64_t total = in.size() > 0 ? static_cast<std::uint64_t>(in.size()) : 0;
-  // Duplicate ids: hash → first document; a hash hit is confirmed on the stored id.
-  std::unordered_map<std::uint64_t, std::uint32_t> seen;
   constexpr std::size_t kBatch = 8192;
   constexpr std::size_t kChunk = std::size_t{8} << 20;
   std::vector<Line> lines;
@@ -122,7 +110,7 @@ Result<Bm25Index> build_bm25_from_jsonl(const fs::path& corpus, const IndexBuild
         parse_range(tok, lines, 0, std::min(n, per), source, parsed);
         for (auto& th : pool) th.join();
       }
-      for (std::size_t i = 0; i < n; ++i) QAPLAN_TRY(add_parsed(parsed[i], lines[i], builder, seen, source));
+      for (std::size_t i = 0; i < n; ++i) QAPLAN_TRY(add_parsed(parsed[i], lines[i], builder, source));
     }
     return {};
   };
@@ -154,7 +142,6 @@ Result<Bm25Index> build_bm25_from_jsonl(const fs::path& corpus, const IndexBuild
   } catch (const std::bad_alloc&) {
     return make_file_error(ErrorCode::kInternal, "out of memory indexing", source);
   }
-  seen = {};
   parsed = {};
   if (opts.progress) opts.progress(builder.size(), done_bytes, done_bytes);
   return builder.finish(threads);

@@ -271,6 +271,14 @@ def test_bad_ranking_input_raises(qaplan):
     assert info.value.field == "texts[1]"
     with pytest.raises(qaplan.InvalidInput):
         qaplan.Bm25Index(["a", "b"], ids=["x"])
+    # ids as the CLI takes them (issue 24 items 5, 9): one document per id, no control characters
+    with pytest.raises(qaplan.InvalidInput) as info:
+        qaplan.Bm25Index(["a", "b"], ids=["x", "x"])
+    assert info.value.field == "id" and "duplicate id" in str(info.value)
+    for bad in ("x\x1b[31m", "x\x00", "x\ty", "x\x85"):
+        with pytest.raises(qaplan.InvalidInput) as info:
+            qaplan.Bm25Index(["a", "b"], ids=["ok", bad])
+        assert info.value.field == "id", bad
     # constructor arguments are input, not config: InvalidInput naming the argument
     for kwargs, field in (({"norms": "bm42"}, "norms"), ({"b": 2.0}, "b"), ({"k1": -1.0}, "k1"),
                           ({"k1": float("nan")}, "k1")):

@@ -56,7 +56,14 @@ TEST(Corpus, ErrorsNameFileLineAndField) {
   EXPECT_EQ(err("{\"id\":\"a\",\"text\":\"x\"}\n{\"text\":\"y\"}\n"), "c.jsonl:2 id: missing field");
   EXPECT_EQ(err("{\"id\":\"\",\"text\":\"y\"}"), "c.jsonl:1 id: must be a non-empty string");
   EXPECT_EQ(err("{\"id\":7,\"text\":\"y\"}"), "c.jsonl:1 id: must be a non-empty string");
-  EXPECT_EQ(err("{\"id\":\"a\\tb\",\"text\":\"y\"}"), "c.jsonl:1 id: must not contain tab or line breaks");
+  // Control characters in an id reached TSV output and engine requests raw (issue 24 item 5):
+  // escaped or raw, C0, DEL and C1 are refused on the fast and the general path alike.
+  for (const char* id : {"a\\tb", "a\\u0000b", "\\u001b[31m", "a\x7f", "a\xc2\x85", "a\\u009f"})
+    EXPECT_EQ(err(std::string("{\"id\":\"") + id + "\",\"text\":\"y\"}"),
+              "c.jsonl:1 id: must not contain control characters (tab, line breaks, NUL, ESC, …)")
+        << id;
+  EXPECT_EQ(err("{\"text\":\"y\",\"id\":\"a\x7f\"}"),
+            "c.jsonl:1 id: must not contain control characters (tab, line breaks, NUL, ESC, …)");
   EXPECT_EQ(err("{\"id\":\"a\",\"text\":3}"), "c.jsonl:1 text: must be a string");
   EXPECT_EQ(err("{\"id\":\"a\"}"), "c.jsonl:1 text: missing field");
   EXPECT_EQ(err("{\"id\":\"a\",\"text\":\"x\"}\n\n{\"id\":\"a\",\"text\":\"y\"}"),
