@@ -269,7 +269,8 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   }
   if (request.history.size() > static_cast<std::size_t>(c.input.max_history_turns))
     return make_error(ErrorCode::kInvalidInput,
-                      std::to_string(request.history.size()) + " turns, limit " +
+                      std::to_string(request.history.size()) +
+                          (request.history.size() == 1 ? " turn, limit " : " turns, limit ") +
                           std::to_string(c.input.max_history_turns) + " ([input] max_history_turns)",
                       "history");
   std::vector<NormalizedQuery> history;

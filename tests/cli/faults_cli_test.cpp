@@ -252,4 +252,22 @@ TEST_F(FaultsFiles, TheInputCapIsConfigurable) {
   EXPECT_EQ(run(q() + " config check " + sh_quote(rules)).status, 0);
 }
 
+// Item 9: `model train` found an output it could not write only after training. The output file
+// and the report directory are checked first: no "trained" line is logged before the refusal.
+TEST_F(FaultsFiles, ModelTrainChecksItsOutputsBeforeTraining) {
+  const std::string data = sh_quote((qaplan::test::source_dir() / "eval_sets" / "router").string());
+  const std::string blocker = file("blocker", "a file where a directory should be");
+  for (const auto& [args, what] : std::vector<std::pair<std::string, std::string>>{
+           {"--output " + sh_quote(dir_.string()), "is a directory"},
+           {"--output " + sh_quote((dir_ / "missing" / "m.qpm").string()), "does not exist"},
+           {"--output /proc/qaplan-m.qpm", "cannot write"},
+           {"--output " + sh_quote((dir_ / "m.qpm").string()) + " --report " + sh_quote(blocker),
+            "must be a directory"}}) {
+    const auto r = run(q() + " --log-level info model train --data " + data + " " + args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(what), std::string::npos) << args << ": " << r.err;
+    EXPECT_EQ(r.err.find("trained"), std::string::npos) << args << ": " << r.err;
+  }
+}
+
 }  // namespace

@@ -19,6 +19,14 @@ int exit_code_for(ErrorCode code);
 /// Prints "qaplan: <error>" as one line on stderr and returns its exit code.
 int report(const Error& e);
 
+/// Before a long run, what its output write would meet: `path` is no directory, its directory
+/// exists and a file can be created there now (a probe file, removed at once — a read-only
+/// filesystem or a missing permission fails here, not after the work). kInvalidInput / kIo
+/// naming `flag` and the path.
+Status preflight_output_file(const std::filesystem::path& path, const char* flag);
+/// The same for an output directory (it may not exist yet: its nearest existing parent is probed).
+Status preflight_output_dir(const std::filesystem::path& dir, const char* flag);
+
 /// `qaplan --version`: version, config schema and file, model and dataset fingerprints.
 std::string version_text();
 

@@ -166,6 +166,10 @@ int run_train(const ModelArgs& a, const GlobalOptions& g) {
       return report(make_error(ErrorCode::kInvalidInput,
                                "refusing to overwrite an input: " + in.string(), "--output"));
   }
+  // Training takes a while: an output it could not write is found now, not after it.
+  if (Status st = preflight_output_file(a.output, "--output"); !st) return report(st.error());
+  if (!a.report.empty())
+    if (Status st = preflight_output_dir(a.report, "--report"); !st) return report(st.error());
   const auto t0 = std::chrono::steady_clock::now();
   auto trained = train_router_model(o);
   if (!trained) return report(trained.error());
