@@ -9,7 +9,8 @@ PKGS=(g++ cmake ninja-build pkg-config git python3
       libopencc-dev liblinear-dev libfasttext-dev libxxhash-dev
       pybind11-dev python3-dev python3-pytest python3-numpy  # the Python module (python/)
       python3-setuptools python3-wheel python3-pip python3-venv  # pip install . (no downloads)
-      clang libclang-rt-14-dev)  # libFuzzer targets (tests/fuzz, scripts/fuzz.sh)
+      clang libclang-rt-14-dev  # libFuzzer targets (tests/fuzz, scripts/fuzz.sh)
+      strace)  # fault injection: a kill at every rename (tests/cli/faults_cli_test.cpp)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

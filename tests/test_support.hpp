@@ -74,8 +74,9 @@ inline std::string qaplan_bin() { return QAPLAN_BIN; }
 
 // The files of a report set published into `dir` (qaplan/io.hpp write_files_atomic): each name
 // is a link through DIR/current into the live generation. Empty when the layout is anything else
-// (a regular file at a name, a dangling link, staging or temp files left behind).
-inline std::set<std::string> published_names(const std::filesystem::path& dir) {
+// (a regular file at a name, a dangling link, staging or temp files left behind — allowed with
+// `leftovers`: a killed run leaves them for the next publish to remove).
+inline std::set<std::string> published_names(const std::filesystem::path& dir, bool leftovers = false) {
   namespace fs = std::filesystem;
   std::set<std::string> names;
   std::error_code ec;
@@ -84,6 +85,7 @@ inline std::set<std::string> published_names(const std::filesystem::path& dir) {
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string n = e.path().filename().string();
     if (n == "current" || n == ".lock" || n == gen.string() || n.starts_with("gen-")) continue;
+    if (leftovers && (n.starts_with(".gen-") || n.starts_with(".qaplan-tmp-"))) continue;
     if (!fs::is_symlink(e.symlink_status()) ||
         fs::read_symlink(e.path()) != fs::path("current") / n || !fs::is_regular_file(dir / gen / n))
       return {};
