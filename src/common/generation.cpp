@@ -1,5 +1,6 @@
 // Immutable index generations (qaplan/io.hpp publish_generation; issue 24 item 1).
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -103,13 +104,35 @@ Status refuse_inputs_inside(const fs::path& dir, const std::vector<fs::path>& in
 
 // Removes generations older than `keep_from` and staging of earlier builds (we hold the lock:
 // no live build is writing). Best effort: what cannot be removed now goes with the next build.
+// The pid a temp or staging name carries (.qaplan-tmp-PID-…, .gen-N.partial-PID); 0 if none.
+long long owner_pid(std::string_view name) {
+  std::size_t at = std::string_view::npos;
+  if (name.starts_with(".qaplan-tmp-")) at = 12;
+  else if (const std::size_t p = name.find(".partial-"); name.starts_with(".gen-") && p != std::string_view::npos)
+    at = p + 9;
+  if (at == std::string_view::npos) return 0;
+  long long pid = 0;
+  for (; at < name.size() && name[at] >= '0' && name[at] <= '9' && pid < (1LL << 40); ++at)
+    pid = pid * 10 + (name[at] - '0');
+  return pid;
+}
+
+// Staging or a temp file of a process that is gone (or of this one): a live writer's — a
+// `tokenize --output` into the same directory, say — is not ours to remove.
+bool writer_gone(std::string_view name) {
+  const long long pid = owner_pid(name);
+  if (pid <= 0 || pid == ::getpid()) return true;
+  return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
 void collect(const fs::path& dir, long long keep_from) {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
     const long long n = generation_number(name);
     const bool old_gen = n >= 0 && n < keep_from;
-    const bool staging = name.starts_with(".gen-") || name.starts_with(".qaplan-tmp-");
+    const bool staging =
+        (name.starts_with(".gen-") || name.starts_with(".qaplan-tmp-")) && writer_gone(name);
     if (old_gen || staging) fs::remove_all(e.path(), ec);
   }
 }

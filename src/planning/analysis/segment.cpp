@@ -86,14 +86,17 @@ std::vector<Token> segment_uncached(std::string_view text) {
 
 thread_local WordTerms current_terms;
 
-struct Span {
+namespace {
+
+// A term occurrence [begin, end) in bytes.
+struct TermSpan {
   std::uint32_t begin, end;
 };
 
 // Every occurrence of a term of the vocabulary, by begin byte (all overlaps kept).
-std::vector<Span>& term_spans(std::string_view text, const WordTerms& terms) {
+std::vector<TermSpan>& term_spans(std::string_view text, const WordTerms& terms) {
   thread_local std::vector<DomainLexicon::Hit> hits;
-  thread_local std::vector<Span> spans;
+  thread_local std::vector<TermSpan> spans;
   spans.clear();
   if (terms.lexicon) {
     terms.lexicon->scan(text, hits);
@@ -103,8 +106,9 @@ std::vector<Span>& term_spans(std::string_view text, const WordTerms& terms) {
     terms.glossary->scan(text, [&](std::uint32_t, std::uint32_t b, std::uint32_t e) {
       spans.push_back({b, e});
     });
-  std::sort(spans.begin(), spans.end(),
-            [](const Span& a, const Span& b) { return a.begin != b.begin ? a.begin < b.begin : a.end < b.end; });
+  std::sort(spans.begin(), spans.end(), [](const TermSpan& a, const TermSpan& b) {
+    return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+  });
   return spans;
 }
 
@@ -112,7 +116,7 @@ std::vector<Span>& term_spans(std::string_view text, const WordTerms& terms) {
 // more Han tokens and holds a lone Han character (ICU's sign that it did not know the word).
 // Leftmost, longest first.
 void join_terms(std::string_view text, const WordTerms& terms, std::vector<Token>& tokens) {
-  const std::vector<Span>& spans = term_spans(text, terms);
+  const std::vector<TermSpan>& spans = term_spans(text, terms);
   if (spans.empty()) return;
   std::vector<Token> out;
   out.reserve(tokens.size());
@@ -139,6 +143,8 @@ void join_terms(std::string_view text, const WordTerms& terms, std::vector<Token
   }
   tokens = std::move(out);
 }
+
+}  // namespace
 
 // One analysis segments the same few texts several times (the previous question for its spans,
 // its topic and the garble check; the turn and its fragment): the last few results per thread
