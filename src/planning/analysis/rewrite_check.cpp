@@ -9,7 +9,7 @@
 namespace qaplan::internal {
 namespace {
 
-void words_of(std::string_view text, std::vector<std::string_view>& out) {
+void word_texts_into(std::string_view text, std::vector<std::string_view>& out) {
   for (const Token& t : segment_words(text))
     if (t.word) out.push_back(t.text(text));
 }
@@ -45,7 +45,7 @@ bool contains(const std::vector<std::string_view>& sorted, std::string_view w) {
 
 GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from_(from), skip_(skip) {
   std::vector<std::string_view> turn;
-  words_of(from.turn, turn);
+  word_texts_into(from.turn, turn);
   budget_ = units(from.turn) + units(from.anchor) + static_cast<std::size_t>(std::max(from.max_growth, 0));
   // Words of the turn a rewrite may drop: the [rewrite] lists, words made of them, and words
   // inside one of their phrases (what about).
@@ -72,8 +72,8 @@ void GarbleCheck::read_history() const {
   const std::size_t before = whole_.size();
   // The anchor is a slice of a history turn: its words are the history's (a slice that cuts a
   // word leaves a piece, which is what the split rule is for).
-  for (std::string_view h : from_.history) words_of(h, whole_);
-  if (from_.history.empty()) words_of(from_.anchor, whole_);
+  for (std::string_view h : from_.history) word_texts_into(h, whole_);
+  if (from_.history.empty()) word_texts_into(from_.anchor, whole_);
   for (std::size_t i = before; i < whole_.size(); ++i)
     if (count_code_points(whole_[i]) >= 2) long_.push_back(whole_[i]);
   std::sort(whole_.begin(), whole_.end());
@@ -91,7 +91,7 @@ std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) cons
       if (output.find(w) == std::string_view::npos) return "drops:" + std::string(w);
   if (units(output) > budget_) return "too_long";
   std::vector<std::string_view> words;
-  words_of(output, words);
+  word_texts_into(output, words);
   // A character or word repeated at a seam where no source repeats it.
   std::size_t prev_b = 0, prev_e = 0;
   for (std::size_t i = 0; i < output.size();) {
