@@ -120,6 +120,11 @@ Result<std::size_t> Input::read_some(std::string& out, std::size_t n) {
 }
 
 Result<std::string> Input::read_all() {
+  // A file larger than the cap (a sparse 100 GB file, say) is refused before anything is
+  // reserved for it.
+  if (size_ > 0 && static_cast<unsigned long long>(size_) > max_input_bytes())
+    return fail("larger than " + std::to_string(max_input_bytes()) +
+                " bytes (QAPLAN_MAX_INPUT_BYTES)");
   std::string out;
   if (size_ > 0) out.reserve(static_cast<std::size_t>(size_));
   for (;;) {

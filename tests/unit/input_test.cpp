@@ -46,6 +46,17 @@ TEST_F(InputTest, ReadsAFileWholeAndRefusesADirectory) {
   EXPECT_NE(d.error().message.find("is a directory"), std::string::npos);
 }
 
+TEST_F(InputTest, ASparseFileOverTheCapIsRefusedBeforeItIsRead) {
+  const fs::path p = dir_ / "sparse";
+  std::ofstream(p).put('x');
+  fs::resize_file(p, qaplan::internal::max_input_bytes() + 1);  // sparse: no disk used
+  auto in = Input::open_file(p, "test file");
+  ASSERT_TRUE(in.ok());
+  auto all = in->read_all();
+  ASSERT_FALSE(all.ok());
+  EXPECT_NE(all.error().message.find("larger than"), std::string::npos) << all.error().to_string();
+}
+
 TEST_F(InputTest, AFileCutWhileItIsReadIsAnError) {
   const fs::path p = write("b", std::string(4 * 1024 * 1024, 'y'));
   auto in = Input::open_file(p, "corpus");
