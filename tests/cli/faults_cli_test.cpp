@@ -26,6 +26,21 @@ bool one_line(const std::string& err) {
   return !err.empty() && err.find('\n') == err.size() - 1 && err.rfind("qaplan: ", 0) == 0;
 }
 
+// Runs `cmd` while this process holds DIR/.lock as another writer would: exit 2, one line
+// naming the holder's pid.
+void expect_refused_while_locked(const std::filesystem::path& dir, const std::string& cmd) {
+  const int fd = ::open((dir / ".lock").c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  const std::string pid = std::to_string(::getpid()) + "\n";
+  ASSERT_EQ(::pwrite(fd, pid.data(), pid.size(), 0), static_cast<ssize_t>(pid.size()));
+  const auto r = run(cmd);
+  ::close(fd);
+  EXPECT_EQ(r.status, 2) << cmd;
+  EXPECT_TRUE(one_line(r.err)) << r.err;
+  EXPECT_NE(r.err.find("pid " + std::to_string(::getpid())), std::string::npos) << r.err;
+}
+
 // Item 6 / 9: --version and --help on a full disk exited 0.
 TEST(FaultsCli, HelpAndVersionOnAFullDiskExitTwo) {
   if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "SKIPPED: no /dev/full";
@@ -144,19 +159,8 @@ TEST_F(FaultsFiles, IndexBuildsPublishGenerationsUnderALock) {
                             sh_quote(ix.string());
   ASSERT_EQ(run(build).status, 0);
   // Another build holds the lock (this process, as that build would).
-  {
-    const int fd = ::open((ix / ".lock").c_str(), O_RDWR);
-    ASSERT_GE(fd, 0);
-    ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
-    const std::string pid = std::to_string(::getpid()) + "\n";
-    ASSERT_EQ(::pwrite(fd, pid.data(), pid.size(), 0), static_cast<ssize_t>(pid.size()));
-    const auto r = run(build);
-    ::close(fd);
-    EXPECT_EQ(r.status, 2);
-    EXPECT_TRUE(one_line(r.err)) << r.err;
-    EXPECT_NE(r.err.find("pid " + std::to_string(::getpid())), std::string::npos) << r.err;
-    EXPECT_EQ(qaplan::test::slurp(ix / "CURRENT"), "gen-0\n");
-  }
+  expect_refused_while_locked(ix, build);
+  EXPECT_EQ(qaplan::test::slurp(ix / "CURRENT"), "gen-0\n");
   // What a killed build left is removed by the next one.
   std::filesystem::create_directories(ix / ".gen-1.partial-99999");
   std::ofstream(ix / ".gen-1.partial-99999" / "bm25.qidx") << "half";
@@ -198,16 +202,7 @@ TEST_F(FaultsFiles, ReportSetsArePublishedAsOneGeneration) {
   }
   EXPECT_TRUE(fs::is_directory(out / "gen-1"));  // the previous generation stays
   EXPECT_FALSE(fs::exists(out / "gen-0"));
-  const int fd = ::open((out / ".lock").c_str(), O_RDWR);
-  ASSERT_GE(fd, 0);
-  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
-  const std::string pid = std::to_string(::getpid()) + "\n";
-  ASSERT_EQ(::pwrite(fd, pid.data(), pid.size(), 0), static_cast<ssize_t>(pid.size()));
-  const auto r = run(eval);
-  ::close(fd);
-  EXPECT_EQ(r.status, 2);
-  EXPECT_TRUE(one_line(r.err)) << r.err;
-  EXPECT_NE(r.err.find("pid " + std::to_string(::getpid())), std::string::npos) << r.err;
+  expect_refused_while_locked(out, eval);
   EXPECT_EQ(fs::read_symlink(out / "current"), "gen-2");
 }
 

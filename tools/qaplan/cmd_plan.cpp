@@ -1,12 +1,9 @@
 // qaplan plan: prepare one question (or a JSONL batch) and print the plan and its analysis as
 // JSON. qaplan rewrite: follow-up detection and the rewrite alone.
-#include <cerrno>
 #include <cstring>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.hpp"
