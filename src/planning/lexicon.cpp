@@ -66,6 +66,7 @@ Result<Lexicon> Lexicon::create(Config config) {
   ids.ellipsis_marker = add_list(c.rewrite.ellipsis_markers);
   ids.condition_marker = add_list(c.rewrite.condition_markers);
   ids.comparison_marker = add_list(c.rewrite.comparison_markers);
+  ids.elaboration_marker = add_list(c.rewrite.elaboration_markers);
   ids.question_word = add_list(c.rewrite.question_words);
   ids.count = next;
   m.build();

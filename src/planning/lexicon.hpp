@@ -90,6 +90,7 @@ struct LexiconIds {
   std::uint32_t ellipsis_marker = 0;
   std::uint32_t condition_marker = 0;
   std::uint32_t comparison_marker = 0;
+  std::uint32_t elaboration_marker = 0;
   std::uint32_t question_word = 0;
   std::uint32_t count = 0;
 };

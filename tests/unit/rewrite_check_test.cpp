@@ -35,7 +35,7 @@ const WordSet& skip() {
     std::vector<std::string> all;
     for (const auto* l : {&r.function_words, &r.person_pronouns, &r.thing_pronouns,
                           &r.ellipsis_markers, &r.condition_markers, &r.comparison_markers,
-                          &r.question_words})
+                          &r.elaboration_markers, &r.question_words})
       all.insert(all.end(), l->begin(), l->end());
     return WordSet(all);
   }();

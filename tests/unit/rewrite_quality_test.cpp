@@ -371,4 +371,17 @@ TEST(RewriteRules, AReportOfAnEventIsLeftAsTyped) {
   EXPECT_FALSE(has(r.query, "绑定")) << r.query;
 }
 
+// A request to say more (详细讲讲) asks the whole previous question again: it goes in front of it,
+// and no word of the previous question is replaced by it; with words of its own it is a question
+// of its own.
+TEST(RewriteRules, ARequestForDetailAsksThePreviousQuestionAgain) {
+  const auto r = rewrite("详细讲讲", {"团建经费按什么标准发"});
+  EXPECT_EQ(r.query, "详细讲讲团建经费按什么标准发");
+  const auto en = rewrite("tell me more", {"How do I book the shuttle bus?"});
+  EXPECT_TRUE(has(en.query, "shuttle bus")) << en.query;
+  EXPECT_TRUE(en.query.starts_with("tell me more")) << en.query;
+  const auto own = rewrite("详细讲讲报销流程", {"团建经费按什么标准发"});
+  EXPECT_FALSE(has(own.query, "团建经费按什么标准发")) << own.query;
+}
+
 }  // namespace

@@ -231,6 +231,7 @@ struct RewriteConfig {
   std::vector<std::string> ellipsis_markers;  ///< stripped from a fragment: 那, 还有, what about
   std::vector<std::string> condition_markers;  ///< 如果, 要是, 万一, what if
   std::vector<std::string> comparison_markers;  ///< 和, 跟, 相比, compared with
+  std::vector<std::string> elaboration_markers;  ///< 详细说说, 说清楚一点, tell me more
   std::vector<std::string> question_words;  ///< mark a predicate: 怎么, 多少, 几, 吗, how, what
   std::string prompt;  ///< multi_query template; {q} = the question, {history} = the summary
   std::string hyde_prompt;           ///< hyde template (a hypothetical answer passage)

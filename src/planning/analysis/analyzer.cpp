@@ -35,7 +35,7 @@ Result<Analyzer> Analyzer::create(const Config& c,
   const RewriteConfig& w = c.rewrite;
   for (const auto* list : {&w.function_words, &w.person_pronouns, &w.thing_pronouns,
                            &w.ellipsis_markers, &w.condition_markers, &w.comparison_markers,
-                           &w.question_words})
+                           &w.elaboration_markers, &w.question_words})
     words.insert(words.end(), list->begin(), list->end());
   l.rewrite_words = WordSet(std::move(words));
   for (const auto& [source, terms] : c.glossary.terms) {

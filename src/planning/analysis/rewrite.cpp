@@ -150,6 +150,13 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   const std::string_view prev_text =
       prev.substr(0, std::max<std::size_t>(trim_end(prev).size(), topic ? topic->end : 0));
 
+  // 1b. A request to say more (详细说说, 说清楚一点) with no words of its own asks the previous
+  // question again in more detail: the request in front of that whole question.
+  if (auto m = first_hit(q, ids.elaboration_marker);
+      m && m->end <= text.size() && prev_is_question && reader.spans(text.substr(0, m->begin)).empty() &&
+      reader.spans(text.substr(m->end)).empty())
+    return done(join(slice(text, m->begin, m->end), prev_text), "elaboration");
+
   // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
   if (const auto m = first_hit(q, ids.condition_marker); m && m->begin == 0) {
     const std::string_view rest = text.substr(m->end);

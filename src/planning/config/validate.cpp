@@ -87,7 +87,7 @@ Status Config::validate() const {
                            &rewrite.function_words, &rewrite.person_pronouns,
                            &rewrite.thing_pronouns, &rewrite.ellipsis_markers,
                            &rewrite.condition_markers, &rewrite.comparison_markers,
-                           &rewrite.question_words})
+                           &rewrite.elaboration_markers, &rewrite.question_words})
     if (auto m = internal::check_cue_list(*list); !m.empty()) return bad("word list", m);
   for (std::string_view key : kReplyKeys) {
     const auto it = route.replies.find(std::string(key));
