@@ -197,7 +197,7 @@ TEST(FuzzRegression, EmptyBm25IndexBuildsAndSearches) {
 // Finding 10 (bm25_index fuzzer, CI smoke of 2026-12-01, ASan heap-buffer-overflow in memcmp): the
 // loader compared terms t-1 and t while it checked the offsets, so two raised offsets (each one
 // not below the one before) made it compare bytes far past the term section before the later
-// decrease was seen. Header layout (bm25.cpp): sections[] at byte 176, 16 bytes each; section 1
+// decrease was seen. Header layout (src/ranking/internal/bm25_image.hpp): sections[] at byte 176, 16 bytes each; section 1
 // is the u32 term offsets. Only readable without checksum verification (the checksum would refuse
 // the edit first), as the fuzzer reads it.
 TEST(FuzzRegression, Bm25TermOffsetsPastTheSectionAreRefusedBeforeAnyCompare) {

@@ -33,7 +33,7 @@
 namespace qaplan {
 
 namespace internal {
-struct Bm25Data;  // the index arrays, defined in bm25.cpp
+struct Bm25Data;  // the index arrays, defined in src/ranking/internal/bm25_image.hpp
 }  // namespace internal
 
 /// How document lengths enter the score; spelled "exact" / "lucene" in TOML, JSON and the CLI.
