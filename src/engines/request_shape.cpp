@@ -1,0 +1,342 @@
+// The request shape (request_shape.hpp): texts and legs, vectors checked, scope as query-DSL
+// filters, the fusion mode, and the report of every plan knob an engine honours or cannot.
+#include "engines/request_shape.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "common/dates.hpp"
+
+namespace qaplan::engines::detail {
+
+namespace dates = internal::dates;
+
+// A float as the shortest decimal that reads back to it (0.1f prints "0.1", not 0.10000000149…).
+Json short_float(float f) {
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, f);
+  return Json(std::stod(std::string(buf, r.ptr)));
+}
+
+Json vector_json(const std::vector<float>& v) {
+  Json a = Json::array();
+  for (float f : v) a.push_back(short_float(f));
+  return a;
+}
+
+void knob(EngineRequests& r, std::string name, std::string status, std::string detail) {
+  r.knobs.push_back({std::move(name), std::move(status), std::move(detail)});
+}
+
+Result<EngineRequests> direct_answer(Engine e, const Version& v) {
+  EngineRequests r;
+  r.engine = e;
+  r.version = v.str();
+  r.mode = "none";
+  r.mode_reasons.push_back("route_direct_answer: nothing is retrieved");
+  return r;
+}
+
+Status check_vectors(const EngineInputs& in, std::size_t texts) {
+  if (in.vectors.empty()) return {};
+  if (in.vectors.size() != texts)
+    return make_error(ErrorCode::kInvalidInput,
+                      "one vector per query text: " + std::to_string(texts) + " texts, " +
+                          std::to_string(in.vectors.size()) + " vectors",
+                      "vectors");
+  for (std::size_t i = 0; i < in.vectors.size(); ++i) {
+    const auto& v = in.vectors[i];
+    const std::string field = "vectors[" + std::to_string(i) + "]";
+    if (v.empty()) return make_error(ErrorCode::kInvalidInput, "is empty", field);
+    if (v.size() != in.vectors[0].size())
+      return make_error(ErrorCode::kInvalidInput,
+                        "has " + std::to_string(v.size()) + " dimensions, vectors[0] " +
+                            std::to_string(in.vectors[0].size()),
+                        field);
+    for (float f : v)
+      if (!std::isfinite(f)) return make_error(ErrorCode::kInvalidInput, "is not finite", field);
+  }
+  return {};
+}
+
+// Texts and legs (the executor's: main query, then variants when the plan uses them).
+Result<Shape> shape(Engine e, const Preparation& prep, const QueryAnalysis& a,
+                    const EngineInputs& in, const EnginesConfig& c, const std::string& cfg_version) {
+  QAPLAN_ASSIGN_OR_RETURN(Version v,
+                          parse_version(e, in.version.empty() ? cfg_version : in.version));
+  Shape s{prep, a, in, c, e, v, nullptr, false, true, {}};
+  s.out.engine = e;
+  s.out.version = v.str();
+  s.out.rrf_k = c.rrf_k;
+  s.out.dedupe = c.dedupe;
+  if (!prep.plan)
+    return make_error(ErrorCode::kInvalidInput, "a retrieval Preparation has no plan", "plan");
+  s.k = &prep.plan->knobs();
+  s.out.prefer_table = s.k->prefer_table;
+  const std::string main =
+      a.rewrite.rewritten && !a.rewrite.query.empty() ? a.rewrite.query : prep.normalized.text;
+  s.out.texts.push_back(main);
+  if (s.k->use_query_variants)
+    for (const QueryVariant& qv : a.variants) {
+      if (qv.kind == "original" || qv.kind == "rewrite") continue;
+      if (std::find(s.out.texts.begin(), s.out.texts.end(), qv.text) == s.out.texts.end())
+        s.out.texts.push_back(qv.text);
+    }
+  QAPLAN_TRY(check_vectors(in, s.out.texts.size()));
+  s.dense = !in.vectors.empty() || (e == Engine::kElasticsearch && !c.es_embedding_model_id.empty());
+  // Milvus 2.4 has no BM25 function: the lexical legs cannot be expressed.
+  s.lexical = !(e == Engine::kMilvus && !v.at_least(2, 5));
+  for (const char* col : {"faq", "doc"}) {
+    const bool run = col[0] == 'f' ? s.k->run_faq : s.k->run_doc;
+    if (!run) continue;
+    const int top_k = col[0] == 'f' ? s.k->faq_top_k : s.k->doc_top_k;
+    for (std::size_t t = 0; t < s.out.texts.size(); ++t) {
+      if (s.dense) s.out.legs.push_back({col, "dense", t, top_k});
+      if (s.lexical) s.out.legs.push_back({col, "bm25", t, top_k});
+    }
+  }
+  return s;
+}
+
+std::size_t legs_of(const EngineRequests& r, std::string_view col) {
+  return static_cast<std::size_t>(
+      std::count_if(r.legs.begin(), r.legs.end(), [&](const Leg& l) { return l.collection == col; }));
+}
+std::size_t max_legs_per_collection(const EngineRequests& r) {
+  return std::max(legs_of(r, "faq"), legs_of(r, "doc"));
+}
+
+// Indexes into r.legs of one collection's legs, in fusion order.
+std::vector<std::size_t> legs_in(const EngineRequests& r, std::string_view col) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < r.legs.size(); ++i)
+    if (r.legs[i].collection == col) out.push_back(i);
+  return out;
+}
+
+std::vector<Searched> searched(const EngineRequests& r) {
+  std::vector<Searched> out;
+  for (const char* col : {"faq", "doc"}) {
+    std::vector<std::size_t> legs = legs_in(r, col);
+    if (legs.empty()) continue;
+    const int k = r.legs[legs[0]].top_k;
+    out.push_back({col, col[0] == 'd', std::move(legs), k});
+  }
+  return out;
+}
+
+// Sets the fusion mode and its reasons: single leg when there is nothing to fuse, else server
+// fusion unless the engine gave reasons it cannot (`why_client`). True for server fusion.
+bool choose_mode(EngineRequests& r, std::vector<std::string> why_client, std::string server_reason) {
+  if (max_legs_per_collection(r) <= 1) {
+    r.mode = "single_leg";
+    r.mode_reasons = {"one leg per collection: nothing to fuse"};
+    return false;
+  }
+  const bool server = why_client.empty();
+  r.mode = server ? "server_fusion" : "client_fusion";
+  r.mode_reasons = server ? std::vector<std::string>{std::move(server_reason)} : std::move(why_client);
+  return server;
+}
+
+// A time bound as the configured unit: "YYYY-MM-DD", or local midnight of that day in the range's
+// zone (its offset that day: DST applies) — the anchor's UTC offset when the zone is unknown —
+// in epoch seconds / milliseconds.
+Json bound(const std::string& day, const TimeRange& t, const std::string& unit) {
+  if (unit == "date") return Json(day);
+  const auto d = dates::parse_date_prefix(day);
+  std::int64_t secs = 0;
+  if (const auto zone = dates::resolve_zone(t.timezone)) {
+    secs = dates::local_midnight(*d, *zone);
+  } else {
+    const auto anchor = dates::parse_time_point(t.anchor);
+    const std::int64_t offset_s = anchor ? std::int64_t{anchor->offset_minutes} * 60 : 0;
+    secs = dates::to_days(*d) * 86400 - offset_s;
+  }
+  return Json(unit == "epoch_millis" ? secs * 1000 : secs);
+}
+
+// The periods of the question: every range of a comparison, else the one range (a host may
+// have set `time` alone).
+std::vector<TimeRange> time_ranges(const Filters& x) {
+  if (!x.time_ranges.empty()) return x.time_ranges;
+  if (x.time) return {*x.time};
+  return {};
+}
+
+// The range the requests filter on. A comparison (two or more periods) is retrieved without a
+// date filter: the in-process executor takes one range and the requests rank exactly like it,
+// and a merged span or one side alone would be wrong (issue 22). The knob says so.
+std::optional<TimeRange> request_range(const Filters& x) {
+  auto all = time_ranges(x);
+  if (all.size() != 1) return std::nullopt;
+  return all.front();
+}
+
+// The query DSL clauses (all must hold) of one range.
+Json dsl_range_clauses(const EnginesConfig& c, const TimeRange& t) {
+  const Json from = bound(t.from, t, c.date_unit);
+  const Json to = bound(t.to, t, c.date_unit);
+  auto range = [&](const std::string& field, const char* op, const Json& v) {
+    Json r = {{op, v}};
+    if (c.date_unit == "date") r["format"] = "yyyy-MM-dd";
+    return Json{{"range", {{field, r}}}};
+  };
+  auto or_missing = [&](const std::string& field, Json cond) {
+    return Json{{"bool",
+                 {{"should", Json::array({std::move(cond),
+                                          {{"bool", {{"must_not", {{"exists", {{"field", field}}}}}}}}})},
+                  {"minimum_should_match", 1}}}};
+  };
+  const bool single = own_date_field(t) || c.date_end_field.empty();
+  if (single) {  // one date per record in [from, to): a record without it is not known to match
+    Json r = {{"gte", from}, {"lt", to}};
+    if (c.date_unit == "date") r["format"] = "yyyy-MM-dd";
+    return Json::array({{{"range", {{own_date_field(t) ? t.field : c.date_field, r}}}}});
+  }
+  // in force on [start, end] overlaps [from, to); a missing bound is open
+  return Json::array({or_missing(c.date_field, range(c.date_field, "lt", to)),
+                      or_missing(c.date_end_field, range(c.date_end_field, "gte", from))});
+}
+
+// Query DSL filters (Elasticsearch and OpenSearch share it). FAQ entries are scoped by source
+// only: metadata filters describe documents.
+Json dsl_filters(const Shape& s, bool doc) {
+  const EnginesConfig& c = s.c;
+  Json f = Json::array();
+  if (!s.prep.effective_sources.empty())
+    f.push_back({{"terms", {{c.source_field, s.prep.effective_sources}}}});
+  if (!doc) return f;
+  const Filters& x = s.a.filters;
+  if (const auto t = request_range(x))
+    for (Json& clause : dsl_range_clauses(c, *t)) f.push_back(std::move(clause));
+  if (x.department) f.push_back({{"term", {{c.department_field, *x.department}}}});
+  for (const std::string& tag : x.tags) f.push_back({{"term", {{c.tags_field, tag}}}});
+  if (x.path_prefix) f.push_back({{"prefix", {{c.path_field, *x.path_prefix}}}});
+  if (x.is_signed) f.push_back({{"term", {{c.signed_field, *x.is_signed}}}});
+  if (x.user && !c.owner_field.empty()) f.push_back({{"term", {{c.owner_field, *x.user}}}});
+  return f;
+}
+
+Json source_fields(const EnginesConfig& c, bool doc) {
+  Json f = Json::array({c.id_field, c.parent_field, c.source_field});
+  if (doc) f.push_back(c.table_field);
+  return f;
+}
+
+const std::string& index_of(const EnginesConfig& c, const std::string& col) {
+  return col == "faq" ? c.faq_index : c.doc_index;
+}
+
+int num_candidates(const EnginesConfig& c, int k) {
+  return std::min(10000, std::max(k, c.num_candidates_factor * k));
+}
+
+void report_knobs(Shape& s, bool server) {
+  EngineRequests& r = s.out;
+  const PlanKnobs& k = *s.k;
+  const std::string eng(to_string(s.engine));
+  knob(r, "run_faq", "request", k.run_faq ? "FAQ legs on " + s.c.faq_index : "no FAQ request");
+  knob(r, "run_doc", "request", k.run_doc ? "document legs on " + s.c.doc_index : "no document request");
+  const std::string window =
+      s.engine == Engine::kElasticsearch
+          ? (server ? "size, knn k and the RRF window" : "size (knn: k and num_candidates)")
+      : s.engine == Engine::kOpenSearch
+          ? (server ? "size, knn k (per shard) and pagination_depth" : "size (knn: k per shard)")
+          : (server ? "limit of every sub-request and of the fusion" : "limit");
+  knob(r, "faq_top_k", k.run_faq ? "request" : "not_set",
+       std::to_string(k.faq_top_k) + ": " + window + " of each FAQ leg");
+  knob(r, "doc_top_k", k.run_doc ? "request" : "not_set",
+       std::to_string(k.doc_top_k) + ": " + window + " of each document leg");
+  knob(r, "rerank", "host",
+       k.rerank ? "the host reranks the fused candidates (no engine-side reranker is configured)"
+                : "no reranking");
+  knob(r, "faq_direct_threshold", "client",
+       "answer directly when the top FAQ's cosine ≥ " + Json(k.faq_direct_threshold).dump() +
+           (server ? " (the fused hits carry only rank scores: the host reads the top FAQ's "
+                     "cosine from its dense leg or stored vector)"
+                   : " (the FAQ dense leg's top score; ES/OpenSearch cosine _score = (1 + cos) / 2)"));
+  knob(r, "faq_direct_exact_only", "client",
+       k.faq_direct_exact_only ? "only an exact (normalized) question match is answered directly"
+                               : "off");
+  const bool es_server_threshold = server && s.engine == Engine::kElasticsearch && s.dense;
+  if (es_server_threshold)
+    knob(r, "min_context_score", "request",
+         "knn similarity " + Json(k.min_context_score).dump() +
+             " on the dense legs (cosine); hits found only lexically are not thresholded");
+  else if (server)
+    knob(r, "min_context_score", "unsupported",
+         "the fused hits carry no cosine for " + eng +
+             " server fusion; set [engines] dedupe = \"before_fusion\" for client fusion, where "
+             "the client applies it");
+  else
+    knob(r, "min_context_score", "client",
+         "context items need a dense-leg cosine ≥ " + Json(k.min_context_score).dump());
+  for (const char* name : {"final_context_top_n", "max_context_chars", "max_context_doc_chars"})
+    knob(r, name, "client", "context assembly after fusion");
+  knob(r, "use_query_variants", "request",
+       k.use_query_variants ? std::to_string(r.texts.size()) + " query texts, each its own legs"
+                            : "off: the main query only");
+  knob(r, "prefer_table", k.prefer_table ? "client" : "not_set",
+       k.prefer_table ? s.c.table_field +
+                            " is returned with every document hit; table rows go first, each group "
+                            "in fused order (fuse_client does it), in both modalities"
+                      : "off");
+  // Filters.
+  const Filters& f = s.a.filters;
+  knob(r, "filters.sources", s.prep.effective_sources.empty() ? "not_set" : "request",
+       s.prep.effective_sources.empty() ? "every source" : s.c.source_field + " on both collections");
+  const char* where = s.engine == Engine::kMilvus
+                          ? "expr of every sub-request (documents)"
+                          : (server && s.engine == Engine::kOpenSearch && s.version.at_least(3, 0)
+                                 ? "hybrid.filter (documents)"
+                                 : "every leg's filter, inside kNN (documents)");
+  if (const std::vector<TimeRange> ranges = time_ranges(f); ranges.size() > 1) {
+    std::string periods;
+    for (const TimeRange& t : ranges)
+      periods += (periods.empty() ? "" : ", ") + t.expression + " [" + t.from + ", " + t.to + ")";
+    knob(r, "filters.time", "host",
+         std::to_string(ranges.size()) + " periods compared (" + periods +
+             "): no date filter in the requests (one range would drop a side, a span would merge "
+             "them); run one request per period to keep each side's evidence");
+  } else if (!ranges.empty()) {
+    const TimeRange& t = ranges.front();
+    std::string unit = s.engine == Engine::kMilvus && s.c.date_unit == "date" ? "epoch_seconds"
+                                                                              : s.c.date_unit;
+    knob(r, "filters.time", "request",
+         "[" + t.from + ", " + t.to + ")" +
+             (own_date_field(t) ? " on " + t.field + " (" + t.date + ")" : std::string()) +
+             " anchored at " + t.anchor + " (" + t.timezone + ") as " + unit + ": " + where);
+  } else {
+    knob(r, "filters.time", "not_set", "");
+  }
+  knob(r, "filters.department", f.department ? "request" : "not_set", f.department ? where : "");
+  knob(r, "filters.tags", f.tags.empty() ? "not_set" : "request",
+       f.tags.empty() ? "" : std::string("all of them: ") + where);
+  knob(r, "filters.path_prefix", f.path_prefix ? "request" : "not_set", f.path_prefix ? where : "");
+  knob(r, "filters.is_signed", f.is_signed ? "request" : "not_set", f.is_signed ? where : "");
+  if (f.user)
+    knob(r, "filters.user", s.c.owner_field.empty() ? "unsupported" : "request",
+         s.c.owner_field.empty() ? "[engines] owner_field is not set" : where);
+  else
+    knob(r, "filters.user", "not_set", "");
+  if (!s.dense)
+    knob(r, "dense_legs", "unsupported",
+         "no query vectors were given" +
+             std::string(s.engine == Engine::kElasticsearch
+                             ? " and [engines.elasticsearch] embedding_model_id is not set"
+                             : "") +
+             ": lexical legs only");
+  if (!s.lexical)
+    knob(r, "bm25_legs", "unsupported",
+         "Milvus " + s.version.str() + " has no BM25 function (from 2.5): dense legs only");
+}
+
+Json dsl_bm25_query(const Shape& s, std::size_t text, const Json& filters) {
+  Json b = {{"must", Json::array({{{"match", {{s.c.text_field, {{"query", s.out.texts[text]}}}}}}})}};
+  if (!filters.empty()) b["filter"] = filters;
+  return {{"bool", b}};
+}
+
+}  // namespace qaplan::engines::detail

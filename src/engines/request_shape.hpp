@@ -1,0 +1,75 @@
+// The request shape the three engine adapters share (elasticsearch.cpp, opensearch.cpp,
+// milvus.cpp): what one plan searches — texts, legs, scope, the in-process executor's semantics —
+// and the helpers each adapter renders it with. Gates live in versions.hpp's Version.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engines/versions.hpp"
+#include "qaplan/engines/engines.hpp"
+#include "qaplan/planning/analysis.hpp"
+#include "qaplan/planning/planner.hpp"
+
+namespace qaplan::engines::detail {
+
+using Json = nlohmann::ordered_json;
+
+// What one plan searches, engine-independent.
+struct Shape {
+  const Preparation& prep;
+  const QueryAnalysis& a;
+  const EngineInputs& in;
+  const EnginesConfig& c;
+  Engine engine;
+  Version version;
+  const PlanKnobs* k = nullptr;
+  bool dense = false;  // dense legs present
+  bool lexical = true;
+  EngineRequests out;
+};
+
+// A collection the plan searches: its name, whether it holds documents, its legs (fusion order)
+// and their top k. Every builder loops over these.
+struct Searched {
+  std::string col;
+  bool doc = false;
+  std::vector<std::size_t> legs;
+  int k = 0;
+};
+
+// rrf_k is an integer (validated): written as one, as the engines' integer fields expect.
+inline Json rank_constant(double k) { return Json(static_cast<std::int64_t>(k)); }
+
+// A "published" / "signed" range filters its own date field; "effective" the validity range.
+inline bool own_date_field(const TimeRange& t) { return t.date != "effective" && !t.field.empty(); }
+
+Json vector_json(const std::vector<float>& v);
+Result<EngineRequests> direct_answer(Engine e, const Version& v);
+Result<Shape> shape(Engine e, const Preparation& prep, const QueryAnalysis& a,
+                    const EngineInputs& in, const EnginesConfig& c, const std::string& cfg_version);
+std::size_t max_legs_per_collection(const EngineRequests& r);
+std::vector<Searched> searched(const EngineRequests& r);
+bool choose_mode(EngineRequests& r, std::vector<std::string> why_client, std::string server_reason);
+std::optional<TimeRange> request_range(const Filters& x);
+// A time bound as the configured unit (a day, or epoch seconds / milliseconds of its midnight).
+Json bound(const std::string& day, const TimeRange& t, const std::string& unit);
+Json dsl_filters(const Shape& s, bool doc);
+// The BM25 leg in the query DSL (Elasticsearch and OpenSearch): a match on the text field.
+Json dsl_bm25_query(const Shape& s, std::size_t text, const Json& filters);
+Json source_fields(const EnginesConfig& c, bool doc);
+const std::string& index_of(const EnginesConfig& c, const std::string& col);
+int num_candidates(const EnginesConfig& c, int k);
+void report_knobs(Shape& s, bool server);
+
+// One builder per engine: the shape rendered for its server version, server or client fusion.
+Result<EngineRequests> build_es(Shape& s);
+Result<EngineRequests> build_os(Shape& s);
+Result<EngineRequests> build_milvus(Shape& s);
+
+}  // namespace qaplan::engines::detail
