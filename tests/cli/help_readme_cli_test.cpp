@@ -1,6 +1,6 @@
-// Issue 10 item 7: `--help` of every subcommand shows its defaults and matches the README.
-// The README's "Command reference" holds each subcommand's `--help` verbatim (regenerate with
-// scripts/readme_help.sh); the short usage blocks above it may only name flags that exist.
+// Issue 10 item 7: `--help` of every subcommand shows its defaults and matches the docs.
+// docs/cli.md, the command reference, holds each subcommand's `--help` verbatim (regenerate with
+// scripts/cli_help.sh); the README's short usage blocks may only name flags that exist.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -61,7 +61,7 @@ std::vector<std::string> all_commands() {
   return out;
 }
 
-// The README's generated blocks: a line `<!-- help: CMD -->` followed by a fenced block.
+// docs/cli.md's generated blocks: a line `<!-- help: CMD -->` followed by a fenced block.
 std::map<std::string, std::string> readme_help_blocks(const std::string& readme) {
   std::map<std::string, std::string> out;
   const auto lines = lines_of(readme);
@@ -75,10 +75,10 @@ std::map<std::string, std::string> readme_help_blocks(const std::string& readme)
     if (cmd == "qaplan") cmd.clear();
     size_t j = i + 1;
     EXPECT_TRUE(j < lines.size() && lines[j].rfind("```", 0) == 0)
-        << "README: '" << l << "' must be followed by a fenced block";
+        << "docs/cli.md: '" << l << "' must be followed by a fenced block";
     std::string body;
     for (++j; j < lines.size() && lines[j] != "```"; ++j) body += lines[j] + "\n";
-    EXPECT_FALSE(out.count(cmd)) << "README: two help blocks for '" << cmd << "'";
+    EXPECT_FALSE(out.count(cmd)) << "docs/cli.md: two help blocks for '" << cmd << "'";
     out[cmd] = body;
     i = j;
   }
@@ -86,27 +86,30 @@ std::map<std::string, std::string> readme_help_blocks(const std::string& readme)
 }
 
 std::string readme() { return qaplan::test::slurp(qaplan::test::source_dir() / "README.md"); }
+std::string cli_page() {
+  return qaplan::test::slurp(qaplan::test::source_dir() / "docs" / "cli.md");
+}
 
-TEST(HelpReadme, EverySubcommandHasItsHelpInTheReadmeVerbatim) {
-  const auto blocks = readme_help_blocks(readme());
-  ASSERT_FALSE(blocks.empty()) << "README has no `<!-- help: … -->` blocks";
+TEST(HelpReadme, EverySubcommandHasItsHelpInTheCommandReferenceVerbatim) {
+  const auto blocks = readme_help_blocks(cli_page());
+  ASSERT_FALSE(blocks.empty()) << "docs/cli.md has no `<!-- help: … -->` blocks";
   const auto commands = all_commands();
   ASSERT_GE(commands.size(), 14u);  // plan, rewrite, config check, bench, search, index build, …
   for (const auto& cmd : commands) {
     const std::string name = cmd.empty() ? "qaplan" : cmd;
     auto it = blocks.find(cmd);
     if (it == blocks.end()) {
-      ADD_FAILURE() << "README has no help block for '" << name
-                    << "' (run scripts/readme_help.sh build/qaplan)";
+      ADD_FAILURE() << "docs/cli.md has no help block for '" << name
+                    << "' (run scripts/cli_help.sh build/qaplan)";
       continue;
     }
     EXPECT_EQ(it->second, help_of(cmd))
-        << "README's help block for '" << name << "' differs from `qaplan " << cmd
-        << " --help` (run scripts/readme_help.sh build/qaplan)";
+        << "docs/cli.md's help block for '" << name << "' differs from `qaplan " << cmd
+        << " --help` (run scripts/cli_help.sh build/qaplan)";
   }
   for (const auto& [cmd, body] : blocks)
     EXPECT_NE(std::find(commands.begin(), commands.end(), cmd), commands.end())
-        << "README documents '" << cmd << "', which the binary does not have";
+        << "docs/cli.md documents '" << cmd << "', which the binary does not have";
 }
 
 // An option's entry: its line plus the wrapped description lines under it.

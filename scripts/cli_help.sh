@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Regenerates the README's "Command reference": every subcommand's `--help`, verbatim, between
+# Regenerates docs/cli.md, the command reference: every subcommand's `--help`, verbatim, between
 # the BEGIN/END markers. tests/cli/help_readme_cli_test.cpp fails until this has been run after
 # an option or its help text changed.
-#   scripts/readme_help.sh build/qaplan
+#   scripts/cli_help.sh build/qaplan
 set -euo pipefail
-bin=${1:?usage: scripts/readme_help.sh path/to/qaplan}
+bin=${1:?usage: scripts/cli_help.sh path/to/qaplan}
 root=$(cd "$(dirname "$0")/.." && pwd)
-readme="$root/README.md"
-begin='<!-- BEGIN command reference (scripts/readme_help.sh) -->'
+page="$root/docs/cli.md"
+begin='<!-- BEGIN command reference (scripts/cli_help.sh) -->'
 end='<!-- END command reference -->'
-grep -qxF "$begin" "$readme" && grep -qxF "$end" "$readme" \
-  || { echo "readme_help.sh: $readme has no '$begin' … '$end' markers" >&2; exit 2; }
+grep -qxF "$begin" "$page" && grep -qxF "$end" "$page" \
+  || { echo "cli_help.sh: $page has no '$begin' … '$end' markers" >&2; exit 2; }
 
 # Command paths: the top level, then every name under "Subcommands:", breadth first.
 subcommands() {  # $1 = command path ("" = top level)
@@ -25,7 +25,7 @@ for ((i = 0; i < ${#commands[@]}; i++)); do
 done
 
 section=$(mktemp)
-trap 'rm -f "$section" "$readme.tmp"' EXIT
+trap 'rm -f "$section" "$page.tmp"' EXIT
 for cmd in "${commands[@]}"; do
   name=${cmd:-qaplan}
   {
@@ -41,10 +41,10 @@ for cmd in "${commands[@]}"; do
     echo
   } >>"$section"
 done
-# Splice between the markers; write a temp file and rename so a failure leaves README intact.
+# Splice between the markers; write a temp file and rename so a failure leaves the page intact.
 awk -v begin="$begin" -v end="$end" -v section="$section" '
   $0 == begin { print; print ""; while ((getline line < section) > 0) print line; skip = 1; next }
   $0 == end   { skip = 0 }
-  !skip       { print }' "$readme" >"$readme.tmp"
-mv "$readme.tmp" "$readme"
-echo "readme_help.sh: ${#commands[@]} help blocks written to README.md"
+  !skip       { print }' "$page" >"$page.tmp"
+mv "$page.tmp" "$page"
+echo "cli_help.sh: ${#commands[@]} help blocks written to docs/cli.md"
