@@ -80,7 +80,7 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
 
 // A fragment ending in 的 names a modifier (海外的呢, B类的呢, 住宿的): it takes the place of the
 // previous question's parallel item (境外A类 → B类) or of the topic's leading words (国内出差的餐补
-// → 海外出差的餐补, 餐饮发票 → 住宿的发票), or goes in front of a one-word topic (周末的加班费) —
+// → 海外出差的餐补, 餐饮发票 → 住宿发票), or goes in front of a one-word topic (周末的加班费) —
 // never takes the place of the head the question is about.
 std::optional<std::pair<std::string, const char*>> modifier_substitute(std::string_view prev,
                                                                        const Span& topic,
@@ -100,8 +100,10 @@ std::optional<std::pair<std::string, const char*>> modifier_substitute(std::stri
   // The 的-modifier at the topic (国内出差|的|餐补, 今年|的|合规审计) or, without one, the topic.
   const std::size_t de = prev.substr(0, topic.end + 3).find("的");
   if (de == std::string_view::npos) {
+    // The topic's modifier had no 的 (餐饮|发票): the item takes its place without one
+    // (住宿发票), as the parallel item keeps the history's own 的.
     if (const auto e = leading_words_end(prev, topic.begin, topic.end, k, reader))
-      return std::pair{splice(topic.begin, *e, frag), "ellipsis:modifier"};
+      return std::pair{splice(topic.begin, *e, item), "ellipsis:modifier"};
     // A topic of no more words than the modifier is its head: the modifier goes in front
     // (加班费 + 周末的 → 周末的加班费) — unless a lone character stands before it, which may be
     // the first piece of the topic's own word (大|会议室).
