@@ -281,8 +281,11 @@ std::string chain_report_json(const ChainReport& r, bool pretty) {
   return j.dump(pretty ? 2 : -1, ' ', false, ordered_json::error_handler_t::strict) + "\n";
 }
 
-std::string chain_report_markdown(const ChainReport& r) {
-  std::string md = "# Core-chain evaluation — " + r.dataset_version + " on " + r.kb_version + "\n\n";
+namespace {
+
+// The title, what was run and on what: dataset, knowledge base, vectors, config, analysis.
+void chain_md_header(const ChainReport& r, std::string& md) {
+  md += "# Core-chain evaluation — " + r.dataset_version + " on " + r.kb_version + "\n\n";
   md += "Every labelled question goes through `Planner::prepare` (route → intent → plan) and "
         "`execute_plan` over the knowledge base (FAQ and document collections, BM25 + local-tfidf "
         "cosine + RRF, FAQ direct answers, context limits); the outcome is judged against its "
@@ -304,7 +307,10 @@ std::string chain_report_markdown(const ChainReport& r) {
   md += "| analysis | `Planner::analyze` on every retrieval question: a follow-up is searched as "
         "its rewrite, with the variants and filters the analysis derives (no `now` is given, so "
         "relative dates set no filter) |\n\n";
+}
 
+// Every metric on test, dev and all.
+void chain_md_summary(const ChainReport& r, std::string& md) {
   auto row = [&](const std::string& label, auto&& f) {
     md += "| " + label + " | " + f(r.test) + " | " + f(r.dev) + " | " + f(r.all) + " |\n";
   };
@@ -354,7 +360,10 @@ std::string chain_report_markdown(const ChainReport& r) {
     return rate_text(m.false_refusal_rate(), m.false_refusals, m.positives);
   });
   md += "\n";
+}
 
+// The gated metrics against their baseline.
+void chain_md_regression(const ChainReport& r, std::string& md) {
   md += "## Regression gate (" + std::string(r.regression.empty() ? "none" : "test split") + ")\n\n";
   if (r.regression.empty()) {
     md += "No metric is gated.\n\n";
@@ -371,7 +380,10 @@ std::string chain_report_markdown(const ChainReport& r) {
             (c.regressed ? "**regressed**" : "ok") + " |\n";
     md += "\n";
   }
+}
 
+// The confusion of expected and predicted hit types.
+void chain_md_hit_types(const ChainReport& r, std::string& md) {
   md += "## Hit types (test)\n\nRows: expected; columns: what the chain did.\n\n"
         "| expected \\ got | direct_answer | faq_direct | rag | no_evidence | total |\n"
         "|---|---|---|---|---|---|\n";
@@ -381,7 +393,10 @@ std::string chain_report_markdown(const ChainReport& r) {
     md += " | " + std::to_string(r.test.expected[e]) + " |\n";
   }
   md += "\n";
+}
 
+// Evidence recall per category.
+void chain_md_by_category(const ChainReport& r, std::string& md) {
   md += "## Evidence recall by category (test)\n\n![evidence recall@k by category](recall-by-category.svg)\n\n";
   md += "| category | positives | recall@1 | recall@3 | recall@5 | recall@10 | hit-type accuracy |\n"
         "|---|---|---|---|---|---|---|\n";
@@ -392,7 +407,10 @@ std::string chain_report_markdown(const ChainReport& r) {
     md += " | " + rate_text(m.hit_type_accuracy(), m.hit_type_correct, m.questions) + " |\n";
   }
   md += "\n";
+}
 
+// Follow-ups against single turns.
+void chain_md_by_turn(const ChainReport& r, std::string& md) {
   md += "## Follow-ups and single turns (test)\n\nA follow-up (a question with history) is searched "
         "as its rewrite; this is the rewrite's effect on the whole chain.\n\n"
         "| turn | questions | positives | recall@1 | recall@5 | recall@10 | hit-type accuracy |\n"
@@ -404,7 +422,10 @@ std::string chain_report_markdown(const ChainReport& r) {
     md += " | " + rate_text(m.hit_type_accuracy(), m.hit_type_correct, m.questions) + " |\n";
   }
   md += "\n";
+}
 
+// FAQ direct answers per threshold band.
+void chain_md_bands(const ChainReport& r, std::string& md) {
   // FAQ direct answers per threshold band.
   struct BandRow {
     double threshold = 0;
@@ -432,7 +453,10 @@ std::string chain_report_markdown(const ChainReport& r) {
           count_text(b.false_directs, b.directs) + " | " + std::to_string(b.expected) + " | " +
           count_text(b.missed, b.expected) + " |\n";
   md += "\n";
+}
 
+// The same questions with one default changed.
+void chain_md_what_ifs(const ChainReport& r, std::string& md) {
   md += "## What-ifs (the seed's first step against missing evidence)\n\nThe same questions with "
         "one default changed (a new Planner from an edited copy of the config).\n\n"
         "| change | split | evidence recall@5 | context recall | keyword coverage | hit-type accuracy |\n"
@@ -448,7 +472,10 @@ std::string chain_report_markdown(const ChainReport& r) {
     wrow("`" + w.parameter + "` " + internal::num_text(w.from) + " → " + internal::num_text(w.to),
          "test", w.test);
   md += "\n";
+}
 
+// Per-stage latency percentiles.
+void chain_md_latency(const ChainReport& r, std::string& md) {
   md += "## Latency (timing: differs between runs)\n\n![latency distribution](latency.svg)\n\n"
         "| stage | samples | p50 µs | p95 µs |\n|---|---|---|---|\n";
   for (const StageSamples& s : stage_samples(r))
@@ -456,7 +483,10 @@ std::string chain_report_markdown(const ChainReport& r) {
           internal::num_or(internal::nearest_rank_percentile(s.us, 50), "%.1f") + " | " +
           internal::num_or(internal::nearest_rank_percentile(s.us, 95), "%.1f") + " |\n";
   md += "\n";
+}
 
+// Every test question with a wrong hit type.
+void chain_md_wrong(const ChainReport& r, std::string& md) {
   md += "## Wrong outcomes (test)\n\n";
   std::string rows;
   std::size_t wrong = 0;
@@ -483,11 +513,24 @@ std::string chain_report_markdown(const ChainReport& r) {
           "| id | question | expected | got | plan reason | FAQ decision |\n|---|---|---|---|---|---|\n" +
           rows + "\n";
   }
+}
 
+// What each metric means.
+void chain_md_definitions(const ChainReport& /*r*/, std::string& md) {
   md += "## Definitions\n\n";
   for (const auto& d : kDefinitions) md += "- **" + std::string(d[0]) + "**: " + d[1] + ".\n";
   md += "- Rates show their counts as (numerator/denominator); averages show how many questions "
         "they average over (n = …); \"n/a\" means the denominator is 0.\n";
+}
+
+}  // namespace
+
+std::string chain_report_markdown(const ChainReport& r) {
+  std::string md;
+  for (auto* section : {chain_md_header, chain_md_summary, chain_md_regression, chain_md_hit_types,
+                        chain_md_by_category, chain_md_by_turn, chain_md_bands, chain_md_what_ifs,
+                        chain_md_latency, chain_md_wrong, chain_md_definitions})
+    section(r, md);
   return md;
 }
 
