@@ -270,8 +270,10 @@ std::string bench_report_json(const BenchRun& run, bool pretty) {
   return out;
 }
 
-std::string bench_report_markdown(const BenchRun& run) {
-  std::string md;
+namespace {
+
+// The title, what was run on what (dataset, corpus, tokenizer, backend, scope) and how to read it.
+void bench_md_header(const BenchRun& run, std::string& md) {
   md += "# Policy retrieval benchmark — " + run.dataset_version + "\n\n";
   md += "| | |\n|---|---|\n";
   md += "| dataset | `" + cell(run.dataset_name) + "` (" + run.dataset_version + ", time point " +
@@ -301,7 +303,10 @@ std::string bench_report_markdown(const BenchRun& run) {
   md += " Every metric is defined under *Definitions* below; a rate shows its counts (a/b), an "
         "average over queries shows how many it averages (n = …), and \"n/a\" marks a rate whose "
         "denominator is 0.\n\n";
+}
 
+// Every method on the test and dev splits.
+void bench_md_splits(const BenchRun& run, std::string& md) {
   for (const char* split : {"test", "dev"}) {
     const bool test = std::string(split) == "test";
     md += std::string("## ") + (test ? "Test" : "Dev") + " split\n\n";
@@ -327,7 +332,10 @@ std::string bench_report_markdown(const BenchRun& run) {
     }
     md += "\n";
   }
+}
 
+// How each method's threshold was chosen on dev.
+void bench_md_calibration(const BenchRun& run, std::string& md) {
   md += "## Calibration (dev)\n\n";
   md += "Each candidate threshold is scored on dev by the objective (supported positive rate + "
         "negative rejection rate) / 2; ties prefer higher negative rejection, higher supported "
@@ -385,7 +393,10 @@ std::string bench_report_markdown(const BenchRun& run) {
           "thresholds are reported separately for this reason.\n";
   }
   md += "\nFull candidate tables are in report.json (`methods[].calibration`).\n\n";
+}
 
+// What each metric means.
+void bench_md_definitions(const BenchRun& /*run*/, std::string& md) {
   md += "## Definitions\n\n"
         "A query is **positive** when it lists relevant sections (a chunk is relevant when its "
         "source and section title are labelled), **negative** (out of corpus) otherwise. The "
@@ -405,7 +416,10 @@ std::string bench_report_markdown(const BenchRun& run) {
         "score > 0 filtering, fusion for rrf); timing, different on every run.\n"
         "- **Objective** (calibration): (supported positive rate + negative rejection rate) / 2 "
         "on dev.\n\n";
+}
 
+// The chunks scope selection left out, and why.
+void bench_md_excluded(const BenchRun& run, std::string& md) {
   md += "## Excluded by scope selection\n\n";
   if (run.exclusions.empty()) {
     md += "None.\n\n";
@@ -446,6 +460,15 @@ std::string bench_report_markdown(const BenchRun& run) {
           rows + "\n";
     }
   }
+}
+
+}  // namespace
+
+std::string bench_report_markdown(const BenchRun& run) {
+  std::string md;
+  for (auto* section : {bench_md_header, bench_md_splits, bench_md_calibration, bench_md_definitions,
+                        bench_md_excluded})
+    section(run, md);
   return md;
 }
 
