@@ -289,6 +289,176 @@ void encode_terms(const Impl& x, std::vector<TermAcc>& terms,
 
 }  // namespace
 
+namespace {
+
+// The per-document length factors block bounds are computed with: Lucene's one-byte norms and
+// their score cache, or the exact k1·(1 − b + b·dl/avgdl). Returns the norm bytes (lucene).
+std::vector<std::uint8_t> set_norms(Impl& x, const std::vector<std::uint32_t>& lengths) {
+  const std::uint64_t n = lengths.size();
+  std::vector<std::uint8_t> norms8;
+  if (x.lucene()) {
+    norms8.resize(n);
+    for (std::uint64_t d = 0; d < n; ++d)
+      norms8[d] = lucene_int_to_byte4(
+          static_cast<int>(std::min<std::uint32_t>(lengths[d], std::numeric_limits<int>::max())));
+    x.norms8 = norms8.data();
+    const float k1 = static_cast<float>(x.opts.k1), b = static_cast<float>(x.opts.b);
+    const float avgdl = static_cast<float>(x.avgdl);
+    for (int i = 0; i < 256; ++i) {
+      const float len = static_cast<float>(lucene_byte4_to_int(static_cast<unsigned char>(i)));
+      x.lucene_cache[i] = 1.0f / (k1 * ((1.0f - b) + b * len / avgdl));
+    }
+  } else {
+    x.k_exact.resize(n);
+    const double avgdl = x.avgdl > 0 ? x.avgdl : 1.0;
+    for (std::uint64_t d = 0; d < n; ++d)
+      x.k_exact[d] = x.opts.k1 * (1.0 - x.opts.b + x.opts.b * static_cast<double>(lengths[d]) / avgdl);
+  }
+  return norms8;
+}
+
+// The final term order (byte-wise ascending) and what it adds up to.
+struct TermOrder {
+  std::vector<std::pair<std::string_view, std::uint32_t>> sorted;  // (term, builder id)
+  std::vector<std::uint32_t> order;                                // builder ids in final order
+  std::uint64_t total_postings = 0, term_bytes = 0;
+};
+
+TermOrder term_order(const TermDict& dict, const std::vector<TermAcc>& terms) {
+  TermOrder t;
+  t.sorted.reserve(dict.size());
+  for (std::uint32_t id = 0; id < dict.size(); ++id) t.sorted.emplace_back(dict.term(id), id);
+  std::sort(t.sorted.begin(), t.sorted.end());
+  t.order.resize(t.sorted.size());
+  for (std::size_t r = 0; r < t.sorted.size(); ++r) {
+    t.order[r] = t.sorted[r].second;
+    t.total_postings += terms[t.order[r]].df;
+    t.term_bytes += t.sorted[r].first.size();
+  }
+  return t;
+}
+
+// Encodes every term in contiguous chunks of similar posting counts, one per thread; the chunks
+// are concatenated in order, so the bytes do not depend on the thread count.
+std::vector<Encoded> encode_all(const Impl& x, std::vector<TermAcc>& terms, const TermOrder& t,
+                                unsigned threads) {
+  const unsigned nt = std::max(1u, std::min<unsigned>(threads, 64));
+  std::vector<std::size_t> cut{0};
+  std::uint64_t run = 0;
+  for (std::size_t r = 0; r < t.order.size(); ++r) {
+    run += terms[t.order[r]].df;
+    if (cut.size() < nt && run * nt >= t.total_postings * cut.size()) cut.push_back(r + 1);
+  }
+  while (cut.size() <= nt) cut.push_back(t.order.size());
+  cut.back() = t.order.size();
+  std::vector<Encoded> parts(nt);
+  auto work = [&](unsigned p) {
+    if (x.lucene())
+      encode_terms<true>(x, terms, t.order, cut[p], cut[p + 1], parts[p]);
+    else
+      encode_terms<false>(x, terms, t.order, cut[p], cut[p + 1], parts[p]);
+  };
+  if (nt == 1) {
+    work(0);
+    return parts;
+  }
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errs(nt);
+  for (unsigned p = 1; p < nt; ++p)
+    pool.emplace_back([&, p] {
+      try {
+        work(p);
+      } catch (...) {
+        errs[p] = std::current_exception();
+      }
+    });
+  try {
+    work(0);
+  } catch (...) {
+    errs[0] = std::current_exception();
+  }
+  for (auto& th : pool) th.join();
+  for (auto& e : errs)
+    if (e) std::rethrow_exception(e);
+  return parts;
+}
+
+// External ids, front-coded in runs of kIdRestart: per id varint(shared prefix with the previous
+// id of the run), varint(suffix length), suffix; `runs` holds each run's offset and the end.
+struct FrontCoded {
+  std::string bytes;
+  std::vector<std::uint64_t> runs;
+};
+
+FrontCoded front_code(const std::string& id_bytes, const std::vector<std::uint64_t>& id_off) {
+  FrontCoded fc;
+  std::vector<std::uint8_t> vb;
+  std::string_view prev;
+  const std::uint64_t n = id_off.size() - 1;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::string_view id =
+        std::string_view(id_bytes).substr(id_off[i], id_off[i + 1] - id_off[i]);
+    std::size_t shared = 0;
+    if (i % kIdRestart == 0) {
+      fc.runs.push_back(fc.bytes.size());
+    } else {
+      while (shared < prev.size() && shared < id.size() && prev[shared] == id[shared]) ++shared;
+    }
+    vb.clear();
+    put_varint(vb, shared);
+    put_varint(vb, id.size() - shared);
+    fc.bytes.append(vb.begin(), vb.end());
+    fc.bytes.append(id.substr(shared));
+    prev = id;
+  }
+  fc.runs.push_back(fc.bytes.size());
+  return fc;
+}
+
+// Copies the encoded chunks into the term-meta, block and postings sections, in order.
+void copy_parts(std::vector<Encoded>& parts, TermMeta* tm, BlockMeta* bl, std::uint8_t* pd) {
+  // An empty vector's data() may be null, and memcpy from null is undefined even for 0
+  // bytes (UBSan, issue 11's corpus fuzzer: an empty corpus).
+  auto copy = [](void* dst, const void* src, std::size_t bytes) {
+    if (bytes != 0) std::memcpy(dst, src, bytes);
+  };
+  std::uint64_t dbase = 0, bbase = 0;
+  for (auto& p : parts) {
+    copy(tm, p.metas.data(), p.metas.size() * sizeof(TermMeta));
+    tm += p.metas.size();
+    copy(bl + bbase, p.blocks.data(), p.blocks.size() * sizeof(BlockMeta));
+    copy(pd + dbase, p.data.data(), p.data.size());
+    dbase += p.data.size();
+    bbase += p.blocks.size();
+    p = Encoded{};
+  }
+}
+
+// Writes the sorted terms and their offsets.
+void copy_terms(const TermOrder& t, char* tb, std::uint32_t* to) {
+  std::uint64_t o = 0;
+  for (std::size_t r = 0; r < t.sorted.size(); ++r) {
+    to[r] = static_cast<std::uint32_t>(o);
+    std::memcpy(tb + o, t.sorted[r].first.data(), t.sorted[r].first.size());
+    o += t.sorted[r].first.size();
+  }
+  to[t.sorted.size()] = static_cast<std::uint32_t>(o);
+}
+
+// Writes the id runs' offsets, 4 or 8 bytes each.
+void copy_id_runs(const std::vector<std::uint64_t>& runs, bool ids64, std::uint8_t* out) {
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (ids64) {
+      std::memcpy(out + i * 8, &runs[i], 8);
+    } else {
+      const auto v = static_cast<std::uint32_t>(runs[i]);
+      std::memcpy(out + i * 4, &v, 4);
+    }
+  }
+}
+
+}  // namespace
+
 Result<Bm25Index> Bm25Builder::finish(unsigned threads) {
   if (!s_) return make_error(ErrorCode::kInternal, "Bm25Builder used after finish()");
   std::unique_ptr<State> sp = std::move(s_);
@@ -301,118 +471,23 @@ Result<Bm25Index> Bm25Builder::finish(unsigned threads) {
     x->doc_count = s.doc_count;
     x->avgdl = s.doc_count == 0 ? 0.0 : static_cast<double>(s.total_tokens) / static_cast<double>(s.doc_count);
     // Norms first: block bounds need the per-document factors.
-    std::vector<std::uint8_t> norms8;
-    if (x->lucene()) {
-      norms8.resize(n);
-      for (std::uint64_t d = 0; d < n; ++d)
-        norms8[d] = lucene_int_to_byte4(static_cast<int>(
-            std::min<std::uint32_t>(s.lengths[d], std::numeric_limits<int>::max())));
-      x->norms8 = norms8.data();
-      const float k1 = static_cast<float>(x->opts.k1), b = static_cast<float>(x->opts.b);
-      const float avgdl = static_cast<float>(x->avgdl);
-      for (int i = 0; i < 256; ++i) {
-        const float len = static_cast<float>(lucene_byte4_to_int(static_cast<unsigned char>(i)));
-        x->lucene_cache[i] = 1.0f / (k1 * ((1.0f - b) + b * len / avgdl));
-      }
-    } else {
-      x->k_exact.resize(n);
-      const double avgdl = x->avgdl > 0 ? x->avgdl : 1.0;
-      for (std::uint64_t d = 0; d < n; ++d)
-        x->k_exact[d] =
-            x->opts.k1 * (1.0 - x->opts.b + x->opts.b * static_cast<double>(s.lengths[d]) / avgdl);
-    }
-    // Final term order: byte-wise ascending.
-    std::vector<std::pair<std::string_view, std::uint32_t>> sorted;
-    sorted.reserve(s.dict.size());
-    for (std::uint32_t id = 0; id < s.dict.size(); ++id) sorted.emplace_back(s.dict.term(id), id);
-    std::sort(sorted.begin(), sorted.end());
-    std::vector<std::uint32_t> order(sorted.size());
-    std::uint64_t total_postings = 0, term_bytes = 0;
-    for (std::size_t r = 0; r < sorted.size(); ++r) {
-      order[r] = sorted[r].second;
-      total_postings += s.terms[order[r]].df;
-      term_bytes += sorted[r].first.size();
-    }
-    if (term_bytes > std::numeric_limits<std::uint32_t>::max())
+    const std::vector<std::uint8_t> norms8 = set_norms(*x, s.lengths);
+    const TermOrder t = term_order(s.dict, s.terms);
+    if (t.term_bytes > std::numeric_limits<std::uint32_t>::max())
       return make_error(ErrorCode::kInvalidInput, "the distinct terms take more than 4 GiB");
-    // Encode in contiguous chunks of similar posting counts, one per thread; the chunks are
-    // concatenated in order, so the bytes do not depend on the thread count.
-    const unsigned nt = std::max(1u, std::min<unsigned>(threads, 64));
-    std::vector<std::size_t> cut{0};
-    {
-      std::uint64_t run = 0;
-      for (std::size_t r = 0; r < order.size(); ++r) {
-        run += s.terms[order[r]].df;
-        if (cut.size() < nt && run * nt >= total_postings * cut.size()) cut.push_back(r + 1);
-      }
-      while (cut.size() <= nt) cut.push_back(order.size());
-      cut.back() = order.size();
-    }
-    std::vector<Encoded> parts(nt);
-    auto work = [&](unsigned p) {
-      if (x->lucene())
-        encode_terms<true>(*x, s.terms, order, cut[p], cut[p + 1], parts[p]);
-      else
-        encode_terms<false>(*x, s.terms, order, cut[p], cut[p + 1], parts[p]);
-    };
-    if (nt == 1) {
-      work(0);
-    } else {
-      std::vector<std::thread> pool;
-      std::vector<std::exception_ptr> errs(nt);
-      for (unsigned p = 1; p < nt; ++p)
-        pool.emplace_back([&, p] {
-          try {
-            work(p);
-          } catch (...) {
-            errs[p] = std::current_exception();
-          }
-        });
-      try {
-        work(0);
-      } catch (...) {
-        errs[0] = std::current_exception();
-      }
-      for (auto& t : pool) t.join();
-      for (auto& e : errs)
-        if (e) std::rethrow_exception(e);
-    }
+    std::vector<Encoded> parts = encode_all(*x, s.terms, t, threads);
     std::uint64_t data_bytes = 0, nblocks = 0;
     for (const auto& p : parts) {
       data_bytes += p.data.size();
       nblocks += p.blocks.size();
     }
     // Lay out the image.
-    // External ids, front-coded in runs of kIdRestart: per id varint(shared prefix with the
-    // previous id of the run), varint(suffix length), suffix.
-    std::string idc;
-    std::vector<std::uint64_t> id_runs;
-    if (s.ids) {
-      std::vector<std::uint8_t> vb;
-      std::string_view prev;
-      for (std::uint64_t i = 0; i < n; ++i) {
-        const std::string_view id =
-            std::string_view(s.id_bytes).substr(s.id_off[i], s.id_off[i + 1] - s.id_off[i]);
-        std::size_t shared = 0;
-        if (i % kIdRestart == 0) {
-          id_runs.push_back(idc.size());
-        } else {
-          while (shared < prev.size() && shared < id.size() && prev[shared] == id[shared]) ++shared;
-        }
-        vb.clear();
-        put_varint(vb, shared);
-        put_varint(vb, id.size() - shared);
-        idc.append(vb.begin(), vb.end());
-        idc.append(id.substr(shared));
-        prev = id;
-      }
-      id_runs.push_back(idc.size());
-    }
-    const bool ids64 = s.ids && idc.size() > std::numeric_limits<std::uint32_t>::max();
+    const FrontCoded ids = s.ids ? front_code(s.id_bytes, s.id_off) : FrontCoded{};
+    const bool ids64 = s.ids && ids.bytes.size() > std::numeric_limits<std::uint32_t>::max();
     std::uint64_t sizes[kNumSections] = {
-        term_bytes, (order.size() + 1) * 4, order.size() * sizeof(TermMeta),
+        t.term_bytes, (t.order.size() + 1) * 4, t.order.size() * sizeof(TermMeta),
         nblocks * sizeof(BlockMeta), data_bytes + kPad, x->lucene() ? n : n * 4,
-        idc.size(), s.ids ? id_runs.size() * (ids64 ? 8 : 4) : 0};
+        ids.bytes.size(), s.ids ? ids.runs.size() * (ids64 ? 8 : 4) : 0};
     Header h{};
     std::memcpy(h.magic, kMagic, sizeof kMagic);
     h.version = kFormatVersion;
@@ -431,43 +506,15 @@ Result<Bm25Index> Bm25Builder::finish(unsigned threads) {
     h.num_docs = n;
     h.doc_count = s.doc_count;
     h.total_tokens = s.total_tokens;
-    h.num_terms = order.size();
-    h.num_postings = total_postings;
+    h.num_terms = t.order.size();
+    h.num_postings = t.total_postings;
     h.num_blocks = nblocks;
     std::memcpy(h.tokenizer, s.tokenizer.data(), s.tokenizer.size());
     std::vector<std::uint8_t> img(pos, 0);
     auto at = [&](Section sec) { return img.data() + h.sections[sec].offset; };
-    {
-      char* tb = reinterpret_cast<char*>(at(kTermBytes));
-      auto* to = reinterpret_cast<std::uint32_t*>(at(kTermOffsets));
-      std::uint64_t o = 0;
-      for (std::size_t r = 0; r < sorted.size(); ++r) {
-        to[r] = static_cast<std::uint32_t>(o);
-        std::memcpy(tb + o, sorted[r].first.data(), sorted[r].first.size());
-        o += sorted[r].first.size();
-      }
-      to[sorted.size()] = static_cast<std::uint32_t>(o);
-    }
-    {
-      auto* tm = reinterpret_cast<TermMeta*>(at(kTermMeta));
-      auto* bl = reinterpret_cast<BlockMeta*>(at(kBlocks));
-      std::uint8_t* pd = at(kPostings);
-      std::uint64_t dbase = 0, bbase = 0;
-      // An empty vector's data() may be null, and memcpy from null is undefined even for 0
-      // bytes (UBSan, issue 11's corpus fuzzer: an empty corpus).
-      auto copy = [](void* dst, const void* src, std::size_t bytes) {
-        if (bytes != 0) std::memcpy(dst, src, bytes);
-      };
-      for (auto& p : parts) {
-        copy(tm, p.metas.data(), p.metas.size() * sizeof(TermMeta));
-        tm += p.metas.size();
-        copy(bl + bbase, p.blocks.data(), p.blocks.size() * sizeof(BlockMeta));
-        copy(pd + dbase, p.data.data(), p.data.size());
-        dbase += p.data.size();
-        bbase += p.blocks.size();
-        p = Encoded{};
-      }
-    }
+    copy_terms(t, reinterpret_cast<char*>(at(kTermBytes)), reinterpret_cast<std::uint32_t*>(at(kTermOffsets)));
+    copy_parts(parts, reinterpret_cast<TermMeta*>(at(kTermMeta)), reinterpret_cast<BlockMeta*>(at(kBlocks)),
+               at(kPostings));
     if (n != 0) {
       if (x->lucene())
         std::memcpy(at(kNormsSec), norms8.data(), n);
@@ -475,15 +522,8 @@ Result<Bm25Index> Bm25Builder::finish(unsigned threads) {
         std::memcpy(at(kNormsSec), s.lengths.data(), n * 4);
     }
     if (s.ids) {
-      std::memcpy(at(kIdBytes), idc.data(), idc.size());
-      for (std::size_t i = 0; i < id_runs.size(); ++i) {
-        if (ids64) {
-          std::memcpy(at(kIdOffsets) + i * 8, &id_runs[i], 8);
-        } else {
-          const auto v = static_cast<std::uint32_t>(id_runs[i]);
-          std::memcpy(at(kIdOffsets) + i * 4, &v, 4);
-        }
-      }
+      std::memcpy(at(kIdBytes), ids.bytes.data(), ids.bytes.size());
+      copy_id_runs(ids.runs, ids64, at(kIdOffsets));
     }
     sp.reset();  // the builder's buffers go before the index is attached
     h.payload_hash = internal::checksum64(std::span<const std::uint8_t>(img).subspan(kHeaderBytes));
