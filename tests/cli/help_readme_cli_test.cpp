@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
@@ -85,7 +86,6 @@ std::map<std::string, std::string> readme_help_blocks(const std::string& readme)
   return out;
 }
 
-std::string readme() { return qaplan::test::slurp(qaplan::test::source_dir() / "README.md"); }
 std::string cli_page() {
   return qaplan::test::slurp(qaplan::test::source_dir() / "docs" / "cli.md");
 }
@@ -167,17 +167,13 @@ TEST(HelpReadme, EveryOptionThatTakesAValueStatesItsDefault) {
   EXPECT_GE(checked, 60u);
 }
 
-// The hand-written usage summaries (```-blocks whose lines start with `qaplan <command>`) may
-// only name flags that command has.
-TEST(HelpReadme, UsageSummariesNameOnlyExistingFlags) {
-  const auto commands = all_commands();
-  std::map<std::string, std::set<std::string>> flags;  // command -> its option names
-  for (const auto& c : commands)
-    for (const auto& e : options_in(help_of(c))) {
-      std::istringstream names(e.names);
-      for (std::string n; std::getline(names, n, ',');) flags[c].insert(n);
-    }
-  const auto lines = lines_of(readme());
+using Flags = std::map<std::string, std::set<std::string>>;  // command -> its option names
+
+// The flags `text`'s hand-written usage summaries name that their command lacks, as failures
+// naming `doc` and the line; returns how many flags it checked.
+size_t check_usage_summaries(const std::string& doc, const std::string& text,
+                             const std::vector<std::string>& commands, const Flags& flags) {
+  const auto lines = lines_of(text);
   bool in_fence = false, generated = false;
   std::string current;  // the command of the summary line being continued
   size_t checked = 0;
@@ -199,7 +195,7 @@ TEST(HelpReadme, UsageSummariesNameOnlyExistingFlags) {
             (body.size() == 7 + c.size() || body[7 + c.size()] == ' ') && c.size() > current.size())
           current = c;
       if (current.empty()) {
-        ADD_FAILURE() << "README line " << i + 1 << " names no qaplan subcommand: " << l;
+        ADD_FAILURE() << doc << " line " << i + 1 << " names no qaplan subcommand: " << l;
         continue;
       }
     } else if (current.empty() || body.empty() || body[0] != ' ') {
@@ -214,12 +210,34 @@ TEST(HelpReadme, UsageSummariesNameOnlyExistingFlags) {
       const std::string flag = body.substr(p, q - p);
       if (flag.size() <= 2) continue;
       ++checked;
-      const bool found = flags[current].count(flag) > 0 || flags[""].count(flag) > 0;  // -v, --version
-      EXPECT_TRUE(found) << "README line " << i + 1 << ": `qaplan " << current << "` has no "
-                         << flag << ": " << l;
+      auto has = [&](const std::string& c) {
+        const auto it = flags.find(c);
+        return it != flags.end() && it->second.count(flag) > 0;
+      };
+      EXPECT_TRUE(has(current) || has(""))  // -v, --version
+          << doc << " line " << i + 1 << ": `qaplan " << current << "` has no " << flag << ": " << l;
       p = q - 2;
     }
   }
+  return checked;
+}
+
+// The hand-written usage summaries (```-blocks whose lines start with `qaplan <command>`) in the
+// README and every page of docs/ may only name flags that command has.
+TEST(HelpReadme, UsageSummariesNameOnlyExistingFlags) {
+  const auto commands = all_commands();
+  Flags flags;
+  for (const auto& c : commands)
+    for (const auto& e : options_in(help_of(c))) {
+      std::istringstream names(e.names);
+      for (std::string n; std::getline(names, n, ',');) flags[c].insert(n);
+    }
+  std::vector<std::filesystem::path> pages{qaplan::test::source_dir() / "README.md"};
+  for (const auto& e : std::filesystem::directory_iterator(qaplan::test::source_dir() / "docs"))
+    if (e.path().extension() == ".md") pages.push_back(e.path());
+  size_t checked = 0;
+  for (const auto& page : pages)
+    checked += check_usage_summaries(page.filename().string(), qaplan::test::slurp(page), commands, flags);
   EXPECT_GE(checked, 40u);
 }
 
