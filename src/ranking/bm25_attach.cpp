@@ -148,7 +148,12 @@ Status attach(Bm25Data& x, std::span<const std::uint8_t> bytes, const std::strin
     for (std::uint64_t i = 0; i < runs; ++i)
       if (off(i + 1) < off(i)) return invalid_bm25(file, "id offsets decrease");
   }
-  // Derived per-document factors.
+  derive_length_factors(x, {x.lengths, x.lucene() ? 0 : static_cast<std::size_t>(n)});
+  x.image = bytes;
+  return {};
+}
+
+void derive_length_factors(Bm25Data& x, std::span<const std::uint32_t> lengths) {
   if (x.lucene()) {
     // Lucene 8 BM25Similarity: float k1, b, avgdl and idf; cache[norm] = 1 / (k1 · ((1 − b) +
     // b · LENGTH_TABLE[norm] / avgdl)) evaluated in float in Java's left-to-right order.
@@ -158,15 +163,12 @@ Status attach(Bm25Data& x, std::span<const std::uint8_t> bytes, const std::strin
       const float len = static_cast<float>(lucene_byte4_to_int(static_cast<unsigned char>(i)));
       x.lucene_cache[i] = 1.0f / (k1 * ((1.0f - b) + b * len / avgdl));
     }
-  } else {
-    x.k_exact.resize(n);
-    const double avgdl = x.avgdl > 0 ? x.avgdl : 1.0;
-    for (std::uint64_t d = 0; d < n; ++d)
-      x.k_exact[d] =
-          x.opts.k1 * (1.0 - x.opts.b + x.opts.b * static_cast<double>(x.lengths[d]) / avgdl);
+    return;
   }
-  x.image = bytes;
-  return {};
+  x.k_exact.resize(lengths.size());
+  const double avgdl = x.avgdl > 0 ? x.avgdl : 1.0;
+  for (std::size_t d = 0; d < lengths.size(); ++d)
+    x.k_exact[d] = x.opts.k1 * (1.0 - x.opts.b + x.opts.b * static_cast<double>(lengths[d]) / avgdl);
 }
 
 }  // namespace qaplan::internal::bm25

@@ -291,29 +291,18 @@ void encode_terms(const Impl& x, std::vector<TermAcc>& terms,
 
 namespace {
 
-// The per-document length factors block bounds are computed with: Lucene's one-byte norms and
-// their score cache, or the exact k1·(1 − b + b·dl/avgdl). Returns the norm bytes (lucene).
+// The norms (lucene: one byte per document, returned) and the per-document length factors block
+// bounds are computed with.
 std::vector<std::uint8_t> set_norms(Impl& x, const std::vector<std::uint32_t>& lengths) {
-  const std::uint64_t n = lengths.size();
   std::vector<std::uint8_t> norms8;
   if (x.lucene()) {
-    norms8.resize(n);
-    for (std::uint64_t d = 0; d < n; ++d)
+    norms8.resize(lengths.size());
+    for (std::size_t d = 0; d < lengths.size(); ++d)
       norms8[d] = lucene_int_to_byte4(
           static_cast<int>(std::min<std::uint32_t>(lengths[d], std::numeric_limits<int>::max())));
     x.norms8 = norms8.data();
-    const float k1 = static_cast<float>(x.opts.k1), b = static_cast<float>(x.opts.b);
-    const float avgdl = static_cast<float>(x.avgdl);
-    for (int i = 0; i < 256; ++i) {
-      const float len = static_cast<float>(lucene_byte4_to_int(static_cast<unsigned char>(i)));
-      x.lucene_cache[i] = 1.0f / (k1 * ((1.0f - b) + b * len / avgdl));
-    }
-  } else {
-    x.k_exact.resize(n);
-    const double avgdl = x.avgdl > 0 ? x.avgdl : 1.0;
-    for (std::uint64_t d = 0; d < n; ++d)
-      x.k_exact[d] = x.opts.k1 * (1.0 - x.opts.b + x.opts.b * static_cast<double>(lengths[d]) / avgdl);
   }
+  derive_length_factors(x, lengths);
   return norms8;
 }
 

@@ -195,5 +195,10 @@ namespace bm25 {
 Status attach(Bm25Data& x, std::span<const std::uint8_t> bytes, const std::string& file,
               const Bm25OpenOptions& o);
 
+// The per-document length factors a search scores with, derived from the options and avgdl:
+// Lucene's score cache per norm byte, or the exact k1·(1 − b + b·dl/avgdl) per document from
+// `lengths` (unused in lucene mode).
+void derive_length_factors(Bm25Data& x, std::span<const std::uint32_t> lengths);
+
 }  // namespace bm25
 }  // namespace qaplan::internal
