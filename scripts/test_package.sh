@@ -30,15 +30,15 @@ step() {
   fi
 }
 
-# The README's ```cpp block under "## Library use" is built and run as a second consumer.
+# The first ```cpp block of docs/library.md (the host program users copy) is built and run as a
+# second consumer.
 readme_example="$work/readme_example.cpp"
-python3 - "$src_dir/README.md" "$readme_example" <<'PY'
+python3 - "$src_dir/docs/library.md" "$readme_example" <<'PY'
 import re, sys
 text = open(sys.argv[1], encoding="utf-8").read()
-section = text[text.index("## Library use"):]
-block = re.search(r"```cpp\n(.*?)```", section, re.S)
+block = re.search(r"```cpp\n(.*?)```", text, re.S)
 if not block:
-    sys.exit("test_package: README has no ```cpp block under '## Library use'")
+    sys.exit("test_package: docs/library.md has no ```cpp block")
 open(sys.argv[2], "w", encoding="utf-8").write(block.group(1))
 PY
 
@@ -61,7 +61,7 @@ step "build consumer (find_package)" cmake --build "$work/installed" -j2
 # CLI must find <prefix>/share/qaplan/rules.toml on their own (Planner::create_default()).
 mkdir -p "$work/xdg" "$work/elsewhere"
 outside() { (cd "$work/elsewhere" && env -u QAPLAN_CONFIG XDG_CONFIG_HOME="$work/xdg" "$@"); }
-step "run README example (find_package, create_default)" outside "$work/installed/readme_example"
+step "run the docs/library.md example (find_package, create_default)" outside "$work/installed/readme_example"
 step "run consumer (find_package)" \
   "$work/installed/qaplan_consumer" "$prefix/share/qaplan/rules.toml"
 step "run consumer (find_package, create_default)" outside "$work/installed/qaplan_consumer" --default

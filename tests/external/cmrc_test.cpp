@@ -193,7 +193,7 @@ TEST_F(CmrcTest, Bm25ExactNormsRecallAt1) {
   RecordProperty("recall_at_1", std::to_string(q.recall_at_1));
   RecordProperty("mrr_at_10", std::to_string(q.mrr_at_10));
   RecordProperty("p50_us", std::to_string(q.p50_us));
-  // Pinned figures (README "BM25 on real text"): ranking is deterministic, so any drift of the
+  // Pinned figures (docs/measured.md "BM25 on real text"): ranking is deterministic, so any drift of the
   // tokenizer or the scorer moves them. The tolerance is under one question (1 / 3219).
   EXPECT_NEAR(q.recall_at_1, 0.9587, 0.00025);
   EXPECT_NEAR(q.mrr_at_10, 0.9756, 0.00025);
