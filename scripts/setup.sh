@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# Installs qaplan's Debian build dependencies (idempotent) and configures + builds.
-# Usage: scripts/setup.sh [BUILD_DIR] [extra cmake args...]
+# Installs qaplan's Debian build dependencies (idempotent), configures, and builds the CLI.
+# Usage: scripts/setup.sh [--all] [BUILD_DIR] [extra cmake args...]
+#   By default only the `qaplan` CLI and the libraries it links are built: the README's first
+#   command needs nothing else (docs/measured.md has its time). --all builds every target
+#   (tests, benchmarks, tools, the Python module): scripts/test.sh passes it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+TARGETS=(--target qaplan)
+if [[ "${1:-}" == "--all" ]]; then
+  TARGETS=()
+  shift
+fi
 PKGS=(g++ cmake ninja-build pkg-config git python3
       nlohmann-json3-dev libtoml11-dev libspdlog-dev libfmt-dev libicu-dev
       libhnswlib-dev libgtest-dev libgmock-dev libcli11-dev libbenchmark-dev
@@ -34,4 +42,4 @@ else
 fi
 BUILD_DIR="${1:-build}"; shift || true
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
-cmake --build "$BUILD_DIR" -j"$(nproc)"
+cmake --build "$BUILD_DIR" -j"$(nproc)" "${TARGETS[@]}"

@@ -29,7 +29,7 @@ if [[ -d ../shared/external && -d ../shared/peers ]]; then
 fi
 
 step "setup + Release build"
-scripts/setup.sh build
+scripts/setup.sh --all build
 step "ctest (Release: unit, cli, external)"
 ctest --test-dir build --output-on-failure -j"$JOBS" --timeout 600
 # With ../shared present no external test may skip (a skip elsewhere, e.g. a permission test run
