@@ -79,6 +79,33 @@ class CMakeBuild(build_ext):
         shutil.copytree(package / "data", data)
 
 
+def bdist_wheel_command():
+    """The bdist_wheel command pip builds with: setuptools's own (≥ 70.1), else the `wheel`
+    package. A Python without either (pyenv's, with its bundled setuptools 65) may borrow Debian's
+    python3-wheel: it is pure Python, and only setup.py's process sees it. Otherwise one line
+    says what to install, instead of pip's "invalid command 'bdist_wheel'"."""
+    try:
+        from setuptools.command.bdist_wheel import bdist_wheel
+        return bdist_wheel
+    except ImportError:
+        pass
+    try:
+        from wheel.bdist_wheel import bdist_wheel
+        return bdist_wheel
+    except ImportError:
+        pass
+    debian = "/usr/lib/python3/dist-packages"
+    if Path(debian, "wheel", "bdist_wheel.py").is_file():
+        sys.path.append(debian)  # after this Python's own packages: only what it lacks
+        try:
+            from wheel.bdist_wheel import bdist_wheel
+            return bdist_wheel
+        except ImportError:
+            sys.path.remove(debian)
+    sys.exit(f"qaplan: building needs the 'wheel' package for {sys.executable}: install it "
+             f"({sys.executable} -m pip install wheel, or apt-get install python3-wheel)")
+
+
 BUILD_BASE.mkdir(exist_ok=True)
 setup(
     version=project_version(),
@@ -86,7 +113,7 @@ setup(
     package_dir={"qaplan": "python/qaplan"},
     package_data={"qaplan": ["*.pyi", "py.typed"]},
     ext_modules=[CMakeExtension("qaplan._core")],
-    cmdclass={"build_ext": CMakeBuild},
+    cmdclass={"build_ext": CMakeBuild, "bdist_wheel": bdist_wheel_command()},
     options={"build": {"build_base": str(BUILD_BASE)},
              "egg_info": {"egg_base": str(BUILD_BASE)}},
     zip_safe=False,

@@ -35,12 +35,14 @@ struct ConfigLocation {
 ///     ancestor directory with config/rules.toml and include/qaplan/qaplan.hpp), so an edit in a
 ///     checkout takes effect at once;
 ///  4. $XDG_CONFIG_HOME/qaplan/rules.toml, or ~/.config/qaplan/rules.toml without XDG_CONFIG_HOME;
-///  5. the installed default: share/qaplan/rules.toml next to the directory of the qaplan library
-///     or the executable it is linked into, then the package's data dir as find_package(qaplan)
-///     saw it (a moved prefix), then under the install prefix qaplan was built for; for a binary
-///     in its build tree, the source tree's config/rules.toml.
+///  5. for code in its build tree (the CLI, the build-tree Python module), the source tree's
+///     config/rules.toml — the file itself, never a copy;
+///  6. the installed default: share/qaplan/rules.toml next to the directory of the qaplan library
+///     or the executable it is linked into, then the package's data dir (as find_package(qaplan)
+///     saw it — a moved prefix; the Python package's own qaplan/data), then under the install
+///     prefix qaplan was built for.
 /// Errors: kIo when $QAPLAN_CONFIG names no file, or nothing is found (naming where it looked).
-/// `package_datadir` (may be null) is step 5's second place; locate_config() fills it in.
+/// `package_datadir` (may be null) is step 6's second place; locate_config() fills it in.
 QAPLAN_API Result<ConfigLocation> locate_config_from(const std::filesystem::path& explicit_path,
                                                      const char* package_datadir);
 

@@ -56,7 +56,7 @@ from ._core import (  # noqa: E402  (the errors must be importable before the co
     tokenize,
 )
 from . import bench  # noqa: E402
-from ._paths import default_config  # noqa: E402
+from ._paths import default_config, locate_config  # noqa: E402
 
 __all__ = [
     "Error", "InvalidInput", "InvalidConfig", "IoError", "FingerprintMismatch", "InternalError",
@@ -65,5 +65,5 @@ __all__ = [
     "RejectedVariant", "HookCall", "TimeRange", "Filters", "Routing", "ExecutionPath",
     "FallbackStep", "PromptProfile", "CostLedger", "IntentModelInput", "RewriteRequest",
     "Hit", "FusedHit", "Bm25Index", "VectorIndex", "LocalTfidfEmbedder", "rrf", "tokenize",
-    "TOKENIZER_VERSION", "bench", "default_config", "__version__",
+    "TOKENIZER_VERSION", "bench", "default_config", "locate_config", "__version__",
 ]

@@ -22,20 +22,21 @@ def _share_dirs() -> list[Path]:
     return out
 
 
+def locate_config() -> tuple[str, str]:
+    """(path, how) of the rules file used when none is named — the CLI's order exactly:
+    $QAPLAN_CONFIG, the qaplan checkout holding the working directory, the user config dir
+    ($XDG_CONFIG_HOME/qaplan, ~/.config/qaplan), the build tree's source (a build-tree module
+    reads config/ in place, never a copy), then the packaged qaplan/data/rules.toml and
+    the install prefix's share/qaplan/rules.toml. Raises IoError naming where it looked."""
+    from . import _core
+
+    packaged = _DATA if (_DATA / "rules.toml").is_file() else None
+    return _core._locate_config(str(packaged) if packaged else None)
+
+
 def default_config() -> str:
-    """$QAPLAN_CONFIG, else the packaged rules.toml, else <prefix>/share/qaplan/rules.toml."""
-    env = os.environ.get("QAPLAN_CONFIG")
-    if env:
-        return env
-    candidates = [_DATA / "rules.toml"] + [d / "rules.toml" for d in _share_dirs()]
-    for c in candidates:
-        if c.is_file():
-            return str(c)
-    raise IoError(
-        "no config found: pass Planner(path) or set QAPLAN_CONFIG (looked in "
-        + ", ".join(str(c) for c in candidates) + ")",
-        field="config",
-    )
+    """The path of locate_config()."""
+    return locate_config()[0]
 
 
 def eval_sets_dir() -> Path:

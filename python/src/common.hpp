@@ -63,6 +63,7 @@ bool stash_fatal(py::error_already_set& e);
 void raise_pending();
 
 void register_errors(py::module_& m);
+void register_config_lookup(py::module_& m);
 void register_planning(py::module_& m);
 void register_ranking(py::module_& m);
 void register_eval(py::module_& m);

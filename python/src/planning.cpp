@@ -577,8 +577,10 @@ void register_planning(py::module_& m) {
            py::kw_only(), py::arg("intent_model") = py::none(), py::arg("rewriters") = py::none(),
            py::arg("rewrite_hook") = py::none(), py::arg("rewrite_kinds") = py::none(),
            py::arg("domain_lexicon") = py::none(),
-           "The rules the CLI uses without --config: $QAPLAN_CONFIG, else the rules.toml shipped "
-           "in the package (qaplan/data/rules.toml).")
+           "The rules the CLI uses without --config, found in the same order "
+           "(qaplan.locate_config() says which file and why): $QAPLAN_CONFIG, the qaplan checkout "
+           "holding the working directory, the user config dir, the build tree's source, then the "
+           "rules.toml shipped in the package (qaplan/data/rules.toml).")
       .def("prepare", &prepare, py::arg("question"), py::arg("history") = py::none(),
            py::arg("scenario") = py::none(), py::arg("source") = py::none(),
            "Route, intent, category and RetrievalPlan of one question. Raises InvalidInput "

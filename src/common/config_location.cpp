@@ -52,20 +52,17 @@ fs::path user_config() {
   return {};
 }
 
-// Directories of the code that runs: the shared library holding this function (or the
-// executable it is linked into), and the executable itself.
-std::vector<fs::path> module_dirs() {
-  std::vector<fs::path> dirs;
+// The directory of the code that runs: the shared library holding this function, or the
+// executable it is linked into (dladdr names either). The executable is asked only when dladdr
+// cannot tell: in the Python module it is the interpreter, whose prefix says nothing about qaplan.
+fs::path module_dir() {
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&locate_config_from), &info) != 0 && info.dli_fname &&
       fs::path(info.dli_fname).is_absolute())
-    dirs.push_back(fs::path(info.dli_fname).parent_path());
+    return fs::path(info.dli_fname).parent_path();
   std::error_code ec;
-  if (const fs::path exe = fs::read_symlink("/proc/self/exe", ec); !ec) {
-    const fs::path d = exe.parent_path();
-    if (dirs.empty() || dirs.front() != d) dirs.push_back(d);
-  }
-  return dirs;
+  if (const fs::path exe = fs::read_symlink("/proc/self/exe", ec); !ec) return exe.parent_path();
+  return {};
 }
 
 struct Candidate {
@@ -77,9 +74,14 @@ std::vector<Candidate> candidates(const char* package_datadir) {
   std::vector<Candidate> out;
   if (fs::path p = checkout_config(); !p.empty()) out.push_back({p, ConfigOrigin::kCheckout});
   if (fs::path p = user_config(); !p.empty()) out.push_back({p, ConfigOrigin::kUserDir});
-  const std::vector<fs::path> dirs = module_dirs();
-  for (const fs::path& d : dirs)
-    out.push_back({(d / ".." / "share" / "qaplan" / "rules.toml").lexically_normal(),
+  const fs::path dir = module_dir();
+  // Code in its build tree (the CLI, the build-tree Python module) reads the source file it was
+  // built from before any installed or packaged copy, so an edit reaches it at once.
+  if (!dir.empty() && is_within(dir, QAPLAN_BUILD_BINARY_DIR))
+    out.push_back({fs::path(QAPLAN_BUILD_SOURCE_DIR) / "config" / "rules.toml",
+                   ConfigOrigin::kBuildTree});
+  if (!dir.empty())
+    out.push_back({(dir / ".." / "share" / "qaplan" / "rules.toml").lexically_normal(),
                    ConfigOrigin::kInstalled});
   // An add_subdirectory() host is told the source tree's config/ (it has no install tree).
   if (package_datadir && *package_datadir)
@@ -87,12 +89,6 @@ std::vector<Candidate> candidates(const char* package_datadir) {
                    is_within(package_datadir, QAPLAN_BUILD_SOURCE_DIR) ? ConfigOrigin::kBuildTree
                                                                        : ConfigOrigin::kInstalled});
   out.push_back({fs::path(QAPLAN_INSTALL_DATADIR) / "rules.toml", ConfigOrigin::kInstalled});
-  for (const fs::path& d : dirs)
-    if (is_within(d, QAPLAN_BUILD_BINARY_DIR)) {
-      out.push_back({fs::path(QAPLAN_BUILD_SOURCE_DIR) / "config" / "rules.toml",
-                     ConfigOrigin::kBuildTree});
-      break;
-    }
   return out;
 }
 

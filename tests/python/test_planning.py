@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 
 import pytest
 
@@ -205,6 +206,35 @@ def test_from_default_is_the_shipped_rules(qaplan, planner, monkeypatch):
     monkeypatch.setenv("QAPLAN_CONFIG", "/nonexistent/rules.toml")
     with pytest.raises(qaplan.IoError):
         qaplan.Planner.from_default()
+
+
+def _cli_config_line(cli) -> str:
+    """The file `qaplan -v plan` reports it read (stderr: "qaplan: config PATH (how)")."""
+    r = run_cli(cli, "-v", "plan", "年假怎么申请", "--plan-only")
+    line = r.stderr.strip().splitlines()[0]
+    assert line.startswith("qaplan: config "), r.stderr
+    return line[len("qaplan: config "):]
+
+
+def test_from_default_follows_the_cli_lookup_order(qaplan, cli, tmp_path, monkeypatch):
+    """One lookup everywhere: outside a checkout, with an empty user dir, the build-tree module
+    reads the source tree's config/rules.toml in place (not its packaged copy), like the CLI;
+    a rules file in the user config dir then wins in both, and both say so."""
+    monkeypatch.delenv("QAPLAN_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    path, how = qaplan.locate_config()
+    assert (path, how) == (str(SOURCE_DIR / "config" / "rules.toml"), "build tree's source")
+    assert qaplan.Planner.from_default().config_path == path
+    assert _cli_config_line(cli) == f"{os.path.realpath(path)} ({how})"
+
+    shutil.copytree(SOURCE_DIR / "config", tmp_path / "xdg" / "qaplan")  # rules + glossary, model
+    user = tmp_path / "xdg" / "qaplan" / "rules.toml"
+    path, how = qaplan.locate_config()
+    assert (path, how) == (str(user), "user config dir")
+    assert qaplan.Planner.from_default().config_path == str(user)
+    assert _cli_config_line(cli) == f"{os.path.realpath(user)} (user config dir)"
 
 
 @pytest.mark.parametrize(
