@@ -30,9 +30,8 @@ constexpr const char* kConfigJson = R"({
 
 // Phrases OpenCC's own s2t / s2twp write that its Traditional → Simplified tables leave as they
 // are (a round trip of our question sets through OpenCC 1.1.6 finds 瞭解: 瞭 is also a Simplified
-// character, so TSCharacters keeps it and TSPhrases has no 瞭解). Applied after OpenCC; the
-// characters a gap changes (瞭, not 解) also open the gate. Each pair is aligned code point by
-// code point.
+// character, so TSCharacters keeps it and TSPhrases has no 瞭解). Applied after OpenCC; their
+// characters also open the gate.
 constexpr std::pair<std::string_view, std::string_view> kRoundTripGaps[] = {
     {"瞭解", "了解"},
 };
@@ -80,19 +79,14 @@ struct Simplifier {
         a = ea + 1;
         b = eb + 1;
       }
-      for (const auto& [trad, simp] : kRoundTripGaps) mark_changed_by_gap(trad, simp);
+      for (const auto& [trad, simp] : kRoundTripGaps)
+        for (std::size_t i = 0; i < trad.size();) {
+          const std::int32_t cp = next_code_point(trad, i);
+          if (cp > 0 && cp < 0x10000) changed.set(static_cast<std::size_t>(cp));
+        }
     } catch (const std::exception& e) {
       converter.reset();
       error = std::string("OpenCC data unavailable: ") + e.what();
-    }
-  }
-
-  // Only the code points the gap replaces: marking 解 of 瞭解 sent every question with 了解 or
-  // 解决 (one in ten of the planner benchmark's) through OpenCC for nothing.
-  void mark_changed_by_gap(std::string_view trad, std::string_view simp) {
-    for (std::size_t i = 0, j = 0; i < trad.size() && j < simp.size();) {
-      const std::int32_t t = next_code_point(trad, i), s = next_code_point(simp, j);
-      if (t != s && t > 0 && t < 0x10000) changed.set(static_cast<std::size_t>(t));
     }
   }
 };

@@ -109,13 +109,4 @@ TEST(Traditional, OnlyTraditionalTextIsConverted) {
   EXPECT_EQ(internal::to_simplified("著名的公司怎么样").value(), "著名的公司怎么样");
 }
 
-// The round-trip gap 瞭解 → 了解 opens the gate on 瞭 only: 解 is Simplified, and questions with
-// 了解 / 解决 must not pay for OpenCC.
-TEST(Traditional, ARoundTripGapOpensTheGateOnlyOnTheCharacterItChanges) {
-  EXPECT_FALSE(internal::has_traditional("我想了解一下"));
-  EXPECT_FALSE(internal::has_traditional("还有别的解决办法吗"));
-  EXPECT_TRUE(internal::has_traditional("我想瞭解一下"));
-  EXPECT_EQ(internal::to_simplified("我想瞭解一下").value(), "我想了解一下");
-}
-
 }  // namespace
