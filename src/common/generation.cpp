@@ -248,6 +248,17 @@ Status write_files_atomic(const fs::path& dir,
         fs::weakly_canonical(in, e1) == fs::weakly_canonical(dir, e2) && !e1 && !e2)
       return make_file_error(ErrorCode::kInvalidInput, "refusing to write into an input file",
                              dir.string());
+  // But an input that is itself DIR/<name> — a plain file, not our link — would be replaced by
+  // the link (kb build --faq KB/faq.jsonl --output KB): refused.
+  for (const auto& [name, content] : files) {
+    std::error_code ec;
+    if (fs::is_symlink(fs::symlink_status(dir / name, ec)) || !fs::exists(dir / name, ec)) continue;
+    const fs::path at = fs::weakly_canonical(dir / name, ec);
+    for (const fs::path& in : inputs)
+      if (std::error_code e2; !ec && fs::weakly_canonical(in, e2) == at && !e2)
+        return make_file_error(ErrorCode::kInvalidInput, "refusing to overwrite an input file",
+                               in.string());
+  }
   QAPLAN_ASSIGN_OR_RETURN(WriterLock lock, WriterLock::take(dir));
   QAPLAN_ASSIGN_OR_RETURN(const Staged gen, stage_generation(dir, files));
   // The switch: DIR/current → gen-N in one rename. DIR/<name> are links through current, made

@@ -259,8 +259,10 @@ std::string chain_report_json(const ChainReport& r, bool pretty) {
                    {"higher_is_better", c.higher_is_better},
                    {"regressed", c.regressed}});
   j["regression"] = {{"baseline", r.baseline_key},
+                     {"gated", r.regression_note.empty()},
                      {"failed", r.regression_failed},
                      {"checks", std::move(reg)}};
+  if (!r.regression_note.empty()) j["regression"]["note"] = r.regression_note;
   ordered_json wi = ordered_json::array();
   for (const WhatIf& w : r.what_ifs)
     wi.push_back({{"parameter", w.parameter},
@@ -365,7 +367,9 @@ void chain_md_summary(const ChainReport& r, std::string& md) {
 // The gated metrics against their baseline.
 void chain_md_regression(const ChainReport& r, std::string& md) {
   md += "## Regression gate (" + std::string(r.regression.empty() ? "none" : "test split") + ")\n\n";
-  if (r.regression.empty()) {
+  if (!r.regression_note.empty()) {
+    md += "Not gated: " + cell(r.regression_note) + ".\n\n";
+  } else if (r.regression.empty()) {
     md += "No metric is gated.\n\n";
   } else {
     md += std::string("Baseline and tolerances from `") + cell(r.eval_config_name) +

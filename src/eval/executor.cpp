@@ -95,17 +95,17 @@ struct KbIndex::Impl {
   std::vector<Section> sections;
   std::unordered_map<std::string, std::uint32_t> section_by_chunk, faq_by_id;
   std::unordered_map<std::string, std::uint32_t> exact;  // exact_match_key → FAQ
-  std::vector<std::uint8_t> faq_source, doc_source;      // index into kKbSources
+  // The KB's own source names (a host's KB has its own), interned in order of first use.
+  std::unordered_map<std::string, std::uint32_t> source_ids;
+  std::vector<std::uint32_t> faq_source, doc_source;  // index into source_ids' numbering
   explicit Impl(Tokenizer t) : tokenizer(t) {}
+
+  std::uint32_t source_index(const std::string& s) {
+    return source_ids.try_emplace(s, static_cast<std::uint32_t>(source_ids.size())).first->second;
+  }
 };
 
 namespace {
-
-std::uint8_t source_index(std::string_view s) {
-  for (std::size_t i = 0; i < std::size(kKbSources); ++i)
-    if (kKbSources[i] == s) return static_cast<std::uint8_t>(i);
-  return 0xFF;
-}
 
 Status build_collection(Collection& c, const std::vector<std::string>& texts,
                         const Tokenizer& tok, const Bm25Options& bm25, std::string_view what,
@@ -252,7 +252,7 @@ Result<KbIndex> KbIndex::create(KnowledgeBase kb, const KbIndexOptions& options)
   for (std::size_t f = 0; f < kb.faqs.size(); ++f) {
     const FaqEntry& e = kb.faqs[f];
     impl->faq_by_id.emplace(e.id, static_cast<std::uint32_t>(f));
-    impl->faq_source.push_back(source_index(e.source));
+    impl->faq_source.push_back(impl->source_index(e.source));
     for (std::size_t p = 0; p <= e.paraphrases.size(); ++p) {
       const std::string& t = p == 0 ? e.question : e.paraphrases[p - 1];
       texts.push_back(t);
@@ -287,7 +287,7 @@ Result<KbIndex> KbIndex::create(KnowledgeBase kb, const KbIndexOptions& options)
     impl->sections[it->second].chunks.push_back(static_cast<std::uint32_t>(i));
     impl->section_by_chunk.emplace(c.id, it->second);
     impl->doc.item_of.push_back(it->second);
-    impl->doc_source.push_back(source_index(c.source));
+    impl->doc_source.push_back(impl->source_index(c.source));
     texts.push_back(c.title + " " + c.section + " " + c.text);
     ids.push_back(c.id);
   }
@@ -351,11 +351,13 @@ Result<Execution> execute_plan(const Preparation& prep, const QueryAnalysis& ana
 
 namespace {
 
-std::array<bool, std::size(kKbSources)> sources_ok(const std::vector<std::string>& sources) {
-  std::array<bool, std::size(kKbSources)> ok{};
-  ok.fill(sources.empty());
+// Per KB source: in scope? An empty scope is every source; a scoped source the KB does not hold
+// selects nothing.
+template <class K>
+std::vector<char> sources_ok(const K& k, const std::vector<std::string>& sources) {
+  std::vector<char> ok(k.source_ids.size(), sources.empty());
   for (const std::string& s : sources)
-    if (std::uint8_t i = source_index(s); i != 0xFF) ok[i] = true;
+    if (auto it = k.source_ids.find(s); it != k.source_ids.end()) ok[it->second] = true;
   return ok;
 }
 
@@ -364,11 +366,11 @@ std::array<bool, std::size(kKbSources)> sources_ok(const std::vector<std::string
 // (A template only because KbIndex::Impl is private to KbIndex; K is always that.)
 template <class K>
 std::vector<char> faq_scope(const K& k, const std::vector<std::string>& sources) {
-  const auto ok = sources_ok(sources);
+  const auto ok = sources_ok(k, sources);
   std::vector<char> allowed(k.faq.item_of.size());
   for (std::size_t r = 0; r < allowed.size(); ++r) {
     const std::uint32_t fi = k.faq.item_of[r];
-    allowed[r] = k.faq_source[fi] != 0xFF && ok[k.faq_source[fi]];
+    allowed[r] = ok[k.faq_source[fi]];
   }
   return allowed;
 }
@@ -376,7 +378,7 @@ std::vector<char> faq_scope(const K& k, const std::vector<std::string>& sources)
 template <class K>
 std::vector<char> doc_scope(const K& k, const std::vector<std::string>& sources,
                             const ExecutionFilters& f) {
-  const auto ok = sources_ok(sources);
+  const auto ok = sources_ok(k, sources);
   auto all_tags = [&](const std::vector<std::string>& tags) {
     for (const std::string& t : f.tags)
       if (std::find(tags.begin(), tags.end(), t) == tags.end()) return false;
@@ -385,7 +387,7 @@ std::vector<char> doc_scope(const K& k, const std::vector<std::string>& sources,
   std::vector<char> allowed(k.doc.item_of.size());
   for (std::size_t r = 0; r < allowed.size(); ++r) {
     const DocChunk& c = k.kb.docs[r];
-    allowed[r] = k.doc_source[r] != 0xFF && ok[k.doc_source[r]] &&
+    allowed[r] = ok[k.doc_source[r]] &&
                  effective_in(c, f.date_from, f.date_to) &&
                  (!f.department || c.department == *f.department) && all_tags(c.tags) &&
                  (!f.path_prefix || c.path.starts_with(*f.path_prefix)) &&

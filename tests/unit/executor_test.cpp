@@ -190,6 +190,49 @@ TEST(Executor, PreferTablePutsTableRowsFirst) {
   EXPECT_FALSE(table_after_text);
 }
 
+// A host's KB names its own sources: the scope reads them from the KB, not from a fixed list.
+TEST(Executor, ScopesAHostsOwnSourceNames) {
+  qaplan::KnowledgeBase kb;
+  auto faq = [](std::string id, std::string source, std::string q) {
+    qaplan::FaqEntry e;
+    e.id = std::move(id);
+    e.source = std::move(source);
+    e.question = std::move(q);
+    e.paraphrases = {e.question + "呢"};
+    e.answer = "见手册。";
+    return e;
+  };
+  kb.faqs = {faq("c1", "cards", "信用卡年费多少"), faq("c2", "cards", "信用卡怎么激活"),
+             faq("l1", "loans", "贷款年费和利率多少"), faq("l2", "loans", "贷款怎么提前还款")};
+  qaplan::DocChunk d;
+  d.id = "d1";
+  d.doc_id = d.parent_id = "manual";
+  d.source = "loans";
+  d.text = "提前还款需在App中申请。";
+  kb.docs = {d};
+  auto index = qaplan::KbIndex::create(kb);
+  ASSERT_TRUE(index.ok()) << index.error().to_string();
+  const auto p = prepare("年费多少");
+  qaplan::ExecutionInputs in;
+  for (const std::string src : {"cards", "loans"}) {
+    in.filters.sources = {src};
+    auto e = qaplan::execute_with_knobs(p, p.plan->knobs(), *index, in);
+    ASSERT_TRUE(e.ok()) << e.error().to_string();
+    ASSERT_FALSE(e->faq_hits.empty()) << src;
+    for (const auto& h : e->faq_hits) EXPECT_EQ(kb.faqs[h.item].source, src) << h.id;
+  }
+  in.filters.sources = {"deposits"};  // a source the KB does not hold selects nothing
+  auto none = qaplan::execute_with_knobs(p, p.plan->knobs(), *index, in);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->faq_hits.empty());
+  in.filters.sources = {};  // no scope: every source
+  auto all = qaplan::execute_with_knobs(p, p.plan->knobs(), *index, in);
+  ASSERT_TRUE(all.ok());
+  std::set<std::string> seen;
+  for (const auto& h : all->faq_hits) seen.insert(kb.faqs[h.item].source);
+  EXPECT_EQ(seen, (std::set<std::string>{"cards", "loans"}));
+}
+
 TEST(Executor, ScopeAndFiltersRestrictEveryHit) {
   const auto p = prepare("合同审批流程和报销审批有什么区别");
   qaplan::PlanKnobs k = p.plan->knobs();

@@ -27,6 +27,11 @@ Status preflight_output_file(const std::filesystem::path& path, const char* flag
 /// The same for an output directory (it may not exist yet: its nearest existing parent is probed).
 Status preflight_output_dir(const std::filesystem::path& dir, const char* flag);
 
+/// The chain set a KB command evaluates: --dataset when given, else the questions `kb build`
+/// published beside --kb (KB/questions/questions.jsonl) when there are any, else "" (the shipped
+/// set is then found as usual).
+std::string chain_set_for(const std::string& dataset_flag, const std::string& kb_flag);
+
 /// `qaplan --version`: version, config schema and file, model and dataset fingerprints.
 std::string version_text();
 
@@ -54,5 +59,6 @@ Runner register_eval_route(CLI::App& app, GlobalOptions& g);
 Runner register_calibrate(CLI::App& app, GlobalOptions& g);
 Runner register_recommend(CLI::App& app, GlobalOptions& g);
 Runner register_domain(CLI::App& app, GlobalOptions& g);
+Runner register_kb(CLI::App& app, GlobalOptions& g);
 
 }  // namespace qaplan::cli

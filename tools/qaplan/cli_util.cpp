@@ -68,4 +68,11 @@ Status preflight_output_dir(const fs::path& dir, const char* flag) {
   return probe_dir(probe, flag, dir);
 }
 
+std::string chain_set_for(const std::string& dataset_flag, const std::string& kb_flag) {
+  if (!dataset_flag.empty() || kb_flag.empty()) return dataset_flag;
+  const std::filesystem::path q = std::filesystem::path(kb_flag) / "questions" / "questions.jsonl";
+  std::error_code ec;
+  return std::filesystem::is_regular_file(q, ec) ? q.string() : std::string();
+}
+
 }  // namespace qaplan::cli

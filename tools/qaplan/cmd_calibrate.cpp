@@ -34,7 +34,8 @@ int run_calibrate(const CalibrateOptions& o) {
                              "calibration runs on dev only; test is scored after the candidates "
                              "are frozen",
                              "--split " + o.split));
-  auto ds_path = find_data_file(o.dataset, "eval_sets/chain/chain-v1.jsonl", "--dataset");
+  auto ds_path = find_data_file(chain_set_for(o.dataset, o.kb),
+                                "eval_sets/chain/chain-v1.jsonl", "--dataset");
   if (!ds_path) return report(ds_path.error());
   auto faq_path = find_data_file(o.kb.empty() ? "" : (fs::path(o.kb) / "faq.jsonl").string(),
                                  "eval_sets/kb/faq.jsonl", "--kb");
@@ -95,7 +96,8 @@ Runner register_calibrate(CLI::App& app, GlobalOptions&) {
       "calibrate", "Propose FAQ direct thresholds per band and model_min_score from the dev "
                    "split; score test after freezing");
   sub->add_option("--dataset", o->dataset,
-                  "chain set JSONL (default: eval_sets/chain/chain-v1.jsonl)");
+                  "chain set JSONL (default: --kb's questions/questions.jsonl from kb build, else "
+                  "eval_sets/chain/chain-v1.jsonl)");
   sub->add_option("--split", o->split, "the split candidates are chosen on: dev")->required();
   sub->add_option("--kb", o->kb, "knowledge base directory (default: eval_sets/kb)");
   sub->add_option("--eval-config", o->eval_config,

@@ -23,7 +23,8 @@ struct EvalChainOptions {
 };
 
 int run_eval_chain_cmd(const EvalChainOptions& o) {
-  auto ds_path = find_data_file(o.dataset, "eval_sets/chain/chain-v1.jsonl", "--dataset");
+  auto ds_path = find_data_file(chain_set_for(o.dataset, o.kb),
+                                "eval_sets/chain/chain-v1.jsonl", "--dataset");
   if (!ds_path) return report(ds_path.error());
   auto faq_path = find_data_file(o.kb.empty() ? "" : (fs::path(o.kb) / "faq.jsonl").string(),
                                  "eval_sets/kb/faq.jsonl", "--kb");
@@ -46,6 +47,11 @@ int run_eval_chain_cmd(const EvalChainOptions& o) {
   auto rep = run_eval_chain(rules->config, rules->sha256, *index, *set, *ec);
   if (!rep) return report(rep.error());
 
+  // The gate was asked for and cannot run: an error before anything is written, never a pass.
+  if (o.fail_on_regression && !rep->regression_note.empty())
+    return report(make_file_error(ErrorCode::kInvalidInput,
+                                  "--fail-on-regression: " + rep->regression_note,
+                                  ec_path->string(), 0, "regression"));
   std::vector<std::pair<std::string, std::string>> files = {
       {"report.json", chain_report_json(*rep, !o.compact)},
       {"report.md", chain_report_markdown(*rep)}};
@@ -64,7 +70,11 @@ int run_eval_chain_cmd(const EvalChainOptions& o) {
             << " (" << rep->test.hit_type_correct << "/" << rep->test.questions
             << "), evidence recall@5 " << pct(rep->test.evidence_recall(2))
             << ", false-direct " << rep->test.false_directs << "/" << rep->test.directs
-            << "; regression gate " << (rep->regression_failed ? "FAILED" : "passed") << '\n';
+            << "; regression gate "
+            << (!rep->regression_note.empty() ? "not run" : rep->regression_failed ? "FAILED" : "passed")
+            << '\n';
+  if (!rep->regression_note.empty())
+    std::cerr << "qaplan eval-chain: not gated: " << rep->regression_note << '\n';
   if (rep->regression_failed)
     for (const RegressionCheck& c : rep->regression)
       if (c.regressed)
@@ -83,8 +93,8 @@ Runner register_eval_chain(CLI::App& app, GlobalOptions&) {
       "eval-chain", "Run labelled questions through prepare + execute over the knowledge base and "
                     "score hit types, recall@k, MRR, keywords, false directs, latency");
   sub->add_option("--dataset", o->dataset,
-                  "chain set JSONL (default: eval_sets/chain/chain-v1.jsonl; its registry is "
-                  "fingerprints.json beside it)");
+                  "chain set JSONL (default: --kb's questions/questions.jsonl from kb build, else "
+                  "eval_sets/chain/chain-v1.jsonl; its registry is fingerprints.json beside it)");
   sub->add_option("--kb", o->kb,
                   "knowledge base directory with faq.jsonl, docs.jsonl, fingerprints.json "
                   "(default: eval_sets/kb)");

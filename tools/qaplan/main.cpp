@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
     add(register_calibrate);
     add(register_recommend);
     add(register_domain);
+    add(register_kb);
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

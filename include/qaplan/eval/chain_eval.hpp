@@ -304,6 +304,9 @@ struct ChainReport {
   std::string baseline_key;                 ///< regression_baseline_key(config)
   std::vector<RegressionCheck> regression;  ///< on ChainEvalConfig::regression_split
   bool regression_failed = false;
+  /// Why nothing was gated ("" when the baseline applies): it was measured on another chain set
+  /// or KB version (a host's own data) or with another router model. Never compared then.
+  std::string regression_note;
   std::vector<WhatIf> what_ifs;
   double total_ms = 0;  ///< timing
 };

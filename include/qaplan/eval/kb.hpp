@@ -31,14 +31,11 @@
 
 namespace qaplan {
 
-/// The five knowledge sources of the shipped KB (and of config/rules.toml [[sources]]).
-inline constexpr std::string_view kKbSources[] = {"hr", "finance", "it", "admin", "legal"};
-
 /// One FAQ entry: a standard question, its paraphrases and the answer given when the FAQ is
 /// answered directly.
 struct FaqEntry {
   std::string id;      ///< unique, e.g. "faq-hr-001"
-  std::string source;  ///< one of kKbSources
+  std::string source;  ///< a [[sources]] name of the rules file (`kb build` checks it)
   std::string question;
   std::vector<std::string> paraphrases;  ///< ≥ 1 other wordings of the same question
   std::string answer;
@@ -58,7 +55,7 @@ struct DocChunk {
   std::string parent_id;  ///< the section the chunk belongs to
   std::string title;
   std::string section;
-  std::string source;  ///< one of kKbSources
+  std::string source;  ///< a [[sources]] name of the rules file (`kb build` checks it)
   std::string department;
   std::vector<std::string> tags;
   std::string path;        ///< "/finance/policies/"
@@ -84,7 +81,8 @@ struct KnowledgeBase {
 
 /// Parses faq.jsonl. Every non-blank line is one object with exactly the fields id, source,
 /// question, paraphrases (non-empty array), answer, tags; strings non-blank and valid UTF-8; ids
-/// unique; source one of kKbSources. Errors: kInvalidInput naming `name`, the line and the field.
+/// unique; source a name without control characters. Errors: kInvalidInput naming `name`, the
+/// line and the field.
 QAPLAN_API Result<std::vector<FaqEntry>> parse_faq_jsonl(std::string_view text,
                                                          std::string_view name);
 
@@ -107,6 +105,38 @@ QAPLAN_API Result<KnowledgeBase> load_knowledge_base(const NamedText& faq, const
 /// Reads `dir`/faq.jsonl, `dir`/docs.jsonl and `dir`/fingerprints.json and calls
 /// load_knowledge_base (files are named by their file names, as reports show them). Errors: kIo, and as above.
 QAPLAN_API Result<KnowledgeBase> read_knowledge_base(const std::filesystem::path& dir);
+
+/// `qaplan kb build`'s inputs: a host's own FAQ and document JSONL (this file's schema) and,
+/// optionally, its labelled questions in the chain-set schema (chain_eval.hpp, ChainQuestion).
+struct KbBuildInput {
+  NamedText faq, docs;
+  std::optional<NamedText> questions;
+  std::string version = "kb-1";                 ///< the KB registry's one version
+  std::string questions_version = "questions-1";  ///< the questions registry's version
+  std::vector<std::string> sources;  ///< the rules file's [[sources]]; empty = any name
+};
+
+/// What build_knowledge_base published.
+struct KbBuildSummary {
+  std::string version, faq_sha256, docs_sha256;
+  std::size_t faqs = 0, chunks = 0;
+  std::vector<std::string> sources;  ///< the sources the records use, sorted
+  std::size_t questions = 0;         ///< 0 without questions
+  std::string questions_sha256;
+};
+
+/// A knowledge base from a host's own data. Parses the FAQ and documents exactly like
+/// load_knowledge_base, checks every record's source is one of `sources`, and — with questions —
+/// checks them like eval-chain does (schema, every expected FAQ / chunk id in this KB). Only then
+/// publishes DIR/faq.jsonl, DIR/docs.jsonl (the bytes given) and DIR/fingerprints.json (one
+/// version with both canonical hashes) together, all or none, never over one of `inputs`
+/// (write_files_atomic); with questions, DIR/questions/questions.jsonl and its chain registry
+/// DIR/questions/fingerprints.json the same way. read_knowledge_base(DIR) and
+/// read_chain_set(DIR/questions/questions.jsonl) then load them. Errors: kInvalidInput naming the
+/// file, line / record and field; kIo naming the path.
+QAPLAN_API Result<KbBuildSummary> build_knowledge_base(
+    const KbBuildInput& in, const std::filesystem::path& dir,
+    const std::vector<std::filesystem::path>& inputs = {});
 
 /// True when the chunk is in force on some day of [from, to) (YYYY-MM-DD strings, `to`
 /// exclusive; either may be empty = unbounded): its [effective_from, effective_to] overlaps the
