@@ -7,6 +7,7 @@
 #include <sstream>
 #include <set>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,5 +117,33 @@ class ScratchDir {
  private:
   std::filesystem::path path_;
 };
+
+// The non-empty lines of the first ```bash block under the heading `heading` (e.g. "## Quickstart")
+// of a Markdown file: the commands a page tells users to run, run by the tests as written.
+inline std::vector<std::string> bash_block(const std::filesystem::path& md, const std::string& heading) {
+  const std::string doc = slurp(md);
+  const std::size_t section = doc.find("\n" + heading + "\n");
+  if (section == std::string::npos) return {};
+  const std::size_t begin = doc.find("```bash\n", section);
+  const std::size_t end = begin == std::string::npos ? begin : doc.find("```", begin + 8);
+  if (end == std::string::npos) return {};
+  std::vector<std::string> lines;
+  std::istringstream in(doc.substr(begin + 8, end - begin - 8));
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+// `line` (starting "build/qaplan ") with the test's binary, `/tmp/<prefix>` paths in `scratch`.
+inline std::string doc_command(const std::string& line, const std::string& tmp_prefix,
+                               const std::filesystem::path& scratch) {
+  std::string s = line;
+  const std::string from = "/tmp/" + tmp_prefix, to = (scratch / tmp_prefix).string();
+  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+  const std::string bin = "build/qaplan";
+  if (s.rfind(bin, 0) == 0) s = sh_quote(qaplan_bin()) + s.substr(bin.size());
+  return "cd " + sh_quote(source_dir().string()) + " && env -u QAPLAN_CONFIG " + s;
+}
 
 }  // namespace qaplan::test

@@ -180,7 +180,7 @@ Result<CollectionIndex> CollectionIndex::open(const fs::path& dir, bool load_vec
 }
 
 Status save_collection_index(const fs::path& dir, const Bm25Index& bm25, const VectorIndex* vectors,
-                             const std::vector<fs::path>& inputs) {
+                             const std::vector<fs::path>& inputs, const std::string* doc_store) {
   if (vectors != nullptr && vectors->size() != bm25.size())
     return make_error(ErrorCode::kInvalidInput,
                       std::to_string(vectors->size()) + " vectors for " +
@@ -192,6 +192,7 @@ Status save_collection_index(const fs::path& dir, const Bm25Index& bm25, const V
                      std::string(reinterpret_cast<const char*>(img.data()), img.size()));
   if (vectors != nullptr)
     files.emplace_back(std::string(kHnswIndexFile), vectors->serialize(bm25.checksum()));
+  if (doc_store != nullptr) files.emplace_back("docs.jsonl", *doc_store);
   QAPLAN_TRY(publish_generation(dir, files, inputs));
   // Files of the layout before generations are never read again once CURRENT exists.
   for (std::string_view legacy : {kBm25IndexFile, kHnswIndexFile}) {

@@ -242,3 +242,27 @@ TEST(HelpReadme, UsageSummariesNameOnlyExistingFlags) {
 }
 
 }  // namespace
+
+namespace {
+
+// The README's quickstart runs as written (issue 26 item 2): every command exits 0, the follow-up
+// is rewritten as the text says, and `ask` prints passages with their text.
+TEST(HelpReadme, TheQuickstartRunsAsWritten) {
+  const std::vector<std::string> lines =
+      qaplan::test::bash_block(qaplan::test::source_dir() / "README.md", "## Quickstart");
+  ASSERT_GE(lines.size(), 5u) << "README.md lost its quickstart block";
+  qaplan::test::ScratchDir t("quickstart");
+  std::map<std::string, std::string> out;  // subcommand → stdout of its last run
+  for (const std::string& line : lines) {
+    ASSERT_EQ(line.rfind("build/qaplan ", 0), 0u) << line;
+    const auto r = run(qaplan::test::doc_command(line, "ix", t.path()));
+    ASSERT_EQ(r.status, 0) << line << "\n" << r.err;
+    out[line.substr(13, line.find(' ', 13) - 13)] = r.out;
+  }
+  EXPECT_NE(out["plan"].find("\"病假怎么申请\""), std::string::npos) << out["plan"];
+  ASSERT_TRUE(out.count("ask"));
+  EXPECT_NE(out["ask"].find("\"text\": \""), std::string::npos) << out["ask"];
+  EXPECT_NE(out["ask"].find("住宿"), std::string::npos);
+}
+
+}  // namespace

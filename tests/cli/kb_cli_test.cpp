@@ -21,37 +21,14 @@ using qaplan::test::ScratchDir;
 using qaplan::test::sh_quote;
 using qaplan::test::slurp;
 
-// The commands of the first bash block under "## Your own knowledge base" in docs/evaluation.md.
-std::vector<std::string> walkthrough() {
-  const std::string doc = slurp(qaplan::test::source_dir() / "docs" / "evaluation.md");
-  const std::size_t section = doc.find("\n## Your own knowledge base\n");
-  if (section == std::string::npos) return {};
-  const std::size_t begin = doc.find("```bash\n", section);
-  const std::size_t end = doc.find("```", begin + 8);
-  if (begin == std::string::npos || end == std::string::npos) return {};
-  std::vector<std::string> lines;
-  std::istringstream in(doc.substr(begin + 8, end - begin - 8));
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) lines.push_back(line);
-  return lines;
-}
-
-std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-    s.replace(at, from.size(), to);
-  return s;
-}
-
 TEST(KbCli, TheDocsWalkThroughRunsOnTheExampleKb) {
-  const std::vector<std::string> lines = walkthrough();
+  const std::vector<std::string> lines = qaplan::test::bash_block(
+      qaplan::test::source_dir() / "docs" / "evaluation.md", "## Your own knowledge base");
   ASSERT_EQ(lines.size(), 5u) << "docs/evaluation.md lost its walk-through block";
   ScratchDir t("kb-cli");
   for (const std::string& line : lines) {
     ASSERT_EQ(line.rfind("build/qaplan ", 0), 0u) << line;
-    std::string cmd = replace_all(line, "/tmp/qh-", (t.path() / "qh-").string());
-    cmd = sh_quote(qaplan::test::qaplan_bin()) + cmd.substr(std::string("build/qaplan").size());
-    const RunResult r = run("cd " + sh_quote(qaplan::test::source_dir().string()) +
-                            " && env -u QAPLAN_CONFIG " + cmd);
+    const RunResult r = run(qaplan::test::doc_command(line, "qh-", t.path()));
     ASSERT_EQ(r.status, 0) << line << "\n" << r.err;
     if (line.find(" kb build ") != std::string::npos) {
       const json summary = json::parse(r.out);

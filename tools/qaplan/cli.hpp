@@ -60,5 +60,6 @@ Runner register_calibrate(CLI::App& app, GlobalOptions& g);
 Runner register_recommend(CLI::App& app, GlobalOptions& g);
 Runner register_domain(CLI::App& app, GlobalOptions& g);
 Runner register_kb(CLI::App& app, GlobalOptions& g);
+Runner register_ask(CLI::App& app, GlobalOptions& g);
 
 }  // namespace qaplan::cli

@@ -13,6 +13,7 @@
 
 #include "cli.hpp"
 #include "config_lookup.hpp"
+#include "qaplan/ranking/doc_store.hpp"
 #include "qaplan/ranking/index_dir.hpp"
 #include "qaplan/ranking/vector_index.hpp"
 
@@ -30,6 +31,7 @@ struct IndexOptions {
   std::string vectors;
   unsigned threads = 1;
   bool pretty = false;
+  bool no_store = false;
 };
 
 // {"id": "...", "vector": [numbers]} per line, one per document (any order); row i of the
@@ -116,9 +118,17 @@ int run_index_build(const IndexOptions& o, const RankingConfig& ranking) {
     }
     vec = std::move(*v);
   }
+  std::optional<std::string> store;
+  if (!o.no_store) {
+    auto made = make_doc_store(o.corpus, *bm25);
+    if (!made) return report(made.error());
+    store = std::move(*made);
+  }
   std::vector<std::filesystem::path> inputs = {o.corpus};
   if (!o.vectors.empty()) inputs.emplace_back(o.vectors);
-  if (Status s = save_collection_index(o.output, *bm25, vec ? &*vec : nullptr, inputs); !s)
+  if (Status s = save_collection_index(o.output, *bm25, vec ? &*vec : nullptr, inputs,
+                                       store ? &*store : nullptr);
+      !s)
     return report(s.error());
   const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
   const Bm25Stats st = bm25->stats();
@@ -133,6 +143,7 @@ int run_index_build(const IndexOptions& o, const RankingConfig& ranking) {
   j["k1"] = bo.bm25.k1;
   j["b"] = bo.bm25.b;
   j["vectors"] = vec ? nlohmann::ordered_json(dims) : nlohmann::ordered_json(nullptr);
+  j["store_bytes"] = store ? nlohmann::ordered_json(store->size()) : nlohmann::ordered_json(nullptr);
   j["threads"] = o.threads;
   j["timing"] = {{"build_s", secs},
                  {"docs_per_s", secs > 0 ? static_cast<double>(st.docs) / secs : 0.0}};
@@ -165,6 +176,9 @@ Runner register_index(CLI::App& app, GlobalOptions& g) {
       ->capture_default_str();
   build->add_option("--config", o->config,
                     "rules file whose [ranking.*] gives the defaults (default: $QAPLAN_CONFIG, the checkout's config/rules.toml, ~/.config/qaplan, then the installed one; -v names it)");
+  build->add_flag("--no-store", o->no_store,
+                  "keep no document store (docs.jsonl): search --with-text and ask then cannot "
+                  "show passages");
   build->add_flag("--pretty", o->pretty, "indent the JSON summary");
   return [o, &g] {
     if (g.pretty) o->pretty = true;

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include "analysis_options.hpp"
 #include "cli.hpp"
 #include "config_lookup.hpp"
 #include <nlohmann/json.hpp>
@@ -28,11 +29,7 @@ struct PlanOptions {
   std::string input;
   bool plan_only = false;
   bool timings = false;
-  std::string now;  ///< ISO-8601 with offset; default: this machine's clock
-  std::string tz;   ///< --tz: an IANA zone or an offset; default: $TZ, else now's offset
-  std::string zone;  ///< the zone in force (resolve_zone()): canonical, "" = now's offset
-  std::string session_department;
-  std::string session_user;
+  AnalysisOptions analysis;  ///< --now, --tz, --session-department, --session-user
   std::string engine;          ///< --engine: also print the engine requests
   std::string engine_version;  ///< --engine-version ("" = the config's)
   std::string vectors;         ///< --vectors: JSON array of query vectors, one per query text
@@ -41,59 +38,12 @@ struct PlanOptions {
   std::vector<std::vector<float>> query_vectors;
 };
 
-// The CLI, not the library, reads the clock: a host passes `now` explicitly, so a cached
-// analysis replays the range it was computed with.
-std::string clock_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm local{};
-  localtime_r(&t, &local);
-  char buf[40];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &local);
-  const long off = local.tm_gmtoff / 60;
-  char zone[32];
-  std::snprintf(zone, sizeof zone, "%c%02ld:%02ld", off < 0 ? '-' : '+', std::labs(off) / 60,
-                std::labs(off) % 60);
-  return std::string(buf) + zone;
-}
-
-// The zone whose calendar day `now` falls on, resolved once per run through ICU (the library's
-// check_timezone). An unknown --tz is the user's error (exit 2); an unknown $TZ (a POSIX rule
-// such as "CST-8", which ICU does not read) is the machine's, so it is reported on stderr and
-// the dates follow now's own offset, as they did before --tz resolved zones.
-Status resolve_zone(PlanOptions& o) {
-  if (!o.tz.empty()) {
-    auto z = check_timezone(o.tz);
-    if (!z.ok()) return make_error(ErrorCode::kInvalidInput, z.error().message, "--tz");
-    o.zone = *z;
-    return {};
-  }
-  const char* env = std::getenv("TZ");
-  if (!env || !*env) return {};
-  std::string_view name(env);
-  if (name.front() == ':') name.remove_prefix(1);  // POSIX ":Asia/Shanghai" names a zone file
-  if (auto z = check_timezone(name); z.ok()) {
-    o.zone = *z;
-  } else {
-    std::cerr << "qaplan: $TZ: " << z.error().message << "; dates follow now's offset\n";
-  }
-  return {};
-}
-
-AnalysisContext analysis_context(const PlanOptions& o) {
-  AnalysisContext c;
-  c.now = o.now.empty() ? clock_now() : o.now;
-  c.timezone = o.zone;
-  if (!o.session_department.empty()) c.session_department = o.session_department;
-  if (!o.session_user.empty()) c.session_user = o.session_user;
-  return c;
-}
-
 // The plan, and unless --plan-only its analysis; an analysis error is the request's error.
 Result<std::string> plan_json(const Planner& planner, const PrepareRequest& req,
                               const PlanOptions& o, const JsonOptions& jo) {
   QAPLAN_ASSIGN_OR_RETURN(Preparation prep, planner.prepare(req));
   if (o.plan_only) return to_json(prep, jo);
-  QAPLAN_ASSIGN_OR_RETURN(QueryAnalysis a, planner.analyze(prep, analysis_context(o)));
+  QAPLAN_ASSIGN_OR_RETURN(QueryAnalysis a, planner.analyze(prep, analysis_context(o.analysis)));
   if (!o.engine_kind) return to_json(prep, a, jo);
   // --engine: the requests beside the plan and its analysis, as one more member.
   engines::EngineInputs in{o.engine_version, o.query_vectors};
@@ -126,19 +76,6 @@ Status read_vectors(PlanOptions& o) {
     o.query_vectors.push_back(std::move(v));
   }
   return {};
-}
-
-void add_analysis_options(CLI::App* sub, PlanOptions& o) {
-  sub->add_option("--now", o.now,
-                  "anchor for relative time (ISO-8601 with offset, e.g. 2026-11-30T10:00:00+08:00; "
-                  "default: this machine's clock)");
-  sub->add_option("--tz", o.tz,
-                  "time zone of the calendar day `now` falls on: an IANA name (Asia/Shanghai) or "
-                  "an offset (+08:00, UTC+8); an unknown zone is an error (default: $TZ when ICU "
-                  "knows it, else now's offset)");
-  sub->add_option("--session-department", o.session_department,
-                  "who 我们组 / our team is (default: none: such words set no filter and mark uncertain)");
-  sub->add_option("--session-user", o.session_user, "who 我的 / my is (default: none: such words set no filter and mark uncertain)");
 }
 
 // `--input -` is stdin.
@@ -221,7 +158,7 @@ Runner register_plan(CLI::App& app, GlobalOptions& g) {
   sub->add_flag("--plan-only", o->plan_only,
                 "stop after the RetrievalPlan (no \"analysis\": rewrite, variants, filters, routing, "
                 "execution path, fallback, prompt profile, cost)");
-  add_analysis_options(sub, *o);
+  add_analysis_options(sub, o->analysis);
   sub->add_flag("--pretty", g.pretty, "indent the JSON (not with --input: batch output is JSONL)");
   sub->add_flag("--timings", o->timings, "add per-stage timings_us (non-deterministic)");
   sub->add_option("--engine", o->engine,
@@ -271,7 +208,7 @@ Runner register_plan(CLI::App& app, GlobalOptions& g) {
       o->engines_config = std::move(ec).value();
       if (Status st = read_vectors(*o); !st.ok()) return report(st.error());
     }
-    if (Status st = resolve_zone(*o); !st.ok()) return report(st.error());
+    if (Status st = resolve_zone(o->analysis); !st.ok()) return report(st.error());
     auto planner = Planner::create(std::move(cfg).value());
     if (!planner.ok()) return report(planner.error());
     const JsonOptions jo{g.pretty, o->timings};

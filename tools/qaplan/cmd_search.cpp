@@ -18,6 +18,7 @@
 #include "config_lookup.hpp"
 #include "qaplan/eval/metrics.hpp"
 #include "qaplan/ranking/corpus.hpp"
+#include "qaplan/ranking/doc_store.hpp"
 #include "qaplan/ranking/hybrid.hpp"
 #include "qaplan/ranking/index_dir.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
@@ -45,6 +46,7 @@ struct SearchOptions {
   std::optional<int> rounds;
   bool pretty = false;
   std::optional<std::string> load;  // unset: [ranking.index] load of the config
+  bool with_text = false;           // each JSON hit carries its document's text (docs.jsonl)
 };
 
 // Ranked hits for one query; in hybrid mode the score is the fused RRF score.
@@ -84,15 +86,17 @@ std::string format_tsv(const std::string& qid, const RankedList& hits, const IdO
 }
 
 std::string format_json(const std::string& qid, const RankedList& hits, const IdOf& id_of,
-                        bool no_tokens, bool pretty) {
-  // Keys in the documented order: qid, no_tokens (only when true), hits[{rank, id, score}].
+                        bool no_tokens, bool pretty, const DocStore* store) {
+  // Keys in the documented order: qid, no_tokens (only when true), hits[{rank, id, score, text?}].
   nlohmann::ordered_json j;
   j["qid"] = qid;
   if (no_tokens) j[kNoTokens] = true;
   j["hits"] = nlohmann::ordered_json::array();
-  for (std::size_t r = 0; r < hits.size(); ++r)
-    j["hits"].push_back(
-        nlohmann::ordered_json{{"rank", r + 1}, {"id", id_of(hits[r].doc)}, {"score", hits[r].score}});
+  for (std::size_t r = 0; r < hits.size(); ++r) {
+    nlohmann::ordered_json h{{"rank", r + 1}, {"id", id_of(hits[r].doc)}, {"score", hits[r].score}};
+    if (store != nullptr) h["text"] = store->text(hits[r].doc);
+    j["hits"].push_back(std::move(h));
+  }
   return j.dump(pretty ? 2 : -1) + "\n";
 }
 
@@ -147,6 +151,9 @@ int run_search(const SearchOptions& o) {
     return report(make_error(ErrorCode::kInvalidInput, "give exactly one of --corpus or --index"));
   if (o.rounds && *o.rounds < 1)
     return report(make_error(ErrorCode::kInvalidInput, "must be >= 1", "--rounds"));
+  if (o.with_text && (o.index.empty() || o.format != "json"))
+    return report(make_error(ErrorCode::kInvalidInput,
+                             "needs --index (its docs.jsonl) and --format json", "--with-text"));
   HybridOptions hopts{o.ranking.bm25, o.ranking.hnsw, o.ranking.rrf};
   if (o.norms) {
     auto norms = parse_bm25_norms(*o.norms);
@@ -185,6 +192,7 @@ int run_search(const SearchOptions& o) {
   std::optional<HybridSearcher> searcher;
   std::optional<CollectionIndex> index;
   std::optional<Bm25Index> bm25;
+  std::optional<DocStore> store;
   std::vector<TextRecord> docs;
   double build_s = 0, open_ms = 0;
   std::size_t ndocs = 0;
@@ -206,6 +214,11 @@ int run_search(const SearchOptions& o) {
                                "--index"));
     ndocs = index->size();
     id_of = [&](std::uint32_t d) { return index->doc_id(d); };
+    if (o.with_text) {
+      auto opened = DocStore::open(o.index, index->size());
+      if (!opened) return report(opened.error());
+      store = std::move(*opened);
+    }
     auto tok = Tokenizer::create();
     if (!tok) return report(tok.error());
     for (std::size_t i = 0; i < queries.size(); ++i)
@@ -342,7 +355,8 @@ int run_search(const SearchOptions& o) {
   for (std::size_t i = 0; i < prepared.size(); ++i)
     out += o.format == "tsv"
                ? format_tsv(queries[i].id, results[i], id_of, prepared[i].tokens.empty())
-               : format_json(queries[i].id, results[i], id_of, prepared[i].tokens.empty(), o.pretty);
+               : format_json(queries[i].id, results[i], id_of, prepared[i].tokens.empty(), o.pretty,
+                             store ? &*store : nullptr);
   if (o.output.empty() || o.output == "-") {
     std::cout << out << std::flush;
     return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
@@ -388,6 +402,9 @@ Runner register_search(CLI::App& app, GlobalOptions& g) {
   sub->add_option("--rounds", o->rounds,
                   "timing: 2 warm-up passes, then N timed passes; prints index docs/s and the "
                   "best pass's qps and p50/p95/p99 µs per query to stderr (default: no timing)");
+  sub->add_flag("--with-text", o->with_text,
+                "each hit also carries its document's text (from the index's docs.jsonl; --index "
+                "and --format json)");
   sub->add_flag("--pretty", o->pretty, "indent JSON output (default: one object per line)");
   sub->add_option("--load", o->load, "with --index: mmap (map the file; a file written over in "
                   "place is refused) | memory (read it into memory: immune to changes on disk) "

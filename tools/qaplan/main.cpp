@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
     add(register_recommend);
     add(register_domain);
     add(register_kb);
+    add(register_ask);
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

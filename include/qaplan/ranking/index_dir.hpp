@@ -6,6 +6,8 @@
 ///               tokenizer id and the documents' external ids — versioned and checksummed
 ///   hnsw.qidx   optional: the HNSW graph and its vectors (VectorIndex::save), bound to that
 ///               bm25.qidx by its checksum, so a stale pair is refused
+///   docs.jsonl  optional: the corpus lines in document order, for passages with text
+///               (doc_store.hpp)
 ///
 /// Both files are published as one immutable generation (DIR/gen-N/, made live by DIR/CURRENT;
 /// qaplan/io.hpp publish_generation), and the same corpus and options give byte-identical files
@@ -16,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -77,12 +80,14 @@ class QAPLAN_API CollectionIndex {
   std::shared_ptr<const VectorIndex> vectors_;
 };
 
-/// Publishes bm25.qidx and, when `vectors` is given, hnsw.qidx (row i = document i) as a new
-/// generation of DIR (publish_generation: exclusive lock, never rewrites a published file).
+/// Publishes bm25.qidx, when `vectors` is given hnsw.qidx (row i = document i), and when
+/// `doc_store` is given docs.jsonl (make_doc_store, doc_store.hpp) as a new generation of DIR
+/// (publish_generation: exclusive lock, never rewrites a published file).
 /// Errors: kIo (another build holds the lock, naming its pid), kInvalidInput (DIR is a file or
 /// holds one of `inputs`; vectors' size ≠ documents).
 QAPLAN_API Status save_collection_index(const std::filesystem::path& dir, const Bm25Index& bm25,
                                         const VectorIndex* vectors = nullptr,
-                                        const std::vector<std::filesystem::path>& inputs = {});
+                                        const std::vector<std::filesystem::path>& inputs = {},
+                                        const std::string* doc_store = nullptr);
 
 }  // namespace qaplan

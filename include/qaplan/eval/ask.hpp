@@ -1,0 +1,59 @@
+#pragma once
+/// Question to passages in one step (`qaplan ask`): prepare → analyze → BM25 over a saved index
+/// (index_dir.hpp) → passages with their text from the index's document store (doc_store.hpp).
+///
+/// What the plan and its analysis decide is applied as execute_plan applies it to the shipped KB:
+///  - the query is the follow-up's rewrite, or the normalized question; with
+///    `use_query_variants` the analysis's variants are searched too; each text gives one BM25
+///    list, and the lists are fused by RRF ([ranking.rrf] k);
+///  - filters: the Preparation's effective sources (or the analysis's), the time range (a
+///    document's effective_from / effective_to overlap it), department, tags (all of them), path
+///    prefix and signed flag — read from the corpus line's fields of those names (the schema of
+///    eval_sets/kb/docs.jsonl). A document without the field is kept: an unknown value is not a
+///    mismatch, and scoping a document away loses its answer (a note says so once);
+///  - each list keeps its `doc_top_k` best documents in scope; the fused list is deduplicated by
+///    `parent_id` (the id when there is none) and cut to `final_context_top_n`;
+///  - a direct-answer route searches nothing: the reply is the answer.
+/// Not yet: the vector leg (an index with vectors is searched by BM25 only; a note says so), and
+/// the FAQ / document split of the shipped KB (a saved index is one collection).
+/// Thread-safe for concurrent calls on shared arguments.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qaplan/export.hpp"
+#include "qaplan/planning/analysis.hpp"
+#include "qaplan/planning/planner.hpp"
+#include "qaplan/ranking/doc_store.hpp"
+#include "qaplan/ranking/fusion.hpp"
+#include "qaplan/ranking/index_dir.hpp"
+#include "qaplan/status.hpp"
+
+namespace qaplan {
+
+/// One ranked passage.
+struct AskPassage {
+  std::size_t doc = 0;  ///< document index in the saved index
+  std::string id;
+  double score = 0.0;   ///< RRF score over the query texts' lists
+  std::string text;     ///< the document's "text"
+  std::string line;     ///< its whole corpus line (JSON: title, source, dates, …)
+};
+
+struct AskResult {
+  Preparation preparation;
+  std::optional<QueryAnalysis> analysis;  ///< absent when the route answered directly
+  std::vector<std::string> queries;       ///< the texts searched, the main query first
+  std::vector<AskPassage> passages;
+  std::vector<std::string> notes;         ///< what was not applied, and why
+};
+
+/// Errors: as Planner::prepare / analyze (kInvalidInput naming the field), kInvalidInput when a
+/// query text cannot be tokenized.
+QAPLAN_API Result<AskResult> ask_index(const Planner& planner, const PrepareRequest& request,
+                                       const AnalysisContext& context,
+                                       const CollectionIndex& index, const DocStore& store,
+                                       const RrfOptions& rrf = {});
+
+}  // namespace qaplan

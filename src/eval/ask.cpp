@@ -1,0 +1,143 @@
+// qaplan ask (include/qaplan/eval/ask.hpp): one question to passages over a saved index.
+#include "qaplan/eval/ask.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "qaplan/eval/executor.hpp"
+#include "qaplan/ranking/tokenizer.hpp"
+
+namespace qaplan {
+namespace {
+
+using nlohmann::json;
+
+// Each list looks this far past doc_top_k for documents in scope before it stops.
+constexpr std::size_t kPoolFactor = 20;
+
+struct Scope {
+  std::vector<std::string> sources;
+  ExecutionFilters filters;
+};
+
+// A filter holds unless the document's field says otherwise; `unknown` collects the fields a
+// filter needed and the document lacked.
+bool field_allows(const json& doc, const char* key, const std::string& want,
+                  std::set<std::string>& unknown) {
+  const auto it = doc.find(key);
+  if (it == doc.end() || !it->is_string()) return unknown.insert(key), true;
+  return it->get<std::string>() == want;
+}
+
+bool in_scope(const json& doc, const Scope& s, std::set<std::string>& unknown) {
+  const ExecutionFilters& f = s.filters;
+  if (!s.sources.empty()) {
+    const auto it = doc.find("source");
+    if (it == doc.end() || !it->is_string()) unknown.insert("source");
+    else if (std::find(s.sources.begin(), s.sources.end(), it->get<std::string>()) == s.sources.end())
+      return false;
+  }
+  if (!f.date_from.empty() || !f.date_to.empty()) {
+    auto date = [&](const char* key) -> std::optional<std::string> {
+      const auto it = doc.find(key);
+      return it != doc.end() && it->is_string() ? std::optional(it->get<std::string>()) : std::nullopt;
+    };
+    DocChunk c;
+    c.effective_from = date("effective_from");
+    c.effective_to = date("effective_to");
+    if (!doc.contains("effective_from") && !doc.contains("effective_to")) unknown.insert("effective_from");
+    if (!effective_in(c, f.date_from, f.date_to)) return false;
+  }
+  if (f.department && !field_allows(doc, "department", *f.department, unknown)) return false;
+  if (f.path_prefix) {
+    const auto it = doc.find("path");
+    if (it == doc.end() || !it->is_string()) unknown.insert("path");
+    else if (!it->get<std::string>().starts_with(*f.path_prefix)) return false;
+  }
+  if (f.is_signed) {
+    const auto it = doc.find("is_signed");
+    if (it == doc.end() || !it->is_boolean()) unknown.insert("is_signed");
+    else if (it->get<bool>() != *f.is_signed) return false;
+  }
+  if (!f.tags.empty()) {
+    const auto it = doc.find("tags");
+    if (it == doc.end() || !it->is_array()) return unknown.insert("tags"), true;
+    for (const std::string& t : f.tags)
+      if (std::find(it->begin(), it->end(), json(t)) == it->end()) return false;
+  }
+  return true;
+}
+
+// The `top_k` best documents of one query text that are in scope.
+Result<RankedList> ranked_in_scope(const std::string& text, const Tokenizer& tok,
+                                   const CollectionIndex& index, const DocStore& store,
+                                   const Scope& scope, std::size_t top_k,
+                                   std::set<std::string>& unknown) {
+  std::vector<std::string> tokens;
+  QAPLAN_TRY(tok.tokenize_into(text, tokens));
+  RankedList out;
+  for (const ScoredDoc& h : index.bm25().search(tokens, top_k * kPoolFactor)) {
+    const json doc = json::parse(store.line(h.doc), nullptr, false);
+    if (doc.is_object() && !in_scope(doc, scope, unknown)) continue;
+    out.push_back(h);
+    if (out.size() == top_k) break;
+  }
+  return out;
+}
+
+std::string parent_of(std::string_view line, const std::string& id) {
+  const json doc = json::parse(line, nullptr, false);
+  if (doc.is_object() && doc.contains("parent_id") && doc["parent_id"].is_string())
+    return doc["parent_id"].get<std::string>();
+  return id;
+}
+
+// Fused hits → passages: best document per parent, at most `n`.
+std::vector<AskPassage> passages(const std::vector<FusedHit>& fused, const CollectionIndex& index,
+                                 const DocStore& store, std::size_t n) {
+  std::vector<AskPassage> out;
+  std::set<std::string> parents;
+  for (const FusedHit& h : fused) {
+    if (out.size() == n) break;
+    AskPassage p{h.doc, index.doc_id(h.doc), h.score, store.text(h.doc), std::string(store.line(h.doc))};
+    if (!parents.insert(parent_of(p.line, p.id)).second) continue;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<AskResult> ask_index(const Planner& planner, const PrepareRequest& request,
+                            const AnalysisContext& context, const CollectionIndex& index,
+                            const DocStore& store, const RrfOptions& rrf) {
+  AskResult r;
+  QAPLAN_ASSIGN_OR_RETURN(r.preparation, planner.prepare(request));
+  const Preparation& prep = r.preparation;
+  if (prep.route.route == Route::kDirectAnswer || !prep.plan) return r;
+  QAPLAN_ASSIGN_OR_RETURN(r.analysis, planner.analyze(prep, context));
+  const ExecutionInputs in = execution_inputs(*r.analysis);
+  r.queries.push_back(in.query.value_or(prep.normalized.text));
+  if (prep.plan->knobs().use_query_variants)
+    for (const std::string& v : in.variants) r.queries.push_back(v);
+  Scope scope{in.filters.sources.empty() ? prep.effective_sources : in.filters.sources, in.filters};
+  QAPLAN_ASSIGN_OR_RETURN(const Tokenizer tok, Tokenizer::create());
+  const auto top_k = static_cast<std::size_t>(std::max(prep.plan->knobs().doc_top_k, 1));
+  std::set<std::string> unknown;
+  std::vector<RankedList> lists;
+  for (const std::string& q : r.queries) {
+    QAPLAN_ASSIGN_OR_RETURN(RankedList l, ranked_in_scope(q, tok, index, store, scope, top_k, unknown));
+    lists.push_back(std::move(l));
+  }
+  QAPLAN_ASSIGN_OR_RETURN(const std::vector<FusedHit> fused, fuse_rrf(lists, rrf));
+  r.passages = passages(fused, index, store,
+                        static_cast<std::size_t>(std::max(prep.plan->knobs().final_context_top_n, 1)));
+  for (const std::string& field : unknown)
+    r.notes.push_back("filter on " + field + " not applied to documents without that field (kept)");
+  if (index.vectors() != nullptr)
+    r.notes.push_back("the index has vectors; ask searches BM25 only for now");
+  return r;
+}
+
+}  // namespace qaplan

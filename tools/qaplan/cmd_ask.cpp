@@ -1,0 +1,105 @@
+// qaplan ask: a question to ranked passages with their text over a saved index, in one step
+// (include/qaplan/eval/ask.hpp): the plan's route, rewrite, variants, filters and limits applied.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "analysis_options.hpp"
+#include "cli.hpp"
+#include "config_lookup.hpp"
+#include "qaplan/eval/ask.hpp"
+#include "qaplan/planning/json.hpp"
+
+namespace qaplan::cli {
+namespace {
+
+using nlohmann::ordered_json;
+
+struct AskOptions {
+  std::vector<std::string> words;
+  std::vector<std::string> history;
+  std::string scenario, source, index, config;
+  AnalysisOptions analysis;
+  bool explain = false;
+  bool pretty = false;
+};
+
+// The fields of a corpus line a reader wants beside the text (the KB schema's names).
+ordered_json passage_json(const AskPassage& p, std::size_t rank) {
+  ordered_json j{{"rank", rank}, {"id", p.id}, {"score", p.score}};
+  const auto doc = nlohmann::json::parse(p.line, nullptr, false);
+  for (const char* key : {"title", "section", "source", "parent_id", "effective_from", "effective_to"})
+    if (doc.is_object() && doc.contains(key) && !doc[key].is_null()) j[key] = doc[key];
+  j["text"] = p.text;
+  return j;
+}
+
+std::string ask_json(const AskResult& r, bool explain, bool pretty) {
+  const Preparation& prep = r.preparation;
+  ordered_json j;
+  j["question"] = prep.query;
+  j["route"] = std::string(to_string(prep.route.route));
+  if (!r.analysis) {
+    j["reply"] = prep.route.reply;
+  } else {
+    j["queries"] = r.queries;
+    j["passages"] = ordered_json::array();
+    for (std::size_t i = 0; i < r.passages.size(); ++i)
+      j["passages"].push_back(passage_json(r.passages[i], i + 1));
+    if (!r.notes.empty()) j["notes"] = r.notes;
+  }
+  if (explain)
+    j["plan"] = ordered_json::parse(r.analysis ? to_json(prep, *r.analysis) : to_json(prep));
+  return j.dump(pretty ? 2 : -1);
+}
+
+int run_ask(AskOptions& o) {
+  std::string question;
+  for (const std::string& w : o.words) question += (question.empty() ? "" : " ") + w;
+  if (question.find_first_not_of(" \t\r\n") == std::string::npos)
+    return report(make_error(ErrorCode::kInvalidInput, "is empty", "question"));
+  auto cfg = load_cli_config(o.config);
+  if (!cfg) return report(cfg.error());
+  auto ranking = load_cli_ranking_config(o.config);
+  if (!ranking) return report(ranking.error());
+  if (Status st = resolve_zone(o.analysis); !st) return report(st.error());
+  auto planner = Planner::create(std::move(cfg).value());
+  if (!planner) return report(planner.error());
+  auto index = CollectionIndex::open(o.index, false);
+  if (!index) return report(index.error());
+  auto store = DocStore::open(o.index, index->size());
+  if (!store) return report(store.error());
+  PrepareRequest req{question, o.history, o.scenario, std::nullopt};
+  if (!o.source.empty()) req.source = o.source;
+  auto r = ask_index(*planner, req, analysis_context(o.analysis), *index, *store, ranking->rrf);
+  if (!r) return report(r.error());
+  std::cout << ask_json(*r, o.explain, o.pretty) << '\n' << std::flush;
+  return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
+}
+
+}  // namespace
+
+Runner register_ask(CLI::App& app, GlobalOptions& g) {
+  auto o = std::make_shared<AskOptions>();
+  auto* sub = app.add_subcommand(
+      "ask", "A question to ranked passages with their text over a saved index (prepare, "
+             "analyze, BM25 with the plan's rewrite, variants, filters and limits)");
+  sub->add_option("question", o->words, "the user's question; quote it")->required();
+  sub->add_option("--index", o->index, "index directory from `qaplan index build`")->required();
+  sub->add_option("--history", o->history,
+                  "an earlier user turn (default: none; repeat the flag per turn, oldest first)")
+      ->allow_extra_args(false);
+  sub->add_option("--scenario", o->scenario, "scenario from [scenarios] (default: default_scenario)");
+  sub->add_option("--source", o->source, "explicit source filter (default: none)");
+  sub->add_option("--config", o->config,
+                  "rules file (default: $QAPLAN_CONFIG, the checkout's config/rules.toml, "
+                  "~/.config/qaplan, then the installed one; -v names it)");
+  add_analysis_options(sub, o->analysis);
+  sub->add_flag("--explain", o->explain, "add the plan and its analysis with every reason");
+  sub->add_flag("--pretty", o->pretty, "indent the JSON");
+  return [o, &g] {
+    if (g.pretty) o->pretty = true;
+    return run_ask(*o);
+  };
+}
+
+}  // namespace qaplan::cli
