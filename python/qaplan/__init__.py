@@ -49,6 +49,7 @@ from ._core import (  # noqa: E402  (the errors must be importable before the co
     RewriteRequest,
     RouteDecision,
     Routing,
+    SavedIndex,
     TimeRange,
     VectorIndex,
     __version__,
@@ -64,6 +65,6 @@ __all__ = [
     "PlanTrace", "FiredPatch", "PlanChange", "QueryAnalysis", "Rewrite", "QueryVariant",
     "RejectedVariant", "HookCall", "TimeRange", "Filters", "Routing", "ExecutionPath",
     "FallbackStep", "PromptProfile", "CostLedger", "IntentModelInput", "RewriteRequest",
-    "Hit", "FusedHit", "Bm25Index", "VectorIndex", "LocalTfidfEmbedder", "rrf", "tokenize",
+    "Hit", "FusedHit", "Bm25Index", "VectorIndex", "SavedIndex", "LocalTfidfEmbedder", "rrf", "tokenize",
     "TOKENIZER_VERSION", "bench", "default_config", "locate_config", "__version__",
 ]

@@ -275,6 +275,14 @@ class RewriteRequest:
     prompt: str
     budget_ms: int
 
+class SavedIndex:
+    """An index directory from `qaplan index build` (BM25 and its document store), for Planner.ask."""
+
+    def __init__(self, path: PathLike) -> None: ...
+    def __len__(self) -> int: ...
+    @property
+    def path(self) -> str: ...
+
 class Planner:
     """Prepares questions for retrieval. Immutable and thread-safe; prepare() releases the GIL."""
 
@@ -318,6 +326,18 @@ class Planner:
         question: Union[str, bytes],
         history: Optional[Sequence[Union[str, bytes]]] = None,
         scenario: Optional[str] = None,
+    ) -> Dict[str, Any]: ...
+    def ask(
+        self,
+        question: Union[str, bytes],
+        index: SavedIndex,
+        *,
+        history: Optional[Sequence[Union[str, bytes]]] = None,
+        scenario: Optional[str] = None,
+        source: Optional[str] = None,
+        now: Optional[Union[str, Any]] = None,
+        timezone: Optional[str] = None,
+        explain: bool = False,
     ) -> Dict[str, Any]: ...
     def rewrite_json(
         self,

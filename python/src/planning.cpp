@@ -14,6 +14,9 @@
 #include <vector>
 
 #include "common.hpp"
+#include "qaplan/eval/ask.hpp"
+#include "qaplan/ranking/config.hpp"
+#include "saved_index.hpp"
 #include "qaplan/planning/config.hpp"
 #include "qaplan/planning/json.hpp"
 #include "qaplan/planning/planner.hpp"
@@ -610,6 +613,32 @@ void register_planning(py::module_& m) {
            py::arg("question"), py::arg("history") = py::none(), py::arg("scenario") = py::none(),
            py::kw_only(), py::arg("pretty") = false,
            "rewrite() as the CLI's JSON text (byte for byte `qaplan rewrite`).")
+      .def("ask", [](const PyPlanner& self, py::handle question, const PySavedIndex& index,
+                     py::handle history, py::handle scenario, py::handle source, py::handle now,
+                     py::handle timezone, bool explain) {
+             PrepareRequest req{utf8(question, "question"), utf8_list(history, "history"),
+                                scenario.is_none() ? std::string() : utf8(scenario, "scenario"),
+                                std::nullopt};
+             if (!source.is_none()) req.source = utf8(source, "source");
+             const AnalysisContext ctx = context_from(now, timezone, py::none(), py::none());
+             // [ranking.rrf] of the planner's rules file, as `qaplan ask --config` reads it.
+             const RankingConfig ranking = unwrap(load_ranking_config(self.config_path));
+             Result<AskResult> r = make_error(ErrorCode::kInternal, "not run");
+             {
+               py::gil_scoped_release nogil;
+               r = ask_index(self.planner, req, ctx, index.index, index.store, ranking.rrf);
+             }
+             raise_pending();
+             return json_loads(ask_to_json(unwrap(std::move(r)), explain, false));
+           },
+           py::arg("question"), py::arg("index"), py::kw_only(), py::arg("history") = py::none(),
+           py::arg("scenario") = py::none(), py::arg("source") = py::none(),
+           py::arg("now") = py::none(), py::arg("timezone") = py::none(),
+           py::arg("explain") = false,
+           "`qaplan ask` as a dict: prepare, analyze and BM25 over a SavedIndex with the plan's "
+           "rewrite, variants, scope, time range and limits; the reply of a direct answer, or "
+           "ranked passages with their text (explain=True adds the plan as `qaplan plan` prints "
+           "it).")
       .def_readonly("config_path", &PyPlanner::config_path)
       .def_property_readonly("model_description",
                              [](const PyPlanner& p) { return p.planner.model_description(); })

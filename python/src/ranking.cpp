@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "saved_index.hpp"
 #include "qaplan/ranking/bm25.hpp"
 #include "qaplan/ranking/embedder.hpp"
 #include "qaplan/ranking/fusion.hpp"
@@ -313,6 +314,20 @@ std::string hit_repr(const Hit& h) {
 }  // namespace
 
 void register_ranking(py::module_& m) {
+  py::class_<PySavedIndex>(m, "SavedIndex",
+                           "An index directory from `qaplan index build`, opened once (BM25 and "
+                           "the document store) for Planner.ask. Immutable and thread-safe.")
+      .def(py::init([](py::handle path) {
+             const std::string dir = fspath(path, "path");
+             CollectionIndex index = unwrap(CollectionIndex::open(dir, false));
+             DocStore store = unwrap(DocStore::open(dir, index.size()));
+             return PySavedIndex{std::move(index), std::move(store), dir};
+           }),
+           py::arg("path"),
+           "Raises IoError naming the file (no index, or one built with --no-store).")
+      .def("__len__", [](const PySavedIndex& s) { return s.index.size(); })
+      .def_readonly("path", &PySavedIndex::path);
+
   m.attr("TOKENIZER_VERSION") = std::string(kTokenizerVersion);
   m.def("tokenize", [](py::handle text) {
     const std::string s = utf8(text, "text");

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "qaplan/eval/executor.hpp"
+#include "qaplan/planning/json.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
 
 namespace qaplan {
@@ -138,6 +139,39 @@ Result<AskResult> ask_index(const Planner& planner, const PrepareRequest& reques
   if (index.vectors() != nullptr)
     r.notes.push_back("the index has vectors; ask searches BM25 only for now");
   return r;
+}
+
+namespace {
+
+// The fields of a corpus line a reader wants beside the text (the KB schema's names).
+nlohmann::ordered_json passage_json(const AskPassage& p, std::size_t rank) {
+  nlohmann::ordered_json j{{"rank", rank}, {"id", p.id}, {"score", p.score}};
+  const json doc = json::parse(p.line, nullptr, false);
+  for (const char* key : {"title", "section", "source", "parent_id", "effective_from", "effective_to"})
+    if (doc.is_object() && doc.contains(key) && !doc[key].is_null()) j[key] = doc[key];
+  j["text"] = p.text;
+  return j;
+}
+
+}  // namespace
+
+std::string ask_to_json(const AskResult& r, bool explain, bool pretty) {
+  const Preparation& prep = r.preparation;
+  nlohmann::ordered_json j;
+  j["question"] = prep.query;
+  j["route"] = std::string(to_string(prep.route.route));
+  if (!r.analysis) {
+    j["reply"] = prep.route.reply;
+  } else {
+    j["queries"] = r.queries;
+    j["passages"] = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < r.passages.size(); ++i)
+      j["passages"].push_back(passage_json(r.passages[i], i + 1));
+    if (!r.notes.empty()) j["notes"] = r.notes;
+  }
+  if (explain)
+    j["plan"] = nlohmann::ordered_json::parse(r.analysis ? to_json(prep, *r.analysis) : to_json(prep));
+  return j.dump(pretty ? 2 : -1);
 }
 
 }  // namespace qaplan

@@ -1,18 +1,14 @@
 // qaplan ask: a question to ranked passages with their text over a saved index, in one step
 // (include/qaplan/eval/ask.hpp): the plan's route, rewrite, variants, filters and limits applied.
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "analysis_options.hpp"
 #include "cli.hpp"
 #include "config_lookup.hpp"
 #include "qaplan/eval/ask.hpp"
-#include "qaplan/planning/json.hpp"
 
 namespace qaplan::cli {
 namespace {
-
-using nlohmann::ordered_json;
 
 struct AskOptions {
   std::vector<std::string> words;
@@ -22,35 +18,6 @@ struct AskOptions {
   bool explain = false;
   bool pretty = false;
 };
-
-// The fields of a corpus line a reader wants beside the text (the KB schema's names).
-ordered_json passage_json(const AskPassage& p, std::size_t rank) {
-  ordered_json j{{"rank", rank}, {"id", p.id}, {"score", p.score}};
-  const auto doc = nlohmann::json::parse(p.line, nullptr, false);
-  for (const char* key : {"title", "section", "source", "parent_id", "effective_from", "effective_to"})
-    if (doc.is_object() && doc.contains(key) && !doc[key].is_null()) j[key] = doc[key];
-  j["text"] = p.text;
-  return j;
-}
-
-std::string ask_json(const AskResult& r, bool explain, bool pretty) {
-  const Preparation& prep = r.preparation;
-  ordered_json j;
-  j["question"] = prep.query;
-  j["route"] = std::string(to_string(prep.route.route));
-  if (!r.analysis) {
-    j["reply"] = prep.route.reply;
-  } else {
-    j["queries"] = r.queries;
-    j["passages"] = ordered_json::array();
-    for (std::size_t i = 0; i < r.passages.size(); ++i)
-      j["passages"].push_back(passage_json(r.passages[i], i + 1));
-    if (!r.notes.empty()) j["notes"] = r.notes;
-  }
-  if (explain)
-    j["plan"] = ordered_json::parse(r.analysis ? to_json(prep, *r.analysis) : to_json(prep));
-  return j.dump(pretty ? 2 : -1);
-}
 
 int run_ask(AskOptions& o) {
   std::string question;
@@ -72,7 +39,7 @@ int run_ask(AskOptions& o) {
   if (!o.source.empty()) req.source = o.source;
   auto r = ask_index(*planner, req, analysis_context(o.analysis), *index, *store, ranking->rrf);
   if (!r) return report(r.error());
-  std::cout << ask_json(*r, o.explain, o.pretty) << '\n' << std::flush;
+  std::cout << ask_to_json(*r, o.explain, o.pretty) << '\n' << std::flush;
   return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
 }
 

@@ -15,7 +15,8 @@
 ///    `parent_id` (the id when there is none) and cut to `final_context_top_n`;
 ///  - a direct-answer route searches nothing: the reply is the answer.
 /// Not yet: the vector leg (an index with vectors is searched by BM25 only; a note says so), and
-/// the FAQ / document split of the shipped KB (a saved index is one collection).
+/// the FAQ / document split of the shipped KB (a saved index is one collection). Python:
+/// Planner.ask over a qaplan.SavedIndex.
 /// Thread-safe for concurrent calls on shared arguments.
 #include <cstddef>
 #include <optional>
@@ -55,5 +56,11 @@ QAPLAN_API Result<AskResult> ask_index(const Planner& planner, const PrepareRequ
                                        const AnalysisContext& context,
                                        const CollectionIndex& index, const DocStore& store,
                                        const RrfOptions& rrf = {});
+
+/// What `qaplan ask` prints (and Python's Planner.ask returns): question, route, then the reply
+/// (direct answers) or queries, passages (rank, id, score, title, section, source, parent_id,
+/// effective dates when the corpus line has them, text) and notes; with `explain` the plan and
+/// analysis exactly as `qaplan plan` prints them.
+QAPLAN_API std::string ask_to_json(const AskResult& r, bool explain, bool pretty);
 
 }  // namespace qaplan

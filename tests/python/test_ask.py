@@ -1,0 +1,52 @@
+"""Planner.ask over a SavedIndex is `qaplan ask` (issue 26 item 5): the same dict for direct
+answers, follow-ups, scoped and dated questions, with and without explain."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import NOW, RULES, SOURCE_DIR, run_cli
+
+
+@pytest.fixture(scope="module")
+def index_dir(cli, tmp_path_factory):
+    out = tmp_path_factory.mktemp("ask") / "ix"
+    run_cli(cli, "index", "build", "--corpus", str(SOURCE_DIR / "eval_sets" / "kb" / "docs.jsonl"),
+            "--output", str(out))
+    return out
+
+
+CASES = [
+    ("你好", [], None),
+    ("出差住宿标准是多少", [], None),
+    ("那病假呢", ["年假怎么申请"], None),
+    ("审批流程", [], "legal"),
+    ("去年第三季度的差旅费报销制度", [], None),
+]
+
+
+@pytest.mark.parametrize("question, history, source", CASES)
+@pytest.mark.parametrize("explain", [False, True])
+def test_ask_is_the_cli(qaplan, planner, cli, index_dir, question, history, source, explain):
+    ix = qaplan.SavedIndex(index_dir)
+    assert len(ix) == 267
+    got = planner.ask(question, ix, history=history, source=source, now=NOW, explain=explain)
+    args = ["ask", question, "--index", str(index_dir), "--now", NOW, "--config", str(RULES)]
+    args += [a for h in history for a in ("--history", h)]
+    if source:
+        args += ["--source", source]
+    if explain:
+        args.append("--explain")
+    assert got == json.loads(run_cli(cli, *args).stdout)
+    if got["route"] == "retrieval":
+        assert got["passages"] and all(p["text"] for p in got["passages"])
+
+
+def test_an_index_without_its_store_is_refused(qaplan, cli, tmp_path):
+    run_cli(cli, "index", "build", "--no-store", "--corpus",
+            str(SOURCE_DIR / "eval_sets" / "kb" / "docs.jsonl"), "--output", str(tmp_path / "ix"))
+    with pytest.raises(qaplan.IoError) as e:
+        qaplan.SavedIndex(tmp_path / "ix")
+    assert "docs.jsonl" in str(e.value)
