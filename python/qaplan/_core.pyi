@@ -337,6 +337,7 @@ class Planner:
         source: Optional[str] = None,
         now: Optional[Union[str, Any]] = None,
         timezone: Optional[str] = None,
+        query_vectors: Optional[Sequence[Sequence[float]]] = None,
         explain: bool = False,
     ) -> Dict[str, Any]: ...
     def rewrite_json(

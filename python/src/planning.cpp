@@ -615,7 +615,8 @@ void register_planning(py::module_& m) {
            "rewrite() as the CLI's JSON text (byte for byte `qaplan rewrite`).")
       .def("ask", [](const PyPlanner& self, py::handle question, const PySavedIndex& index,
                      py::handle history, py::handle scenario, py::handle source, py::handle now,
-                     py::handle timezone, bool explain) {
+                     py::handle timezone, std::optional<std::vector<std::vector<float>>> vectors,
+                     bool explain) {
              PrepareRequest req{utf8(question, "question"), utf8_list(history, "history"),
                                 scenario.is_none() ? std::string() : utf8(scenario, "scenario"),
                                 std::nullopt};
@@ -626,7 +627,8 @@ void register_planning(py::module_& m) {
              Result<AskResult> r = make_error(ErrorCode::kInternal, "not run");
              {
                py::gil_scoped_release nogil;
-               r = ask_index(self.planner, req, ctx, index.index, index.store, ranking.rrf);
+               r = ask_index(self.planner, req, ctx, index.index, index.store, ranking.rrf,
+                             vectors.value_or(std::vector<std::vector<float>>{}));
              }
              raise_pending();
              return json_loads(ask_to_json(unwrap(std::move(r)), explain, false));
@@ -634,11 +636,12 @@ void register_planning(py::module_& m) {
            py::arg("question"), py::arg("index"), py::kw_only(), py::arg("history") = py::none(),
            py::arg("scenario") = py::none(), py::arg("source") = py::none(),
            py::arg("now") = py::none(), py::arg("timezone") = py::none(),
-           py::arg("explain") = false,
+           py::arg("query_vectors") = py::none(), py::arg("explain") = false,
            "`qaplan ask` as a dict: prepare, analyze and BM25 over a SavedIndex with the plan's "
-           "rewrite, variants, scope, time range and limits; the reply of a direct answer, or "
-           "ranked passages with their text (explain=True adds the plan as `qaplan plan` prints "
-           "it).")
+           "rewrite, variants, scope, time range and limits (query_vectors: your embedding of "
+           "each query text, main query first, adds a cosine leg); the reply of a direct answer, "
+           "or ranked passages with their text (explain=True adds the plan as `qaplan plan` "
+           "prints it).")
       .def_readonly("config_path", &PyPlanner::config_path)
       .def_property_readonly("model_description",
                              [](const PyPlanner& p) { return p.planner.model_description(); })

@@ -315,11 +315,12 @@ std::string hit_repr(const Hit& h) {
 
 void register_ranking(py::module_& m) {
   py::class_<PySavedIndex>(m, "SavedIndex",
-                           "An index directory from `qaplan index build`, opened once (BM25 and "
-                           "the document store) for Planner.ask. Immutable and thread-safe.")
+                           "An index directory from `qaplan index build`, opened once (BM25, its "
+                           "vectors when it has them, and the document store) for Planner.ask. "
+                           "Immutable and thread-safe.")
       .def(py::init([](py::handle path) {
              const std::string dir = fspath(path, "path");
-             CollectionIndex index = unwrap(CollectionIndex::open(dir, false));
+             CollectionIndex index = unwrap(CollectionIndex::open(dir, true));
              DocStore store = unwrap(DocStore::open(dir, index.size()));
              return PySavedIndex{std::move(index), std::move(store), dir};
            }),

@@ -70,21 +70,46 @@ bool in_scope(const json& doc, const Scope& s, std::set<std::string>& unknown) {
   return true;
 }
 
-// The `top_k` best documents of one query text that are in scope.
-Result<RankedList> ranked_in_scope(const std::string& text, const Tokenizer& tok,
-                                   const CollectionIndex& index, const DocStore& store,
-                                   const Scope& scope, std::size_t top_k,
-                                   std::set<std::string>& unknown) {
-  std::vector<std::string> tokens;
-  QAPLAN_TRY(tok.tokenize_into(text, tokens));
+// The `top_k` documents of a ranked list that are in scope.
+RankedList in_scope_only(const RankedList& ranked, const DocStore& store, const Scope& scope,
+                         std::size_t top_k, std::set<std::string>& unknown) {
   RankedList out;
-  for (const ScoredDoc& h : index.bm25().search(tokens, top_k * kPoolFactor)) {
+  for (const ScoredDoc& h : ranked) {
     const json doc = json::parse(store.line(h.doc), nullptr, false);
     if (doc.is_object() && !in_scope(doc, scope, unknown)) continue;
     out.push_back(h);
     if (out.size() == top_k) break;
   }
   return out;
+}
+
+// One BM25 list per query text and one cosine list per query vector, each cut to its `top_k`
+// best documents in scope.
+Result<std::vector<RankedList>> legs(const std::vector<std::string>& queries,
+                                     const std::vector<std::vector<float>>& vectors,
+                                     const CollectionIndex& index, const DocStore& store,
+                                     const Scope& scope, std::size_t top_k,
+                                     std::set<std::string>& unknown) {
+  QAPLAN_ASSIGN_OR_RETURN(const Tokenizer tok, Tokenizer::create());
+  std::vector<RankedList> lists;
+  std::vector<std::string> tokens;
+  for (const std::string& q : queries) {
+    QAPLAN_TRY(tok.tokenize_into(q, tokens));
+    lists.push_back(in_scope_only(index.bm25().search(tokens, top_k * kPoolFactor), store, scope,
+                                  top_k, unknown));
+  }
+  if (index.vectors() == nullptr) return lists;
+  for (std::size_t i = 0; i < vectors.size() && i < queries.size(); ++i) {
+    auto hits = index.vectors()->search(vectors[i], top_k * kPoolFactor);
+    if (!hits) {
+      Error e = std::move(hits).error();
+      e.field = "query_vectors[" + std::to_string(i) + "]";
+      return e;
+    }
+    std::erase_if(*hits, [](const ScoredDoc& h) { return !(h.score > 0); });
+    lists.push_back(in_scope_only(*hits, store, scope, top_k, unknown));
+  }
+  return lists;
 }
 
 std::string parent_of(std::string_view line, const std::string& id) {
@@ -112,7 +137,8 @@ std::vector<AskPassage> passages(const std::vector<FusedHit>& fused, const Colle
 
 Result<AskResult> ask_index(const Planner& planner, const PrepareRequest& request,
                             const AnalysisContext& context, const CollectionIndex& index,
-                            const DocStore& store, const RrfOptions& rrf) {
+                            const DocStore& store, const RrfOptions& rrf,
+                            const std::vector<std::vector<float>>& query_vectors) {
   AskResult r;
   QAPLAN_ASSIGN_OR_RETURN(r.preparation, planner.prepare(request));
   const Preparation& prep = r.preparation;
@@ -123,21 +149,20 @@ Result<AskResult> ask_index(const Planner& planner, const PrepareRequest& reques
   if (prep.plan->knobs().use_query_variants)
     for (const std::string& v : in.variants) r.queries.push_back(v);
   Scope scope{in.filters.sources.empty() ? prep.effective_sources : in.filters.sources, in.filters};
-  QAPLAN_ASSIGN_OR_RETURN(const Tokenizer tok, Tokenizer::create());
   const auto top_k = static_cast<std::size_t>(std::max(prep.plan->knobs().doc_top_k, 1));
   std::set<std::string> unknown;
-  std::vector<RankedList> lists;
-  for (const std::string& q : r.queries) {
-    QAPLAN_ASSIGN_OR_RETURN(RankedList l, ranked_in_scope(q, tok, index, store, scope, top_k, unknown));
-    lists.push_back(std::move(l));
-  }
+  QAPLAN_ASSIGN_OR_RETURN(const std::vector<RankedList> lists,
+                          legs(r.queries, query_vectors, index, store, scope, top_k, unknown));
   QAPLAN_ASSIGN_OR_RETURN(const std::vector<FusedHit> fused, fuse_rrf(lists, rrf));
   r.passages = passages(fused, index, store,
                         static_cast<std::size_t>(std::max(prep.plan->knobs().final_context_top_n, 1)));
   for (const std::string& field : unknown)
     r.notes.push_back("filter on " + field + " not applied to documents without that field (kept)");
-  if (index.vectors() != nullptr)
-    r.notes.push_back("the index has vectors; ask searches BM25 only for now");
+  if (index.vectors() != nullptr && query_vectors.size() < r.queries.size())
+    r.notes.push_back("the index has vectors but " + std::to_string(r.queries.size() - query_vectors.size()) +
+                      " query text(s) came without one: lexical only for those");
+  if (index.vectors() == nullptr && !query_vectors.empty())
+    r.notes.push_back("query vectors given but the index has none: lexical only");
   return r;
 }
 

@@ -153,4 +153,45 @@ TEST_F(AskCli, AnIndexWithoutItsStoreIsRefusedInOneLine) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+// The host's query embedding adds a cosine leg: a document only the vectors find reaches the
+// passages when the vector is given, not without it.
+TEST_F(AskCli, QueryVectorsAddACosineLeg) {
+  ScratchDir t("ask-vectors");
+  // In scope (finance, tagged 差旅 like the question), not a lexical top hit.
+  const std::string target = "doc-fin-travel-v2-05";
+  {
+    std::ofstream v(t.path() / "vectors.jsonl");
+    for (const auto& [id, doc] : corpus_by_id(kb_docs()))
+      v << json{{"id", id}, {"vector", id == target ? std::vector<float>{1, 0, 0, 0}
+                                                      : std::vector<float>{0, 1, 0, 0}}}.dump()
+        << "\n";
+    std::ofstream(t.path() / "q.json") << "[[1, 0, 0, 0]]";
+    std::ofstream(t.path() / "bad.json") << "[[1, 0]]";
+  }
+  const fs::path ix = t.path() / "ix";
+  ASSERT_EQ(q("index build --corpus " + sh_quote(kb_docs().string()) + " --vectors " +
+              sh_quote((t.path() / "vectors.jsonl").string()) + " --output " + sh_quote(ix.string()))
+                .status,
+            0);
+  auto ids = [&](const std::string& extra) {
+    const RunResult r = q("ask '出差住宿标准是多少' --index " + sh_quote(ix.string()) + " --now " +
+                          kNow + extra);
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::set<std::string> out;
+    const json a = json::parse(r.out);  // named: a range-for over a temporary's member dangles
+    for (const json& p : a["passages"]) out.insert(p["id"].get<std::string>());
+    EXPECT_FALSE(out.empty()) << r.out;
+    return std::make_pair(out, r.out);
+  };
+  const auto [lexical, lexical_out] = ids("");
+  EXPECT_EQ(lexical.count(target), 0u) << lexical_out;
+  const auto [hybrid, hybrid_out] = ids(" --vectors " + sh_quote((t.path() / "q.json").string()));
+  EXPECT_EQ(hybrid.count(target), 1u) << hybrid_out;
+  // A vector of the wrong length is the request's error, naming it.
+  const RunResult bad = q("ask '出差住宿标准是多少' --index " + sh_quote(ix.string()) + " --vectors " +
+                          sh_quote((t.path() / "bad.json").string()));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("query_vectors[0]"), std::string::npos) << bad.err;
+}
+
 }  // namespace

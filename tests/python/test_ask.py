@@ -50,3 +50,23 @@ def test_an_index_without_its_store_is_refused(qaplan, cli, tmp_path):
     with pytest.raises(qaplan.IoError) as e:
         qaplan.SavedIndex(tmp_path / "ix")
     assert "docs.jsonl" in str(e.value)
+
+
+def test_query_vectors_add_a_cosine_leg(qaplan, planner, cli, tmp_path):
+    """The same hybrid request through Python and the CLI gives the same passages, and the
+    document only the vector finds is among them."""
+    docs = SOURCE_DIR / "eval_sets" / "kb" / "docs.jsonl"
+    target = "doc-fin-travel-v2-05"
+    ids = [json.loads(line)["id"] for line in docs.read_text(encoding="utf-8").splitlines() if line]
+    (tmp_path / "v.jsonl").write_text(
+        "".join(json.dumps({"id": i, "vector": [1, 0, 0, 0] if i == target else [0, 1, 0, 0]}) + "\n"
+                for i in ids), encoding="utf-8")
+    (tmp_path / "q.json").write_text("[[1, 0, 0, 0]]", encoding="utf-8")
+    run_cli(cli, "index", "build", "--corpus", str(docs), "--vectors", str(tmp_path / "v.jsonl"),
+            "--output", str(tmp_path / "ix"))
+    got = planner.ask("出差住宿标准是多少", qaplan.SavedIndex(tmp_path / "ix"), now=NOW,
+                      query_vectors=[[1, 0, 0, 0]])
+    cli_out = run_cli(cli, "ask", "出差住宿标准是多少", "--index", str(tmp_path / "ix"), "--now", NOW,
+                      "--config", str(RULES), "--vectors", str(tmp_path / "q.json")).stdout
+    assert got == json.loads(cli_out)
+    assert target in [p["id"] for p in got["passages"]]

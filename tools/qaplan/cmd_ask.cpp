@@ -5,6 +5,7 @@
 #include "analysis_options.hpp"
 #include "cli.hpp"
 #include "config_lookup.hpp"
+#include "vectors_file.hpp"
 #include "qaplan/eval/ask.hpp"
 
 namespace qaplan::cli {
@@ -13,7 +14,7 @@ namespace {
 struct AskOptions {
   std::vector<std::string> words;
   std::vector<std::string> history;
-  std::string scenario, source, index, config;
+  std::string scenario, source, index, config, vectors;
   AnalysisOptions analysis;
   bool explain = false;
   bool pretty = false;
@@ -31,13 +32,20 @@ int run_ask(AskOptions& o) {
   if (Status st = resolve_zone(o.analysis); !st) return report(st.error());
   auto planner = Planner::create(std::move(cfg).value());
   if (!planner) return report(planner.error());
-  auto index = CollectionIndex::open(o.index, false);
+  std::vector<std::vector<float>> query_vectors;
+  if (!o.vectors.empty()) {
+    auto v = read_query_vectors(o.vectors);
+    if (!v) return report(v.error());
+    query_vectors = std::move(*v);
+  }
+  auto index = CollectionIndex::open(o.index, !query_vectors.empty());
   if (!index) return report(index.error());
   auto store = DocStore::open(o.index, index->size());
   if (!store) return report(store.error());
   PrepareRequest req{question, o.history, o.scenario, std::nullopt};
   if (!o.source.empty()) req.source = o.source;
-  auto r = ask_index(*planner, req, analysis_context(o.analysis), *index, *store, ranking->rrf);
+  auto r = ask_index(*planner, req, analysis_context(o.analysis), *index, *store, ranking->rrf,
+                     query_vectors);
   if (!r) return report(r.error());
   std::cout << ask_to_json(*r, o.explain, o.pretty) << '\n' << std::flush;
   return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
@@ -60,6 +68,10 @@ Runner register_ask(CLI::App& app, GlobalOptions& g) {
   sub->add_option("--config", o->config,
                   "rules file (default: $QAPLAN_CONFIG, the checkout's config/rules.toml, "
                   "~/.config/qaplan, then the installed one; -v names it)");
+  sub->add_option("--vectors", o->vectors,
+                  "JSON file [[…], …]: your embedding of each query text, the main query first "
+                  "(`--explain` lists them); with an index built with --vectors each adds a cosine "
+                  "leg (default: none: lexical only)");
   add_analysis_options(sub, o->analysis);
   sub->add_flag("--explain", o->explain, "add the plan and its analysis with every reason");
   sub->add_flag("--pretty", o->pretty, "indent the JSON");

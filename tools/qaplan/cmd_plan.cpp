@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "analysis_options.hpp"
+#include "vectors_file.hpp"
 #include "cli.hpp"
 #include "config_lookup.hpp"
 #include <nlohmann/json.hpp>
@@ -52,30 +53,6 @@ Result<std::string> plan_json(const Planner& planner, const PrepareRequest& req,
   auto doc = nlohmann::ordered_json::parse(to_json(prep, a, JsonOptions{false, jo.timings}));
   doc["engine_requests"] = nlohmann::ordered_json::parse(engines::to_json(r));
   return jo.pretty ? doc.dump(2) : doc.dump();
-}
-
-// --vectors FILE: [[…], …] floats, one array per query text (main query first).
-Status read_vectors(PlanOptions& o) {
-  if (o.vectors.empty()) return {};
-  QAPLAN_ASSIGN_OR_RETURN(std::string text, read_file(o.vectors, "vectors file"));
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_array())
-    return make_file_error(ErrorCode::kInvalidInput, "must be a JSON array of number arrays",
-                           o.vectors, 0, "--vectors");
-  for (std::size_t i = 0; i < j.size(); ++i) {
-    if (!j[i].is_array())
-      return make_file_error(ErrorCode::kInvalidInput, "must be an array of numbers", o.vectors, 0,
-                             "[" + std::to_string(i) + "]");
-    std::vector<float> v;
-    for (const auto& x : j[i]) {
-      if (!x.is_number())
-        return make_file_error(ErrorCode::kInvalidInput, "must be an array of numbers", o.vectors,
-                               0, "[" + std::to_string(i) + "]");
-      v.push_back(x.get<float>());
-    }
-    o.query_vectors.push_back(std::move(v));
-  }
-  return {};
 }
 
 // `--input -` is stdin.
@@ -206,7 +183,11 @@ Runner register_plan(CLI::App& app, GlobalOptions& g) {
       auto ec = engines::load_engines_config(*path);
       if (!ec.ok()) return report(ec.error());
       o->engines_config = std::move(ec).value();
-      if (Status st = read_vectors(*o); !st.ok()) return report(st.error());
+      if (!o->vectors.empty()) {
+        auto v = read_query_vectors(o->vectors);
+        if (!v.ok()) return report(v.error());
+        o->query_vectors = std::move(v).value();
+      }
     }
     if (Status st = resolve_zone(o->analysis); !st.ok()) return report(st.error());
     auto planner = Planner::create(std::move(cfg).value());

@@ -14,9 +14,9 @@
 ///  - each list keeps its `doc_top_k` best documents in scope; the fused list is deduplicated by
 ///    `parent_id` (the id when there is none) and cut to `final_context_top_n`;
 ///  - a direct-answer route searches nothing: the reply is the answer.
-/// Not yet: the vector leg (an index with vectors is searched by BM25 only; a note says so), and
-/// the FAQ / document split of the shipped KB (a saved index is one collection). Python:
-/// Planner.ask over a qaplan.SavedIndex.
+///  - with query vectors and an index that has vectors, a cosine leg per vector joins the fusion.
+/// Not yet: the FAQ / document split of the shipped KB (a saved index is one collection).
+/// Python: Planner.ask over a qaplan.SavedIndex.
 /// Thread-safe for concurrent calls on shared arguments.
 #include <cstddef>
 #include <optional>
@@ -52,10 +52,17 @@ struct AskResult {
 
 /// Errors: as Planner::prepare / analyze (kInvalidInput naming the field), kInvalidInput when a
 /// query text cannot be tokenized.
+///
+/// `query_vectors`: embeddings of the query texts, the main query first, in the order of
+/// AskResult::queries (the caller's embedder; qaplan embeds nothing). With an index that holds
+/// vectors, each adds a cosine leg (its `doc_top_k` best documents in scope) to the fusion; more
+/// vectors than query texts are ignored, fewer leave the rest lexical (a note says so).
+/// Errors: also kInvalidInput when a vector's length is not the index's dimensions.
 QAPLAN_API Result<AskResult> ask_index(const Planner& planner, const PrepareRequest& request,
                                        const AnalysisContext& context,
                                        const CollectionIndex& index, const DocStore& store,
-                                       const RrfOptions& rrf = {});
+                                       const RrfOptions& rrf = {},
+                                       const std::vector<std::vector<float>>& query_vectors = {});
 
 /// What `qaplan ask` prints (and Python's Planner.ask returns): question, route, then the reply
 /// (direct answers) or queries, passages (rank, id, score, title, section, source, parent_id,
