@@ -8,6 +8,7 @@
 
 #include "common/json_reader.hpp"
 #include "common/sha256.hpp"
+#include "eval/labels_check.hpp"
 #include "eval/jsonl_lines.hpp"
 #include "qaplan/io.hpp"
 #include "qaplan/version.hpp"
@@ -132,21 +133,7 @@ Result<ChainSet> read_chain_set(const std::filesystem::path& file) {
 }
 
 Status check_chain_against_kb(const ChainSet& set, const KbIndex& kb) {
-  if (set.kb_version != kb.kb().version)
-    return make_error(ErrorCode::kFingerprintMismatch,
-                      set.version + " labels refer to knowledge base " + set.kb_version +
-                          ", but the knowledge base is " + kb.kb().version,
-                      set.name);
-  for (const ChainQuestion& q : set.questions) {
-    if (q.expected_faq_id && !kb.faq_index(*q.expected_faq_id))
-      return make_file_error(ErrorCode::kInvalidInput, "unknown FAQ id " + *q.expected_faq_id,
-                             set.name, 0, q.id + " expected_faq_id");
-    for (const std::string& c : q.expected_chunk_ids)
-      if (!kb.section_of_chunk(c))
-        return make_file_error(ErrorCode::kInvalidInput, "unknown chunk id " + c, set.name, 0,
-                               q.id + " expected_chunk_ids");
-  }
-  return {};
+  return internal::check_labels_against_kb(set, kb);
 }
 
 }  // namespace qaplan

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "common/json_reader.hpp"
+#include "eval/labels_check.hpp"
 #include "eval/jsonl_lines.hpp"
 #include "eval/report_util.hpp"
 #include "qaplan/eval/chain_eval.hpp"
@@ -460,20 +461,7 @@ Result<RewriteEvalReport> run_eval_rewrite(const Config& config, std::string_vie
                                            const NamedText* bench_registry,
                                            const RewriteEvalOptions& options) {
   const auto t0 = Clock::now();
-  if (set.kb_version != kb.kb().version)
-    return make_error(ErrorCode::kFingerprintMismatch,
-                      set.version + " labels refer to knowledge base " + set.kb_version +
-                          ", but the knowledge base is " + kb.kb().version,
-                      set.name);
-  for (const FollowupQuestion& q : set.questions) {
-    if (q.expected_faq_id && !kb.faq_index(*q.expected_faq_id))
-      return make_file_error(ErrorCode::kInvalidInput, "unknown FAQ id " + *q.expected_faq_id,
-                             set.name, 0, q.id + " expected_faq_id");
-    for (const std::string& c : q.expected_chunk_ids)
-      if (!kb.section_of_chunk(c))
-        return make_file_error(ErrorCode::kInvalidInput, "unknown chunk id " + c, set.name, 0,
-                               q.id + " expected_chunk_ids");
-  }
+  QAPLAN_TRY(internal::check_labels_against_kb(set, kb));
   if (!(options.min_ratio > 0.0 && options.min_ratio <= 1.0))
     return make_error(ErrorCode::kInvalidConfig, "must be in (0, 1]", "min_ratio");
   QAPLAN_ASSIGN_OR_RETURN(Planner shipped, Planner::create(config));

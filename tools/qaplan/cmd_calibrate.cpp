@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "chain_inputs.hpp"
 #include "config_lookup.hpp"
 #include "qaplan/eval/calibrate_band.hpp"
 
@@ -34,16 +35,6 @@ int run_calibrate(const CalibrateOptions& o) {
                              "calibration runs on dev only; test is scored after the candidates "
                              "are frozen",
                              "--split " + o.split));
-  auto ds_path = find_data_file(chain_set_for(o.dataset, o.kb),
-                                "eval_sets/chain/chain-v1.jsonl", "--dataset");
-  if (!ds_path) return report(ds_path.error());
-  auto faq_path = find_data_file(o.kb.empty() ? "" : (fs::path(o.kb) / "faq.jsonl").string(),
-                                 "eval_sets/kb/faq.jsonl", "--kb");
-  if (!faq_path) return report(faq_path.error());
-  auto ec_path = find_data_file(o.eval_config, "eval_sets/chain/eval-config.json", "--eval-config");
-  if (!ec_path) return report(ec_path.error());
-  auto cfg_path = find_config(o.config);
-  if (!cfg_path) return report(cfg_path.error());
   std::optional<fs::path> router;
   {
     auto reg = find_data_file(
@@ -53,26 +44,17 @@ int run_calibrate(const CalibrateOptions& o) {
     else if (!o.router_data.empty()) return report(reg.error());
   }
 
-  auto set = read_chain_set(*ds_path);
-  if (!set) return report(set.error());
-  auto kb = read_knowledge_base(faq_path->parent_path());
-  if (!kb) return report(kb.error());
-  auto ec = read_chain_eval_config(*ec_path);
-  if (!ec) return report(ec.error());
-  auto rules = read_rules_file(*cfg_path);
-  if (!rules) return report(rules.error());
-  auto index = KbIndex::create(std::move(kb).value());
-  if (!index) return report(index.error());
-  auto rep = run_calibration(rules->config, rules->sha256, *index, *set, *split, *ec, router);
+  auto in = load_chain_inputs(o.dataset, o.kb, o.eval_config, o.config);
+  if (!in) return report(in.error());
+  auto rep = run_calibration(in->rules.config, in->rules.sha256, *in->kb, in->set, *split,
+                             in->settings, router);
   if (!rep) return report(rep.error());
 
   std::vector<std::pair<std::string, std::string>> files = {
       {"report.json", calibration_report_json(*rep, !o.compact)},
       {"report.md", calibration_report_markdown(*rep)}};
   for (auto& chart : calibration_report_charts(*rep)) files.push_back(std::move(chart));
-  std::vector<fs::path> inputs{*ds_path, ds_path->parent_path() / "fingerprints.json", *faq_path,
-                               faq_path->parent_path() / "docs.jsonl",
-                               faq_path->parent_path() / "fingerprints.json", *ec_path, *cfg_path};
+  std::vector<fs::path> inputs = in->files;
   if (router) inputs.push_back(*router / "fingerprints.json");
   if (Status st = write_files_atomic(o.output, files, inputs); !st) return report(st.error());
   for (const auto& [name, text] : files) std::cout << (fs::path(o.output) / name).string() << '\n';

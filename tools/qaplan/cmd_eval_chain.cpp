@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "chain_inputs.hpp"
 #include "config_lookup.hpp"
 #include "qaplan/eval/chain_eval.hpp"
 
@@ -23,44 +24,21 @@ struct EvalChainOptions {
 };
 
 int run_eval_chain_cmd(const EvalChainOptions& o) {
-  auto ds_path = find_data_file(chain_set_for(o.dataset, o.kb),
-                                "eval_sets/chain/chain-v1.jsonl", "--dataset");
-  if (!ds_path) return report(ds_path.error());
-  auto faq_path = find_data_file(o.kb.empty() ? "" : (fs::path(o.kb) / "faq.jsonl").string(),
-                                 "eval_sets/kb/faq.jsonl", "--kb");
-  if (!faq_path) return report(faq_path.error());
-  auto ec_path = find_data_file(o.eval_config, "eval_sets/chain/eval-config.json", "--eval-config");
-  if (!ec_path) return report(ec_path.error());
-  auto cfg_path = find_config(o.config);
-  if (!cfg_path) return report(cfg_path.error());
-
-  auto set = read_chain_set(*ds_path);
-  if (!set) return report(set.error());
-  auto kb = read_knowledge_base(faq_path->parent_path());
-  if (!kb) return report(kb.error());
-  auto ec = read_chain_eval_config(*ec_path);
-  if (!ec) return report(ec.error());
-  auto rules = read_rules_file(*cfg_path);
-  if (!rules) return report(rules.error());
-  auto index = KbIndex::create(std::move(kb).value());
-  if (!index) return report(index.error());
-  auto rep = run_eval_chain(rules->config, rules->sha256, *index, *set, *ec);
+  auto in = load_chain_inputs(o.dataset, o.kb, o.eval_config, o.config);
+  if (!in) return report(in.error());
+  auto rep = run_eval_chain(in->rules.config, in->rules.sha256, *in->kb, in->set, in->settings);
   if (!rep) return report(rep.error());
 
   // The gate was asked for and cannot run: an error before anything is written, never a pass.
   if (o.fail_on_regression && !rep->regression_note.empty())
     return report(make_file_error(ErrorCode::kInvalidInput,
                                   "--fail-on-regression: " + rep->regression_note,
-                                  ec_path->string(), 0, "regression"));
+                                  in->settings_path.string(), 0, "regression"));
   std::vector<std::pair<std::string, std::string>> files = {
       {"report.json", chain_report_json(*rep, !o.compact)},
       {"report.md", chain_report_markdown(*rep)}};
   for (auto& chart : chain_report_charts(*rep)) files.push_back(std::move(chart));
-  const std::vector<fs::path> inputs{*ds_path, ds_path->parent_path() / "fingerprints.json",
-                                     *faq_path, faq_path->parent_path() / "docs.jsonl",
-                                     faq_path->parent_path() / "fingerprints.json", *ec_path,
-                                     *cfg_path};
-  if (Status st = write_files_atomic(o.output, files, inputs); !st) return report(st.error());
+  if (Status st = write_files_atomic(o.output, files, in->files); !st) return report(st.error());
   for (const auto& [name, text] : files) std::cout << (fs::path(o.output) / name).string() << '\n';
   const auto pct = [](std::optional<double> v) {
     return v ? std::to_string(static_cast<int>(*v * 1000 + 0.5) / 10.0).substr(0, 4) + "%"
