@@ -268,6 +268,28 @@ QueryAnalysis analyze(const PyPlanner& self, const Preparation& prep, const Anal
   return unwrap(std::move(r));
 }
 
+// Planner.ask: `qaplan ask` over a SavedIndex, the same JSON as a dict.
+py::object ask(const PyPlanner& self, py::handle question, const PySavedIndex& index,
+               py::handle history, py::handle scenario, py::handle source, py::handle now,
+               py::handle timezone, std::optional<std::vector<std::vector<float>>> vectors,
+               bool explain) {
+  PrepareRequest req{utf8(question, "question"), utf8_list(history, "history"),
+                     scenario.is_none() ? std::string() : utf8(scenario, "scenario"),
+                     std::nullopt};
+  if (!source.is_none()) req.source = utf8(source, "source");
+  const AnalysisContext ctx = context_from(now, timezone, py::none(), py::none());
+  // [ranking.rrf] of the planner's rules file, as `qaplan ask --config` reads it.
+  const RankingConfig ranking = unwrap(load_ranking_config(self.config_path));
+  Result<AskResult> r = make_error(ErrorCode::kInternal, "not run");
+  {
+    py::gil_scoped_release nogil;
+    r = ask_index(self.planner, req, ctx, index.index, index.store, ranking.rrf,
+                  vectors.value_or(std::vector<std::vector<float>>{}));
+  }
+  raise_pending();
+  return json_loads(ask_to_json(unwrap(std::move(r)), explain, false));
+}
+
 py::object knob_value(const PlanKnobs& k, const KnobInfo& info) {
   return std::visit([&](auto member) -> py::object { return py::cast(k.*member); }, info.member);
 }
@@ -283,7 +305,9 @@ py::object knob_number(KnobId id, double v) {
 
 }  // namespace
 
-void register_planning(py::module_& m) {
+namespace {
+
+void register_decisions(py::module_& m) {
   // --- values the planner returns (read-only views into the Preparation) --------------------
   py::class_<RouteDecision>(m, "RouteDecision", "The route stage's decision.")
       .def_property_readonly("route", [](const RouteDecision& r) { return std::string(to_string(r.route)); },
@@ -347,6 +371,9 @@ void register_planning(py::module_& m) {
                ", decision_policy='" + std::string(to_string(i.decision_policy)) + "')";
       });
 
+}
+
+void register_plan_views(py::module_& m) {
   auto plan = py::class_<RetrievalPlan>(
       m, "RetrievalPlan",
       "The immutable retrieval plan: the 13 knobs of the config's [retrieval_strategy] as "
@@ -386,6 +413,9 @@ void register_planning(py::module_& m) {
   py::class_<PlanTrace>(m, "PlanTrace", "Which patches fired, in order.")
       .def_readonly("fired", &PlanTrace::fired);
 
+}
+
+void register_preparation(py::module_& m) {
   py::class_<Preparation>(m, "Preparation",
                           "Everything Planner.prepare() decided. For a direct answer, intent, plan "
                           "and plan_trace are None and route.reply holds the reply.")
@@ -439,7 +469,9 @@ void register_planning(py::module_& m) {
         if (p.plan) s += ", reason='" + p.plan->reason() + "'";
         return s + ")";
       });
+}
 
+void register_analysis(py::module_& m) {
   // --- analysis (seeds 002, 003) ------------------------------------------------------------
   py::class_<Rewrite>(m, "Rewrite", "The follow-up rewrite (retrieval uses `query`).")
       .def_readonly("query", &Rewrite::query)
@@ -537,7 +569,9 @@ void register_planning(py::module_& m) {
       .def("to_json", [](const QueryAnalysis& a, bool pretty) { return to_json(a, JsonOptions{pretty, false}); },
            py::kw_only(), py::arg("pretty") = false, "The library's JSON of the analysis alone.")
       .def("to_dict", [](const QueryAnalysis& a) { return json_loads(to_json(a, JsonOptions{})); });
+}
 
+void register_hook_inputs(py::module_& m) {
   // --- hooks ---------------------------------------------------------------------------------
   py::class_<PyIntentModelInput>(m, "IntentModelInput", "What a Python intent model is called with.")
       .def_readonly("question", &PyIntentModelInput::question, "as the user typed it")
@@ -554,7 +588,9 @@ void register_planning(py::module_& m) {
       .def_readonly("budget_ms", &PyRewriteRequest::budget_ms,
                     "[rewrite] hook_budget_ms: a later answer is discarded")
       .def("__repr__", [](const PyRewriteRequest& r) { return "RewriteRequest(kind='" + r.kind + "', question='" + r.question + "')"; });
+}
 
+void register_planner(py::module_& m) {
   // --- the planner ---------------------------------------------------------------------------
   py::class_<PyPlanner>(m, "Planner",
                         "Prepares questions for retrieval. Immutable and thread-safe: share one "
@@ -613,26 +649,7 @@ void register_planning(py::module_& m) {
            py::arg("question"), py::arg("history") = py::none(), py::arg("scenario") = py::none(),
            py::kw_only(), py::arg("pretty") = false,
            "rewrite() as the CLI's JSON text (byte for byte `qaplan rewrite`).")
-      .def("ask", [](const PyPlanner& self, py::handle question, const PySavedIndex& index,
-                     py::handle history, py::handle scenario, py::handle source, py::handle now,
-                     py::handle timezone, std::optional<std::vector<std::vector<float>>> vectors,
-                     bool explain) {
-             PrepareRequest req{utf8(question, "question"), utf8_list(history, "history"),
-                                scenario.is_none() ? std::string() : utf8(scenario, "scenario"),
-                                std::nullopt};
-             if (!source.is_none()) req.source = utf8(source, "source");
-             const AnalysisContext ctx = context_from(now, timezone, py::none(), py::none());
-             // [ranking.rrf] of the planner's rules file, as `qaplan ask --config` reads it.
-             const RankingConfig ranking = unwrap(load_ranking_config(self.config_path));
-             Result<AskResult> r = make_error(ErrorCode::kInternal, "not run");
-             {
-               py::gil_scoped_release nogil;
-               r = ask_index(self.planner, req, ctx, index.index, index.store, ranking.rrf,
-                             vectors.value_or(std::vector<std::vector<float>>{}));
-             }
-             raise_pending();
-             return json_loads(ask_to_json(unwrap(std::move(r)), explain, false));
-           },
+      .def("ask", &ask,
            py::arg("question"), py::arg("index"), py::kw_only(), py::arg("history") = py::none(),
            py::arg("scenario") = py::none(), py::arg("source") = py::none(),
            py::arg("now") = py::none(), py::arg("timezone") = py::none(),
@@ -682,6 +699,17 @@ void register_planning(py::module_& m) {
              return medians;
            },
            py::arg("requests"), py::arg("reps"));
+}
+
+}  // namespace
+
+void register_planning(py::module_& m) {
+  register_decisions(m);
+  register_plan_views(m);
+  register_preparation(m);
+  register_analysis(m);
+  register_hook_inputs(m);
+  register_planner(m);
 }
 
 }  // namespace qaplan::py

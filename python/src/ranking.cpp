@@ -313,7 +313,9 @@ std::string hit_repr(const Hit& h) {
 
 }  // namespace
 
-void register_ranking(py::module_& m) {
+namespace {
+
+void register_saved_index(py::module_& m) {
   py::class_<PySavedIndex>(m, "SavedIndex",
                            "An index directory from `qaplan index build`, opened once (BM25, its "
                            "vectors when it has them, and the document store) for Planner.ask. "
@@ -328,7 +330,9 @@ void register_ranking(py::module_& m) {
            "Raises IoError naming the file (no index, or one built with --no-store).")
       .def("__len__", [](const PySavedIndex& s) { return s.index.size(); })
       .def_readonly("path", &PySavedIndex::path);
+}
 
+void register_tokens_and_hits(py::module_& m) {
   m.attr("TOKENIZER_VERSION") = std::string(kTokenizerVersion);
   m.def("tokenize", [](py::handle text) {
     const std::string s = utf8(text, "text");
@@ -380,7 +384,9 @@ void register_ranking(py::module_& m) {
         "Reciprocal Rank Fusion: score(d) = Σ w_i / (k + rank_i(d)). Each list is best first and "
         "holds qaplan.Hit objects, (doc, score) pairs or doc indexes. Nothing is truncated; ties "
         "by lower doc.");
+}
 
+void register_bm25(py::module_& m) {
   py::class_<PyBm25>(m, "Bm25Index",
                      "Lucene-style BM25 over a collection. Immutable; search() releases the GIL "
                      "and may run in many threads at once.")
@@ -508,7 +514,9 @@ void register_ranking(py::module_& m) {
                std::to_string(s.index.num_terms()) + ", norms='" +
                std::string(to_string(s.index.options().norms)) + "')";
       });
+}
 
+void register_vector_index(py::module_& m) {
   py::class_<PyVectorIndex>(m, "VectorIndex",
                             "Cosine search through an HNSW graph (hnswlib; fixed seed, "
                             "deterministic). Immutable; searches release the GIL.")
@@ -565,7 +573,9 @@ void register_ranking(py::module_& m) {
         return "VectorIndex(rows=" + std::to_string(s.index->size()) +
                ", dimensions=" + std::to_string(s.index->dimensions()) + ")";
       });
+}
 
+void register_embedder(py::module_& m) {
   py::class_<LocalTfidfEmbedder>(m, "LocalTfidfEmbedder",
                                  "The built-in `local-tfidf` vector space (TF-IDF over the "
                                  "benchmark tokens): an offline stand-in for an embedding model, "
@@ -592,6 +602,16 @@ void register_ranking(py::module_& m) {
       .def_property_readonly("dimensions", &LocalTfidfEmbedder::dimensions)
       .def_property_readonly("model", [](const LocalTfidfEmbedder& e) { return std::string(e.model()); })
       .def_property_readonly("vocabulary", &LocalTfidfEmbedder::vocabulary);
+}
+
+}  // namespace
+
+void register_ranking(py::module_& m) {
+  register_saved_index(m);
+  register_tokens_and_hits(m);
+  register_bm25(m);
+  register_vector_index(m);
+  register_embedder(m);
 }
 
 }  // namespace qaplan::py
