@@ -143,50 +143,42 @@ Result<std::unordered_map<std::string, std::vector<float>>> load_query_vectors(c
   return out;
 }
 
-int run_search(const SearchOptions& o) {
-  const auto t_start = Clock::now();
+// A query's error names the query: --query, or the queries file and the query's id.
+Error query_error(Error e, const SearchOptions& o, const TextRecord& q) {
+  if (o.queries.empty()) {
+    e.field = "--query";
+  } else {
+    e.file = o.queries;
+    e.field = "id " + q.id;
+  }
+  return e;
+}
+
+// The flags that must agree, and the BM25 / HNSW / RRF options they and the config give.
+Result<HybridOptions> search_options(const SearchOptions& o) {
   if (o.query.empty() == o.queries.empty())
-    return report(make_error(ErrorCode::kInvalidInput, "give exactly one of --query or --queries"));
+    return make_error(ErrorCode::kInvalidInput, "give exactly one of --query or --queries");
   if (o.corpus.empty() == o.index.empty())
-    return report(make_error(ErrorCode::kInvalidInput, "give exactly one of --corpus or --index"));
-  if (o.rounds && *o.rounds < 1)
-    return report(make_error(ErrorCode::kInvalidInput, "must be >= 1", "--rounds"));
+    return make_error(ErrorCode::kInvalidInput, "give exactly one of --corpus or --index");
+  if (o.rounds && *o.rounds < 1) return make_error(ErrorCode::kInvalidInput, "must be >= 1", "--rounds");
   if (o.with_text && (o.index.empty() || o.format != "json"))
-    return report(make_error(ErrorCode::kInvalidInput,
-                             "needs --index (its docs.jsonl) and --format json", "--with-text"));
+    return make_error(ErrorCode::kInvalidInput, "needs --index (its docs.jsonl) and --format json",
+                      "--with-text");
   HybridOptions hopts{o.ranking.bm25, o.ranking.hnsw, o.ranking.rrf};
   if (o.norms) {
-    auto norms = parse_bm25_norms(*o.norms);
-    if (!norms) return report(norms.error());
-    hopts.bm25.norms = *norms;
+    QAPLAN_ASSIGN_OR_RETURN(hopts.bm25.norms, parse_bm25_norms(*o.norms));
   }
   hopts.bm25.k1 = o.k1.value_or(hopts.bm25.k1);
   hopts.bm25.b = o.b.value_or(hopts.bm25.b);
-  if (Status s = hopts.bm25.validate(); !s) return report(s.error());
+  QAPLAN_TRY(hopts.bm25.validate());
+  return hopts;
+}
 
+// Everything one run holds: the queries, what each needs to be ranked, and the collection.
+struct SearchSession {
   std::vector<TextRecord> queries;
-  std::vector<std::filesystem::path> inputs;
-  if (!o.corpus.empty()) inputs.emplace_back(o.corpus);
-  if (!o.queries.empty()) {
-    auto q = load_jsonl(o.queries, JsonlKind::kQueries);
-    if (!q) return report(q.error());
-    queries = std::move(*q);
-    inputs.emplace_back(o.queries);
-  } else {
-    queries.push_back({"query", o.query});
-  }
-  auto query_error = [&](Error e, const TextRecord& q) {
-    if (o.queries.empty()) {
-      e.field = "--query";
-    } else {
-      e.file = o.queries;
-      e.field = "id " + q.id;
-    }
-    return report(e);
-  };
-
-  // The ranking function for each mode and source; `prepared` holds what it needs per query.
-  std::vector<HybridQuery> prepared(queries.size());
+  std::vector<std::filesystem::path> inputs;  // never an output
+  std::vector<HybridQuery> prepared;
   std::function<Result<RankedList>(std::size_t)> rank_one;
   IdOf id_of;
   std::optional<HybridSearcher> searcher;
@@ -196,122 +188,147 @@ int run_search(const SearchOptions& o) {
   std::vector<TextRecord> docs;
   double build_s = 0, open_ms = 0;
   std::size_t ndocs = 0;
-  const auto t0 = Clock::now();
-  if (!o.index.empty()) {
-    // A saved index: mapped, nothing rebuilt. Its BM25 parameters are part of it.
-    const bool in_memory = o.load.value_or(o.ranking.load) == "memory";
-    auto ix = CollectionIndex::open(o.index, o.mode != "bm25", true, in_memory);
-    if (!ix) return report(ix.error());
-    index = std::move(*ix);
-    open_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    const Bm25Options& built = index->bm25().options();
-    if ((o.norms && hopts.bm25.norms != built.norms) || (o.k1 && *o.k1 != built.k1) ||
-        (o.b && *o.b != built.b))
-      return report(make_error(ErrorCode::kInvalidInput,
-                               "the index was built with norms " + std::string(to_string(built.norms)) +
-                                   ", k1 " + std::to_string(built.k1) + ", b " +
-                                   std::to_string(built.b) + "; rebuild it to change them",
-                               "--index"));
-    ndocs = index->size();
-    id_of = [&](std::uint32_t d) { return index->doc_id(d); };
-    if (o.with_text) {
-      auto opened = DocStore::open(o.index, index->size());
-      if (!opened) return report(opened.error());
-      store = std::move(*opened);
-    }
-    auto tok = Tokenizer::create();
-    if (!tok) return report(tok.error());
-    for (std::size_t i = 0; i < queries.size(); ++i)
-      if (Status s = tok->tokenize_into(queries[i].text, prepared[i].tokens); !s)
-        return query_error(s.error(), queries[i]);
-    if (o.mode != "bm25") {
-      if (index->vectors() == nullptr)
-        return report(make_error(ErrorCode::kInvalidInput,
-                                 "the index has no vectors (build it with --vectors)", "--mode"));
-      if (o.query_vectors.empty())
-        return report(make_error(ErrorCode::kInvalidInput,
-                                 "missing: needed with --mode " + o.mode + " on an index",
-                                 "--query-vectors"));
-      auto qv = load_query_vectors(o.query_vectors);
-      if (!qv) return report(qv.error());
-      for (std::size_t i = 0; i < queries.size(); ++i) {
-        auto it = qv->find(queries[i].id);
-        if (it == qv->end())
-          return report(make_file_error(ErrorCode::kInvalidInput,
-                                        "no vector for query \"" + queries[i].id + "\"",
-                                        o.query_vectors));
-        prepared[i].vector = std::move(it->second);
-      }
-    }
-    const CollectionIndex& ci = *index;
-    auto vec_hits = [&ci](const HybridQuery& q, std::size_t k) -> Result<RankedList> {
-      QAPLAN_ASSIGN_OR_RETURN(RankedList v, ci.vectors()->search(q.vector, k));
-      std::erase_if(v, [](const ScoredDoc& h) { return !(h.score > 0); });
-      return v;
-    };
-    rank_one = [&, vec_hits](std::size_t i) -> Result<RankedList> {
-      const HybridQuery& q = prepared[i];
-      if (o.mode == "bm25") return ci.bm25().search(q.tokens, o.k);
-      if (o.mode == "vector") return vec_hits(q, o.k);
-      QAPLAN_ASSIGN_OR_RETURN(RankedList v, vec_hits(q, 0));
-      QAPLAN_ASSIGN_OR_RETURN(auto fused, fuse_rrf({v, ci.bm25().search(q.tokens, 0)}, hopts.rrf));
-      const std::size_t n = o.k == 0 ? fused.size() : std::min(o.k, fused.size());
-      RankedList out;
-      for (std::size_t r = 0; r < n; ++r) out.push_back({fused[r].doc, fused[r].score});
-      return out;
-    };
-  } else if (o.mode == "bm25") {
-    // BM25 over a corpus file: streamed into a compact in-memory index (texts are not kept).
-    IndexBuildOptions bo;
-    bo.bm25 = hopts.bm25;
-    auto built = build_bm25_from_jsonl(o.corpus, bo);
-    if (!built) return report(built.error());
-    bm25 = std::move(*built);
-    build_s = std::chrono::duration<double>(Clock::now() - t0).count();
-    ndocs = bm25->size();
-    id_of = [&](std::uint32_t d) { return bm25->doc_id(d); };
-    auto tok = Tokenizer::create();
-    if (!tok) return report(tok.error());
-    for (std::size_t i = 0; i < queries.size(); ++i)
-      if (Status s = tok->tokenize_into(queries[i].text, prepared[i].tokens); !s)
-        return query_error(s.error(), queries[i]);
-    rank_one = [&](std::size_t i) -> Result<RankedList> { return bm25->search(prepared[i].tokens, o.k); };
-  } else {
-    auto loaded = load_jsonl(o.corpus, JsonlKind::kCorpus);
-    if (!loaded) return report(loaded.error());
-    docs = std::move(*loaded);
-    // Index build: tokenization + BM25 + TF-IDF fit, embedding and HNSW.
-    const HybridLegs legs{o.mode != "vector", true};
-    auto built = HybridSearcher::from_records(docs, hopts, legs);
-    if (!built) {
-      Error e = built.error();
-      e.file = o.corpus;
-      return report(e);
-    }
-    searcher = std::move(*built);
-    build_s = std::chrono::duration<double>(Clock::now() - t0).count();
-    ndocs = docs.size();
-    id_of = [&](std::uint32_t d) { return docs[d].id; };
-    // Tokenization and embedding are excluded from the timed ranking, as in the Lucene harness
-    // which times only search().
-    for (std::size_t i = 0; i < queries.size(); ++i) {
-      auto p = searcher->prepare(queries[i].text);
-      if (!p) return query_error(p.error(), queries[i]);
-      prepared[i] = std::move(*p);
-    }
-    rank_one = [&](std::size_t i) { return rank(*searcher, o.mode, prepared[i], o.k); };
-  }
+};
 
-  std::vector<RankedList> results(prepared.size());
+Status read_queries(const SearchOptions& o, SearchSession& s) {
+  if (!o.corpus.empty()) s.inputs.emplace_back(o.corpus);
+  if (!o.queries.empty()) {
+    QAPLAN_ASSIGN_OR_RETURN(s.queries, load_jsonl(o.queries, JsonlKind::kQueries));
+    s.inputs.emplace_back(o.queries);
+  } else {
+    s.queries.push_back({"query", o.query});
+  }
+  s.prepared.resize(s.queries.size());
+  return {};
+}
+
+Status tokenize_queries(const SearchOptions& o, SearchSession& s) {
+  QAPLAN_ASSIGN_OR_RETURN(const Tokenizer tok, Tokenizer::create());
+  for (std::size_t i = 0; i < s.queries.size(); ++i)
+    if (Status st = tok.tokenize_into(s.queries[i].text, s.prepared[i].tokens); !st)
+      return query_error(st.error(), o, s.queries[i]);
+  return {};
+}
+
+// --mode vector|hybrid on a saved index: every query's vector from --query-vectors.
+Status attach_query_vectors(const SearchOptions& o, SearchSession& s) {
+  if (s.index->vectors() == nullptr)
+    return make_error(ErrorCode::kInvalidInput, "the index has no vectors (build it with --vectors)",
+                      "--mode");
+  if (o.query_vectors.empty())
+    return make_error(ErrorCode::kInvalidInput, "missing: needed with --mode " + o.mode + " on an index",
+                      "--query-vectors");
+  QAPLAN_ASSIGN_OR_RETURN(auto qv, load_query_vectors(o.query_vectors));
+  for (std::size_t i = 0; i < s.queries.size(); ++i) {
+    auto it = qv.find(s.queries[i].id);
+    if (it == qv.end())
+      return make_file_error(ErrorCode::kInvalidInput,
+                             "no vector for query \"" + s.queries[i].id + "\"", o.query_vectors);
+    s.prepared[i].vector = std::move(it->second);
+  }
+  return {};
+}
+
+// A saved index: mapped, nothing rebuilt. Its BM25 parameters are part of it.
+Status open_saved_index(const SearchOptions& o, const HybridOptions& hopts, SearchSession& s) {
+  const auto t0 = Clock::now();
+  const bool in_memory = o.load.value_or(o.ranking.load) == "memory";
+  QAPLAN_ASSIGN_OR_RETURN(CollectionIndex ix, CollectionIndex::open(o.index, o.mode != "bm25", true, in_memory));
+  s.index = std::move(ix);
+  s.open_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  const Bm25Options& built = s.index->bm25().options();
+  if ((o.norms && hopts.bm25.norms != built.norms) || (o.k1 && *o.k1 != built.k1) ||
+      (o.b && *o.b != built.b))
+    return make_error(ErrorCode::kInvalidInput,
+                      "the index was built with norms " + std::string(to_string(built.norms)) +
+                          ", k1 " + std::to_string(built.k1) + ", b " + std::to_string(built.b) +
+                          "; rebuild it to change them",
+                      "--index");
+  s.ndocs = s.index->size();
+  s.id_of = [&s](std::uint32_t d) { return s.index->doc_id(d); };
+  if (o.with_text) {
+    QAPLAN_ASSIGN_OR_RETURN(s.store, DocStore::open(o.index, s.index->size()));
+  }
+  QAPLAN_TRY(tokenize_queries(o, s));
+  if (o.mode != "bm25") QAPLAN_TRY(attach_query_vectors(o, s));
+  const CollectionIndex& ci = *s.index;
+  auto vec_hits = [&ci](const HybridQuery& q, std::size_t k) -> Result<RankedList> {
+    QAPLAN_ASSIGN_OR_RETURN(RankedList v, ci.vectors()->search(q.vector, k));
+    std::erase_if(v, [](const ScoredDoc& h) { return !(h.score > 0); });
+    return v;
+  };
+  s.rank_one = [&o, &s, &ci, vec_hits, rrf = hopts.rrf](std::size_t i) -> Result<RankedList> {
+    const HybridQuery& q = s.prepared[i];
+    if (o.mode == "bm25") return ci.bm25().search(q.tokens, o.k);
+    if (o.mode == "vector") return vec_hits(q, o.k);
+    QAPLAN_ASSIGN_OR_RETURN(RankedList v, vec_hits(q, 0));
+    QAPLAN_ASSIGN_OR_RETURN(auto fused, fuse_rrf({v, ci.bm25().search(q.tokens, 0)}, rrf));
+    const std::size_t n = o.k == 0 ? fused.size() : std::min(o.k, fused.size());
+    RankedList out;
+    for (std::size_t r = 0; r < n; ++r) out.push_back({fused[r].doc, fused[r].score});
+    return out;
+  };
+  return {};
+}
+
+// BM25 over a corpus file: streamed into a compact in-memory index (texts are not kept).
+Status build_corpus_bm25(const SearchOptions& o, const HybridOptions& hopts, SearchSession& s) {
+  const auto t0 = Clock::now();
+  IndexBuildOptions bo;
+  bo.bm25 = hopts.bm25;
+  QAPLAN_ASSIGN_OR_RETURN(Bm25Index built, build_bm25_from_jsonl(o.corpus, bo));
+  s.bm25 = std::move(built);
+  s.build_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  s.ndocs = s.bm25->size();
+  s.id_of = [&s](std::uint32_t d) { return s.bm25->doc_id(d); };
+  QAPLAN_TRY(tokenize_queries(o, s));
+  s.rank_one = [&o, &s](std::size_t i) -> Result<RankedList> {
+    return s.bm25->search(s.prepared[i].tokens, o.k);
+  };
+  return {};
+}
+
+// Vector or hybrid over a corpus file: tokenization + BM25 + TF-IDF fit, embedding and HNSW.
+Status build_corpus_hybrid(const SearchOptions& o, const HybridOptions& hopts, SearchSession& s) {
+  const auto t0 = Clock::now();
+  QAPLAN_ASSIGN_OR_RETURN(s.docs, load_jsonl(o.corpus, JsonlKind::kCorpus));
+  const HybridLegs legs{o.mode != "vector", true};
+  auto built = HybridSearcher::from_records(s.docs, hopts, legs);
+  if (!built) {
+    Error e = built.error();
+    e.file = o.corpus;
+    return e;
+  }
+  s.searcher = std::move(*built);
+  s.build_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  s.ndocs = s.docs.size();
+  s.id_of = [&s](std::uint32_t d) { return s.docs[d].id; };
+  // Tokenization and embedding are excluded from the timed ranking, as in the Lucene harness
+  // which times only search().
+  for (std::size_t i = 0; i < s.queries.size(); ++i) {
+    auto p = s.searcher->prepare(s.queries[i].text);
+    if (!p) return query_error(p.error(), o, s.queries[i]);
+    s.prepared[i] = std::move(*p);
+  }
+  s.rank_one = [&o, &s](std::size_t i) { return rank(*s.searcher, o.mode, s.prepared[i], o.k); };
+  return {};
+}
+
+// Ranks every query once, or with --rounds the Lucene harness's protocol: two warm-up passes,
+// then the best (fastest) of N timed passes, one thread; per-query latency percentiles of that
+// best pass (nearest rank), reported on stderr.
+Status run_rounds(const SearchOptions& o, const SearchSession& s, Clock::time_point t_start,
+                  std::vector<RankedList>& results) {
+  results.assign(s.prepared.size(), {});
   double first_ms = -1;
   // A mapped index written over or truncated in place is refused before it is read (one fstat
   // per 256 queries); a file replaced by rename leaves the mapping intact.
   constexpr std::size_t kCheckEvery = 256;
   auto one_round = [&](std::vector<double>* lat) -> Status {
-    for (std::size_t i = 0; i < prepared.size(); ++i) {
-      if (index && i % kCheckEvery == 0) QAPLAN_TRY(index->unchanged());
+    for (std::size_t i = 0; i < s.prepared.size(); ++i) {
+      if (s.index && i % kCheckEvery == 0) QAPLAN_TRY(s.index->unchanged());
       const auto q0 = Clock::now();
-      auto r = rank_one(i);
+      auto r = s.rank_one(i);
       if (lat) (*lat)[i] = std::chrono::duration<double, std::micro>(Clock::now() - q0).count();
       if (!r) return r.error();
       results[i] = std::move(*r);
@@ -320,49 +337,63 @@ int run_search(const SearchOptions& o) {
     }
     return {};
   };
-  if (!o.rounds) {
-    if (Status s = one_round(nullptr); !s) return report(s.error());
-  } else {
-    if (!o.index.empty())
-      std::fprintf(stderr, "qaplan open docs=%zu open_ms=%.2f\n", ndocs, open_ms);
-    else
-      std::fprintf(stderr, "qaplan index docs=%zu index_s=%.3f docs_per_s=%.0f\n", ndocs, build_s,
-                   build_s > 0 ? static_cast<double>(ndocs) / build_s : 0.0);
-    // The Lucene harness's protocol: two warm-up passes, then the best (fastest) of N timed
-    // passes, one thread; per-query latency percentiles of that best pass (nearest rank).
-    std::vector<double> lat(prepared.size()), best_lat;
-    double best = 1e300;
-    for (int round = 0; round < 2 + *o.rounds; ++round) {
-      const auto r0 = Clock::now();
-      if (Status s = one_round(&lat); !s) return report(s.error());
-      const double sec = std::chrono::duration<double>(Clock::now() - r0).count();
-      if (round >= 2 && sec < best) {
-        best = sec;
-        best_lat = lat;
-      }
+  if (!o.rounds) return one_round(nullptr);
+  if (!o.index.empty())
+    std::fprintf(stderr, "qaplan open docs=%zu open_ms=%.2f\n", s.ndocs, s.open_ms);
+  else
+    std::fprintf(stderr, "qaplan index docs=%zu index_s=%.3f docs_per_s=%.0f\n", s.ndocs, s.build_s,
+                 s.build_s > 0 ? static_cast<double>(s.ndocs) / s.build_s : 0.0);
+  std::vector<double> lat(s.prepared.size()), best_lat;
+  double best = 1e300;
+  for (int round = 0; round < 2 + *o.rounds; ++round) {
+    const auto r0 = Clock::now();
+    QAPLAN_TRY(one_round(&lat));
+    const double sec = std::chrono::duration<double>(Clock::now() - r0).count();
+    if (round >= 2 && sec < best) {
+      best = sec;
+      best_lat = lat;
     }
-    const double n = static_cast<double>(prepared.size());
-    auto pct = [&](double p) { return nearest_rank_percentile(best_lat, p).value_or(0.0); };
-    const auto [rss, hwm] = rss_mb();
-    std::fprintf(stderr,
-                 "qaplan search mode=%s queries=%zu qps=%.1f p50_us=%.1f p95_us=%.1f p99_us=%.1f "
-                 "first_answer_ms=%.2f rss_mb=%.1f peak_rss_mb=%.1f\n",
-                 o.mode.c_str(), prepared.size(), best > 0 ? n / best : 0.0, pct(50), pct(95),
-                 pct(99), first_ms, rss, hwm);
   }
+  const double n = static_cast<double>(s.prepared.size());
+  auto pct = [&](double p) { return nearest_rank_percentile(best_lat, p).value_or(0.0); };
+  const auto [rss, hwm] = rss_mb();
+  std::fprintf(stderr,
+               "qaplan search mode=%s queries=%zu qps=%.1f p50_us=%.1f p95_us=%.1f p99_us=%.1f "
+               "first_answer_ms=%.2f rss_mb=%.1f peak_rss_mb=%.1f\n",
+               o.mode.c_str(), s.prepared.size(), best > 0 ? n / best : 0.0, pct(50), pct(95),
+               pct(99), first_ms, rss, hwm);
+  return {};
+}
 
+int write_results(const SearchOptions& o, const SearchSession& s,
+                  const std::vector<RankedList>& results) {
   std::string out;
-  for (std::size_t i = 0; i < prepared.size(); ++i)
+  for (std::size_t i = 0; i < s.prepared.size(); ++i)
     out += o.format == "tsv"
-               ? format_tsv(queries[i].id, results[i], id_of, prepared[i].tokens.empty())
-               : format_json(queries[i].id, results[i], id_of, prepared[i].tokens.empty(), o.pretty,
-                             store ? &*store : nullptr);
+               ? format_tsv(s.queries[i].id, results[i], s.id_of, s.prepared[i].tokens.empty())
+               : format_json(s.queries[i].id, results[i], s.id_of, s.prepared[i].tokens.empty(),
+                             o.pretty, s.store ? &*s.store : nullptr);
   if (o.output.empty() || o.output == "-") {
     std::cout << out << std::flush;
     return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
   }
-  if (Status s = write_file_atomic(o.output, out, inputs); !s) return report(s.error());
+  if (Status st = write_file_atomic(o.output, out, s.inputs); !st) return report(st.error());
   return kOk;
+}
+
+int run_search(const SearchOptions& o) {
+  const auto t_start = Clock::now();
+  auto hopts = search_options(o);
+  if (!hopts) return report(hopts.error());
+  SearchSession s;  // the ranking functions below point into it: it never moves
+  if (Status st = read_queries(o, s); !st) return report(st.error());
+  const Status opened = !o.index.empty()  ? open_saved_index(o, *hopts, s)
+                        : o.mode == "bm25" ? build_corpus_bm25(o, *hopts, s)
+                                           : build_corpus_hybrid(o, *hopts, s);
+  if (!opened) return report(opened.error());
+  std::vector<RankedList> results;
+  if (Status st = run_rounds(o, s, t_start, results); !st) return report(st.error());
+  return write_results(o, s, results);
 }
 
 }  // namespace
