@@ -6,15 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "qaplan/io.hpp"
+#include "ranking/internal/jsonl.hpp"
 
 namespace qaplan {
 namespace {
 
-bool blank(std::string_view line) {
-  return line.find_first_not_of(" \t\r") == std::string_view::npos;
-}
-
-std::string id_of(std::string_view line) {
+// The "id" of a corpus line ("" when it has none).
+std::string line_id(std::string_view line) {
   const auto j = nlohmann::json::parse(line, nullptr, false);
   if (!j.is_object() || !j.contains("id") || !j["id"].is_string()) return {};
   return j["id"].get<std::string>();
@@ -29,9 +27,9 @@ Result<std::string> make_doc_store(const std::filesystem::path& corpus, const Bm
   for (;;) {
     QAPLAN_ASSIGN_OR_RETURN(const bool more, in.next(line));
     if (!more) break;
-    if (blank(line)) continue;
+    if (internal::blank_line(line)) continue;  // as the builder skips them
     // The builder read the same lines: a different id means the file changed in between.
-    if (doc >= index.size() || id_of(line) != index.doc_id(doc))
+    if (doc >= index.size() || line_id(line) != index.doc_id(doc))
       return make_file_error(ErrorCode::kInvalidInput,
                              "the corpus changed while it was indexed (document " +
                                  std::to_string(doc) + "); build again",
