@@ -386,10 +386,9 @@ void register_tokens_and_hits(py::module_& m) {
         "by lower doc.");
 }
 
-void register_bm25(py::module_& m) {
-  py::class_<PyBm25>(m, "Bm25Index",
-                     "Lucene-style BM25 over a collection. Immutable; search() releases the GIL "
-                     "and may run in many threads at once.")
+// Construction and loading.
+void add_bm25_constructors(py::class_<PyBm25>& cls) {
+  cls
       .def(py::init([](py::handle texts, py::handle ids, double k1, double b, const std::string& norms) {
              const Bm25Options opts = bm25_options(k1, b, norms);
              std::vector<std::string> t = utf8_list(texts, "texts");
@@ -447,7 +446,12 @@ void register_bm25(py::module_& m) {
            py::arg("path"), py::kw_only(), py::arg("verify_checksum") = true,
            py::arg("expected_tokenizer") = "", py::arg("load") = "mmap",
            "Maps a file written by save() or `qaplan index build` (DIR/gen-N/bm25.qidx) read-only; "
-           "load=\"memory\" reads it into memory instead (immune to changes on disk).")
+           "load=\"memory\" reads it into memory instead (immune to changes on disk).");
+}
+
+// Searching and reading it.
+void add_bm25_queries(py::class_<PyBm25>& cls) {
+  cls
       .def("unchanged", [](const PyBm25& self) { unwrap(self.index.unchanged()); },
            "Raises qaplan.IoError when the mapped file was written over or truncated in place "
            "since it was opened (call before a batch of searches); never for load=\"memory\".")
@@ -514,6 +518,14 @@ void register_bm25(py::module_& m) {
                std::to_string(s.index.num_terms()) + ", norms='" +
                std::string(to_string(s.index.options().norms)) + "')";
       });
+}
+
+void register_bm25(py::module_& m) {
+  py::class_<PyBm25> cls(m, "Bm25Index",
+                         "Lucene-style BM25 over a collection. Immutable; search() releases the "
+                         "GIL and may run in many threads at once.");
+  add_bm25_constructors(cls);
+  add_bm25_queries(cls);
 }
 
 void register_vector_index(py::module_& m) {
