@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <unordered_map>
 
 #include "qaplan/eval/executor.hpp"
 #include "qaplan/planning/json.hpp"
@@ -22,60 +23,77 @@ struct Scope {
   ExecutionFilters filters;
 };
 
-// A filter holds unless the document's field says otherwise; `unknown` collects the fields a
-// filter needed and the document lacked.
-bool field_allows(const json& doc, const char* key, const std::string& want,
+// Each candidate's corpus line parsed once per question, however many lists it is in.
+class ParsedDocs {
+ public:
+  explicit ParsedDocs(const DocStore& store) : store_(store) {}
+  const json& operator[](std::size_t doc) {
+    auto [it, fresh] = docs_.try_emplace(doc);
+    if (fresh) it->second = json::parse(store_.line(doc), nullptr, false);
+    return it->second;
+  }
+
+ private:
+  const DocStore& store_;
+  std::unordered_map<std::size_t, json> docs_;
+};
+
+// A filter on one field holds unless the document's field says otherwise: a field that is
+// absent or of another type is recorded in `unknown` and the document kept (recoverable).
+template <class Holds>
+bool field_allows(const json& doc, const char* key, json::value_t type, Holds holds,
                   std::set<std::string>& unknown) {
   const auto it = doc.find(key);
-  if (it == doc.end() || !it->is_string()) return unknown.insert(key), true;
-  return it->get<std::string>() == want;
+  if (it == doc.end() || it->type() != type) return unknown.insert(key), true;
+  return holds(*it);
+}
+
+bool dates_allow(const json& doc, const ExecutionFilters& f, std::set<std::string>& unknown) {
+  auto date = [&](const char* key) -> std::optional<std::string> {
+    const auto it = doc.find(key);
+    return it != doc.end() && it->is_string() ? std::optional(it->get<std::string>())
+                                              : std::nullopt;
+  };
+  DocChunk c;
+  c.effective_from = date("effective_from");
+  c.effective_to = date("effective_to");
+  if (!doc.contains("effective_from") && !doc.contains("effective_to"))
+    unknown.insert("effective_from");
+  return effective_in(c, f.date_from, f.date_to);
 }
 
 bool in_scope(const json& doc, const Scope& s, std::set<std::string>& unknown) {
+  using T = json::value_t;
   const ExecutionFilters& f = s.filters;
-  if (!s.sources.empty()) {
-    const auto it = doc.find("source");
-    if (it == doc.end() || !it->is_string()) unknown.insert("source");
-    else if (std::find(s.sources.begin(), s.sources.end(), it->get<std::string>()) == s.sources.end())
-      return false;
-  }
-  if (!f.date_from.empty() || !f.date_to.empty()) {
-    auto date = [&](const char* key) -> std::optional<std::string> {
-      const auto it = doc.find(key);
-      return it != doc.end() && it->is_string() ? std::optional(it->get<std::string>()) : std::nullopt;
-    };
-    DocChunk c;
-    c.effective_from = date("effective_from");
-    c.effective_to = date("effective_to");
-    if (!doc.contains("effective_from") && !doc.contains("effective_to")) unknown.insert("effective_from");
-    if (!effective_in(c, f.date_from, f.date_to)) return false;
-  }
-  if (f.department && !field_allows(doc, "department", *f.department, unknown)) return false;
-  if (f.path_prefix) {
-    const auto it = doc.find("path");
-    if (it == doc.end() || !it->is_string()) unknown.insert("path");
-    else if (!it->get<std::string>().starts_with(*f.path_prefix)) return false;
-  }
-  if (f.is_signed) {
-    const auto it = doc.find("is_signed");
-    if (it == doc.end() || !it->is_boolean()) unknown.insert("is_signed");
-    else if (it->get<bool>() != *f.is_signed) return false;
-  }
-  if (!f.tags.empty()) {
-    const auto it = doc.find("tags");
-    if (it == doc.end() || !it->is_array()) return unknown.insert("tags"), true;
-    for (const std::string& t : f.tags)
-      if (std::find(it->begin(), it->end(), json(t)) == it->end()) return false;
-  }
-  return true;
+  auto str = [](const json& v) -> const std::string& { return v.get_ref<const std::string&>(); };
+  auto listed = [](const auto& list, const auto& v) {
+    return std::find(list.begin(), list.end(), v) != list.end();
+  };
+  auto source_listed = [&](const json& v) { return listed(s.sources, str(v)); };
+  auto same_department = [&](const json& v) { return str(v) == *f.department; };
+  auto under_path = [&](const json& v) { return str(v).starts_with(*f.path_prefix); };
+  auto same_signed = [&](const json& v) { return v.get<bool>() == *f.is_signed; };
+  auto every_tag = [&](const json& v) {
+    return std::all_of(f.tags.begin(), f.tags.end(),
+                       [&](const std::string& t) { return listed(v, json(t)); });
+  };
+  if (!s.sources.empty() && !field_allows(doc, "source", T::string, source_listed, unknown))
+    return false;
+  if ((!f.date_from.empty() || !f.date_to.empty()) && !dates_allow(doc, f, unknown)) return false;
+  if (f.department && !field_allows(doc, "department", T::string, same_department, unknown))
+    return false;
+  if (f.path_prefix && !field_allows(doc, "path", T::string, under_path, unknown)) return false;
+  if (f.is_signed && !field_allows(doc, "is_signed", T::boolean, same_signed, unknown))
+    return false;
+  return f.tags.empty() || field_allows(doc, "tags", T::array, every_tag, unknown);
 }
 
 // The `top_k` documents of a ranked list that are in scope.
-RankedList in_scope_only(const RankedList& ranked, const DocStore& store, const Scope& scope,
+RankedList in_scope_only(const RankedList& ranked, ParsedDocs& docs, const Scope& scope,
                          std::size_t top_k, std::set<std::string>& unknown) {
   RankedList out;
   for (const ScoredDoc& h : ranked) {
-    const json doc = json::parse(store.line(h.doc), nullptr, false);
+    const json& doc = docs[h.doc];
     if (doc.is_object() && !in_scope(doc, scope, unknown)) continue;
     out.push_back(h);
     if (out.size() == top_k) break;
@@ -87,7 +105,7 @@ RankedList in_scope_only(const RankedList& ranked, const DocStore& store, const 
 // best documents in scope.
 Result<std::vector<RankedList>> legs(const std::vector<std::string>& queries,
                                      const std::vector<std::vector<float>>& vectors,
-                                     const CollectionIndex& index, const DocStore& store,
+                                     const CollectionIndex& index, ParsedDocs& docs,
                                      const Scope& scope, std::size_t top_k,
                                      std::set<std::string>& unknown) {
   QAPLAN_ASSIGN_OR_RETURN(const Tokenizer tok, Tokenizer::create());
@@ -95,7 +113,7 @@ Result<std::vector<RankedList>> legs(const std::vector<std::string>& queries,
   std::vector<std::string> tokens;
   for (const std::string& q : queries) {
     QAPLAN_TRY(tok.tokenize_into(q, tokens));
-    lists.push_back(in_scope_only(index.bm25().search(tokens, top_k * kPoolFactor), store, scope,
+    lists.push_back(in_scope_only(index.bm25().search(tokens, top_k * kPoolFactor), docs, scope,
                                   top_k, unknown));
   }
   if (index.vectors() == nullptr) return lists;
@@ -107,28 +125,28 @@ Result<std::vector<RankedList>> legs(const std::vector<std::string>& queries,
       return e;
     }
     std::erase_if(*hits, [](const ScoredDoc& h) { return !(h.score > 0); });
-    lists.push_back(in_scope_only(*hits, store, scope, top_k, unknown));
+    lists.push_back(in_scope_only(*hits, docs, scope, top_k, unknown));
   }
   return lists;
 }
 
-std::string parent_of(std::string_view line, const std::string& id) {
-  const json doc = json::parse(line, nullptr, false);
-  if (doc.is_object() && doc.contains("parent_id") && doc["parent_id"].is_string())
-    return doc["parent_id"].get<std::string>();
-  return id;
+std::string string_field(const json& doc, const char* key, std::string fallback) {
+  const auto it = doc.is_object() ? doc.find(key) : doc.end();
+  return it != doc.end() && it->is_string() ? it->get<std::string>() : std::move(fallback);
 }
 
 // Fused hits → passages: best document per parent, at most `n`.
 std::vector<AskPassage> passages(const std::vector<FusedHit>& fused, const CollectionIndex& index,
-                                 const DocStore& store, std::size_t n) {
+                                 const DocStore& store, ParsedDocs& docs, std::size_t n) {
   std::vector<AskPassage> out;
   std::set<std::string> parents;
   for (const FusedHit& h : fused) {
     if (out.size() == n) break;
-    AskPassage p{h.doc, index.doc_id(h.doc), h.score, store.text(h.doc), std::string(store.line(h.doc))};
-    if (!parents.insert(parent_of(p.line, p.id)).second) continue;
-    out.push_back(std::move(p));
+    const json& doc = docs[h.doc];
+    std::string id(index.doc_id(h.doc));
+    if (!parents.insert(string_field(doc, "parent_id", id)).second) continue;
+    out.push_back({h.doc, std::move(id), h.score, string_field(doc, "text", ""),
+                   std::string(store.line(h.doc))});
   }
   return out;
 }
@@ -151,15 +169,18 @@ Result<AskResult> ask_index(const Planner& planner, const PrepareRequest& reques
   Scope scope{in.filters.sources.empty() ? prep.effective_sources : in.filters.sources, in.filters};
   const auto top_k = static_cast<std::size_t>(std::max(prep.plan->knobs().doc_top_k, 1));
   std::set<std::string> unknown;
+  ParsedDocs docs(store);
   QAPLAN_ASSIGN_OR_RETURN(const std::vector<RankedList> lists,
-                          legs(r.queries, query_vectors, index, store, scope, top_k, unknown));
+                          legs(r.queries, query_vectors, index, docs, scope, top_k, unknown));
   QAPLAN_ASSIGN_OR_RETURN(const std::vector<FusedHit> fused, fuse_rrf(lists, rrf));
-  r.passages = passages(fused, index, store,
-                        static_cast<std::size_t>(std::max(prep.plan->knobs().final_context_top_n, 1)));
+  r.passages =
+      passages(fused, index, store, docs,
+               static_cast<std::size_t>(std::max(prep.plan->knobs().final_context_top_n, 1)));
   for (const std::string& field : unknown)
     r.notes.push_back("filter on " + field + " not applied to documents without that field (kept)");
   if (index.vectors() != nullptr && query_vectors.size() < r.queries.size())
-    r.notes.push_back("the index has vectors but " + std::to_string(r.queries.size() - query_vectors.size()) +
+    r.notes.push_back("the index has vectors but " +
+                      std::to_string(r.queries.size() - query_vectors.size()) +
                       " query text(s) came without one: lexical only for those");
   if (index.vectors() == nullptr && !query_vectors.empty())
     r.notes.push_back("query vectors given but the index has none: lexical only");
@@ -172,7 +193,8 @@ namespace {
 nlohmann::ordered_json passage_json(const AskPassage& p, std::size_t rank) {
   nlohmann::ordered_json j{{"rank", rank}, {"id", p.id}, {"score", p.score}};
   const json doc = json::parse(p.line, nullptr, false);
-  for (const char* key : {"title", "section", "source", "parent_id", "effective_from", "effective_to"})
+  for (const char* key :
+       {"title", "section", "source", "parent_id", "effective_from", "effective_to"})
     if (doc.is_object() && doc.contains(key) && !doc[key].is_null()) j[key] = doc[key];
   j["text"] = p.text;
   return j;
@@ -195,7 +217,8 @@ std::string ask_to_json(const AskResult& r, bool explain, bool pretty) {
     if (!r.notes.empty()) j["notes"] = r.notes;
   }
   if (explain)
-    j["plan"] = nlohmann::ordered_json::parse(r.analysis ? to_json(prep, *r.analysis) : to_json(prep));
+    j["plan"] =
+        nlohmann::ordered_json::parse(r.analysis ? to_json(prep, *r.analysis) : to_json(prep));
   return j.dump(pretty ? 2 : -1);
 }
 
