@@ -112,6 +112,8 @@ std::string to_json(const EngineRequests& r, bool pretty) {
     if (!q.params.empty()) x["params"] = Json::parse(q.params);
     x["legs"] = q.legs;
     x["body"] = Json::parse(q.body);
+    if (!q.pymilvus.empty()) x["pymilvus"] = Json::parse(q.pymilvus);
+    if (!q.rest.empty()) x["rest"] = Json::parse(q.rest);
     reqs.push_back(x);
   }
   j["requests"] = reqs;
@@ -121,6 +123,12 @@ std::string to_json(const EngineRequests& r, bool pretty) {
                           {"prefer_table", r.prefer_table},
                           {"how", "per collection: each leg deduped by parent and cut to its top_k, "
                                   "RRF in leg order, cut to top_k (qaplan::engines::fuse_client)"}};
+  if (r.mode == "server_fusion")  // the engine fuses; what the host still does with its hits
+    j["after_fusion"] = {{"dedupe", to_string(r.dedupe)},
+                         {"prefer_table", r.prefer_table},
+                         {"how", r.prefer_table ? "put table rows first, each group in the "
+                                                  "engine's fused order"
+                                                : "keep the engine's fused order"}};
   Json knobs = Json::array();
   for (const KnobMapping& m : r.knobs)
     knobs.push_back({{"name", m.name}, {"status", m.status}, {"detail", m.detail}});

@@ -25,6 +25,7 @@ Status read_engines(Reader& r, EnginesConfig& c) {
                           std::pair{"date_field", &c.date_field},
                           std::pair{"date_end_field", &c.date_end_field},
                           std::pair{"date_unit", &c.date_unit},
+                          std::pair{"date_field_type", &c.date_field_type},
                           std::pair{"table_field", &c.table_field},
                           std::pair{"department_field", &c.department_field},
                           std::pair{"tags_field", &c.tags_field},
@@ -41,7 +42,10 @@ Status read_engines(Reader& r, EnginesConfig& c) {
     else return r.err(*d, "dedupe", "must be \"before_fusion\", \"after_fusion\" or \"none\"");
   }
   QAPLAN_TRY(r.get("rrf_k", c.rrf_k));
+  QAPLAN_TRY(r.count("candidate_factor", c.candidate_factor));
   QAPLAN_TRY(r.count("num_candidates_factor", c.num_candidates_factor));
+  QAPLAN_TRY(r.get("faq_return_fields", c.faq_return_fields));
+  QAPLAN_TRY(r.get("doc_return_fields", c.doc_return_fields));
   QAPLAN_TRY(r.section("elasticsearch", false, [&](Reader& s) -> Status {
     QAPLAN_TRY(s.get("version", c.es_version));
     QAPLAN_TRY(s.get("license", c.es_license));
@@ -108,10 +112,20 @@ Status EnginesConfig::validate() const {
   if (date_unit != "date" && date_unit != "epoch_seconds" && date_unit != "epoch_millis")
     return bad(*this, "engines", "date_unit",
                "must be \"date\", \"epoch_seconds\" or \"epoch_millis\"");
-  // An integer: Elasticsearch's and OpenSearch's rank_constant are integers, Milvus' k in (0, 16384).
-  if (!(std::isfinite(rrf_k) && rrf_k >= 1 && rrf_k < 16384 && rrf_k == std::floor(rrf_k)))
-    return bad(*this, "engines", "rrf_k", "must be an integer in [1, 16383]");
+  if (date_field_type != "date" && date_field_type != "long")
+    return bad(*this, "engines", "date_field_type", "must be \"date\" or \"long\"");
+  // An integer every engine takes: Elasticsearch's and OpenSearch's rank_constant are integers
+  // (OpenSearch ≤ 10 000), Milvus' k in (0, 16384).
+  if (!(std::isfinite(rrf_k) && rrf_k >= 1 && rrf_k <= 10000 && rrf_k == std::floor(rrf_k)))
+    return bad(*this, "engines", "rrf_k",
+               "must be an integer in [1, 10000] (OpenSearch's RRF rank_constant limit)");
+  if (candidate_factor < 1 || candidate_factor > 100)
+    return bad(*this, "engines", "candidate_factor", "must be in [1, 100]");
   if (num_candidates_factor < 1) return bad(*this, "engines", "num_candidates_factor", "must be ≥ 1");
+  for (auto [key, list] : {std::pair{"faq_return_fields", &faq_return_fields},
+                           std::pair{"doc_return_fields", &doc_return_fields}})
+    for (const std::string& f : *list)
+      if (f.empty()) return bad(*this, "engines", key, "holds an empty field name");
   if (!parse_version(Engine::kElasticsearch, es_version).ok())
     return bad(*this, "engines.elasticsearch", "version", parse_version(Engine::kElasticsearch, es_version).error().message);
   if (es_license != "basic" && es_license != "enterprise" && es_license != "trial" &&

@@ -5,7 +5,8 @@
 namespace qaplan::engines::detail {
 namespace {
 
-Json es_knn(const Shape& s, std::size_t text, int k, const Json& filters, bool with_k) {
+// A kNN that returns `n` records (its k when `with_k`), examining num_candidates(n).
+Json es_knn(const Shape& s, std::size_t text, int n, const Json& filters, bool with_k) {
   Json q = {{"field", s.c.vector_field}};
   if (!s.in.vectors.empty())
     q["query_vector"] = vector_json(s.in.vectors[text]);
@@ -13,8 +14,8 @@ Json es_knn(const Shape& s, std::size_t text, int k, const Json& filters, bool w
     q["query_vector_builder"] = {{"text_embedding",
                                   {{"model_id", s.c.es_embedding_model_id},
                                    {"model_text", s.out.texts[text]}}}};
-  if (with_k) q["k"] = k;
-  q["num_candidates"] = num_candidates(s.c, k);
+  if (with_k) q["k"] = n;
+  q["num_candidates"] = num_candidates(s.c, n);
   if (!filters.empty()) q["filter"] = filters;
   return q;
 }
@@ -33,17 +34,21 @@ Result<EngineRequests> build_es(Shape& s) {
                          s.c.parent_field + " before RRF");
   if (s.c.dedupe == Dedupe::kAfterFusion && !v.at_least(8, 16))
     why_client.push_back("collapse beside an rrf retriever needs 8.16");
+  const char* window_key = v.at_least(8, 15) ? "rank_window_size" : "window_size";
   const bool server = choose_mode(
       s.out, std::move(why_client),
       "retriever.rrf on " + v.str() + (v.at_least(8, 16) ? " (GA)" : " (technical preview)"));
   for (const auto& [col, doc, legs, k] : searched(s.out)) {
     const Json filters = dsl_filters(s, doc);
     if (server) {
+      // Collapsed after fusion: each child and the window hold candidate_factor × k chunks, so
+      // the collapse still finds k parents.
+      const int w = s.c.dedupe == Dedupe::kAfterFusion ? candidates(s.c, k) : k;
       Json children = Json::array();
       for (std::size_t li : legs) {
         const Leg& l = s.out.legs[li];
         if (l.modality == "dense") {
-          Json knn = es_knn(s, l.text, k, filters, true);
+          Json knn = es_knn(s, l.text, w, filters, true);
           knn["similarity"] = s.k->min_context_score;
           children.push_back({{"knn", knn}});
         } else {
@@ -51,32 +56,30 @@ Result<EngineRequests> build_es(Shape& s) {
         }
       }
       Json rrf = {{"retrievers", children}, {"rank_constant", rank_constant(s.c.rrf_k)}};
-      // The window was renamed in 8.15; it is the plan's top k, never final_context_top_n.
-      rrf[v.at_least(8, 15) ? "rank_window_size" : "window_size"] = k;
+      // Renamed in 8.15; from the plan's top k, never final_context_top_n.
+      rrf[window_key] = w;
       Json body = {{"size", k}, {"retriever", {{"rrf", rrf}}}};
       if (s.c.dedupe == Dedupe::kAfterFusion) body["collapse"] = {{"field", s.c.parent_field}};
       body["_source"] = source_fields(s.c, doc);
-      s.out.requests.push_back({std::string(col) + ":rrf", col, "search", index_of(s.c, col),
-                                body.dump(), "", legs});
+      s.out.requests.push_back(
+          make_request(col + ":rrf", col, "search", index_of(s.c, col), body, "", legs));
       continue;
     }
     for (std::size_t li : legs) {
       const Leg& l = s.out.legs[li];
       Json body = {{"size", k}};
-      if (l.modality == "dense")
-        body["query"] = {{"knn", es_knn(s, l.text, k, filters, false)}};
+      if (l.modality == "dense")  // candidate_factor × k chunks, so the collapse finds k parents
+        body["query"] = {{"knn", es_knn(s, l.text, candidates(s.c, k), filters, false)}};
       else
         body["query"] = dsl_bm25_query(s, l.text, filters);
-      // One hit per parent in every leg: what the in-process executor fuses.
-      if (s.c.dedupe == Dedupe::kBeforeFusion) body["collapse"] = {{"field", s.c.parent_field}};
+      // One hit per parent in every leg: what fuse_client and the in-process executor fuse.
+      body["collapse"] = {{"field", s.c.parent_field}};
       body["_source"] = source_fields(s.c, doc);
-      s.out.requests.push_back({std::string(col) + ":" + l.modality + ":" + std::to_string(l.text),
-                                col, "search", index_of(s.c, col), body.dump(), "", {li}});
+      s.out.requests.push_back(make_request(col + ":" + l.modality + ":" + std::to_string(l.text),
+                                            col, "search", index_of(s.c, col), body, "", {li}));
     }
   }
   report_knobs(s, server);
-  if (s.out.mode == "client_fusion" && s.c.dedupe == Dedupe::kAfterFusion)
-    s.out.notes.push_back("dedupe after_fusion with client fusion: fuse_client dedupes the fused list");
   if (s.dense && s.in.vectors.empty())
     s.out.notes.push_back("query_vector_builder: Elasticsearch embeds each text with model " +
                           s.c.es_embedding_model_id);

@@ -1,9 +1,9 @@
 // Milvus requests: dense and BM25 (sparse) legs as hybrid_search sub-requests or single searches,
 // scope as a boolean expression.
-#include "engines/request_shape.hpp"
-
 #include <string>
 #include <vector>
+
+#include "engines/request_shape.hpp"
 
 namespace qaplan::engines::detail {
 namespace {
@@ -37,6 +37,15 @@ std::string milvus_range(const Shape& s, const TimeRange& t) {
          open(c.date_end_field, c.date_end_field + " >= " + from);
 }
 
+Json leg_data(const Shape& s, const Leg& l) {
+  return l.modality == "dense" ? Json::array({vector_json(s.in.vectors[l.text])})
+                               : Json::array({s.out.texts[l.text]});
+}
+
+const std::string& leg_field(const Shape& s, const Leg& l) {
+  return l.modality == "dense" ? s.c.vector_field : s.c.sparse_field;
+}
+
 std::string milvus_expr(const Shape& s, bool doc) {
   const EnginesConfig& c = s.c;
   std::vector<std::string> parts;
@@ -62,89 +71,116 @@ std::string milvus_expr(const Shape& s, bool doc) {
   return e;
 }
 
-// ---- Milvus -----------------------------------------------------------------------------------
+// Why a request set cannot be fused by hybrid_search, if it cannot.
+std::vector<std::string> why_client_fusion(const Shape& s) {
+  std::vector<std::string> why;
+  if (s.c.dedupe == Dedupe::kBeforeFusion)
+    why.push_back(
+        "dedupe before_fusion: hybrid_search cannot group each sub-request before fusion");
+  if (s.c.dedupe == Dedupe::kAfterFusion)
+    why.push_back(
+        "dedupe after_fusion: Milvus fuses sub-requests by primary key and applies a "
+        "hybrid group_by_field to each sub-request (the Node SDK copies it), so the "
+        "fused list could hold a parent twice");
+  if (s.out.texts.size() > 1)
+    why.push_back(std::to_string(s.out.texts.size()) +
+                  " query texts: hybrid_search takes one sub-request per vector field (the Node "
+                  "SDK keeps the first per anns_field and would drop the variants' legs)");
+  return why;
+}
+
+// A hybrid_search body (Node SDK HybridSearchReq): one sub-request per leg, RRF.
+Json hybrid_body(const Shape& s, const Searched& c, const std::string& expr, const Json& params) {
+  Json subs = Json::array();
+  for (std::size_t li : c.legs) {
+    const Leg& l = s.out.legs[li];
+    Json sub = {{"data", leg_data(s, l)}, {"anns_field", leg_field(s, l)}};
+    sub["params"] = l.modality == "dense" ? params : Json::object();
+    if (!expr.empty()) sub["expr"] = expr;  // repeated: Milvus filters per sub-request
+    subs.push_back(sub);
+  }
+  return {{"collection_name", index_of(s.c, c.col)},
+          {"data", subs},
+          {"rerank", {{"strategy", "rrf"}, {"params", {{"k", rank_constant(s.c.rrf_k)}}}}},
+          {"limit", c.k},
+          {"output_fields", source_fields(s.c, c.doc)}};
+}
+
+// One leg as a grouping search (Node SDK SearchSimpleReq): its best hit per parent.
+Json search_body(const Shape& s, const Searched& c, const Leg& l, const std::string& expr,
+                 const Json& params) {
+  Json body = {{"collection_name", index_of(s.c, c.col)},
+               {"anns_field", leg_field(s, l)},
+               {"data", leg_data(s, l)},
+               {"limit", c.k}};
+  if (!expr.empty()) body["filter"] = expr;
+  body["output_fields"] = source_fields(s.c, c.doc);
+  body["metric_type"] = l.modality == "dense" ? s.c.milvus_metric_type : "BM25";
+  if (l.modality == "dense" && !params.empty()) body["params"] = params;
+  body["group_by_field"] = s.c.parent_field;
+  // 2.4 groups one hit per value and has no group_size (its SDK types refuse the field).
+  if (s.version.at_least(2, 5)) body["group_size"] = 1;
+  return body;
+}
+
+void add_request(Shape& s, std::string name, const Searched& c, const char* api, const Json& body,
+                 std::vector<std::size_t> legs) {
+  EngineRequest q =
+      make_request(std::move(name), c.col, api, index_of(s.c, c.col), body, "", std::move(legs));
+  q.pymilvus = milvus_pymilvus(s.c, api, body).dump();
+  q.rest = milvus_rest(s.c, api, body).dump();
+  s.out.requests.push_back(std::move(q));
+}
+
+std::string date_note(const Shape& s, const TimeRange& t) {
+  const EnginesConfig& c = s.c;
+  const std::string fields =
+      own_date_field(t)
+          ? t.field
+          : c.date_field + (c.date_end_field.empty() ? "" : " and " + c.date_end_field);
+  return "Milvus has no date type: " + fields + " are INT64 epoch " +
+         (c.date_unit == "epoch_millis" ? "milliseconds" : "seconds") +
+         (s.version.at_least(2, 5) ? " (nullable = open)"
+                                   : " (2.4 has no null: store 0 / INT64 max for open)");
+}
 
 }  // namespace
 
 Result<EngineRequests> build_milvus(Shape& s) {
-  const Version& v = s.version;
   constexpr int kMaxTopK = 16384;
   for (const Leg& l : s.out.legs)
     if (l.top_k > kMaxTopK)
       return make_error(ErrorCode::kInvalidInput,
                         "top k " + std::to_string(l.top_k) + " exceeds Milvus' limit 16384",
                         l.collection + "_top_k");
-  std::vector<std::string> why_client;
-  if (s.c.dedupe == Dedupe::kBeforeFusion)
-    why_client.push_back("dedupe before_fusion: hybrid_search groups only the fused list");
-  if (s.c.dedupe == Dedupe::kAfterFusion && !v.at_least(2, 5))
-    why_client.push_back("group_by_field on hybrid_search needs 2.5");
-  const bool server =
-      choose_mode(s.out, std::move(why_client), "hybrid_search with RRFRanker on " + v.str());
+  const bool server = choose_mode(s.out, why_client_fusion(s),
+                                  "hybrid_search with RRFRanker on " + s.version.str());
   if (!s.lexical && s.dense)
-    s.out.mode_reasons.push_back("Milvus " + v.str() + " has no BM25 function: dense legs only");
+    s.out.mode_reasons.push_back("Milvus " + s.version.str() +
+                                 " has no BM25 function: dense legs only");
   Json params = Json::object();
   for (const auto& [key, val] : s.c.milvus_search_params) params[key] = val;
-  for (const auto& [col, doc, legs, k] : searched(s.out)) {
-    const std::string expr = milvus_expr(s, doc);
-    auto data_of = [&](const Leg& l) {
-      return l.modality == "dense" ? Json::array({vector_json(s.in.vectors[l.text])})
-                                   : Json::array({s.out.texts[l.text]});
-    };
-    auto field_of = [&](const Leg& l) {
-      return l.modality == "dense" ? s.c.vector_field : s.c.sparse_field;
-    };
+  for (const Searched& c : searched(s.out)) {
+    const std::string expr = milvus_expr(s, c.doc);
     if (server) {
-      Json subs = Json::array();
-      for (std::size_t li : legs) {
-        const Leg& l = s.out.legs[li];
-        Json sub = {{"data", data_of(l)}, {"anns_field", field_of(l)}};
-        sub["params"] = l.modality == "dense" ? params : Json::object();
-        if (!expr.empty()) sub["expr"] = expr;  // repeated: Milvus filters per sub-request
-        subs.push_back(sub);
-      }
-      Json body = {{"collection_name", index_of(s.c, col)},
-                   {"data", subs},
-                   {"rerank", {{"strategy", "rrf"}, {"params", {{"k", rank_constant(s.c.rrf_k)}}}}},
-                   {"limit", k},
-                   {"output_fields", source_fields(s.c, doc)}};
-      if (s.c.dedupe == Dedupe::kAfterFusion) body["group_by_field"] = s.c.parent_field;
-      s.out.requests.push_back({std::string(col) + ":hybrid", col, "hybrid_search",
-                                index_of(s.c, col), body.dump(), "", legs});
+      add_request(s, c.col + ":hybrid", c, "hybrid_search", hybrid_body(s, c, expr, params),
+                  c.legs);
       continue;
     }
-    for (std::size_t li : legs) {
+    for (std::size_t li : c.legs) {
       const Leg& l = s.out.legs[li];
-      Json body = {{"collection_name", index_of(s.c, col)},
-                   {"anns_field", field_of(l)},
-                   {"data", data_of(l)},
-                   {"limit", k}};
-      if (!expr.empty()) body["filter"] = expr;
-      body["output_fields"] = source_fields(s.c, doc);
-      body["metric_type"] = l.modality == "dense" ? s.c.milvus_metric_type : "BM25";
-      if (l.modality == "dense" && !params.empty()) body["params"] = params;
-      if (s.c.dedupe == Dedupe::kBeforeFusion) {
-        body["group_by_field"] = s.c.parent_field;
-        // 2.4 groups one hit per value and has no group_size (its SDK types refuse the field).
-        if (v.at_least(2, 5)) body["group_size"] = 1;
-      }
-      s.out.requests.push_back({std::string(col) + ":" + l.modality + ":" + std::to_string(l.text),
-                                col, "search", index_of(s.c, col), body.dump(), "", {li}});
+      add_request(s, c.col + ":" + l.modality + ":" + std::to_string(l.text), c, "search",
+                  search_body(s, c, l, expr, params), {li});
     }
   }
   report_knobs(s, server);
-  if (const auto t = request_range(s.a.filters))
-    s.out.notes.push_back("Milvus has no date type: " +
-                          (own_date_field(*t) ? t->field
-                           : s.c.date_field + (s.c.date_end_field.empty()
-                                                   ? ""
-                                                   : " and " + s.c.date_end_field)) +
-                          " are INT64 epoch " +
-                          (s.c.date_unit == "epoch_millis" ? "milliseconds" : "seconds") +
-                          (v.at_least(2, 5) ? " (nullable = open)"
-                                            : " (2.4 has no null: store 0 / INT64 max for open)"));
+  if (const auto t = request_range(s.a.filters)) s.out.notes.push_back(date_note(s, *t));
   if (s.a.filters.path_prefix)
-    s.out.notes.push_back("path prefix uses `like \"…%\"`: a % or _ inside the prefix is a wildcard");
+    s.out.notes.push_back(
+        "path prefix uses `like \"…%\"`: a % or _ inside the prefix is a wildcard");
+  s.out.notes.push_back(
+      "output_fields: every name must be a field of the collection (or "
+      "enable_dynamic_field); [engines] faq_return_fields / doc_return_fields");
   return std::move(s.out);
 }
 

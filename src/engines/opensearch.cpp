@@ -5,8 +5,12 @@
 namespace qaplan::engines::detail {
 namespace {
 
-Json os_knn(const Shape& s, std::size_t text, int k, const Json& filters) {
-  Json q = {{"vector", vector_json(s.in.vectors[text])}, {"k", k}};
+// A kNN returning `n` records per shard. From 2.16 a query may set HNSW's ef_search: the
+// candidates it examines, as Elasticsearch's num_candidates.
+Json os_knn(const Shape& s, std::size_t text, int n, const Json& filters) {
+  Json q = {{"vector", vector_json(s.in.vectors[text])}, {"k", n}};
+  if (s.version.at_least(2, 16) && num_candidates(s.c, n) > n)
+    q["method_parameters"] = {{"ef_search", num_candidates(s.c, n)}};
   if (!filters.empty()) q["filter"] = {{"bool", {{"filter", filters}}}};
   return {{"knn", {{s.c.vector_field, q}}}};
 }
@@ -28,17 +32,18 @@ Result<EngineRequests> build_os(Shape& s) {
                          s.c.parent_field + " before fusion");
   if (s.c.dedupe == Dedupe::kAfterFusion && !v.at_least(3, 1))
     why_client.push_back("collapse with a hybrid query needs 3.1");
+  const std::string pipeline_id = os_pipeline_id(s.c);
   const bool server =
       choose_mode(s.out, std::move(why_client),
-                  "hybrid query + search pipeline " + s.c.os_pipeline_id + " (RRF) on " + v.str());
+                  "hybrid query + search pipeline " + pipeline_id + " (RRF) on " + v.str());
   if (server) {
     const Json pipeline = {
         {"description", "qaplan: reciprocal rank fusion of the hybrid sub-queries"},
         {"phase_results_processors",
          Json::array({{{"score-ranker-processor",
                         {{"combination", {{"technique", "rrf"}, {"rank_constant", rank_constant(s.c.rrf_k)}}}}}}})}};
-    s.out.requests.push_back({"pipeline", "", "put_search_pipeline", s.c.os_pipeline_id,
-                              pipeline.dump(), "", {}});
+    s.out.requests.push_back(
+        make_request("pipeline", "", "put_search_pipeline", pipeline_id, pipeline, "", {}));
   }
   for (const auto& [col, doc, legs, k] : searched(s.out)) {
     const Json filters = dsl_filters(s, doc);
@@ -46,31 +51,34 @@ Result<EngineRequests> build_os(Shape& s) {
       // 3.0 filters the whole hybrid query; 2.x needs the filter repeated in every sub-query.
       const bool top_filter = v.at_least(3, 0);
       const Json sub_filters = top_filter ? Json::array() : filters;
+      // Collapsed after fusion: candidate_factor × k chunks per sub-query hold k parents.
+      const int w = s.c.dedupe == Dedupe::kAfterFusion ? candidates(s.c, k) : k;
       Json queries = Json::array();
       for (std::size_t li : legs) {
         const Leg& l = s.out.legs[li];
-        queries.push_back(l.modality == "dense" ? os_knn(s, l.text, k, sub_filters)
+        queries.push_back(l.modality == "dense" ? os_knn(s, l.text, w, sub_filters)
                                                 : dsl_bm25_query(s, l.text, sub_filters));
       }
-      Json hybrid = {{"queries", queries}, {"pagination_depth", k}};
+      Json hybrid = {{"queries", queries}, {"pagination_depth", w}};
       if (top_filter && !filters.empty()) hybrid["filter"] = {{"bool", {{"filter", filters}}}};
       Json body = {{"size", k}, {"query", {{"hybrid", hybrid}}}};
       if (s.c.dedupe == Dedupe::kAfterFusion) body["collapse"] = {{"field", s.c.parent_field}};
       body["_source"] = source_fields(s.c, doc);
-      s.out.requests.push_back({std::string(col) + ":hybrid", col, "search", index_of(s.c, col),
-                                body.dump(), Json{{"search_pipeline", s.c.os_pipeline_id}}.dump(),
-                                legs});
+      s.out.requests.push_back(make_request(col + ":hybrid", col, "search", index_of(s.c, col),
+                                            body, Json{{"search_pipeline", pipeline_id}}.dump(),
+                                            legs));
       continue;
     }
     for (std::size_t li : legs) {
       const Leg& l = s.out.legs[li];
       Json body = {{"size", k}};
-      body["query"] = l.modality == "dense" ? os_knn(s, l.text, k, filters)
+      // candidate_factor × k chunks per shard, so the collapse finds k parents.
+      body["query"] = l.modality == "dense" ? os_knn(s, l.text, candidates(s.c, k), filters)
                                             : dsl_bm25_query(s, l.text, filters);
-      if (s.c.dedupe == Dedupe::kBeforeFusion) body["collapse"] = {{"field", s.c.parent_field}};
+      body["collapse"] = {{"field", s.c.parent_field}};  // what fuse_client fuses: parents
       body["_source"] = source_fields(s.c, doc);
-      s.out.requests.push_back({std::string(col) + ":" + l.modality + ":" + std::to_string(l.text),
-                                col, "search", index_of(s.c, col), body.dump(), "", {li}});
+      s.out.requests.push_back(make_request(col + ":" + l.modality + ":" + std::to_string(l.text),
+                                            col, "search", index_of(s.c, col), body, "", {li}));
     }
   }
   report_knobs(s, server);

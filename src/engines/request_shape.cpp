@@ -25,6 +25,20 @@ Json vector_json(const std::vector<float>& v) {
   return a;
 }
 
+EngineRequest make_request(std::string name, std::string collection, std::string api,
+                           std::string index, const Json& body, std::string params,
+                           std::vector<std::size_t> legs) {
+  EngineRequest q;
+  q.name = std::move(name);
+  q.collection = std::move(collection);
+  q.api = std::move(api);
+  q.index = std::move(index);
+  q.body = body.dump();
+  q.params = std::move(params);
+  q.legs = std::move(legs);
+  return q;
+}
+
 void knob(EngineRequests& r, std::string name, std::string status, std::string detail) {
   r.knobs.push_back({std::move(name), std::move(status), std::move(detail)});
 }
@@ -174,13 +188,21 @@ std::optional<TimeRange> request_range(const Filters& x) {
   return all.front();
 }
 
+// The format a range states: a `date` field reads a bare number as epoch milliseconds, so
+// seconds must say so; a `long` field takes no format.
+const char* range_format(const EnginesConfig& c) {
+  if (c.date_unit == "date") return "yyyy-MM-dd";
+  if (c.date_field_type != "date") return nullptr;
+  return c.date_unit == "epoch_millis" ? "epoch_millis" : "epoch_second";
+}
+
 // The query DSL clauses (all must hold) of one range.
 Json dsl_range_clauses(const EnginesConfig& c, const TimeRange& t) {
   const Json from = bound(t.from, t, c.date_unit);
   const Json to = bound(t.to, t, c.date_unit);
   auto range = [&](const std::string& field, const char* op, const Json& v) {
     Json r = {{op, v}};
-    if (c.date_unit == "date") r["format"] = "yyyy-MM-dd";
+    if (const char* f = range_format(c)) r["format"] = f;
     return Json{{"range", {{field, r}}}};
   };
   auto or_missing = [&](const std::string& field, Json cond) {
@@ -192,7 +214,7 @@ Json dsl_range_clauses(const EnginesConfig& c, const TimeRange& t) {
   const bool single = own_date_field(t) || c.date_end_field.empty();
   if (single) {  // one date per record in [from, to): a record without it is not known to match
     Json r = {{"gte", from}, {"lt", to}};
-    if (c.date_unit == "date") r["format"] = "yyyy-MM-dd";
+    if (const char* f = range_format(c)) r["format"] = f;
     return Json::array({{{"range", {{own_date_field(t) ? t.field : c.date_field, r}}}}});
   }
   // in force on [start, end] overlaps [from, to); a missing bound is open
@@ -222,6 +244,8 @@ Json dsl_filters(const Shape& s, bool doc) {
 Json source_fields(const EnginesConfig& c, bool doc) {
   Json f = Json::array({c.id_field, c.parent_field, c.source_field});
   if (doc) f.push_back(c.table_field);
+  for (const std::string& name : doc ? c.doc_return_fields : c.faq_return_fields)
+    if (std::find(f.begin(), f.end(), name) == f.end()) f.push_back(name);
   return f;
 }
 
@@ -229,8 +253,71 @@ const std::string& index_of(const EnginesConfig& c, const std::string& col) {
   return col == "faq" ? c.faq_index : c.doc_index;
 }
 
-int num_candidates(const EnginesConfig& c, int k) {
-  return std::min(10000, std::max(k, c.num_candidates_factor * k));
+int candidates(const EnginesConfig& c, int parents) {
+  return static_cast<int>(std::min<long long>(10000, 1LL * c.candidate_factor * parents));
+}
+
+int num_candidates(const EnginesConfig& c, int n) {
+  return static_cast<int>(std::min<long long>(10000, std::max<long long>(n, 1LL * c.num_candidates_factor * n)));
+}
+
+std::string os_pipeline_id(const EnginesConfig& c) {
+  return c.os_pipeline_id + "-k" + rank_constant(c.rrf_k).dump();
+}
+
+// How many records each leg asks for, in the engine's words.
+std::string window_words(const Shape& s, bool server, int k) {
+  const std::string n = std::to_string(k);
+  const std::string w = std::to_string(candidates(s.c, k));
+  const bool fused_chunks = server && s.c.dedupe == Dedupe::kAfterFusion;
+  const std::string per_leg_window = server && s.c.dedupe == Dedupe::kNone ? n : w;
+  switch (s.engine) {
+    case Engine::kElasticsearch:
+      return server ? "size " + n + "; knn k and the RRF window " + per_leg_window +
+                          (fused_chunks ? " chunks, collapsed to parents after fusion" : " chunks")
+                    : "size " + n + " parents per leg (collapse); knn num_candidates " +
+                          std::to_string(num_candidates(s.c, candidates(s.c, k))) +
+                          " so the collapse finds them";
+    case Engine::kOpenSearch:
+      return server ? "size " + n + "; knn k and pagination_depth " + per_leg_window +
+                          (fused_chunks ? " chunks, collapsed to parents after fusion" : " chunks")
+                    : "size " + n + " parents per leg (collapse); knn k " + w + " per shard";
+    case Engine::kMilvus:
+      return server ? "limit " + n + " of every sub-request and of the fusion"
+                    : "limit " + n + " groups per leg (group_by_field)";
+  }
+  return n;
+}
+
+std::string dedupe_words(const Shape& s, bool server) {
+  const std::string p = s.c.parent_field;
+  const std::string asked = "[engines] dedupe = \"" + std::string(to_string(s.c.dedupe)) + "\": ";
+  if (!server)
+    return asked + "every leg is deduped by " + p + " in the engine (one hit per parent, its best), " +
+           "then fuse_client fuses parents, as the in-process executor does";
+  if (s.c.dedupe == Dedupe::kAfterFusion)
+    return asked + "the engine fuses chunks and collapses the fused list by " + p +
+           " (a parent's chunks each count in RRF; the in-process executor fuses parents)";
+  return asked + "no dedupe: the engine fuses chunks and a parent may appear more than once";
+}
+
+// The analysis' routing dimensions: what of them the requests carry.
+void report_routing(Shape& s) {
+  const Routing& g = s.a.routing;
+  std::string ids;
+  for (const std::string& id : g.ids) ids += (ids.empty() ? "" : ", ") + id;
+  if (g.mode == "bm25")
+    knob(s.out, "routing.mode", "host",
+         "bm25 (" + ids + "): every leg still runs, as in the in-process executor; the BM25 legs "
+                          "match the id as written, and a host may drop the dense legs");
+  else
+    knob(s.out, "routing.mode", g.mode.empty() ? "not_set" : "request",
+         g.mode.empty() ? "" : g.mode + ": dense and BM25 legs");
+  knob(s.out, "routing.index", g.index.empty() ? "not_set" : "host",
+       g.index.empty() ? "" : g.index + ": the requests search faq_index and doc_index; a host "
+                                        "with one index per domain picks it from this");
+  knob(s.out, "routing.model_tier", g.model_tier.empty() ? "not_set" : "host",
+       g.model_tier.empty() ? "" : g.model_tier + ": the answering model is the host's choice");
 }
 
 void report_knobs(Shape& s, bool server) {
@@ -239,16 +326,13 @@ void report_knobs(Shape& s, bool server) {
   const std::string eng(to_string(s.engine));
   knob(r, "run_faq", "request", k.run_faq ? "FAQ legs on " + s.c.faq_index : "no FAQ request");
   knob(r, "run_doc", "request", k.run_doc ? "document legs on " + s.c.doc_index : "no document request");
-  const std::string window =
-      s.engine == Engine::kElasticsearch
-          ? (server ? "size, knn k and the RRF window" : "size (knn: k and num_candidates)")
-      : s.engine == Engine::kOpenSearch
-          ? (server ? "size, knn k (per shard) and pagination_depth" : "size (knn: k per shard)")
-          : (server ? "limit of every sub-request and of the fusion" : "limit");
-  knob(r, "faq_top_k", k.run_faq ? "request" : "not_set",
-       std::to_string(k.faq_top_k) + ": " + window + " of each FAQ leg");
-  knob(r, "doc_top_k", k.run_doc ? "request" : "not_set",
-       std::to_string(k.doc_top_k) + ": " + window + " of each document leg");
+  auto top_k = [&](const char* name, bool run, int n, const char* what) {
+    knob(r, name, run ? "request" : "not_set",
+         std::to_string(n) + " " + what + ": " + window_words(s, server, n));
+  };
+  top_k("faq_top_k", k.run_faq, k.faq_top_k, "FAQ items");
+  top_k("doc_top_k", k.run_doc, k.doc_top_k, "document sections");
+  knob(r, "dedupe", "request", dedupe_words(s, server));
   knob(r, "rerank", "host",
        k.rerank ? "the host reranks the fused candidates (no engine-side reranker is configured)"
                 : "no reranking");
@@ -281,8 +365,11 @@ void report_knobs(Shape& s, bool server) {
   knob(r, "prefer_table", k.prefer_table ? "client" : "not_set",
        k.prefer_table ? s.c.table_field +
                             " is returned with every document hit; table rows go first, each group "
-                            "in fused order (fuse_client does it), in both modalities"
+                            "in fused order" +
+                            (server ? std::string(" (the host reorders the engine's fused hits)")
+                                    : std::string(" (fuse_client does it)"))
                       : "off");
+  report_routing(s);
   // Filters.
   const Filters& f = s.a.filters;
   knob(r, "filters.sources", s.prep.effective_sources.empty() ? "not_set" : "request",

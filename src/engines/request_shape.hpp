@@ -50,6 +50,10 @@ inline Json rank_constant(double k) { return Json(static_cast<std::int64_t>(k));
 inline bool own_date_field(const TimeRange& t) { return t.date != "effective" && !t.field.empty(); }
 
 Json vector_json(const std::vector<float>& v);
+// One request (no Milvus shapes; milvus.cpp adds them).
+EngineRequest make_request(std::string name, std::string collection, std::string api,
+                           std::string index, const Json& body, std::string params,
+                           std::vector<std::size_t> legs);
 Result<EngineRequests> direct_answer(Engine e, const Version& v);
 Result<Shape> shape(Engine e, const Preparation& prep, const QueryAnalysis& a,
                     const EngineInputs& in, const EnginesConfig& c, const std::string& cfg_version);
@@ -62,10 +66,21 @@ Json bound(const std::string& day, const TimeRange& t, const std::string& unit);
 Json dsl_filters(const Shape& s, bool doc);
 // The BM25 leg in the query DSL (Elasticsearch and OpenSearch): a match on the text field.
 Json dsl_bm25_query(const Shape& s, std::size_t text, const Json& filters);
+// What every hit returns: id, parent, source (and table for documents), then the return fields.
 Json source_fields(const EnginesConfig& c, bool doc);
 const std::string& index_of(const EnginesConfig& c, const std::string& col);
-int num_candidates(const EnginesConfig& c, int k);
+// Records a leg asks for to yield `parents` parents once chunks are deduped by parent.
+int candidates(const EnginesConfig& c, int parents);
+// ANN candidates examined to return `n` records (ES num_candidates, OpenSearch ef_search).
+int num_candidates(const EnginesConfig& c, int n);
+// The OpenSearch search pipeline: its id carries k, so two configs never share one.
+std::string os_pipeline_id(const EnginesConfig& c);
 void report_knobs(Shape& s, bool server);
+
+// A Milvus request (its Node SDK body) as pymilvus keyword arguments and as a REST v2 call
+// (milvus_shapes.cpp).
+Json milvus_pymilvus(const EnginesConfig& c, std::string_view api, const Json& node);
+Json milvus_rest(const EnginesConfig& c, std::string_view api, const Json& node);
 
 // One builder per engine: the shape rendered for its server version, server or client fusion.
 Result<EngineRequests> build_es(Shape& s);

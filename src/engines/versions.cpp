@@ -5,7 +5,7 @@
 namespace qaplan::engines {
 
 Result<Version> parse_version(Engine e, std::string_view text) {
-  const char* range = e == Engine::kElasticsearch ? "8.14 … 8.x"
+  const char* range = e == Engine::kElasticsearch ? "8.14 … 9.x"
                       : e == Engine::kOpenSearch  ? "2.10 … 3.x"
                                                   : "2.4 … 2.x";
   auto fail = [&](std::string why) -> Error {
@@ -29,7 +29,8 @@ Result<Version> parse_version(Engine e, std::string_view text) {
   }
   bool ok = false;
   switch (e) {
-    case Engine::kElasticsearch: ok = v.major == 8 && v.minor >= 14; break;
+    // 9.x takes the requests of 8.16+ (it removed only what qaplan never sends: _knn_search).
+    case Engine::kElasticsearch: ok = (v.major == 8 && v.minor >= 14) || v.major == 9; break;
     case Engine::kOpenSearch: ok = (v.major == 2 && v.minor >= 10) || v.major == 3; break;
     case Engine::kMilvus: ok = v.major == 2 && v.minor >= 4; break;
   }

@@ -15,7 +15,7 @@ struct Version {
   std::string str() const { return std::to_string(major) + "." + std::to_string(minor); }
 };
 
-/// "8.16", "8.16.2", "2.19", "3.x" is not a version (give a number). Known ranges: ES 8.14–8.x,
+/// "8.16", "8.16.2", "2.19", "3.x" is not a version (give a number). Known ranges: ES 8.14–9.x,
 /// OpenSearch 2.10–3.x, Milvus 2.4–2.x. Error kInvalidConfig naming the range.
 Result<Version> parse_version(Engine e, std::string_view text);
 

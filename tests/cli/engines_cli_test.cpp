@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "test_support.hpp"
 
@@ -97,12 +99,83 @@ TEST(EnginesCli, ConfigCheckValidatesTheEnginesTable) {
   fs::create_directories(dir);
   fs::copy_file(qaplan::test::shipped_config(), dir / "rules.toml", fs::copy_options::overwrite_existing);
   qaplan::test::copy_config_companions(dir);
+  const std::string shipped = qaplan::test::slurp(dir / "rules.toml");
   std::ofstream(dir / "rules.toml", std::ios::app) << "\n[engines.opensearch.extra]\nx = 1\n";
   const auto r = run(sh_quote(qaplan::test::qaplan_bin()) + " config check " +
                      sh_quote((dir / "rules.toml").string()));
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.err.find("extra"), std::string::npos) << r.err;
+  // OpenSearch's rank_constant stops at 10 000: a larger k is refused before any request.
+  std::string big = shipped;
+  big.replace(big.find("rrf_k = 60 "), 10, "rrf_k = 12000");
+  std::ofstream(dir / "rules.toml", std::ios::binary | std::ios::trunc) << big;
+  const auto k = run(sh_quote(qaplan::test::qaplan_bin()) + " config check " +
+                     sh_quote((dir / "rules.toml").string()));
+  EXPECT_EQ(k.status, 2) << k.out;
+  EXPECT_NE(k.err.find("rrf_k"), std::string::npos) << k.err;
+  EXPECT_NE(k.err.find("10000"), std::string::npos) << k.err;
   fs::remove_all(dir);
+}
+
+// docs/engines.md's examples, rendered from the binary's JSON the way the page shows them: the
+// texts, the mode and its reasons, then each request as its HTTP / SDK call and compact body.
+std::vector<std::string> rendered(const nlohmann::ordered_json& e) {
+  std::vector<std::string> out;
+  std::string texts;
+  for (const auto& t : e["texts"]) texts += (texts.empty() ? "'" : ", '") + t.get<std::string>() + "'";
+  out.push_back("# texts: [" + texts + "]");
+  std::string reasons;
+  for (const auto& m : e["mode_reasons"]) reasons += (reasons.empty() ? "" : "; ") + m.get<std::string>();
+  out.push_back("# mode: " + e["mode"].get<std::string>() + " — " + reasons);
+  const bool milvus = e["engine"] == "milvus";
+  if (e.contains("pipeline")) {
+    out.push_back("PUT /_search/pipeline/" + e["pipeline"]["id"].get<std::string>());
+    out.push_back(e["pipeline"]["body"].dump());
+  }
+  for (const auto& q : e["requests"]) {
+    const std::string index = q["index"].get<std::string>();
+    std::string call = milvus ? q["api"].get<std::string>() + "(" + index + ")" : "POST /" + index + "/_search";
+    if (q.contains("params"))
+      for (const auto& [k, v] : q["params"].items()) call += "?" + k + "=" + v.get<std::string>();
+    out.push_back(call + "  # " + q["name"].get<std::string>());
+    out.push_back(q["body"].dump());
+    if (q.contains("pymilvus")) out.push_back("pymilvus: " + q["pymilvus"].dump());
+    if (q.contains("rest"))
+      out.push_back("REST: POST " + q["rest"]["path"].get<std::string>() + " " + q["rest"]["body"].dump());
+  }
+  return out;
+}
+
+TEST(EnginesCli, TheDocsExamplesAreWhatTheBinaryPrints) {
+  const std::string doc = qaplan::test::slurp(qaplan::test::source_dir() / "docs" / "engines.md");
+  const std::size_t section = doc.find("\n## Examples\n");
+  ASSERT_NE(section, std::string::npos) << "docs/engines.md lost its examples";
+  const std::size_t begin = doc.find("```\n", section) + 4;
+  const std::size_t end = doc.find("```", begin);
+  ASSERT_NE(end, std::string::npos);
+  qaplan::test::ScratchDir t("engines-docs");
+  std::ofstream(t.path() / "v1.json") << "[[0.12, -0.4, 0.33]]";
+  std::string after = qaplan::test::slurp(qaplan::test::shipped_config());
+  after.replace(after.find("dedupe = \"before_fusion\""), 24, "dedupe = \"after_fusion\" ");
+  after.replace(after.find("license = \"basic\""), 17, "license = \"enterprise\"");
+  std::ofstream(t.path() / "after-fusion.toml", std::ios::binary) << after;
+  qaplan::test::copy_config_companions(t.path());
+  std::istringstream in(doc.substr(begin, end - begin));
+  std::vector<std::pair<std::string, std::vector<std::string>>> examples;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("$ qaplan ", 0) == 0) examples.push_back({line.substr(9), {}});
+    else if (!line.empty() && !examples.empty()) examples.back().second.push_back(line);
+  }
+  ASSERT_GE(examples.size(), 6u);
+  for (const auto& [args, shown] : examples) {
+    const auto r = run("cd " + sh_quote(t.path().string()) + " && " + sh_quote(qaplan::test::qaplan_bin()) +
+                       " " + args + kNow);
+    ASSERT_EQ(r.status, 0) << args << "\n" << r.err;
+    const auto got = rendered(nlohmann::ordered_json::parse(r.out)["engine_requests"]);
+    std::string all;
+    for (const std::string& l : got) all += l + "\n";
+    EXPECT_EQ(got, shown) << "docs/engines.md example `" << args << "` differs; the binary prints:\n" << all;
+  }
 }
 
 }  // namespace

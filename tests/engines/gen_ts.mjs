@@ -24,6 +24,7 @@ const CLIENTS = {
   elasticsearch: {
     '8.14': { module: 'es-8.14' },            // @elastic/elasticsearch 8.14.1
     '8.16': { module: 'es-8.16' },            // @elastic/elasticsearch 8.16.2
+    '9.1': { module: 'es-9.1' },              // @elastic/elasticsearch 9.1.1
   },
   opensearch: {                               // @opensearch-project/opensearch 3.9.0 for all:
     '2.10': { module: '@opensearch-project/opensearch' },  // the types carry no server version

@@ -196,11 +196,16 @@ std::vector<std::pair<const Case*, Target>> golden_targets() {
       {Engine::kMilvus, "2.5", "after"},                     // group_by_field on hybrid_search
       {Engine::kMilvus, "2.5", "none"},
       {Engine::kElasticsearch, "8.16", "epoch"},             // epoch millis, one date field
+      {Engine::kOpenSearch, "2.19", "epoch"},                // format epoch_millis
       {Engine::kMilvus, "2.5", "epoch"},
+      {Engine::kElasticsearch, "9.1", "enterprise-after"},   // 9.x: the 8.16+ requests
   };
   for (const Case& c : cases())
     if (c.id == "compliance-last-month" || c.id == "followup-approval" || c.id == "dept-last-week")
       for (const Target& t : gates) out.push_back({&c, t});
+  // Query variants on Milvus without dedupe: hybrid_search would drop the variants' legs.
+  for (const Case& c : cases())
+    if (c.id == "followup-english") out.push_back({&c, {Engine::kMilvus, "2.5", "none"}});
   return out;
 }
 
@@ -367,7 +372,9 @@ TEST(EnginesGates, OpenSearchFusesFrom219RepeatsFiltersOn2xAndFiltersTheHybridFr
   EXPECT_EQ(pipe["phase_results_processors"][0]["score-ranker-processor"]["combination"]["technique"],
             "rrf");
   const std::size_t doc = r219->requests.size() - 1;
-  EXPECT_EQ(Json::parse(r219->requests[doc].params)["search_pipeline"], "qaplan-rrf");
+  // The pipeline's id carries k: two configs with different k never share (and overwrite) one.
+  EXPECT_EQ(r219->requests[0].index, "qaplan-rrf-k60");
+  EXPECT_EQ(Json::parse(r219->requests[doc].params)["search_pipeline"], "qaplan-rrf-k60");
   const Json h219 = request_body(*r219, doc)["query"]["hybrid"];
   EXPECT_FALSE(h219.contains("filter"));
   EXPECT_LE(h219["queries"].size(), 5u);
@@ -394,12 +401,12 @@ TEST(EnginesGates, OpenSearchWithMoreThanFiveLegsFusesOnTheClient) {
 
 TEST(EnginesGates, MilvusRepeatsFiltersPerSubRequestAndGatesBm25AndGrouping) {
   const Prepared p = with_filters();
-  auto r25 = render(p, Engine::kMilvus, "2.5", with_variant(shipped_engines(), "after"));
+  auto r25 = render(p, Engine::kMilvus, "2.5", with_variant(shipped_engines(), "none"));
   ASSERT_TRUE(r25.ok());
   EXPECT_EQ(r25->mode, "server_fusion");
   const Json b = request_body(*r25, r25->requests.size() - 1);
   EXPECT_EQ(b["rerank"]["strategy"], "rrf");
-  EXPECT_EQ(b["group_by_field"], "parent_id");
+  EXPECT_FALSE(b.contains("group_by_field"));  // no dedupe asked
   EXPECT_FALSE(b.contains("filter"));  // per sub-request, not on top
   for (const Json& sub : b["data"]) EXPECT_NE(sub["expr"].get<std::string>().find("department"), std::string::npos);
   bool has_text_leg = false;
@@ -415,6 +422,141 @@ TEST(EnginesGates, MilvusRepeatsFiltersPerSubRequestAndGatesBm25AndGrouping) {
   ASSERT_TRUE(after24.ok());
   EXPECT_EQ(after24->mode, "single_leg");  // dense only: one leg per collection
   EXPECT_NE(r25->notes.front().find("epoch"), std::string::npos);
+}
+
+// A request set hybrid_search cannot carry whole is fused on the client, with the reason: a
+// group-by the fused list cannot honour, two legs on one vector field (query variants).
+TEST(EnginesGates, MilvusFusesOnTheClientWhatHybridSearchWouldDrop) {
+  auto reasons_of = [](const EngineRequests& r) {
+    std::string all;
+    for (const std::string& s : r.mode_reasons) all += s + ";";
+    return all;
+  };
+  const Prepared p = with_filters();
+  auto after = render(p, Engine::kMilvus, "2.5", with_variant(shipped_engines(), "after"));
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->mode, "client_fusion");
+  EXPECT_NE(reasons_of(*after).find("primary key"), std::string::npos) << reasons_of(*after);
+  const Prepared f = prepare({"fe", "what about sick leave", {"how many days of annual leave"}});
+  ASSERT_TRUE(f.prep.plan && f.prep.plan->knobs().use_query_variants);
+  auto variants = render(f, Engine::kMilvus, "2.5", with_variant(shipped_engines(), "none"));
+  ASSERT_TRUE(variants.ok());
+  ASSERT_GT(variants->texts.size(), 1u);
+  EXPECT_EQ(variants->mode, "client_fusion");
+  EXPECT_NE(reasons_of(*variants).find("one sub-request per vector field"), std::string::npos)
+      << reasons_of(*variants);
+  // Every leg has its own request: none is lost.
+  std::size_t legs = 0;
+  for (const EngineRequest& q : variants->requests) legs += q.legs.size();
+  EXPECT_EQ(legs, variants->legs.size());
+  for (const EngineRequest& q : variants->requests) {
+    const Json b = Json::parse(q.body);
+    EXPECT_EQ(b["group_by_field"], "parent_id") << q.name;  // what fuse_client fuses: parents
+  }
+}
+
+// Client and single-leg requests return parents (every leg collapsed, as fuse_client and the
+// executor count them), and every leg asks for enough chunks to find top_k of them.
+TEST(EnginesGates, EveryLegYieldsTopKParents) {
+  const Prepared p = with_filters();
+  const int k = p.prep.plan->knobs().doc_top_k;
+  for (const char* variant : {"", "after", "none"}) {
+    SCOPED_TRACE(variant);
+    EnginesConfig c = with_variant(shipped_engines(), variant);
+    auto es = render(p, Engine::kElasticsearch, "8.16", c);  // Basic licence: client fusion
+    auto os = render(p, Engine::kOpenSearch, "2.10", c);     // no RRF: client fusion
+    auto single = render(p, Engine::kOpenSearch, "2.19", c, false);
+    ASSERT_TRUE(es.ok() && os.ok() && single.ok());
+    for (const EngineRequests* r : {&*es, &*os, &*single})
+      for (const EngineRequest& q : r->requests) {
+        const Json b = Json::parse(q.body);
+        EXPECT_EQ(b["collapse"]["field"], "parent_id") << q.name;
+        if (q.collection != "doc") continue;
+        EXPECT_EQ(b["size"], k) << q.name;
+        const Json& query = b["query"];
+        if (!query.contains("knn")) continue;
+        const int n = r == &*es ? query["knn"]["num_candidates"].get<int>()
+                                : query["knn"]["embedding"]["k"].get<int>();
+        EXPECT_GE(n, c.candidate_factor * k) << q.name;
+      }
+  }
+  // Server fusion collapsing after fusion: each child and the window hold factor × k chunks.
+  auto es = render(p, Engine::kElasticsearch, "8.16", with_variant(shipped_engines(), "enterprise-after"));
+  ASSERT_TRUE(es.ok());
+  const Json rrf = request_body(*es, es->requests.size() - 1)["retriever"]["rrf"];
+  EXPECT_EQ(rrf["rank_window_size"], 3 * k);
+  for (const Json& child : rrf["retrievers"])
+    if (child.contains("knn")) EXPECT_EQ(child["knn"]["k"], 3 * k);
+  EXPECT_EQ(request_body(*es, es->requests.size() - 1)["size"], k);
+  auto os = render(p, Engine::kOpenSearch, "3.1", with_variant(shipped_engines(), "after"));
+  ASSERT_TRUE(os.ok());
+  const Json hybrid = request_body(*os, os->requests.size() - 1)["query"]["hybrid"];
+  EXPECT_EQ(hybrid["pagination_depth"], 3 * k);
+  EXPECT_EQ(hybrid["queries"][0]["knn"]["embedding"]["k"], 3 * k);
+  EXPECT_EQ(hybrid["queries"][0]["knn"]["embedding"]["method_parameters"]["ef_search"], 6 * k);
+  // The factor is the config's.
+  EnginesConfig five = shipped_engines();
+  five.candidate_factor = 5;
+  auto es5 = render(p, Engine::kElasticsearch, "8.16", five);
+  ASSERT_TRUE(es5.ok());
+  for (const EngineRequest& q : es5->requests)
+    if (q.collection == "doc" && q.body.find("\"knn\"") != std::string::npos)
+      EXPECT_EQ(Json::parse(q.body)["query"]["knn"]["num_candidates"], 2 * 5 * k);
+}
+
+// Epoch bounds on an ES/OpenSearch `date` field say their unit (a bare number is read as epoch
+// milliseconds); on a `long` field they are plain numbers.
+TEST(EnginesGates, EpochRangesCarryTheirFormatOnDateFields) {
+  const Prepared p = with_filters();
+  for (auto [unit, format] : {std::pair{"epoch_seconds", "epoch_second"},
+                              std::pair{"epoch_millis", "epoch_millis"}}) {
+    EnginesConfig c = shipped_engines();
+    c.date_unit = unit;
+    for (Engine e : {Engine::kElasticsearch, Engine::kOpenSearch}) {
+      auto r = render(p, e, e == Engine::kElasticsearch ? "8.16" : "2.19", c);
+      ASSERT_TRUE(r.ok());
+      const std::string body = r->requests.back().body;
+      EXPECT_NE(body.find(std::string("\"format\":\"") + format + "\""), std::string::npos) << body;
+    }
+    c.date_field_type = "long";
+    auto r = render(p, Engine::kElasticsearch, "8.16", c);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->requests.back().body.find("\"format\""), std::string::npos);
+    EXPECT_NE(r->requests.back().body.find("\"range\""), std::string::npos);
+  }
+}
+
+// Every hit carries what the prompt needs beside its ids.
+TEST(EnginesGates, HitsReturnThePassageFieldsForThePrompt) {
+  const Prepared p = with_filters();
+  for (Engine e : {Engine::kElasticsearch, Engine::kOpenSearch, Engine::kMilvus}) {
+    auto r = render(p, e, e == Engine::kElasticsearch ? "8.16" : e == Engine::kOpenSearch ? "2.19" : "2.5",
+                    shipped_engines());
+    ASSERT_TRUE(r.ok());
+    for (const EngineRequest& q : r->requests) {
+      if (q.api == "put_search_pipeline") continue;
+      const Json b = Json::parse(q.body);
+      const Json& fields = e == Engine::kMilvus ? b["output_fields"] : b["_source"];
+      auto has = [&](const char* f) { return std::find(fields.begin(), fields.end(), f) != fields.end(); };
+      EXPECT_TRUE(has("text")) << q.name;
+      EXPECT_TRUE(has(q.collection == "faq" ? "answer" : "title")) << q.name;
+      EXPECT_TRUE(has("parent_id")) << q.name;
+    }
+  }
+}
+
+// Elasticsearch 9.x takes the 8.16 requests (rank_window_size, collapse beside rrf).
+TEST(EnginesGates, Elasticsearch9TakesThe816Requests) {
+  const Prepared p = with_filters();
+  const EnginesConfig c = with_variant(shipped_engines(), "enterprise-after");
+  auto r16 = render(p, Engine::kElasticsearch, "8.16", c);
+  auto r9 = render(p, Engine::kElasticsearch, "9.1", c);
+  ASSERT_TRUE(r16.ok() && r9.ok());
+  EXPECT_EQ(r9->version, "9.1");
+  EXPECT_EQ(r9->mode, "server_fusion");
+  ASSERT_EQ(r9->requests.size(), r16->requests.size());
+  for (std::size_t i = 0; i < r9->requests.size(); ++i)
+    EXPECT_EQ(r9->requests[i].body, r16->requests[i].body);
 }
 
 TEST(EnginesGates, EveryKnobIsReportedAndNoneSilentlyDropped) {
@@ -433,7 +575,8 @@ TEST(EnginesGates, EveryKnobIsReportedAndNoneSilentlyDropped) {
     }
     for (const KnobInfo& k : kPlanKnobs) EXPECT_TRUE(named.count(std::string(k.name))) << k.name;
     for (const char* f : {"filters.sources", "filters.time", "filters.department", "filters.tags",
-                          "filters.path_prefix", "filters.is_signed", "filters.user"})
+                          "filters.path_prefix", "filters.is_signed", "filters.user", "dedupe",
+                          "routing.mode", "routing.index", "routing.model_tier"})
       EXPECT_TRUE(named.count(f)) << f;
   }
 }
@@ -457,10 +600,14 @@ TEST(EnginesGates, WithoutVectorsTheDenseLegsAreReportedNotFaked) {
 
 TEST(EnginesGates, BadInputsAreRefusedWithTheField) {
   const Prepared p = with_filters();
-  EngineInputs in{"9.1", {}};
+  EngineInputs in{"10.0", {}};
   auto bad_version = to_elasticsearch(p.prep, p.analysis, in, shipped_engines());
   ASSERT_FALSE(bad_version.ok());
-  EXPECT_NE(bad_version.error().message.find("8.14"), std::string::npos);
+  EXPECT_NE(bad_version.error().message.find("8.14 … 9.x"), std::string::npos);
+  for (const char* v : {"8.13", "7.17"}) {
+    EngineInputs old{v, {}};
+    EXPECT_FALSE(to_elasticsearch(p.prep, p.analysis, old, shipped_engines()).ok()) << v;
+  }
   for (const char* v : {"2.3", "x", "2.", "2.5.x", ""}) {
     EngineInputs i{v, {}};
     EnginesConfig c = shipped_engines();
@@ -495,6 +642,10 @@ TEST(EnginesConfigTest, ReadsStrictlyWithLinesAndDefaults) {
       {"[engines]\ndate_unit = \"days\"\n", "date_unit"},
       {"[engines]\nrrf_k = 0\n", "rrf_k"},
       {"[engines]\nrrf_k = 60.5\n", "rrf_k"},  // engines take an integer rank constant
+      {"[engines]\nrrf_k = 10001\n", "rrf_k"},  // OpenSearch's rank_constant cap
+      {"[engines]\ncandidate_factor = 0\n", "candidate_factor"},
+      {"[engines]\ndate_field_type = \"keyword\"\n", "date_field_type"},
+      {"[engines]\ndoc_return_fields = [\"text\", \"\"]\n", "doc_return_fields"},
       {"[engines]\ndedupe = \"sometimes\"\n", "dedupe"},
       {"[engines]\ntext_field = \"\"\n", "text_field"},
       {"[engines.elasticsearch]\nversion = \"7.17\"\n", "version"},

@@ -224,7 +224,7 @@ TEST(TimeExpr, SpringFestivalFromTheChineseCalendar) {
 TEST(TimeExpr, English) {
   expect_ranges({
       {"today", kNov30, "2026-11-30", "2026-12-01"},
-      {"policies updated yesterday", kNov30, "2026-11-29", "2026-11-30"},
+      {"policies in force yesterday", kNov30, "2026-11-29", "2026-11-30"},
       {"this week", kNov30, "2026-11-30", "2026-12-07"},
       {"last week", kNov30, "2026-11-23", "2026-11-30"},
       {"this month", kNov30, "2026-11-01", "2026-12-01"},
@@ -416,6 +416,10 @@ TEST(TimeExpr, PublishedSignedAndEffectiveDates) {
       {"去年签署的合同", "signed", "signed_on"},
       {"上个月签的合同", "signed", "signed_on"},
       {"contracts signed in 2024", "signed", "signed_on"},
+      {"最近7天更新的IT公告", "updated", "updated_at"},
+      {"今年修订的考勤制度", "updated", "updated_at"},
+      {"上个月新修改的报销标准", "updated", "updated_at"},
+      {"manuals revised in 2024", "updated", "updated_at"},
       {"去年生效的制度", "effective", ""},
       {"今年施行的考勤制度", "effective", ""},
       {"上个月的报销制度", "effective", ""},
@@ -423,6 +427,7 @@ TEST(TimeExpr, PublishedSignedAndEffectiveDates) {
   FiltersConfig dated = shipped();  // documents that carry both dates
   dated.published_date_field = "published_on";
   dated.signed_date_field = "signed_on";
+  dated.updated_date_field = "updated_at";
   for (const DateCase& c : cases) {
     SCOPED_TRACE(c.question);
     const Filters f = run(c.question, kNov30, dated);
@@ -439,14 +444,17 @@ TEST(TimeExpr, PublishedSignedAndEffectiveDates) {
   ASSERT_EQ(both.time_ranges.size(), 2u) << joined(both.reasons);
   EXPECT_EQ(both.time_ranges[0].date, "published");
   EXPECT_EQ(both.time_ranges[1].date, "published");
-  // The shipped KB has no publication or signing date: no filter at all, never the validity
-  // range instead; in force still filters.
-  for (const char* q : {"上个月发布的制度", "去年签署的合同"}) {
+  // The shipped KB has no publication, signing or update date: no filter at all, never the
+  // validity range instead; in force still filters.
+  for (auto [q, key] : {std::pair{"上个月发布的制度", "published_date_field"},
+                        std::pair{"去年签署的合同", "signed_date_field"},
+                        std::pair{"最近7天更新的IT公告", "updated_date_field"}}) {
     SCOPED_TRACE(q);
     const Filters g = run(q, kNov30);
     EXPECT_FALSE(g.time.has_value());
     EXPECT_TRUE(g.time_ranges.empty());
-    EXPECT_NE(joined(g.reasons).find("needs [filters] "), std::string::npos) << joined(g.reasons);
+    EXPECT_NE(joined(g.reasons).find(std::string("needs [filters] ") + key), std::string::npos)
+        << joined(g.reasons);
   }
   EXPECT_TRUE(run("去年生效的制度", kNov30).time.has_value());
 }

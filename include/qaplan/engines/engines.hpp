@@ -71,14 +71,17 @@ QAPLAN_API std::string_view to_string(Dedupe d) noexcept;
 /// | source_field | "source" | the plan's source scope |
 /// | date_field, date_end_field | "effective_from", "effective_to" | in force on [start, end]; end "" = one date per record |
 /// | date_unit | "date" | "date" (yyyy-MM-dd), "epoch_seconds", "epoch_millis" |
+/// | date_field_type | "date" | ES/OpenSearch mapping of epoch dates: "date" (ranges carry format epoch_second / epoch_millis) or "long" (plain numbers) |
 /// | table_field | "is_table" | boolean: a table row (prefer_table) |
 /// | department_field, tags_field, path_field, signed_field | "department", "tags", "path", "is_signed" | metadata filters |
 /// | owner_field | "" | "我的" filter; "" = unsupported |
 /// | dedupe | "before_fusion" | see Dedupe |
-/// | rrf_k | 60 | RRF rank constant, an integer in [1, 16383] |
-/// | num_candidates_factor | 2 | ES/OpenSearch kNN candidates = min(10000, max(k, factor × k)) |
+/// | rrf_k | 60 | RRF rank constant, an integer in [1, 10000] (OpenSearch's cap) |
+/// | candidate_factor | 3 | records each leg asks for per parent wanted: factor × top_k chunks hold top_k parents when no parent has more than `factor` records |
+/// | num_candidates_factor | 2 | ES kNN num_candidates / OpenSearch ef_search = min(10000, max(n, factor × n)) for n records wanted |
+/// | faq_return_fields, doc_return_fields | ["text", "answer"], ["text", "title", "file", "section"] | stored fields returned with every hit (prompt text and citation) beside id, parent, source and table |
 /// | [engines.elasticsearch] version, license, embedding_model_id | "8.16", "basic", "" | license "enterprise"/"trial" allow RRF; a model id makes ES embed the query (query_vector_builder) |
-/// | [engines.opensearch] version, pipeline_id | "2.19", "qaplan-rrf" | |
+/// | [engines.opensearch] version, pipeline_id | "2.19", "qaplan-rrf" | the pipeline is named pipeline_id + "-k" + rrf_k |
 /// | [engines.milvus] version, metric_type, search_params | "2.5", "COSINE", {} | dense leg params (e.g. ef) |
 struct EnginesConfig {
   std::string faq_index = "qaplan_faq";
@@ -92,6 +95,7 @@ struct EnginesConfig {
   std::string date_field = "effective_from";
   std::string date_end_field = "effective_to";
   std::string date_unit = "date";
+  std::string date_field_type = "date";
   std::string table_field = "is_table";
   std::string department_field = "department";
   std::string tags_field = "tags";
@@ -100,7 +104,10 @@ struct EnginesConfig {
   std::string owner_field;
   Dedupe dedupe = Dedupe::kBeforeFusion;
   double rrf_k = 60.0;
+  int candidate_factor = 3;
   int num_candidates_factor = 2;
+  std::vector<std::string> faq_return_fields = {"text", "answer"};
+  std::vector<std::string> doc_return_fields = {"text", "title", "file", "section"};
   std::string es_version = "8.16";
   std::string es_license = "basic";
   std::string es_embedding_model_id;
@@ -123,7 +130,7 @@ QAPLAN_API Result<EnginesConfig> load_engines_config(const std::filesystem::path
 
 /// Per-request input beyond the plan.
 struct EngineInputs {
-  /// The server version; "" = the config's version for the engine. Known: ES "8.14".."8.x",
+  /// The server version; "" = the config's version for the engine. Known: ES "8.14".."9.x",
   /// OpenSearch "2.10".."3.x", Milvus "2.4", "2.5" (major.minor; a patch level is ignored).
   std::string version;
   /// One dense query vector per query text (EngineRequests::texts, in order), from the host's
@@ -152,6 +159,12 @@ struct EngineRequest {
   /// Query-string parameters (OpenSearch `search_pipeline`), compact JSON object or "".
   std::string params;
   std::vector<std::size_t> legs;  ///< indexes into EngineRequests::legs that this request runs
+  /// Milvus only (else ""): the same request as pymilvus keyword arguments — {"method":
+  /// "MilvusClient.search" | "MilvusClient.hybrid_search", "kwargs": {…}}, each AnnSearchRequest
+  /// and the RRFRanker as {"<class>": {constructor keyword arguments}} — and as a REST v2 call
+  /// ({"path": "/v2/vectordb/entities/…", "body": {…}}). Compact JSON. `body` is the Node SDK's.
+  std::string pymilvus;
+  std::string rest;
 };
 
 /// How a plan knob or filter reached the engine.

@@ -43,10 +43,11 @@ struct TimeRange {
   std::string anchor;      ///< the `now` it was anchored to
   std::string timezone;    ///< the canonical zone ("Asia/Shanghai", "+08:00"), else now's offset
   /// Which date of a document it constrains: "effective" (in force at some time in the range;
-  /// the default, also with 生效/施行), "published" (发布/印发/公布 …), "signed" (签署/签订 …).
+  /// the default, also with 生效/施行), "published" (发布/印发/公布 …), "signed" (签署/签订 …),
+  /// "updated" (更新/修订/修改 …).
   std::string date = "effective";
-  /// The metadata field of a "published" / "signed" range ([filters] published_date_field /
-  /// signed_date_field); "" for "effective" (the engines' date_field / date_end_field).
+  /// The metadata field of an event date ([filters] published_date_field, signed_date_field,
+  /// updated_date_field); "" for "effective" (the engines' date_field / date_end_field).
   std::string field;
   friend bool operator==(const TimeRange&, const TimeRange&) = default;
 };

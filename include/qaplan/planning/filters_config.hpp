@@ -92,6 +92,8 @@ struct FiltersConfig {
   std::string published_date_field;
   /// The same for 签署/签订 (去年签署的合同: TimeRange::date "signed").
   std::string signed_date_field;
+  /// The same for 更新/修订/修改 (最近7天更新的公告: TimeRange::date "updated").
+  std::string updated_date_field;
   /// Not configuration: the compiled matcher (see FiltersCompiled).
   FiltersCompiled compiled;
   friend bool operator==(const FiltersConfig&, const FiltersConfig&) = default;

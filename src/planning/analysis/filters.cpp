@@ -308,13 +308,14 @@ void share_date_kind(std::vector<Period>& periods) {
 // The metadata field of a period's date, or nullopt (with a reason) when none is configured.
 std::optional<std::string> date_field_of(const Period& p, const FiltersConfig& c, Filters& f) {
   if (p.date == DateKind::kEffective) return std::string();
-  const bool published = p.date == DateKind::kPublished;
-  const std::string& field = published ? c.published_date_field : c.signed_date_field;
+  const std::string& field = p.date == DateKind::kPublished ? c.published_date_field
+                             : p.date == DateKind::kSigned  ? c.signed_date_field
+                                                            : c.updated_date_field;
   const std::string word = p.date_word.empty() ? std::string(to_string(p.date))
                                                : std::string(p.date_word);
   if (field.empty()) {
     f.reasons.push_back("time:no filter (" + word + " needs [filters] " +
-                        (published ? "published_date_field" : "signed_date_field") +
+                        std::string(to_string(p.date)) + "_date_field" +
                         "; never the validity range instead)");
     return std::nullopt;
   }
@@ -436,6 +437,8 @@ std::string validate_filters_config(const FiltersConfig& c) {
   if (auto m = check_field_name(c.published_date_field); !m.empty())
     return "published_date_field " + m;
   if (auto m = check_field_name(c.signed_date_field); !m.empty()) return "signed_date_field " + m;
+  if (auto m = check_field_name(c.updated_date_field); !m.empty())
+    return "updated_date_field " + m;
   const std::pair<const char*, const std::vector<std::string>*> lists[] = {
       {"signed_cues", &c.signed_cues},
       {"draft_cues", &c.draft_cues},
@@ -495,7 +498,8 @@ Status read_filters_config(Reader& r, FiltersConfig& out) {
   }
   for (auto [key, field] : {std::pair<const char*, std::string*>{"published_date_field",
                                                                 &out.published_date_field},
-                            {"signed_date_field", &out.signed_date_field}}) {
+                            {"signed_date_field", &out.signed_date_field},
+                            {"updated_date_field", &out.updated_date_field}}) {
     QAPLAN_TRY(r.get(key, *field));
     if (const Value* v = r.find(key))
       if (auto m = check_field_name(*field); !m.empty()) return r.err(*v, key, m);

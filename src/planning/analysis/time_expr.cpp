@@ -429,7 +429,11 @@ constexpr DateVerb kDateVerbs[] = {
     {"签署", DateKind::kSigned},      {"签订", DateKind::kSigned},
     {"签约", DateKind::kSigned},      {"签字", DateKind::kSigned},
     {"签的", DateKind::kSigned},      {"签了", DateKind::kSigned},
-    {"signed", DateKind::kSigned},    {"生效", DateKind::kEffective},
+    {"signed", DateKind::kSigned},    {"更新", DateKind::kUpdated},
+    {"修订", DateKind::kUpdated},      {"修改", DateKind::kUpdated},
+    {"改版", DateKind::kUpdated},      {"变更", DateKind::kUpdated},
+    {"updated", DateKind::kUpdated},  {"revised", DateKind::kUpdated},
+    {"modified", DateKind::kUpdated}, {"生效", DateKind::kEffective},
     {"施行", DateKind::kEffective},   {"实施", DateKind::kEffective},
     {"起效", DateKind::kEffective},   {"有效", DateKind::kEffective},
     {"in force", DateKind::kEffective}, {"effective", DateKind::kEffective},
@@ -482,6 +486,7 @@ std::string_view to_string(DateKind k) noexcept {
     case DateKind::kEffective: return "effective";
     case DateKind::kPublished: return "published";
     case DateKind::kSigned: return "signed";
+    case DateKind::kUpdated: return "updated";
   }
   return "effective";
 }

@@ -51,8 +51,9 @@ enum class DateKind : std::uint8_t {
   kEffective,  ///< in force during the range (the default: 上个月的制度)
   kPublished,  ///< published / issued in it (上个月发布的, 今年印发的)
   kSigned,     ///< signed in it (去年签署的合同)
+  kUpdated,    ///< updated / revised in it (最近7天更新的, 今年修订的)
 };
-/// "effective", "published", "signed" (TimeRange::date).
+/// "effective", "published", "signed", "updated" (TimeRange::date).
 std::string_view to_string(DateKind k) noexcept;
 
 /// One fixed word of the built-in time vocabulary.
