@@ -110,6 +110,13 @@ Result<Shape> shape(Engine e, const Preparation& prep, const QueryAnalysis& a,
       if (s.lexical) s.out.legs.push_back({col, "bm25", t, top_k});
     }
   }
+  // Nothing the engine can run is an error, never an empty success.
+  if (s.out.legs.empty() && (s.k->run_faq || s.k->run_doc))
+    return make_error(ErrorCode::kInvalidInput,
+                      std::string(to_string(e)) + " " + v.str() +
+                          " cannot search this plan: it has no BM25 function (from 2.5) and no "
+                          "query vectors were given, so every leg would be empty",
+                      "vectors");
   return s;
 }
 

@@ -79,6 +79,8 @@ TEST(EnginesCli, BadCombinationsExitTwoWithOneLine) {
       {"x --engine solr", "--engine"},
       {"x --engine es --engine-version 7.10", "7.10"},
       {"x --engine milvus --engine-version 2.3", "2.3"},
+      // Milvus 2.4 without vectors could run no leg: refused, not an empty request list.
+      {sh_quote("差旅住宿标准是多少") + " --engine milvus --engine-version 2.4", "BM25"},
       {"x --engine es --vectors " + bad_json.string(), bad_json.string()},
       {"x --engine es --vectors /nonexistent/v.json", "/nonexistent/v.json"},
       {sh_quote("差旅住宿标准是多少") + " --engine es --vectors " + two.string(), "vectors"},

@@ -93,10 +93,12 @@ Prepared prepare(const Case& c) {
 
 Result<EngineRequests> render(const Prepared& p, Engine e, const std::string& version,
                               const EnginesConfig& cfg, bool with_vectors = true) {
-  // The texts are known only after rendering once; vectors follow them.
+  // The texts are known only after rendering once (they do not depend on the engine: the probe
+  // is Elasticsearch's, which can render any plan without vectors); vectors follow them.
   EngineInputs in{version, {}};
-  auto first = to_engine(e, p.prep, p.analysis, in, cfg);
-  if (!first.ok() || !with_vectors || first->texts.empty()) return first;
+  if (!with_vectors) return to_engine(e, p.prep, p.analysis, in, cfg);
+  auto first = to_engine(Engine::kElasticsearch, p.prep, p.analysis, {}, cfg);
+  if (!first.ok() || first->texts.empty()) return to_engine(e, p.prep, p.analysis, in, cfg);
   in.vectors = vectors_for(first->texts);
   return to_engine(e, p.prep, p.analysis, in, cfg);
 }
@@ -620,6 +622,12 @@ TEST(EnginesGates, BadInputsAreRefusedWithTheField) {
   EXPECT_EQ(r.error().field, "vectors");
   EngineInputs nan{"", {{std::numeric_limits<float>::quiet_NaN()}}};
   EXPECT_FALSE(to_opensearch(p.prep, p.analysis, nan, shipped_engines()).ok());
+  // A version that can run no leg of the plan is refused, never an empty success: Milvus 2.4
+  // has no BM25 function and no vectors were given.
+  auto nothing = render(p, Engine::kMilvus, "2.4", shipped_engines(), false);
+  ASSERT_FALSE(nothing.ok());
+  EXPECT_EQ(nothing.error().field, "vectors");
+  EXPECT_NE(nothing.error().message.find("BM25"), std::string::npos);
   // A direct answer gives no request at all.
   const Prepared thanks = prepare({"t", "好的，谢谢"});
   auto none = to_milvus(thanks.prep, thanks.analysis, {}, shipped_engines());

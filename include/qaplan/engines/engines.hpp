@@ -192,7 +192,8 @@ struct EngineRequests {
 
 /// The adapters. A direct-answer Preparation gives mode "none" and no request. Errors:
 /// kInvalidInput (a retrieval Preparation without a plan, a vector count that differs from the
-/// texts', an empty or non-finite vector, vectors of different dimensions), kInvalidConfig
+/// texts', an empty or non-finite vector, vectors of different dimensions, a plan the engine
+/// version cannot search at all: Milvus 2.4 without vectors), kInvalidConfig
 /// (an unknown or unsupported version, a date unit the engine cannot filter on).
 QAPLAN_API Result<EngineRequests> to_elasticsearch(const Preparation& prep,
                                                    const QueryAnalysis& analysis,
