@@ -98,9 +98,12 @@ std::string to_json(const EngineRequests& r, bool pretty) {
   j["mode_reasons"] = r.mode_reasons;
   j["texts"] = r.texts;
   Json legs = Json::array();
-  for (const Leg& l : r.legs)
-    legs.push_back({{"collection", l.collection}, {"modality", l.modality}, {"text", l.text},
-                    {"top_k", l.top_k}});
+  for (const Leg& l : r.legs) {
+    Json x = {{"collection", l.collection}, {"modality", l.modality}, {"text", l.text},
+              {"top_k", l.top_k}};
+    if (l.preferred) x["preferred"] = true;
+    legs.push_back(std::move(x));
+  }
   j["legs"] = legs;
   Json reqs = Json::array();
   for (const EngineRequest& q : r.requests) {

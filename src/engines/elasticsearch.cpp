@@ -11,9 +11,9 @@ Json es_knn(const Shape& s, std::size_t text, int n, const Json& filters, bool w
   if (!s.in.vectors.empty())
     q["query_vector"] = vector_json(s.in.vectors[text]);
   else
-    q["query_vector_builder"] = {{"text_embedding",
-                                  {{"model_id", s.c.es_embedding_model_id},
-                                   {"model_text", s.out.texts[text]}}}};
+    q["query_vector_builder"] = {
+        {"text_embedding",
+         {{"model_id", s.c.es_embedding_model_id}, {"model_text", s.out.texts[text]}}}};
   if (with_k) q["k"] = n;
   q["num_candidates"] = num_candidates(s.c, n);
   if (!filters.empty()) q["filter"] = filters;
@@ -39,7 +39,6 @@ Result<EngineRequests> build_es(Shape& s) {
       s.out, std::move(why_client),
       "retriever.rrf on " + v.str() + (v.at_least(8, 16) ? " (GA)" : " (technical preview)"));
   for (const auto& [col, doc, legs, k] : searched(s.out)) {
-    const Json filters = dsl_filters(s, doc);
     if (server) {
       // Collapsed after fusion: each child and the window hold candidate_factor × k chunks, so
       // the collapse still finds k parents.
@@ -47,6 +46,7 @@ Result<EngineRequests> build_es(Shape& s) {
       Json children = Json::array();
       for (std::size_t li : legs) {
         const Leg& l = s.out.legs[li];
+        const Json filters = leg_filters(s, l);
         if (l.modality == "dense") {
           Json knn = es_knn(s, l.text, w, filters, true);
           knn["similarity"] = s.k->min_context_score;
@@ -67,6 +67,7 @@ Result<EngineRequests> build_es(Shape& s) {
     }
     for (std::size_t li : legs) {
       const Leg& l = s.out.legs[li];
+      const Json filters = leg_filters(s, l);
       Json body = {{"size", k}};
       if (l.modality == "dense")  // candidate_factor × k chunks, so the collapse finds k parents
         body["query"] = {{"knn", es_knn(s, l.text, candidates(s.c, k), filters, false)}};
@@ -75,8 +76,8 @@ Result<EngineRequests> build_es(Shape& s) {
       // One hit per parent in every leg: what fuse_client and the in-process executor fuse.
       body["collapse"] = {{"field", s.c.parent_field}};
       body["_source"] = source_fields(s.c, doc);
-      s.out.requests.push_back(make_request(col + ":" + l.modality + ":" + std::to_string(l.text),
-                                            col, "search", index_of(s.c, col), body, "", {li}));
+      s.out.requests.push_back(
+          make_request(leg_name(l), col, "search", index_of(s.c, col), body, "", {li}));
     }
   }
   report_knobs(s, server);

@@ -1,5 +1,6 @@
 // Milvus requests: dense and BM25 (sparse) legs as hybrid_search sub-requests or single searches,
 // scope as a boolean expression.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,8 +47,12 @@ const std::string& leg_field(const Shape& s, const Leg& l) {
   return l.modality == "dense" ? s.c.vector_field : s.c.sparse_field;
 }
 
-std::string milvus_expr(const Shape& s, bool doc) {
+// A leg's boolean expression: the required filters, and the preferences on a preferred leg.
+std::string milvus_expr(const Shape& s, const Leg& l) {
   const EnginesConfig& c = s.c;
+  const bool doc = l.collection == "doc";
+  const Filters& x = s.a.filters;
+  auto wanted = [&](const char* name) { return l.preferred || !is_preferred(x, name); };
   std::vector<std::string> parts;
   if (!s.prep.effective_sources.empty()) {
     std::string in = c.source_field + " in [";
@@ -56,12 +61,14 @@ std::string milvus_expr(const Shape& s, bool doc) {
     parts.push_back(in + "]");
   }
   if (doc) {
-    const Filters& x = s.a.filters;
     if (const auto t = request_range(x)) parts.push_back(milvus_range(s, *t));
-    if (x.department) parts.push_back(c.department_field + " == " + quote(*x.department));
-    for (const std::string& tag : x.tags)
-      parts.push_back("ARRAY_CONTAINS(" + c.tags_field + ", " + quote(tag) + ")");
-    if (x.path_prefix) parts.push_back(c.path_field + " like " + quote(*x.path_prefix + "%"));
+    if (x.department && wanted("department"))
+      parts.push_back(c.department_field + " == " + quote(*x.department));
+    if (wanted("tags"))
+      for (const std::string& tag : x.tags)
+        parts.push_back("ARRAY_CONTAINS(" + c.tags_field + ", " + quote(tag) + ")");
+    if (x.path_prefix && wanted("path_prefix"))
+      parts.push_back(c.path_field + " like " + quote(*x.path_prefix + "%"));
     if (x.is_signed)
       parts.push_back(c.signed_field + " == " + std::string(*x.is_signed ? "true" : "false"));
     if (x.user && !c.owner_field.empty()) parts.push_back(c.owner_field + " == " + quote(*x.user));
@@ -82,18 +89,27 @@ std::vector<std::string> why_client_fusion(const Shape& s) {
         "dedupe after_fusion: Milvus fuses sub-requests by primary key and applies a "
         "hybrid group_by_field to each sub-request (the Node SDK copies it), so the "
         "fused list could hold a parent twice");
-  if (s.out.texts.size() > 1)
-    why.push_back(std::to_string(s.out.texts.size()) +
-                  " query texts: hybrid_search takes one sub-request per vector field (the Node "
-                  "SDK keeps the first per anns_field and would drop the variants' legs)");
+  for (const Searched& c : searched(s.out)) {
+    std::map<std::string, int> per_field;
+    for (std::size_t li : c.legs) ++per_field[leg_field(s, s.out.legs[li])];
+    for (const auto& [field, n] : per_field)
+      if (n > 1) {
+        why.push_back(std::to_string(n) + " " + c.col + " legs on " + field +
+                      " (query variants or a preferred leg): hybrid_search takes one "
+                      "sub-request per vector field (the Node SDK keeps the first and would drop "
+                      "the others)");
+        return why;
+      }
+  }
   return why;
 }
 
 // A hybrid_search body (Node SDK HybridSearchReq): one sub-request per leg, RRF.
-Json hybrid_body(const Shape& s, const Searched& c, const std::string& expr, const Json& params) {
+Json hybrid_body(const Shape& s, const Searched& c, const Json& params) {
   Json subs = Json::array();
   for (std::size_t li : c.legs) {
     const Leg& l = s.out.legs[li];
+    const std::string expr = milvus_expr(s, l);
     Json sub = {{"data", leg_data(s, l)}, {"anns_field", leg_field(s, l)}};
     sub["params"] = l.modality == "dense" ? params : Json::object();
     if (!expr.empty()) sub["expr"] = expr;  // repeated: Milvus filters per sub-request
@@ -107,8 +123,8 @@ Json hybrid_body(const Shape& s, const Searched& c, const std::string& expr, con
 }
 
 // One leg as a grouping search (Node SDK SearchSimpleReq): its best hit per parent.
-Json search_body(const Shape& s, const Searched& c, const Leg& l, const std::string& expr,
-                 const Json& params) {
+Json search_body(const Shape& s, const Searched& c, const Leg& l, const Json& params) {
+  const std::string expr = milvus_expr(s, l);
   Json body = {{"collection_name", index_of(s.c, c.col)},
                {"anns_field", leg_field(s, l)},
                {"data", leg_data(s, l)},
@@ -161,16 +177,13 @@ Result<EngineRequests> build_milvus(Shape& s) {
   Json params = Json::object();
   for (const auto& [key, val] : s.c.milvus_search_params) params[key] = val;
   for (const Searched& c : searched(s.out)) {
-    const std::string expr = milvus_expr(s, c.doc);
     if (server) {
-      add_request(s, c.col + ":hybrid", c, "hybrid_search", hybrid_body(s, c, expr, params),
-                  c.legs);
+      add_request(s, c.col + ":hybrid", c, "hybrid_search", hybrid_body(s, c, params), c.legs);
       continue;
     }
     for (std::size_t li : c.legs) {
       const Leg& l = s.out.legs[li];
-      add_request(s, c.col + ":" + l.modality + ":" + std::to_string(l.text), c, "search",
-                  search_body(s, c, l, expr, params), {li});
+      add_request(s, leg_name(l), c, "search", search_body(s, c, l, params), {li});
     }
   }
   report_knobs(s, server);

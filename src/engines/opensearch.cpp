@@ -40,22 +40,27 @@ Result<EngineRequests> build_os(Shape& s) {
     const Json pipeline = {
         {"description", "qaplan: reciprocal rank fusion of the hybrid sub-queries"},
         {"phase_results_processors",
-         Json::array({{{"score-ranker-processor",
-                        {{"combination", {{"technique", "rrf"}, {"rank_constant", rank_constant(s.c.rrf_k)}}}}}}})}};
+         Json::array(
+             {{{"score-ranker-processor",
+                {{"combination",
+                  {{"technique", "rrf"}, {"rank_constant", rank_constant(s.c.rrf_k)}}}}}}})}};
     s.out.requests.push_back(
         make_request("pipeline", "", "put_search_pipeline", pipeline_id, pipeline, "", {}));
   }
   for (const auto& [col, doc, legs, k] : searched(s.out)) {
-    const Json filters = dsl_filters(s, doc);
     if (server) {
-      // 3.0 filters the whole hybrid query; 2.x needs the filter repeated in every sub-query.
+      // 3.0 filters the whole hybrid query (a preferred sub-query adds its preferences); 2.x
+      // needs the filter repeated in every sub-query.
       const bool top_filter = v.at_least(3, 0);
-      const Json sub_filters = top_filter ? Json::array() : filters;
+      const Json filters = dsl_filters(s, doc, Clauses::kRequired);
       // Collapsed after fusion: candidate_factor × k chunks per sub-query hold k parents.
       const int w = s.c.dedupe == Dedupe::kAfterFusion ? candidates(s.c, k) : k;
       Json queries = Json::array();
       for (std::size_t li : legs) {
         const Leg& l = s.out.legs[li];
+        const Json sub_filters = !top_filter   ? leg_filters(s, l)
+                                 : l.preferred ? dsl_filters(s, doc, Clauses::kPreferences)
+                                               : Json::array();
         queries.push_back(l.modality == "dense" ? os_knn(s, l.text, w, sub_filters)
                                                 : dsl_bm25_query(s, l.text, sub_filters));
       }
@@ -71,20 +76,22 @@ Result<EngineRequests> build_os(Shape& s) {
     }
     for (std::size_t li : legs) {
       const Leg& l = s.out.legs[li];
+      const Json filters = leg_filters(s, l);
       Json body = {{"size", k}};
       // candidate_factor × k chunks per shard, so the collapse finds k parents.
       body["query"] = l.modality == "dense" ? os_knn(s, l.text, candidates(s.c, k), filters)
                                             : dsl_bm25_query(s, l.text, filters);
       body["collapse"] = {{"field", s.c.parent_field}};  // what fuse_client fuses: parents
       body["_source"] = source_fields(s.c, doc);
-      s.out.requests.push_back(make_request(col + ":" + l.modality + ":" + std::to_string(l.text),
-                                            col, "search", index_of(s.c, col), body, "", {li}));
+      s.out.requests.push_back(
+          make_request(leg_name(l), col, "search", index_of(s.c, col), body, "", {li}));
     }
   }
   report_knobs(s, server);
   if (s.dense)
-    s.out.notes.push_back("knn k is per shard: each shard returns up to k neighbours before the "
-                          "top k are chosen");
+    s.out.notes.push_back(
+        "knn k is per shard: each shard returns up to k neighbours before the "
+        "top k are chosen");
   return std::move(s.out);
 }
 

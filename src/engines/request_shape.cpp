@@ -76,7 +76,8 @@ Status check_vectors(const EngineInputs& in, std::size_t texts) {
 
 // Texts and legs (the executor's: main query, then variants when the plan uses them).
 Result<Shape> shape(Engine e, const Preparation& prep, const QueryAnalysis& a,
-                    const EngineInputs& in, const EnginesConfig& c, const std::string& cfg_version) {
+                    const EngineInputs& in, const EnginesConfig& c,
+                    const std::string& cfg_version) {
   QAPLAN_ASSIGN_OR_RETURN(Version v,
                           parse_version(e, in.version.empty() ? cfg_version : in.version));
   Shape s{prep, a, in, c, e, v, nullptr, false, true, {}};
@@ -98,7 +99,8 @@ Result<Shape> shape(Engine e, const Preparation& prep, const QueryAnalysis& a,
         s.out.texts.push_back(qv.text);
     }
   QAPLAN_TRY(check_vectors(in, s.out.texts.size()));
-  s.dense = !in.vectors.empty() || (e == Engine::kElasticsearch && !c.es_embedding_model_id.empty());
+  s.dense =
+      !in.vectors.empty() || (e == Engine::kElasticsearch && !c.es_embedding_model_id.empty());
   // Milvus 2.4 has no BM25 function: the lexical legs cannot be expressed.
   s.lexical = !(e == Engine::kMilvus && !v.at_least(2, 5));
   for (const char* col : {"faq", "doc"}) {
@@ -108,6 +110,10 @@ Result<Shape> shape(Engine e, const Preparation& prep, const QueryAnalysis& a,
     for (std::size_t t = 0; t < s.out.texts.size(); ++t) {
       if (s.dense) s.out.legs.push_back({col, "dense", t, top_k});
       if (s.lexical) s.out.legs.push_back({col, "bm25", t, top_k});
+    }
+    if (col[0] == 'd' && has_preferences(a.filters)) {  // the executor's order: after the texts
+      if (s.dense) s.out.legs.push_back({col, "dense", 0, top_k, true});
+      if (s.lexical) s.out.legs.push_back({col, "bm25", 0, top_k, true});
     }
   }
   // Nothing the engine can run is an error, never an empty success.
@@ -121,8 +127,8 @@ Result<Shape> shape(Engine e, const Preparation& prep, const QueryAnalysis& a,
 }
 
 std::size_t legs_of(const EngineRequests& r, std::string_view col) {
-  return static_cast<std::size_t>(
-      std::count_if(r.legs.begin(), r.legs.end(), [&](const Leg& l) { return l.collection == col; }));
+  return static_cast<std::size_t>(std::count_if(r.legs.begin(), r.legs.end(),
+                                                [&](const Leg& l) { return l.collection == col; }));
 }
 std::size_t max_legs_per_collection(const EngineRequests& r) {
   return std::max(legs_of(r, "faq"), legs_of(r, "doc"));
@@ -149,7 +155,8 @@ std::vector<Searched> searched(const EngineRequests& r) {
 
 // Sets the fusion mode and its reasons: single leg when there is nothing to fuse, else server
 // fusion unless the engine gave reasons it cannot (`why_client`). True for server fusion.
-bool choose_mode(EngineRequests& r, std::vector<std::string> why_client, std::string server_reason) {
+bool choose_mode(EngineRequests& r, std::vector<std::string> why_client,
+                 std::string server_reason) {
   if (max_legs_per_collection(r) <= 1) {
     r.mode = "single_leg";
     r.mode_reasons = {"one leg per collection: nothing to fuse"};
@@ -157,7 +164,8 @@ bool choose_mode(EngineRequests& r, std::vector<std::string> why_client, std::st
   }
   const bool server = why_client.empty();
   r.mode = server ? "server_fusion" : "client_fusion";
-  r.mode_reasons = server ? std::vector<std::string>{std::move(server_reason)} : std::move(why_client);
+  r.mode_reasons =
+      server ? std::vector<std::string>{std::move(server_reason)} : std::move(why_client);
   return server;
 }
 
@@ -213,10 +221,11 @@ Json dsl_range_clauses(const EnginesConfig& c, const TimeRange& t) {
     return Json{{"range", {{field, r}}}};
   };
   auto or_missing = [&](const std::string& field, Json cond) {
-    return Json{{"bool",
-                 {{"should", Json::array({std::move(cond),
-                                          {{"bool", {{"must_not", {{"exists", {{"field", field}}}}}}}}})},
-                  {"minimum_should_match", 1}}}};
+    return Json{
+        {"bool",
+         {{"should", Json::array({std::move(cond),
+                                  {{"bool", {{"must_not", {{"exists", {{"field", field}}}}}}}}})},
+          {"minimum_should_match", 1}}}};
   };
   const bool single = own_date_field(t) || c.date_end_field.empty();
   if (single) {  // one date per record in [from, to): a record without it is not known to match
@@ -229,23 +238,51 @@ Json dsl_range_clauses(const EnginesConfig& c, const TimeRange& t) {
                       or_missing(c.date_end_field, range(c.date_end_field, "gte", from))});
 }
 
+bool is_preferred(const Filters& f, std::string_view name) {
+  return std::find(f.preferred.begin(), f.preferred.end(), name) != f.preferred.end();
+}
+
+bool has_preferences(const Filters& f) {
+  return (f.department && is_preferred(f, "department")) ||
+         (!f.tags.empty() && is_preferred(f, "tags")) ||
+         (f.path_prefix && is_preferred(f, "path_prefix"));
+}
+
 // Query DSL filters (Elasticsearch and OpenSearch share it). FAQ entries are scoped by source
-// only: metadata filters describe documents.
-Json dsl_filters(const Shape& s, bool doc) {
+// only: metadata filters describe documents. `which`: the required filters, the preferences, or
+// both (a preferred leg).
+Json dsl_filters(const Shape& s, bool doc, Clauses which) {
   const EnginesConfig& c = s.c;
+  const Filters& x = s.a.filters;
+  const bool required = which != Clauses::kPreferences;
+  auto wanted = [&](const char* name) {
+    return is_preferred(x, name) ? which != Clauses::kRequired : required;
+  };
   Json f = Json::array();
-  if (!s.prep.effective_sources.empty())
+  if (required && !s.prep.effective_sources.empty())
     f.push_back({{"terms", {{c.source_field, s.prep.effective_sources}}}});
   if (!doc) return f;
-  const Filters& x = s.a.filters;
-  if (const auto t = request_range(x))
+  if (const auto t = request_range(x); t && required)
     for (Json& clause : dsl_range_clauses(c, *t)) f.push_back(std::move(clause));
-  if (x.department) f.push_back({{"term", {{c.department_field, *x.department}}}});
-  for (const std::string& tag : x.tags) f.push_back({{"term", {{c.tags_field, tag}}}});
-  if (x.path_prefix) f.push_back({{"prefix", {{c.path_field, *x.path_prefix}}}});
-  if (x.is_signed) f.push_back({{"term", {{c.signed_field, *x.is_signed}}}});
-  if (x.user && !c.owner_field.empty()) f.push_back({{"term", {{c.owner_field, *x.user}}}});
+  if (x.department && wanted("department"))
+    f.push_back({{"term", {{c.department_field, *x.department}}}});
+  if (wanted("tags"))
+    for (const std::string& tag : x.tags) f.push_back({{"term", {{c.tags_field, tag}}}});
+  if (x.path_prefix && wanted("path_prefix"))
+    f.push_back({{"prefix", {{c.path_field, *x.path_prefix}}}});
+  if (x.is_signed && required) f.push_back({{"term", {{c.signed_field, *x.is_signed}}}});
+  if (x.user && !c.owner_field.empty() && required)
+    f.push_back({{"term", {{c.owner_field, *x.user}}}});
   return f;
+}
+
+std::string leg_name(const Leg& l) {
+  return l.collection + ":" + l.modality + ":" + std::to_string(l.text) +
+         (l.preferred ? ":preferred" : "");
+}
+
+Json leg_filters(const Shape& s, const Leg& l) {
+  return dsl_filters(s, l.collection == "doc", l.preferred ? Clauses::kAll : Clauses::kRequired);
 }
 
 Json source_fields(const EnginesConfig& c, bool doc) {
@@ -265,7 +302,8 @@ int candidates(const EnginesConfig& c, int parents) {
 }
 
 int num_candidates(const EnginesConfig& c, int n) {
-  return static_cast<int>(std::min<long long>(10000, std::max<long long>(n, 1LL * c.num_candidates_factor * n)));
+  return static_cast<int>(
+      std::min<long long>(10000, std::max<long long>(n, 1LL * c.num_candidates_factor * n)));
 }
 
 std::string os_pipeline_id(const EnginesConfig& c) {
@@ -300,7 +338,8 @@ std::string dedupe_words(const Shape& s, bool server) {
   const std::string p = s.c.parent_field;
   const std::string asked = "[engines] dedupe = \"" + std::string(to_string(s.c.dedupe)) + "\": ";
   if (!server)
-    return asked + "every leg is deduped by " + p + " in the engine (one hit per parent, its best), " +
+    return asked + "every leg is deduped by " + p +
+           " in the engine (one hit per parent, its best), " +
            "then fuse_client fuses parents, as the in-process executor does";
   if (s.c.dedupe == Dedupe::kAfterFusion)
     return asked + "the engine fuses chunks and collapses the fused list by " + p +
@@ -315,14 +354,17 @@ void report_routing(Shape& s) {
   for (const std::string& id : g.ids) ids += (ids.empty() ? "" : ", ") + id;
   if (g.mode == "bm25")
     knob(s.out, "routing.mode", "host",
-         "bm25 (" + ids + "): every leg still runs, as in the in-process executor; the BM25 legs "
-                          "match the id as written, and a host may drop the dense legs");
+         "bm25 (" + ids +
+             "): every leg still runs, as in the in-process executor; the BM25 legs "
+             "match the id as written, and a host may drop the dense legs");
   else
     knob(s.out, "routing.mode", g.mode.empty() ? "not_set" : "request",
          g.mode.empty() ? "" : g.mode + ": dense and BM25 legs");
   knob(s.out, "routing.index", g.index.empty() ? "not_set" : "host",
-       g.index.empty() ? "" : g.index + ": the requests search faq_index and doc_index; a host "
-                                        "with one index per domain picks it from this");
+       g.index.empty() ? ""
+                       : g.index +
+                             ": the requests search faq_index and doc_index; a host "
+                             "with one index per domain picks it from this");
   knob(s.out, "routing.model_tier", g.model_tier.empty() ? "not_set" : "host",
        g.model_tier.empty() ? "" : g.model_tier + ": the answering model is the host's choice");
 }
@@ -332,7 +374,8 @@ void report_knobs(Shape& s, bool server) {
   const PlanKnobs& k = *s.k;
   const std::string eng(to_string(s.engine));
   knob(r, "run_faq", "request", k.run_faq ? "FAQ legs on " + s.c.faq_index : "no FAQ request");
-  knob(r, "run_doc", "request", k.run_doc ? "document legs on " + s.c.doc_index : "no document request");
+  knob(r, "run_doc", "request",
+       k.run_doc ? "document legs on " + s.c.doc_index : "no document request");
   auto top_k = [&](const char* name, bool run, int n, const char* what) {
     knob(r, name, run ? "request" : "not_set",
          std::to_string(n) + " " + what + ": " + window_words(s, server, n));
@@ -345,9 +388,10 @@ void report_knobs(Shape& s, bool server) {
                 : "no reranking");
   knob(r, "faq_direct_threshold", "client",
        "answer directly when the top FAQ's cosine ≥ " + Json(k.faq_direct_threshold).dump() +
-           (server ? " (the fused hits carry only rank scores: the host reads the top FAQ's "
-                     "cosine from its dense leg or stored vector)"
-                   : " (the FAQ dense leg's top score; ES/OpenSearch cosine _score = (1 + cos) / 2)"));
+           (server
+                ? " (the fused hits carry only rank scores: the host reads the top FAQ's "
+                  "cosine from its dense leg or stored vector)"
+                : " (the FAQ dense leg's top score; ES/OpenSearch cosine _score = (1 + cos) / 2)"));
   knob(r, "faq_direct_exact_only", "client",
        k.faq_direct_exact_only ? "only an exact (normalized) question match is answered directly"
                                : "off");
@@ -380,7 +424,8 @@ void report_knobs(Shape& s, bool server) {
   // Filters.
   const Filters& f = s.a.filters;
   knob(r, "filters.sources", s.prep.effective_sources.empty() ? "not_set" : "request",
-       s.prep.effective_sources.empty() ? "every source" : s.c.source_field + " on both collections");
+       s.prep.effective_sources.empty() ? "every source"
+                                        : s.c.source_field + " on both collections");
   const char* where = s.engine == Engine::kMilvus
                           ? "expr of every sub-request (documents)"
                           : (server && s.engine == Engine::kOpenSearch && s.version.at_least(3, 0)
@@ -396,8 +441,8 @@ void report_knobs(Shape& s, bool server) {
              "them); run one request per period to keep each side's evidence");
   } else if (!ranges.empty()) {
     const TimeRange& t = ranges.front();
-    std::string unit = s.engine == Engine::kMilvus && s.c.date_unit == "date" ? "epoch_seconds"
-                                                                              : s.c.date_unit;
+    std::string unit =
+        s.engine == Engine::kMilvus && s.c.date_unit == "date" ? "epoch_seconds" : s.c.date_unit;
     knob(r, "filters.time", "request",
          "[" + t.from + ", " + t.to + ")" +
              (own_date_field(t) ? " on " + t.field + " (" + t.date + ")" : std::string()) +
@@ -405,10 +450,18 @@ void report_knobs(Shape& s, bool server) {
   } else {
     knob(r, "filters.time", "not_set", "");
   }
-  knob(r, "filters.department", f.department ? "request" : "not_set", f.department ? where : "");
-  knob(r, "filters.tags", f.tags.empty() ? "not_set" : "request",
-       f.tags.empty() ? "" : std::string("all of them: ") + where);
-  knob(r, "filters.path_prefix", f.path_prefix ? "request" : "not_set", f.path_prefix ? where : "");
+  // A preference (read from words) is required only by the preferred legs.
+  auto word_filter = [&](const char* name, const char* key, bool set, const std::string& what) {
+    if (!set) return knob(r, name, "not_set", "");
+    knob(r, name, "request",
+         is_preferred(f, key)
+             ? "preferred (read from words): required only by the preferred document legs of the "
+               "main text, so RRF ranks matching sections higher and the others still come back"
+             : what);
+  };
+  word_filter("filters.department", "department", f.department.has_value(), where);
+  word_filter("filters.tags", "tags", !f.tags.empty(), std::string("all of them: ") + where);
+  word_filter("filters.path_prefix", "path_prefix", f.path_prefix.has_value(), where);
   knob(r, "filters.is_signed", f.is_signed ? "request" : "not_set", f.is_signed ? where : "");
   if (f.user)
     knob(r, "filters.user", s.c.owner_field.empty() ? "unsupported" : "request",
@@ -428,7 +481,8 @@ void report_knobs(Shape& s, bool server) {
 }
 
 Json dsl_bm25_query(const Shape& s, std::size_t text, const Json& filters) {
-  Json b = {{"must", Json::array({{{"match", {{s.c.text_field, {{"query", s.out.texts[text]}}}}}}})}};
+  Json b = {
+      {"must", Json::array({{{"match", {{s.c.text_field, {{"query", s.out.texts[text]}}}}}}})}};
   if (!filters.empty()) b["filter"] = filters;
   return {{"bool", b}};
 }

@@ -63,7 +63,16 @@ bool choose_mode(EngineRequests& r, std::vector<std::string> why_client, std::st
 std::optional<TimeRange> request_range(const Filters& x);
 // A time bound as the configured unit (a day, or epoch seconds / milliseconds of its midnight).
 Json bound(const std::string& day, const TimeRange& t, const std::string& unit);
-Json dsl_filters(const Shape& s, bool doc);
+// Which filter clauses: those every leg requires, the preferences (Filters::preferred) alone,
+// or both (a preferred leg).
+enum class Clauses { kRequired, kPreferences, kAll };
+bool has_preferences(const Filters& f);
+bool is_preferred(const Filters& f, std::string_view name);
+Json dsl_filters(const Shape& s, bool doc, Clauses which);
+// "doc:dense:0", "doc:bm25:0:preferred": a single-leg request's name.
+std::string leg_name(const Leg& l);
+// A leg's filters: the required ones, and the preferences on a preferred leg.
+Json leg_filters(const Shape& s, const Leg& l);
 // The BM25 leg in the query DSL (Elasticsearch and OpenSearch): a match on the text field.
 Json dsl_bm25_query(const Shape& s, std::size_t text, const Json& filters);
 // What every hit returns: id, parent, source (and table for documents), then the return fields.

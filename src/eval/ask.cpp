@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <span>
 #include <unordered_map>
 
 #include "qaplan/eval/executor.hpp"
@@ -102,21 +103,19 @@ RankedList in_scope_only(const RankedList& ranked, ParsedDocs& docs, const Scope
 }
 
 // One BM25 list per query text and one cosine list per query vector, each cut to its `top_k`
-// best documents in scope.
-Result<std::vector<RankedList>> legs(const std::vector<std::string>& queries,
-                                     const std::vector<std::vector<float>>& vectors,
-                                     const CollectionIndex& index, ParsedDocs& docs,
-                                     const Scope& scope, std::size_t top_k,
-                                     std::set<std::string>& unknown) {
+// best documents in scope, appended to `lists`.
+Status add_lists(std::span<const std::string> queries, std::span<const std::vector<float>> vectors,
+                 const CollectionIndex& index, ParsedDocs& docs, const Scope& scope,
+                 std::size_t top_k, std::set<std::string>& unknown,
+                 std::vector<RankedList>& lists) {
   QAPLAN_ASSIGN_OR_RETURN(const Tokenizer tok, Tokenizer::create());
-  std::vector<RankedList> lists;
   std::vector<std::string> tokens;
   for (const std::string& q : queries) {
     QAPLAN_TRY(tok.tokenize_into(q, tokens));
     lists.push_back(in_scope_only(index.bm25().search(tokens, top_k * kPoolFactor), docs, scope,
                                   top_k, unknown));
   }
-  if (index.vectors() == nullptr) return lists;
+  if (index.vectors() == nullptr) return {};
   for (std::size_t i = 0; i < vectors.size() && i < queries.size(); ++i) {
     auto hits = index.vectors()->search(vectors[i], top_k * kPoolFactor);
     if (!hits) {
@@ -127,6 +126,23 @@ Result<std::vector<RankedList>> legs(const std::vector<std::string>& queries,
     std::erase_if(*hits, [](const ScoredDoc& h) { return !(h.score > 0); });
     lists.push_back(in_scope_only(*hits, docs, scope, top_k, unknown));
   }
+  return {};
+}
+
+// Every query's lists, then — when the analysis has preferences (Filters::preferred) — the main
+// query's lists again requiring them, as the executor fuses them.
+Result<std::vector<RankedList>> legs(const std::vector<std::string>& queries,
+                                     const std::vector<std::vector<float>>& vectors,
+                                     const CollectionIndex& index, ParsedDocs& docs,
+                                     const Scope& scope, std::size_t top_k,
+                                     std::set<std::string>& unknown) {
+  std::vector<RankedList> lists;
+  QAPLAN_TRY(add_lists(queries, vectors, index, docs, scope, top_k, unknown, lists));
+  if (!scope.filters.prefer.any()) return lists;
+  const Scope preferred{scope.sources, scope.filters.with_preferences_required()};
+  QAPLAN_TRY(add_lists(std::span(queries).first(1),
+                       std::span(vectors).first(vectors.empty() ? 0 : 1), index, docs, preferred,
+                       top_k, unknown, lists));
   return lists;
 }
 

@@ -64,7 +64,7 @@ struct TfidfSpace {
 // One searchable collection: records (FAQ questions/paraphrases, or chunks), each belonging to an
 // item (the FAQ entry, or the section).
 struct Collection {
-  std::vector<std::uint32_t> item_of;           // record → item
+  std::vector<std::uint32_t> item_of;            // record → item
   std::vector<std::vector<std::string>> tokens;  // record → tokens (build time only)
   std::optional<Bm25Index> bm25;
   TfidfSpace space;
@@ -107,8 +107,8 @@ struct KbIndex::Impl {
 
 namespace {
 
-Status build_collection(Collection& c, const std::vector<std::string>& texts,
-                        const Tokenizer& tok, const Bm25Options& bm25, std::string_view what,
+Status build_collection(Collection& c, const std::vector<std::string>& texts, const Tokenizer& tok,
+                        const Bm25Options& bm25, std::string_view what,
                         const std::vector<std::string>& ids) {
   c.tokens.resize(texts.size());
   for (std::size_t i = 0; i < texts.size(); ++i) {
@@ -154,8 +154,7 @@ ItemList best_per_item(const std::vector<std::pair<std::uint32_t, double>>& reco
 }
 
 // Record cosines of `q` (exact, over the inverted index), sorted best first, ties by record.
-std::vector<std::pair<std::uint32_t, double>> cosine_scores(const Collection& c,
-                                                            const SparseVec& q,
+std::vector<std::pair<std::uint32_t, double>> cosine_scores(const Collection& c, const SparseVec& q,
                                                             std::vector<double>& acc) {
   acc.assign(c.item_of.size(), 0.0);
   for (const auto& [d, w] : q)
@@ -228,10 +227,10 @@ std::string_view to_string(HitType t) noexcept {
 Result<HitType> parse_hit_type(std::string_view s) {
   for (std::size_t i = 0; i < kHitTypeNames.size(); ++i)
     if (kHitTypeNames[i] == s) return static_cast<HitType>(i);
-  return make_error(ErrorCode::kInvalidInput,
-                    "unknown hit type \"" + std::string(s) +
-                        "\" (direct_answer, faq_direct, rag, no_evidence)",
-                    "hit_type");
+  return make_error(
+      ErrorCode::kInvalidInput,
+      "unknown hit type \"" + std::string(s) + "\" (direct_answer, faq_direct, rag, no_evidence)",
+      "hit_type");
 }
 
 std::string exact_match_key(std::string_view text) {
@@ -280,8 +279,7 @@ Result<KbIndex> KbIndex::create(KnowledgeBase kb, const KbIndexOptions& options)
       const DocChunk& first = kb.docs[impl->sections[it->second].chunks.front()];
       if (first.source != c.source || first.doc_id != c.doc_id || first.kind != c.kind)
         return make_error(ErrorCode::kInvalidInput,
-                          "chunks of parent " + c.parent_id +
-                              " disagree on doc_id, source or kind",
+                          "chunks of parent " + c.parent_id + " disagree on doc_id, source or kind",
                           c.id);
     }
     impl->sections[it->second].chunks.push_back(static_cast<std::uint32_t>(i));
@@ -299,7 +297,9 @@ Result<KbIndex> KbIndex::create(KnowledgeBase kb, const KbIndexOptions& options)
 
 const KnowledgeBase& KbIndex::kb() const noexcept { return impl_->kb; }
 std::size_t KbIndex::sections() const noexcept { return impl_->sections.size(); }
-const std::string& KbIndex::section_id(std::size_t s) const { return impl_->sections.at(s).parent_id; }
+const std::string& KbIndex::section_id(std::size_t s) const {
+  return impl_->sections.at(s).parent_id;
+}
 const std::vector<std::uint32_t>& KbIndex::section_chunks(std::size_t s) const {
   return impl_->sections.at(s).chunks;
 }
@@ -337,9 +337,13 @@ ExecutionInputs execution_inputs(const QueryAnalysis& a) {
     in.filters.date_from = f.time->from;
     in.filters.date_to = f.time->to;
   }
-  in.filters.department = f.department;
-  in.filters.tags = f.tags;
-  in.filters.path_prefix = f.path_prefix;
+  auto preferred = [&](const char* name) {
+    return std::find(f.preferred.begin(), f.preferred.end(), name) != f.preferred.end();
+  };
+  (preferred("department") ? in.filters.prefer.department : in.filters.department) = f.department;
+  (preferred("tags") ? in.filters.prefer.tags : in.filters.tags) = f.tags;
+  (preferred("path_prefix") ? in.filters.prefer.path_prefix : in.filters.path_prefix) =
+      f.path_prefix;
   in.filters.is_signed = f.is_signed;
   return in;
 }
@@ -387,8 +391,7 @@ std::vector<char> doc_scope(const K& k, const std::vector<std::string>& sources,
   std::vector<char> allowed(k.doc.item_of.size());
   for (std::size_t r = 0; r < allowed.size(); ++r) {
     const DocChunk& c = k.kb.docs[r];
-    allowed[r] = ok[k.doc_source[r]] &&
-                 effective_in(c, f.date_from, f.date_to) &&
+    allowed[r] = ok[k.doc_source[r]] && effective_in(c, f.date_from, f.date_to) &&
                  (!f.department || c.department == *f.department) && all_tags(c.tags) &&
                  (!f.path_prefix || c.path.starts_with(*f.path_prefix)) &&
                  (!f.is_signed || c.is_signed == *f.is_signed);
@@ -397,6 +400,16 @@ std::vector<char> doc_scope(const K& k, const std::vector<std::string>& sources,
 }
 
 }  // namespace
+
+ExecutionFilters ExecutionFilters::with_preferences_required() const {
+  ExecutionFilters f = *this;
+  if (f.prefer.department) f.department = f.prefer.department;
+  for (const std::string& t : f.prefer.tags)
+    if (std::find(f.tags.begin(), f.tags.end(), t) == f.tags.end()) f.tags.push_back(t);
+  if (f.prefer.path_prefix) f.path_prefix = f.prefer.path_prefix;
+  f.prefer = {};
+  return f;
+}
 
 Result<std::vector<std::uint32_t>> KbIndex::search_leg(const LegQuery& q) const {
   const Impl& k = *impl_;
@@ -410,9 +423,9 @@ Result<std::vector<std::uint32_t>> KbIndex::search_leg(const LegQuery& q) const 
   const std::vector<char> allowed =
       q.faq ? faq_scope(k, q.filters.sources) : doc_scope(k, q.filters.sources, q.filters);
   std::vector<double> best, acc;
-  ItemList list = q.dense ? best_per_item(cosine_scores(c, c.space.weigh(pq.tokens), acc), c,
-                                          allowed, best)
-                          : best_per_item(bm25_scores(c, pq.tokens), c, allowed, best);
+  ItemList list =
+      q.dense ? best_per_item(cosine_scores(c, c.space.weigh(pq.tokens), acc), c, allowed, best)
+              : best_per_item(bm25_scores(c, pq.tokens), c, allowed, best);
   cut(list, q.top_k);
   std::vector<std::uint32_t> items;
   for (const ScoredDoc& d : list) items.push_back(d.doc);
@@ -448,7 +461,8 @@ Result<Execution> execute_with_knobs(const Preparation& prep, const PlanKnobs& k
   ex.query = inputs.query ? *inputs.query : prep.normalized.text;
   if (knobs.use_query_variants)
     for (const std::string& v : inputs.variants)
-      if (v != ex.query && std::find(ex.variants.begin(), ex.variants.end(), v) == ex.variants.end())
+      if (v != ex.query &&
+          std::find(ex.variants.begin(), ex.variants.end(), v) == ex.variants.end())
         ex.variants.push_back(v);
   std::vector<PreparedQuery> queries(1 + ex.variants.size());
   for (std::size_t i = 0; i < queries.size(); ++i) {
@@ -475,17 +489,28 @@ Result<Execution> execute_with_knobs(const Preparation& prep, const PlanKnobs& k
     std::vector<double> main_cos, main_bm25, best_cos;
     std::vector<FusedHit> fused;
   };
+  // `preferred`: the scope of the main query's extra cosine and BM25 lists (preferences).
   auto run_leg = [&](const Collection& c, const std::vector<char>& allowed, bool faq_side,
-                     int top_k, Leg& leg) -> Status {
+                     int top_k, Leg& leg, const std::vector<char>* preferred = nullptr) -> Status {
     std::vector<double> best;
     leg.best_cos.assign(c.items, 0.0);
     for (std::size_t i = 0; i < queries.size(); ++i) {
       const SparseVec& qv = faq_side ? queries[i].faq_vec : queries[i].doc_vec;
       ItemList cos = best_per_item(cosine_scores(c, qv, acc), c, allowed, best);
-      for (std::size_t it = 0; it < c.items; ++it) leg.best_cos[it] = std::max(leg.best_cos[it], best[it]);
+      for (std::size_t it = 0; it < c.items; ++it)
+        leg.best_cos[it] = std::max(leg.best_cos[it], best[it]);
       if (i == 0) leg.main_cos = best;
       ItemList bm = best_per_item(bm25_scores(c, queries[i].tokens), c, allowed, best);
       if (i == 0) leg.main_bm25 = best;
+      cut(cos, top_k);
+      cut(bm, top_k);
+      leg.lists.push_back(std::move(cos));
+      leg.lists.push_back(std::move(bm));
+    }
+    if (preferred) {
+      const SparseVec& qv = faq_side ? queries[0].faq_vec : queries[0].doc_vec;
+      ItemList cos = best_per_item(cosine_scores(c, qv, acc), c, *preferred, best);
+      ItemList bm = best_per_item(bm25_scores(c, queries[0].tokens), c, *preferred, best);
       cut(cos, top_k);
       cut(bm, top_k);
       leg.lists.push_back(std::move(cos));
@@ -560,7 +585,13 @@ Result<Execution> execute_with_knobs(const Preparation& prep, const PlanKnobs& k
   if (knobs.run_doc) {
     t0 = Clock::now();
     const std::vector<char> allowed = doc_scope(k, sources, f);
-    QAPLAN_TRY(run_leg(k.doc, allowed, false, knobs.doc_top_k, doc_leg));
+    std::vector<char> preferred;
+    if (f.prefer.any()) {
+      preferred = doc_scope(k, sources, f.with_preferences_required());
+      ex.reasons.push_back("doc_preferences_boosted");
+    }
+    QAPLAN_TRY(run_leg(k.doc, allowed, false, knobs.doc_top_k, doc_leg,
+                       f.prefer.any() ? &preferred : nullptr));
     for (const FusedHit& h : doc_leg.fused)
       ex.doc_hits.push_back(to_hit(h, doc_leg, k.sections[h.doc].parent_id));
     if (knobs.prefer_table)

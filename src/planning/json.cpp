@@ -117,6 +117,7 @@ ordered_json analysis_json(const QueryAnalysis& a) {
                   {"is_signed", f.is_signed ? ordered_json(*f.is_signed) : ordered_json(nullptr)},
                   {"user", strings_or_null(f.user)},
                   {"uncertain", f.uncertain},
+                  {"preferred", f.preferred},
                   {"reasons", f.reasons}};
   j["routing"] = {{"index", a.routing.index},     {"mode", a.routing.mode},
                   {"model_tier", a.routing.model_tier}, {"ids", a.routing.ids},

@@ -42,12 +42,16 @@ TEST(EnginesCli, PrintsTheRequestsBesideThePlan) {
   const Json& e = j["engine_requests"];
   EXPECT_EQ(e["engine"], "elasticsearch");
   EXPECT_EQ(e["version"], "8.16");  // [engines.elasticsearch] version of the shipped file
-  EXPECT_EQ(e["mode"], "single_leg");  // no vectors: lexical legs only, reported
+  // No vectors: lexical legs only, reported; the department and tag read from words are
+  // preferences, required by one more document leg, fused on the client.
+  EXPECT_EQ(e["mode"], "client_fusion");
   bool reported = false;
   for (const Json& k : e["knobs"]) reported |= k["name"] == "dense_legs" && k["status"] == "unsupported";
   EXPECT_TRUE(reported);
-  EXPECT_EQ(e["requests"].size(), 2u);  // FAQ and documents
-  EXPECT_NE(e["requests"][1]["body"].dump().find("法务部"), std::string::npos);
+  ASSERT_EQ(e["requests"].size(), 3u);  // FAQ, documents, documents preferring 法务部
+  EXPECT_EQ(e["requests"][2]["name"], "doc:bm25:0:preferred");
+  EXPECT_NE(e["requests"][2]["body"].dump().find("\"department\":\"法务部\""), std::string::npos);
+  EXPECT_EQ(e["requests"][1]["body"].dump().find("\"department\""), std::string::npos);
 }
 
 TEST(EnginesCli, VersionAndVectorsShapeTheRequests) {

@@ -8,6 +8,7 @@
 // clause fails the test, so the adapter and the reference executor cannot drift apart.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -127,7 +128,7 @@ void check_engine(engines::Engine engine, const char* version) {
   ASSERT_EQ(c.dedupe, engines::Dedupe::kBeforeFusion);
   const auto qs = questions();
   ASSERT_GE(qs.size(), 400u);
-  std::size_t compared = 0, with_filters = 0, with_variants = 0, legs_run = 0;
+  std::size_t compared = 0, with_filters = 0, with_variants = 0, legs_run = 0, with_preferred = 0;
   for (const Question& q : qs) {
     SCOPED_TRACE(q.id + ": " + q.question);
     auto prep = w.planner.prepare({q.question, q.history, "", std::nullopt});
@@ -150,6 +151,8 @@ void check_engine(engines::Engine engine, const char* version) {
     ASSERT_EQ(r->texts.front(), ex->query);
     ASSERT_EQ(std::vector<std::string>(r->texts.begin() + 1, r->texts.end()), ex->variants);
     with_variants += r->texts.size() > 1;
+    with_preferred += std::any_of(r->legs.begin(), r->legs.end(),
+                                  [](const engines::Leg& l) { return l.preferred; });
 
     // Run every request as the engine would.
     std::vector<engines::LegHits> hits(r->legs.size());
@@ -223,8 +226,10 @@ void check_engine(engines::Engine engine, const char* version) {
   EXPECT_GE(compared, 350u);
   EXPECT_GE(with_variants, 5u);
   std::cout << to_string(engine) << ": compared " << compared << " plans (" << with_variants << " with variants, "
-            << with_filters << " with metadata filters), " << legs_run << " legs\n";
+            << with_filters << " with metadata filters, " << with_preferred
+            << " with preferred legs), " << legs_run << " legs\n";
   EXPECT_GE(with_filters, 5u);
+  EXPECT_GE(with_preferred, 5u);  // preferences are fused like the executor's preferred lists
   EXPECT_GE(legs_run, 4 * compared);
 }
 

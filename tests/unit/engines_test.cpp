@@ -287,7 +287,14 @@ TEST(EnginesGolden, CasesCoverEveryIntentCategoryFilterAndGate) {
 
 Prepared followup() { return prepare({"f", "那审批呢", {"报销流程是什么"}}); }
 // A validity range (上周, no 签署: the shipped KB has no signing date), a department and a tag.
-Prepared with_filters() { return prepare({"d", "法务部上周的合同清单"}); }
+// The department and tag read from words, as preferences (the shipped [filters] word_filters).
+Prepared with_preferences() { return prepare({"d", "法务部上周的合同清单"}); }
+// The same filters required (word_filters = "require"): what the gates below are about.
+Prepared with_filters() {
+  Prepared p = with_preferences();
+  p.analysis.filters.preferred.clear();
+  return p;
+}
 
 Json request_body(const EngineRequests& r, std::size_t i) { return Json::parse(r.requests.at(i).body); }
 
@@ -504,6 +511,52 @@ TEST(EnginesGates, EveryLegYieldsTopKParents) {
   for (const EngineRequest& q : es5->requests)
     if (q.collection == "doc" && q.body.find("\"knn\"") != std::string::npos)
       EXPECT_EQ(Json::parse(q.body)["query"]["knn"]["num_candidates"], 2 * 5 * k);
+}
+
+// A department or tag read from words is a preference: one more dense and BM25 leg of the main
+// text on documents requires it (RRF ranks matching sections higher), the other legs do not, and
+// the in-process executor fuses the same lists (EnginesEquivalence).
+TEST(EnginesGates, PreferredFiltersAreExtraLegsNotHardFilters) {
+  const Prepared p = with_preferences();
+  ASSERT_EQ(p.analysis.filters.preferred, (std::vector<std::string>{"department", "tags"}));
+  auto es = render(p, Engine::kElasticsearch, "8.16", shipped_engines());
+  ASSERT_TRUE(es.ok());
+  int preferred = 0;
+  for (const EngineRequest& q : es->requests) {
+    const bool pref = q.name.ends_with(":preferred");
+    preferred += pref;
+    EXPECT_EQ(q.body.find("\"department\":\"法务部\"") != std::string::npos, pref) << q.name;
+    EXPECT_EQ(q.body.find("\"tags\"") != std::string::npos, pref) << q.name;
+    if (q.collection == "doc") EXPECT_NE(q.body.find("effective_from"), std::string::npos) << q.name;
+    if (pref) {
+      EXPECT_EQ(q.collection, "doc");
+      EXPECT_TRUE(es->legs[q.legs[0]].preferred);
+      EXPECT_EQ(es->legs[q.legs[0]].text, 0u);  // the main text
+    }
+  }
+  EXPECT_EQ(preferred, 2);  // dense and BM25
+  for (const KnobMapping& m : es->knobs)
+    if (m.name == "filters.department" || m.name == "filters.tags")
+      EXPECT_NE(m.detail.find("preferred"), std::string::npos) << m.name << ": " << m.detail;
+  // Server fusion: the preferred children carry the preference, the hybrid's common filter not.
+  auto os = render(p, Engine::kOpenSearch, "3.0", with_variant(shipped_engines(), "none"));
+  ASSERT_TRUE(os.ok());
+  ASSERT_EQ(os->mode, "server_fusion");
+  const Json hybrid = request_body(*os, os->requests.size() - 1)["query"]["hybrid"];
+  EXPECT_EQ(hybrid["filter"].dump().find("\"department\""), std::string::npos);
+  EXPECT_EQ(hybrid["queries"].size(), 4u);
+  EXPECT_NE(hybrid["queries"][2].dump().find("\"department\""), std::string::npos);
+  EXPECT_EQ(hybrid["queries"][0].dump().find("\"department\""), std::string::npos);
+  // Milvus: a preferred leg is a second sub-request on the same vector field.
+  auto mv = render(p, Engine::kMilvus, "2.5", with_variant(shipped_engines(), "none"));
+  ASSERT_TRUE(mv.ok());
+  EXPECT_EQ(mv->mode, "client_fusion");
+  std::string reasons;
+  for (const std::string& r : mv->mode_reasons) reasons += r;
+  EXPECT_NE(reasons.find("preferred leg"), std::string::npos) << reasons;
+  for (const EngineRequest& q : mv->requests)
+    EXPECT_EQ(q.body.find("department ==") != std::string::npos, q.name.ends_with(":preferred"))
+        << q.name;
 }
 
 // Epoch bounds on an ES/OpenSearch `date` field say their unit (a bare number is read as epoch

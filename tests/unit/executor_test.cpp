@@ -279,6 +279,55 @@ TEST(Executor, ScopeAndFiltersRestrictEveryHit) {
   EXPECT_FALSE(qaplan::execute_with_knobs(travel, travel.plan->knobs(), shipped().kb, in).ok());
 }
 
+// A preference ranks matching sections higher and keeps the others: a wrong guess costs rank,
+// never the answer. The same requirement as a hard filter drops every other section.
+TEST(Executor, PreferencesRankMatchingSectionsHigherAndKeepTheRest) {
+  // Two sources, so sections of several departments answer.
+  const auto travel = prepare("合同审批流程和报销审批有什么区别");
+  ASSERT_TRUE(travel.effective_sources.empty() || travel.effective_sources.size() > 1);
+  const qaplan::PlanKnobs k = travel.plan->knobs();
+  const auto plain = run(travel, k);
+  ASSERT_GE(plain.doc_hits.size(), 3u);
+  // Prefer the department of the best section from another department than the top hit's.
+  const std::string top_department = first_chunk(plain.doc_hits.front()).department;
+  std::string other;
+  for (const auto& h : plain.doc_hits)
+    if (first_chunk(h).department != top_department) {
+      other = first_chunk(h).department;
+      break;
+    }
+  ASSERT_FALSE(other.empty());
+  qaplan::ExecutionInputs hard, soft;
+  hard.filters.department = other;
+  soft.filters.prefer.department = other;
+  const auto required = run(travel, k, hard);
+  const auto preferred = run(travel, k, soft);
+  auto matches = [&](const qaplan::LegHit& h) { return first_chunk(h).department == other; };
+  for (const auto& h : required.doc_hits) EXPECT_TRUE(matches(h));
+  // The best section of the unfiltered run is still there (a wrong guess costs rank only) ...
+  const std::string best = plain.doc_hits.front().id;
+  EXPECT_TRUE(std::any_of(preferred.doc_hits.begin(), preferred.doc_hits.end(),
+                          [&](const qaplan::LegHit& h) { return h.id == best; }));
+  EXPECT_TRUE(std::none_of(required.doc_hits.begin(), required.doc_hits.end(),
+                           [&](const qaplan::LegHit& h) { return h.id == best; }));
+  // ... and every matching section ranks at least as high as without the preference, the first
+  // of them strictly higher.
+  auto rank_in = [](const qaplan::Execution& e, const std::string& id) {
+    for (std::size_t i = 0; i < e.doc_hits.size(); ++i)
+      if (e.doc_hits[i].id == id) return i;
+    return e.doc_hits.size();
+  };
+  bool first = true;
+  for (const auto& h : plain.doc_hits) {
+    if (!matches(h)) continue;
+    EXPECT_LE(rank_in(preferred, h.id), rank_in(plain, h.id)) << h.id;
+    if (first) EXPECT_LT(rank_in(preferred, h.id), rank_in(plain, h.id)) << h.id;
+    first = false;
+  }
+  EXPECT_NE(std::find(preferred.reasons.begin(), preferred.reasons.end(), "doc_preferences_boosted"),
+            preferred.reasons.end());
+}
+
 TEST(Executor, VariantsOnlyWithUseQueryVariantsAndRewriteIsSearched) {
   const auto p = prepare("那审批呢", {"报销流程是什么"});
   ASSERT_TRUE(p.intent && p.intent->requires_rewrite);
@@ -318,6 +367,16 @@ TEST(Executor, AnalysisSuppliesTheRewriteVariantsAndFilters) {
   EXPECT_EQ(in.filters.path_prefix, std::optional<std::string>("/finance/"));
   EXPECT_EQ(in.filters.is_signed, std::optional<bool>(true));
   EXPECT_TRUE(in.filters.sources.empty());  // sources stay the Preparation's
+  EXPECT_FALSE(in.filters.prefer.any());
+  // Preferences (read from words) go to the preferred lists, not the hard filters.
+  a.filters.preferred = {"department", "tags"};
+  const qaplan::ExecutionInputs soft = qaplan::execution_inputs(a);
+  EXPECT_FALSE(soft.filters.department.has_value());
+  EXPECT_TRUE(soft.filters.tags.empty());
+  EXPECT_EQ(soft.filters.prefer.department, std::optional<std::string>("财务部"));
+  EXPECT_EQ(soft.filters.prefer.tags, (std::vector<std::string>{"差旅", "住宿"}));
+  EXPECT_EQ(soft.filters.path_prefix, std::optional<std::string>("/finance/"));  // not preferred
+  a.filters.preferred.clear();
   a.rewrite.rewritten = false;
   EXPECT_FALSE(qaplan::execution_inputs(a).query.has_value());
 

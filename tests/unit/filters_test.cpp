@@ -119,7 +119,20 @@ TEST(Filters, VocabularyTable) {
     EXPECT_EQ(f.tags, c.tags) << joined(f.reasons);
     EXPECT_EQ(f.path_prefix, c.path_prefix) << joined(f.reasons);
     EXPECT_EQ(f.is_signed, c.is_signed) << joined(f.reasons);
-    EXPECT_EQ(f.reasons, c.reasons);
+    // Read from words, department, tags and path are preferences, named in one last reason.
+    std::vector<std::string> preferred;
+    if (c.department) preferred.push_back("department");
+    if (!c.tags.empty()) preferred.push_back("tags");
+    if (c.path_prefix) preferred.push_back("path_prefix");
+    EXPECT_EQ(f.preferred, preferred);
+    std::vector<std::string> reasons = c.reasons;
+    if (!preferred.empty()) {
+      std::string names;
+      for (const std::string& n : preferred) names += (names.empty() ? "" : ",") + n;
+      reasons.push_back("preferred:" + names +
+                        " (from words: matching documents rank higher, the others still come back)");
+    }
+    EXPECT_EQ(f.reasons, reasons);
     EXPECT_FALSE(f.uncertain);
     EXPECT_FALSE(f.time.has_value());
   }
@@ -187,9 +200,41 @@ TEST(Filters, EverythingAtOnce) {
   EXPECT_EQ(f.tags, (std::vector<std::string>{"合同", "采购"}));
   EXPECT_EQ(f.is_signed, true);
   EXPECT_FALSE(f.uncertain);
-  EXPECT_EQ(f.reasons, (std::vector<std::string>{"time:去年→[2025-01-01,2026-01-01)",
-                                                 "department:法务部", "tag:合同", "tag:采购",
-                                                 "is_signed:盖章版→true"}));
+  EXPECT_EQ(f.reasons,
+            (std::vector<std::string>{
+                "time:去年→[2025-01-01,2026-01-01)", "department:法务部", "tag:合同", "tag:采购",
+                "is_signed:盖章版→true",
+                "preferred:department,tags (from words: matching documents rank higher, the "
+                "others still come back)"}));
+  // Time and the signed flag are what the question states: required, never preferences.
+  EXPECT_EQ(f.preferred, (std::vector<std::string>{"department", "tags"}));
+}
+
+// Department, tags and path read from words are preferences unless [filters] word_filters =
+// "require"; the asker's own department (我们组, from the session) is always required.
+TEST(Filters, WordFiltersArePreferencesUnlessRequired) {
+  AnalysisContext ctx;
+  ctx.session_department = "研发部";
+  EXPECT_TRUE(run("我们组的报销汇总", ctx).preferred.empty());
+  const Filters mixed = run("我们组的采购合同", ctx);
+  EXPECT_EQ(mixed.department, "研发部");
+  EXPECT_EQ(mixed.preferred, (std::vector<std::string>{"tags"}));
+  FiltersConfig require = shipped();
+  require.word_filters = "require";
+  const Filters hard = run("法务部的采购合同", {}, require);
+  EXPECT_EQ(hard.department, "法务部");
+  EXPECT_TRUE(hard.preferred.empty());
+  EXPECT_EQ(joined(hard.reasons).find("preferred:"), std::string::npos) << joined(hard.reasons);
+  require.word_filters = "sometimes";
+  EXPECT_NE(qaplan::internal::validate_filters_config(require).find("word_filters"),
+            std::string::npos);
+  std::string text = shipped_text();
+  const std::string from = "word_filters = \"prefer\"";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(), "word_filters = \"maybe\"");
+  auto cfg = qaplan::parse_config(text, "config/rules.toml");
+  ASSERT_FALSE(cfg.ok());
+  EXPECT_NE(cfg.error().to_string().find("word_filters"), std::string::npos);
 }
 
 // Issue 22 item 4: the documents' publication / signing date fields are read from [filters];

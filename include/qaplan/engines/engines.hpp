@@ -11,7 +11,10 @@
 ///    in that order, each one hit per parent (`dedupe = "before_fusion"`), cut to the top k and
 ///    fused by RRF (k = `rrf_k`) into the top k;
 ///  - scope: the Preparation's effective sources on both collections; the analysis' time range,
-///    department, tags (all of), path prefix and signed flag on documents only.
+///    department, tags (all of), path prefix and signed flag on documents only. A department,
+///    tags or path that are preferences (Filters::preferred) are required only by one more
+///    dense and BM25 leg of the main text on documents, so RRF ranks matching sections higher
+///    and the others still come back.
 ///
 /// Fusion mode, chosen per request set and reported with its reasons:
 ///  - `server_fusion`: the engine fuses (ES `retriever.rrf`, OpenSearch `hybrid` query with a
@@ -145,6 +148,9 @@ struct Leg {
   std::string modality;    ///< "dense" | "bm25"
   std::size_t text = 0;    ///< index into EngineRequests::texts
   int top_k = 0;           ///< the plan's faq_top_k / doc_top_k: the leg's window and cut
+  /// Documents only: the main text's leg that also requires the analysis' preferences
+  /// (Filters::preferred), fused after the others so matching sections rank higher.
+  bool preferred = false;
 };
 
 /// One HTTP/SDK request.

@@ -83,6 +83,16 @@ struct KbIndexOptions {
 };
 
 /// Structured filters, as an analysis stage produces them. Every present filter must hold.
+/// What the document leg prefers without requiring (Filters::preferred): one more cosine and one
+/// more BM25 list of the main query that require them are fused beside the others, so matching
+/// sections rank higher and the rest still come back.
+struct ExecutionPreferences {
+  std::optional<std::string> department;
+  std::vector<std::string> tags;  ///< all of them
+  std::optional<std::string> path_prefix;
+  bool any() const noexcept { return department || !tags.empty() || path_prefix; }
+};
+
 struct ExecutionFilters {
   std::vector<std::string> sources;  ///< non-empty: replaces the Preparation's effective_sources
   std::string date_from;             ///< YYYY-MM-DD inclusive ("" = unbounded); documents only
@@ -91,6 +101,9 @@ struct ExecutionFilters {
   std::vector<std::string> tags;           ///< a chunk must carry every one; documents only
   std::optional<std::string> path_prefix;  ///< documents only
   std::optional<bool> is_signed;           ///< documents only
+  ExecutionPreferences prefer;             ///< documents only; ignored by KbIndex::search_leg
+  /// These filters with the preferences required: the scope of a preferred list.
+  QAPLAN_API ExecutionFilters with_preferences_required() const;
 };
 
 /// What an analysis stage adds to a Preparation (all optional).

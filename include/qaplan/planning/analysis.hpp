@@ -71,6 +71,11 @@ struct Filters {
   /// filters a comparison to one side. Engine requests filter a single period only; for several,
   /// a host may run one retrieval per range. Empty when no expression gave a filter.
   std::vector<TimeRange> time_ranges;
+  /// Which of "department", "tags", "path_prefix" are preferences, not requirements: read from
+  /// the question's words ([filters] word_filters = "prefer"), a guess at how the documents are
+  /// filed. Retrieval ranks documents that match them higher (an extra leg that requires them)
+  /// and keeps the others, so a wrong guess costs rank, never the answer.
+  std::vector<std::string> preferred;
   friend bool operator==(const Filters&, const Filters&) = default;
 };
 

@@ -94,6 +94,11 @@ struct FiltersConfig {
   std::string signed_date_field;
   /// The same for 更新/修订/修改 (最近7天更新的公告: TimeRange::date "updated").
   std::string updated_date_field;
+  /// What a department, tag or path read from the question's words does in retrieval: "prefer"
+  /// (the default: they are a guess at how documents are filed, so matching documents rank higher
+  /// and the others still come back; Filters::preferred) or "require" (hard filters). A
+  /// department from the session identity (我们组) is always required.
+  std::string word_filters = "prefer";
   /// Not configuration: the compiled matcher (see FiltersCompiled).
   FiltersCompiled compiled;
   friend bool operator==(const FiltersConfig&, const FiltersConfig&) = default;

@@ -439,6 +439,8 @@ std::string validate_filters_config(const FiltersConfig& c) {
   if (auto m = check_field_name(c.signed_date_field); !m.empty()) return "signed_date_field " + m;
   if (auto m = check_field_name(c.updated_date_field); !m.empty())
     return "updated_date_field " + m;
+  if (c.word_filters != "prefer" && c.word_filters != "require")
+    return "word_filters must be \"prefer\" or \"require\"";
   const std::pair<const char*, const std::vector<std::string>*> lists[] = {
       {"signed_cues", &c.signed_cues},
       {"draft_cues", &c.draft_cues},
@@ -504,6 +506,10 @@ Status read_filters_config(Reader& r, FiltersConfig& out) {
     if (const Value* v = r.find(key))
       if (auto m = check_field_name(*field); !m.empty()) return r.err(*v, key, m);
   }
+  QAPLAN_TRY(r.get("word_filters", out.word_filters));
+  if (const Value* v = r.find("word_filters"))
+    if (out.word_filters != "prefer" && out.word_filters != "require")
+      return r.err(*v, "word_filters", "must be \"prefer\" or \"require\"");
   QAPLAN_TRY(read_filter_cues(r, "signed_cues", out.signed_cues));
   QAPLAN_TRY(read_filter_cues(r, "draft_cues", out.draft_cues));
   {
@@ -542,6 +548,23 @@ Status read_filters_config(Reader& r, FiltersConfig& out) {
   if (validate_filters_config(out).empty()) FiltersIndex::of(out);
   return {};
 }
+
+namespace {
+
+// Department (unless it is the asker's own, from the session), tags and path read from words
+// are a guess at how documents are filed: preferences, with one reason naming them.
+void mark_preferred(Filters& f, bool department_from_session) {
+  if (f.department && !department_from_session) f.preferred.push_back("department");
+  if (!f.tags.empty()) f.preferred.push_back("tags");
+  if (f.path_prefix) f.preferred.push_back("path_prefix");
+  if (f.preferred.empty()) return;
+  std::string names;
+  for (const std::string& n : f.preferred) names += (names.empty() ? "" : ",") + n;
+  f.reasons.push_back("preferred:" + names + " (from words: matching documents rank higher, the "
+                      "others still come back)");
+}
+
+}  // namespace
 
 Filters extract_filters(std::string_view text, const FiltersConfig& config,
                         const AnalysisContext& context) {
@@ -671,11 +694,13 @@ Filters extract_filters(std::string_view text, const FiltersConfig& config,
       case Cue::kTime: break;
     }
   }
+  bool from_session = false;
   if (named.size() == 1) {
     f.department = named.front().first;
     const bool session = context.session_department && named.front().first ==
                                                            *context.session_department &&
                          session_dept_done;
+    from_session = session;
     f.reasons.push_back(tag_reason("department", named.front().second, named.front().first) +
                         (session ? " (session)" : ""));
   } else if (named.size() > 1) {
@@ -703,6 +728,7 @@ Filters extract_filters(std::string_view text, const FiltersConfig& config,
     f.reasons.push_back("is_signed:" + (signed_seen ? signed_words : draft_words) + "→" +
                         (signed_seen ? "true" : "false"));
   }
+  if (config.word_filters == "prefer") mark_preferred(f, from_session);
   return f;
 }
 
