@@ -1,6 +1,6 @@
-// Issue 14 item 5: the adapters' client-side path ranks exactly like the in-process executor.
+// The adapters' client-side path ranks exactly like the in-process executor (docs/engines.md).
 // For every question of the chain set, the follow-up set and the engine golden cases, the
-// Elasticsearch client-fusion requests are read back as an engine would read them — the text
+// Elasticsearch, OpenSearch and Milvus client-fusion requests are read back as an engine would read them — the text
 // of each match, the vector of each kNN, size, collapse field and every filter clause — and run
 // over the shipped knowledge base (KbIndex::search_leg: BM25, or local-tfidf cosine for the
 // "embedding"); fuse_client() then fuses the hits. The FAQ and document hit lists must equal
@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -95,6 +97,89 @@ bool read_filters(const Json& clauses, const engines::EnginesConfig& c, Executio
   return true;
 }
 
+// Epoch seconds of a local midnight at +08:00 (the test's `now`) back to its YYYY-MM-DD.
+std::string day_of(long long epoch_seconds) {
+  using namespace std::chrono;
+  const year_month_day d{sys_days{days{(epoch_seconds + 8 * 3600) / 86400}}};
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(d.year()),
+                static_cast<unsigned>(d.month()), static_cast<unsigned>(d.day()));
+  return buf;
+}
+
+// The quoted strings of a Milvus expression part, unescaped (\" and \\).
+std::vector<std::string> quoted_strings(std::string_view part) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < part.size(); ++i) {
+    if (part[i] != '"') continue;
+    std::string s;
+    for (++i; i < part.size() && part[i] != '"'; ++i) s += part[i] == '\\' ? part[++i] : part[i];
+    out.push_back(s);
+  }
+  return out;
+}
+
+// Reads a Milvus boolean expression (parts joined by " and ") back into the executor's filters;
+// false on a part it does not know.
+bool read_milvus_expr(std::string_view expr, const engines::EnginesConfig& c, ExecutionFilters& f,
+                      std::string& unknown) {
+  while (!expr.empty()) {
+    const std::size_t cut = expr.find(" and ");
+    const std::string part(expr.substr(0, cut));
+    expr = cut == std::string_view::npos ? std::string_view() : expr.substr(cut + 5);
+    auto starts = [&](const std::string& p) { return part.rfind(p, 0) == 0; };
+    auto number_after = [&](const std::string& op) {
+      return std::stoll(part.substr(part.find(op) + op.size()));
+    };
+    if (starts(c.source_field + " in [")) {
+      f.sources = quoted_strings(part);
+    } else if (starts(c.department_field + " == ")) {
+      f.department = quoted_strings(part).at(0);
+    } else if (starts("ARRAY_CONTAINS(" + c.tags_field + ", ")) {
+      f.tags.push_back(quoted_strings(part).at(0));
+    } else if (starts(c.path_field + " like ")) {
+      std::string prefix = quoted_strings(part).at(0);
+      if (prefix.empty() || prefix.back() != '%') return unknown = part, false;
+      prefix.pop_back();
+      f.path_prefix = prefix;
+    } else if (starts(c.signed_field + " == ")) {
+      f.is_signed = part.ends_with("true");
+    } else if (starts("(" + c.date_field + " is null or " + c.date_field + " < ")) {
+      f.date_to = day_of(number_after(" < "));
+    } else if (starts("(" + c.date_end_field + " is null or " + c.date_end_field + " >= ")) {
+      f.date_from = day_of(number_after(" >= "));
+    } else {
+      unknown = part;
+      return false;
+    }
+  }
+  return true;
+}
+
+// A Milvus grouping search read back as a leg query: its text (the BM25 function's input) or
+// its vector (naming the text), top k and filters.
+void read_milvus(const Json& body, const engines::EnginesConfig& c, const std::vector<std::string>& texts,
+                 KbIndex::LegQuery& lq) {
+  ASSERT_EQ(body["group_by_field"], c.parent_field);  // one hit per parent
+  lq.top_k = body["limit"].get<int>();
+  const Json& data = body["data"].at(0);
+  if (body["anns_field"] == c.vector_field) {
+    ASSERT_EQ(body["metric_type"], c.milvus_metric_type);
+    const std::size_t text = static_cast<std::size_t>(data.at(0).get<float>()) - 1;
+    ASSERT_LT(text, texts.size());
+    lq.dense = true;
+    lq.text = texts[text];
+  } else {
+    ASSERT_EQ(body["anns_field"], c.sparse_field);
+    ASSERT_EQ(body["metric_type"], "BM25");
+    lq.text = data.get<std::string>();
+  }
+  std::string unknown;
+  if (body.contains("filter"))
+    ASSERT_TRUE(read_milvus_expr(body["filter"].get<std::string>(), c, lq.filters, unknown))
+        << "unknown expression part " << unknown;
+}
+
 struct Question {
   std::string id, question;
   std::vector<std::string> history;
@@ -160,41 +245,46 @@ void check_engine(engines::Engine engine, const char* version) {
     for (const engines::EngineRequest& req : r->requests) {
       ASSERT_EQ(req.legs.size(), 1u);
       const Json body = Json::parse(req.body);
-      ASSERT_EQ(body["collapse"]["field"], c.parent_field);  // one hit per parent
       KbIndex::LegQuery lq;
       lq.faq = req.collection == "faq";
-      lq.top_k = body["size"].get<int>();
       const Json* filters = nullptr;
-      if (body["query"].contains("knn")) {
-        // ES: {"knn": {"field", "query_vector", "num_candidates", "filter": […]}};
-        // OpenSearch: {"knn": {"<field>": {"vector", "k", "filter": {"bool": {"filter": […]}}}}}
-        const bool es = engine == engines::Engine::kElasticsearch;
-        const Json& knn = es ? body["query"]["knn"] : body["query"]["knn"][c.vector_field];
-        if (es) {
-          ASSERT_EQ(knn["field"], c.vector_field);
-          ASSERT_GE(knn["num_candidates"].get<int>(), lq.top_k);
-        } else {
-          ASSERT_GE(knn["k"].get<int>(), lq.top_k);  // chunks per shard: the collapse needs headroom
-        }
-        const auto v = knn[es ? "query_vector" : "vector"].get<std::vector<float>>();
-        ASSERT_EQ(v.size(), 1u);
-        const std::size_t text = static_cast<std::size_t>(v[0]) - 1;
-        ASSERT_LT(text, r->texts.size());
-        lq.dense = true;
-        lq.text = r->texts[text];
-        if (knn.contains("filter")) filters = es ? &knn["filter"] : &knn["filter"]["bool"]["filter"];
+      if (engine == engines::Engine::kMilvus) {
+        read_milvus(body, c, r->texts, lq);
+        if (::testing::Test::HasFatalFailure()) return;
       } else {
-        const Json& b = body["query"]["bool"];
-        lq.text = b["must"][0]["match"][c.text_field]["query"].get<std::string>();
-        if (b.contains("filter")) filters = &b["filter"];
+        ASSERT_EQ(body["collapse"]["field"], c.parent_field);  // one hit per parent
+        lq.top_k = body["size"].get<int>();
+        if (body["query"].contains("knn")) {
+          // ES: {"knn": {"field", "query_vector", "num_candidates", "filter": […]}};
+          // OpenSearch: {"knn": {"<field>": {"vector", "k", "filter": {"bool": {"filter": […]}}}}}
+          const bool es = engine == engines::Engine::kElasticsearch;
+          const Json& knn = es ? body["query"]["knn"] : body["query"]["knn"][c.vector_field];
+          if (es) {
+            ASSERT_EQ(knn["field"], c.vector_field);
+            ASSERT_GE(knn["num_candidates"].get<int>(), lq.top_k);
+          } else {
+            ASSERT_GE(knn["k"].get<int>(), lq.top_k);  // chunks per shard: the collapse needs headroom
+          }
+          const auto v = knn[es ? "query_vector" : "vector"].get<std::vector<float>>();
+          ASSERT_EQ(v.size(), 1u);
+          const std::size_t text = static_cast<std::size_t>(v[0]) - 1;
+          ASSERT_LT(text, r->texts.size());
+          lq.dense = true;
+          lq.text = r->texts[text];
+          if (knn.contains("filter")) filters = es ? &knn["filter"] : &knn["filter"]["bool"]["filter"];
+        } else {
+          const Json& b = body["query"]["bool"];
+          lq.text = b["must"][0]["match"][c.text_field]["query"].get<std::string>();
+          if (b.contains("filter")) filters = &b["filter"];
+        }
       }
       if (filters) {
         std::string unknown;
         ASSERT_TRUE(read_filters(*filters, c, lq.filters, unknown)) << "unknown clause " << unknown;
-        filtered |= lq.filters.department.has_value() || !lq.filters.tags.empty() ||
-                    !lq.filters.date_from.empty() || !lq.filters.date_to.empty() ||
-                    lq.filters.path_prefix || lq.filters.is_signed;
       }
+      filtered |= lq.filters.department.has_value() || !lq.filters.tags.empty() ||
+                  !lq.filters.date_from.empty() || !lq.filters.date_to.empty() ||
+                  lq.filters.path_prefix || lq.filters.is_signed;
       if (lq.filters.sources.empty() && !prep->effective_sources.empty())
         FAIL() << "the source scope is missing from " << req.name;
       auto items = w.kb.search_leg(lq);
@@ -239,6 +329,11 @@ TEST(EnginesEquivalence, ElasticsearchClientFusionRanksExactlyLikeTheInProcessEx
 
 TEST(EnginesEquivalence, OpenSearchClientFusionRanksExactlyLikeTheInProcessExecutor) {
   check_engine(engines::Engine::kOpenSearch, "2.19");
+}
+
+// Milvus grouping searches, their boolean expressions read back (epoch dates to days).
+TEST(EnginesEquivalence, MilvusClientFusionRanksExactlyLikeTheInProcessExecutor) {
+  check_engine(engines::Engine::kMilvus, "2.5");
 }
 
 }  // namespace
