@@ -63,7 +63,7 @@ QAPLAN_API Status write_files_atomic(
     const std::vector<std::pair<std::string, std::string>>& name_and_content,
     const std::vector<std::filesystem::path>& inputs = {});
 
-/// Publishes a set of files as a new immutable generation of `dir` (issue 24 item 1), the way
+/// Publishes a set of files as a new immutable generation of `dir` (docs/reliability.md), the way
 /// Lucene publishes a commit: the files are written into DIR/gen-N/ (N one more than any
 /// generation there), and DIR/CURRENT — one line, "gen-N" — is replaced atomically to make it
 /// live. No published file is ever written again: a reader that opened generation N keeps it

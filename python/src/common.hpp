@@ -52,8 +52,8 @@ std::vector<std::string> utf8_list(py::handle obj, const char* field);
 /// os.PathLike / str / bytes → a filesystem path string.
 std::string fspath(py::handle obj, const char* field);
 
-/// Ctrl-C and exit must reach the program even while a request waits for a hook (issue 24
-/// item 3). install_interrupts() makes the library's waiting request poll Python's signal
+/// Ctrl-C and exit must reach the program even while a request waits for a hook
+/// (docs/python.md). install_interrupts() makes the library's waiting request poll Python's signal
 /// handlers; a KeyboardInterrupt or SystemExit raised inside a hook is kept by stash_fatal() and
 /// raised again in the caller by raise_pending(), which every binding that may call a hook runs
 /// (GIL held) after the library returns.

@@ -1,4 +1,4 @@
-// Ctrl-C and SystemExit while a request waits for a Python hook (issue 24 item 3). The hook runs
+// Ctrl-C and SystemExit while a request waits for a Python hook (docs/python.md). The hook runs
 // on a thread of its own (the library's deadline), so Python's signal handler, which only ever
 // runs on the main thread, is polled by the waiting request through the library's interrupt
 // check; an exit a hook itself raises is kept here and raised again in the caller.

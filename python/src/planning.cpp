@@ -472,7 +472,7 @@ void register_preparation(py::module_& m) {
 }
 
 void register_analysis(py::module_& m) {
-  // --- analysis (seeds 002, 003) ------------------------------------------------------------
+  // --- analysis -----------------------------------------------------------------------------
   py::class_<Rewrite>(m, "Rewrite", "The follow-up rewrite (retrieval uses `query`).")
       .def_readonly("query", &Rewrite::query)
       .def_readonly("rewritten", &Rewrite::rewritten)

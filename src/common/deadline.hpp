@@ -1,6 +1,6 @@
 #pragma once
-// A host's hook or model called under a deadline that holds (issue 24 item 3). The call runs on a
-// thread of its own and the caller waits at most the budget: a call past its deadline is
+// A host's hook or model called under a deadline that holds (docs/reliability.md). The call runs
+// on a thread of its own and the caller waits at most the budget: a call past its deadline is
 // abandoned — its thread finishes it and drops the result, so nothing it returns reaches this or
 // a later request. The call owns copies of everything it reads (the caller's strings may be gone
 // by the time it ends). Threads still running abandoned calls are capped (kMaxAbandoned): past

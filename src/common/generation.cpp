@@ -1,4 +1,4 @@
-// Immutable index generations (qaplan/io.hpp publish_generation; issue 24 item 1).
+// Immutable index generations (qaplan/io.hpp publish_generation; docs/reliability.md).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>

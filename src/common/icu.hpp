@@ -19,7 +19,7 @@ bool is_han_slow(std::int32_t cp) noexcept;
 
 /// Script=Han (CJK ideographs, including compatibility and extension blocks). The two fast paths
 /// are inline because the normalizer, unit counter and model features ask once per code point:
-/// an out-of-line call here cost the planner 3 % (issue 6 item 7, measured with callgrind).
+/// an out-of-line call here cost the planner 3 % (measured with callgrind; docs/planner_perf.md).
 inline bool is_han(std::int32_t cp) noexcept {
   if (cp < 0x2E80) return false;                    // nothing below the CJK radicals block is Han
   if (cp >= 0x4E00 && cp <= 0x9FFF) return true;    // CJK Unified Ideographs: all Han

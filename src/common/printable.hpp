@@ -1,6 +1,6 @@
 #pragma once
 // Error messages and fields quote untrusted text (a JSON or TOML key may hold any escaped control
-// character: issue 11's fuzzers found "\f" and "\u0001" echoed back). Every error is printed as
+// character: the fuzzers found "\f" and "\u0001" echoed back). Every error is printed as
 // one printable line; this is the one escape all loaders and Error::to_string() share.
 #include <string>
 #include <string_view>

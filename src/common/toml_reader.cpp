@@ -21,7 +21,7 @@ Error config_error(std::string_view msg, const std::string& origin, int line,
                          one_printable_line(field));
 }
 
-// Guards toml11 needs, checked by one linear scan before parsing (issue 11):
+// Guards toml11 needs, checked by one linear scan before parsing (docs/reliability.md):
 //  - toml11 parses nested arrays and inline tables recursively, and a dotted key `a.b.c` nests
 //    tables that are destroyed recursively; 20 000 levels overflow the stack, which no catch can
 //    turn into an error. No config needs more than a few levels, so nesting (brackets plus the
@@ -29,7 +29,7 @@ Error config_error(std::string_view msg, const std::string& origin, int line,
 //  - toml11 scans back to the start of the line for every key and value, so one long line costs
 //    quadratic time (a 60 KB line of `a.a.a…` takes seconds). Lines are limited, so loading time
 //    is linear in the file size.
-// The scan must see strings and comments exactly as toml11 does (issue 11's crash: a
+// The scan must see strings and comments exactly as toml11 does (a fuzzer's crash: a
 // multi-line string may end with up to two extra quotes before its closing `"""`); where it is
 // unsure it counts brackets rather than skipping them.
 constexpr int kMaxTomlNesting = 64;

@@ -196,7 +196,7 @@ std::vector<TimeRange> time_ranges(const Filters& x) {
 
 // The range the requests filter on. A comparison (two or more periods) is retrieved without a
 // date filter: the in-process executor takes one range and the requests rank exactly like it,
-// and a merged span or one side alone would be wrong (issue 22). The knob says so.
+// and a merged span or one side alone would be wrong. The knob says so.
 std::optional<TimeRange> request_range(const Filters& x) {
   auto all = time_ranges(x);
   if (all.size() != 1) return std::nullopt;

@@ -154,7 +154,7 @@ RankedList method_list(const HybridHits& r, std::size_t method) {
   return r.vector;  // vector and vector_current
 }
 
-// RRF's time covers both searches plus the fusion (seed 001).
+// RRF's time covers both searches plus the fusion.
 double method_ms(const HybridHits& r, std::size_t method) {
   if (method == kBm25) return r.bm25_ms;
   if (method == kRrf) return r.vector_ms + r.bm25_ms + r.fuse_ms;

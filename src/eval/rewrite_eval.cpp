@@ -1,4 +1,4 @@
-// The rewrite evaluation (issue 8 item 9): see include/qaplan/eval/rewrite_eval.hpp.
+// The rewrite evaluation (docs/eval-rewrite.md): see include/qaplan/eval/rewrite_eval.hpp.
 #include "qaplan/eval/rewrite_eval.hpp"
 
 #include <algorithm>

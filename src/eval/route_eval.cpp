@@ -1,4 +1,4 @@
-// The route evaluation (issue 22 item 8): see include/qaplan/eval/route_eval.hpp.
+// The route evaluation (docs/routing.md): see include/qaplan/eval/route_eval.hpp.
 #include "qaplan/eval/route_eval.hpp"
 
 #include <algorithm>

@@ -407,7 +407,7 @@ FrontCoded front_code(const std::string& id_bytes, const std::vector<std::uint64
 // Copies the encoded chunks into the term-meta, block and postings sections, in order.
 void copy_parts(std::vector<Encoded>& parts, TermMeta* tm, BlockMeta* bl, std::uint8_t* pd) {
   // An empty vector's data() may be null, and memcpy from null is undefined even for 0
-  // bytes (UBSan, issue 11's corpus fuzzer: an empty corpus).
+  // bytes (UBSan, the corpus fuzzer: an empty corpus; docs/reliability.md).
   auto copy = [](void* dst, const void* src, std::size_t bytes) {
     if (bytes != 0) std::memcpy(dst, src, bytes);
   };

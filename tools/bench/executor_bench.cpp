@@ -1,4 +1,4 @@
-// execute_plan() and eval-chain speed (issue 9 item 8). Speed lives here, not in tests.
+// execute_plan() and eval-chain speed (docs/evaluation.md). Speed lives here, not in tests.
 //
 //   build/bench/executor_bench                                  # Google Benchmark suite
 //   taskset -c 1 build/bench/executor_bench --per-plan [--reps=200]

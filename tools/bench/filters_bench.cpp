@@ -1,4 +1,4 @@
-// extract_filters() speed (issue 8 item 5: p50 well under 5 µs per question). Speed lives here,
+// extract_filters() speed (target: p50 well under 5 µs per question). Speed lives here,
 // not in tests.
 //
 //   build/bench/filters_bench                              # Google Benchmark suite

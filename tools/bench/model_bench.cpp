@@ -1,4 +1,4 @@
-// Router classifier speed (issue 7 item 5: inference p50 ≤ 2 µs per question on one core).
+// Router classifier speed (docs/model.md#speed; target: p50 ≤ 2 µs per question on one core).
 // Speed lives here, not in tests.
 //
 //   build/bench/model_bench                                  # Google Benchmark suite

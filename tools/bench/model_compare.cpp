@@ -1,5 +1,5 @@
-// LIBLINEAR vs fastText on the router data (issue 7 item 5: "try both briefly on your data,
-// pick"). Not part of the product: the only binary that links fastText.
+// LIBLINEAR vs fastText on the router data: try both briefly, pick one (docs/model.md). Not
+// part of the product: the only binary that links fastText.
 //
 //   build/bench/model_compare [--data eval_sets/router] [--reps 200] [--ft HEAD=epoch,lr,dim]...
 //   build/bench/model_compare --sweep      # LIBLINEAR C × class balance grid, dev split only
@@ -439,7 +439,7 @@ std::vector<nlohmann::json> read_jsonl(const fs::path& p) {
 
 // The model on data it never trained on: the held-out parts of the external sets (NLPCC 2023
 // test tracks, MultiWOZ-zh test, CHASE-C dev) and the repository's test tables. Prints the
-// route-level figures issue 7 states its targets in.
+// route-level figures the targets are stated in (docs/model.md#on-data-it-never-trained-on).
 int heldout(const std::string& model_path, const fs::path& external) {
   const auto model = check(qaplan::internal::RouterModel::load(model_path));
   const qaplan::InputConfig limits;

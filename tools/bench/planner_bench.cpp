@@ -1,4 +1,4 @@
-// Planner::prepare() speed (issue 2 item 17). Speed lives here, not in tests.
+// Planner::prepare() speed (docs/planner_perf.md). Speed lives here, not in tests.
 //
 //   build/bench/planner_bench                          # Google Benchmark suite
 //   build/bench/planner_bench --benchmark_filter=Prepare
@@ -357,7 +357,7 @@ void BM_Plan(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
-// Planner::analyze() (issue 8 item 10) on precomputed preparations of the retrieval questions:
+// Planner::analyze() on precomputed preparations of the retrieval questions:
 // rewrite, glossary, filters, routing, execution path, fallback ladder and prompt profile,
 // without a model hook. `now` is fixed so time expressions resolve the same every run.
 qaplan::AnalysisContext bench_context() {

@@ -1,4 +1,4 @@
-// Soak benchmark (issue 11): 10 M Planner::prepare() calls and 1 M searches in one process, with
+// Soak benchmark: 10 M Planner::prepare() calls and 1 M searches in one process, with
 // the resident set size (VmRSS) read at the start, every checkpoint and the end. Memory must stay
 // flat: after a warm-up (allocator pools, ICU and thread-local scratch reach their steady size),
 // RSS at the end may exceed RSS at the start by less than --max-growth-pct (1 %). Every answer is
@@ -7,7 +7,7 @@
 //   build/bench/soak [--prepares N] [--searches N] [--config PATH] [--max-growth-pct X]
 //
 // Prints one JSON object per checkpoint and a summary on stdout; exit 1 when RSS grew by
-// --max-growth-pct or more, or an answer changed.
+// --max-growth-pct or more, or an answer changed. See docs/reliability.md#soak.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>

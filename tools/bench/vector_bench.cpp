@@ -1,4 +1,4 @@
-// HNSW vs exact cosine search and RRF fusion (issue 3 item 15). Speed lives here, not in tests.
+// HNSW vs exact cosine search and RRF fusion (docs/measured.md). Speed lives here, not in tests.
 //
 //   build/bench/vector_bench [--benchmark_filter=…]
 //   QAPLAN_BENCH_VECTORS=100000 QAPLAN_BENCH_DIMS=256 build/bench/vector_bench

@@ -1,4 +1,4 @@
-// qaplan bench — the frozen policy-retrieval benchmark (issue 3 items 8–11, seed 001).
+// qaplan bench — the frozen policy-retrieval benchmark (docs/guide.md).
 //
 //   qaplan bench --backend local-tfidf|cached [--query-vectors P --index-vectors P]
 //                [--dataset P] [--fingerprints P] --output DIR [--compact]

@@ -1,5 +1,5 @@
 // qaplan calibrate: FAQ direct-threshold candidates per band and a model_min_score candidate,
-// chosen on dev, frozen, then scored on test (issue 9 item 4, seed 000 calibrate_thresholds.py).
+// chosen on dev, frozen, then scored on test (docs/evaluation.md).
 // report.json + report.md + one chart per band; never edits the config.
 #include <iostream>
 

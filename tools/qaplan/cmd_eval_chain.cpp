@@ -1,4 +1,4 @@
-// qaplan eval-chain: the core-chain evaluation (issue 9 item 3, seed 000 evaluate_core_chain.py).
+// qaplan eval-chain: the core-chain evaluation (docs/evaluation.md).
 // Labelled questions go through prepare + execute_plan over the shipped knowledge base;
 // report.json + report.md + charts; with --fail-on-regression a metric worse than the committed
 // baseline by more than its tolerance exits 3.

@@ -1,4 +1,4 @@
-// qaplan eval-policy: the intent-policy gate (seed 000 evaluate_intent_policy.py). Every labelled
+// qaplan eval-policy: the intent-policy gate (docs/evaluation.md). Every labelled
 // sample goes through the planner; report.json + report.md; with --fail-on-critical a failed
 // critical sample exits 3.
 #include <iostream>

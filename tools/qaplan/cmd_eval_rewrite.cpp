@@ -1,5 +1,5 @@
 // qaplan eval-rewrite: retrieval with and without the analysis stage's rewrite and variants
-// (issue 8 item 9) on the follow-up collection (over the knowledge base) and the frozen
+// (docs/eval-rewrite.md) on the follow-up collection (over the knowledge base) and the frozen
 // single-turn benchmark; report.json + report.md; with --fail-on-gate a rewrite that reaches
 // less than --min-ratio of the full questions' Recall@5 exits 3.
 #include <cstdio>

@@ -1,5 +1,5 @@
 // qaplan eval-route: how labelled messages of domains the planner was not built for are routed
-// (issue 22 item 8) — real questions answered directly vs social messages retrieved, per domain
+// (docs/routing.md) — real questions answered directly vs social messages retrieved, per domain
 // and split; report.json + report.md; with --fail-on-gate a missed gate exits 3.
 #include <iostream>
 

@@ -1,4 +1,4 @@
-// qaplan index build: stream a JSONL corpus into a saved index directory (issue 12) that
+// qaplan index build: stream a JSONL corpus into a saved index directory (docs/indexes.md) that
 // `qaplan search --index DIR` maps and answers from without rebuilding.
 #include <unistd.h>
 

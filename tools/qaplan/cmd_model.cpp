@@ -1,4 +1,4 @@
-// qaplan model — the built-in router classifier (issue 7, item 5).
+// qaplan model — the built-in router classifier (docs/model.md).
 //
 //   qaplan model train --data DIR --output FILE [--config RULES] [--name NAME] [--report DIR]
 //                      [--c HEAD=VALUE]... [--balance HEAD=VALUE]...

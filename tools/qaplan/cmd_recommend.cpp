@@ -1,6 +1,6 @@
 // qaplan recommend: calibration + core-chain evaluation + intent-policy gate → per parameter
 // apply_candidate_after_review or keep_current, with the reason and the config diff it would make
-// (issue 9 item 5, seed 000 recommend_runtime_params.py). Never edits the config: the diff goes
+// (docs/evaluation.md). Never edits the config: the diff goes
 // to stdout and into DIR/config.diff beside report.json and report.md.
 #include <iostream>
 

@@ -1,5 +1,5 @@
 #pragma once
-/// Engine request adapters (issue 14): a Preparation's RetrievalPlan and its QueryAnalysis as the
+/// Engine request adapters (docs/engines.md): a Preparation's RetrievalPlan and its QueryAnalysis as the
 /// search requests of Elasticsearch 8, OpenSearch 2/3 or Milvus 2.4/2.5, for a named server
 /// version, with field names from `[engines]` in the rules file.
 ///

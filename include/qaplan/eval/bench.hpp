@@ -1,6 +1,6 @@
 #pragma once
-/// The frozen policy-retrieval benchmark runner behind `qaplan bench` (issue 3 items 8–11,
-/// seed 001).
+/// The frozen policy-retrieval benchmark runner behind `qaplan bench`
+/// (docs/guide.md#ranking-and-the-frozen-benchmark).
 ///
 /// One run:
 ///  1. parse the dataset and verify its fingerprints against the registry (unregistered version

@@ -1,5 +1,5 @@
 #pragma once
-/// Dev-only threshold calibration of the frozen policy benchmark (seed 001, issue 3 item 8).
+/// Dev-only threshold calibration of the frozen policy benchmark.
 ///
 /// A hit is accepted when its score is >= the threshold; a query's returned set is the accepted
 /// hits among its top 3 (kReturnedTopK). Candidate thresholds are 0 and, for every score observed
@@ -59,7 +59,7 @@ QAPLAN_API std::string calibration_curve_svg(const Calibration& calibration,
                                              std::string_view score_name);
 
 // ---------------------------------------------------------------------------------------------
-// FAQ direct-answer thresholds (issue 9 item 4)
+// FAQ direct-answer thresholds (docs/evaluation.md)
 // ---------------------------------------------------------------------------------------------
 //
 // A question that reached the FAQ leg has one direct candidate (executor.hpp) with a direct

@@ -1,5 +1,5 @@
 #pragma once
-/// `qaplan calibrate` (issue 9 item 4; seed 000 `calibrate_thresholds.py`): candidates for the
+/// `qaplan calibrate` (docs/evaluation.md): candidates for the
 /// FAQ direct-answer thresholds, one per threshold band, and for [intent_gateway]
 /// model_min_score — chosen on the dev split only, frozen, then scored on test.
 ///

@@ -1,5 +1,5 @@
 #pragma once
-/// Core-chain evaluation (issue 9 item 3; seed 000 `evaluate_core_chain.py`): labelled questions
+/// Core-chain evaluation (docs/evaluation.md): labelled questions
 /// go through the whole chain — Planner::prepare (route → intent → plan) and execute_plan over
 /// the shipped knowledge base — and every outcome is judged against its labels.
 ///
@@ -127,7 +127,7 @@ struct ThresholdBand {
 /// The band of a plan (see ThresholdBand).
 QAPLAN_API ThresholdBand threshold_band(const RetrievalPlan& plan, const PlanTrace& trace);
 
-/// The decision-score band of seed 000: "low" (< 0.70), "medium" (0.70–0.82), "high" (≥ 0.82).
+/// The decision-score band: "low" (< 0.70), "medium" (0.70–0.82), "high" (≥ 0.82).
 QAPLAN_API std::string_view decision_band(double decision_score) noexcept;
 
 /// One question through the chain, with its judgement.
@@ -157,7 +157,7 @@ struct ChainResult {
   std::size_t keywords_found = 0;
   bool false_direct = false;   ///< answered directly, wrongly
   /// The question has expected evidence and a source scope, and all of that evidence lies in
-  /// sources outside `effective_sources`: the scope hides the answer (issue 22 item 3).
+  /// sources outside `effective_sources`: the scope hides the answer (docs/routing.md).
   bool wrong_scope = false;
   bool scope_judged = false;  ///< expected evidence exists (the denominator of wrong_scope_rate)
   bool missed_direct = false;  ///< expected faq_direct, not answered directly

@@ -1,5 +1,5 @@
 #pragma once
-/// The frozen retrieval evaluation set (issue 3 items 1–2, seed 001): loading with strict
+/// The frozen retrieval evaluation set: loading with strict
 /// validation, ISO-8601 dates and time points, and the two SHA-256 fingerprints that pin a
 /// dataset version (see eval_sets/README.md for the JSON schema and the canonical form).
 ///
@@ -108,7 +108,7 @@ struct Chunk {
   std::string text;  ///< body text (the only text ranked)
 };
 
-/// A relevance label: a section of a source, matched by exact title (seed 001).
+/// A relevance label: a section of a source, matched by exact title.
 struct SectionRef {
   std::string source;
   std::string section;

@@ -1,5 +1,5 @@
 #pragma once
-/// The plan executor (issue 9 item 2): runs a Preparation's RetrievalPlan over a knowledge base
+/// The plan executor (docs/evaluation.md): runs a Preparation's RetrievalPlan over a knowledge base
 /// in-process — exactly what the plan says — and returns the hit type, the context with
 /// provenance and per-stage timings. Small deployments can use it as their retrieval; it is the
 /// reference behaviour for hosts that execute plans on their own engine.

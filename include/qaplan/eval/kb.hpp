@@ -1,5 +1,5 @@
 #pragma once
-/// The shipped knowledge base (eval_sets/kb/, issue 9 item 1): an FAQ collection (`faq.jsonl`)
+/// The shipped knowledge base (eval_sets/kb/): an FAQ collection (`faq.jsonl`)
 /// and a document collection (`docs.jsonl`, text chunks and table rows), loaded strictly and
 /// pinned by SHA-256 fingerprints (`eval_sets/kb/fingerprints.json`).
 ///

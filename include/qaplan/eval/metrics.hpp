@@ -1,5 +1,5 @@
 #pragma once
-/// Retrieval metrics of the frozen policy benchmark (seed 001, issue 3 item 9).
+/// Retrieval metrics of the frozen policy benchmark.
 ///
 /// The benchmark judges every query's ranking against section-level relevance: a query lists
 /// its relevant sections (source + section title) and a ranked chunk is relevant when its
@@ -31,7 +31,7 @@
 
 namespace qaplan {
 
-/// How many ranked hits form the candidate set that a threshold filters (seed 001: top 3).
+/// How many ranked hits form the candidate set that a threshold filters (top 3).
 inline constexpr std::size_t kReturnedTopK = 3;
 
 /// One ranked hit, reduced to what the metrics need.

@@ -1,5 +1,5 @@
 #pragma once
-/// The intent-policy evaluation gate (seed 000 `evaluate_intent_policy.py --fail-on-critical`):
+/// The intent-policy evaluation gate (`qaplan eval-policy`, docs/evaluation.md):
 /// labelled samples go through Planner::prepare (normalize → route → intent → gateway → plan)
 /// and every expectation a sample states is checked — route, intent, effective source,
 /// requires_rewrite, decision policy, rule score and confidence ranges, plan fields. No

@@ -1,5 +1,5 @@
 #pragma once
-/// `qaplan recommend` (issue 9 item 5; seed 000 `recommend_runtime_params.py`): merges a
+/// `qaplan recommend` (docs/evaluation.md): merges a
 /// calibration report (`qaplan calibrate`), a core-chain evaluation (`qaplan eval-chain`) and an
 /// intent-policy report (`qaplan eval-policy`) into one decision per runtime parameter —
 /// `apply_candidate_after_review` or `keep_current` — with the reason and the config diff it
@@ -7,8 +7,8 @@
 ///
 /// Decision rules, in order (the first that applies decides; settings from the eval config):
 ///  1. gate_failed — the intent-policy report has a failed critical sample, or the evaluation's
-///     regression gate failed: fix routing, intent and source first (seed 000: the tuning table
-///     only applies once chapter 05 and the core chain pass). Every parameter keeps its value.
+///     regression gate failed: fix routing, intent and source first (the tuning table only
+///     applies once the intent policy and the core chain pass). Every parameter keeps its value.
 ///  2. too_few_samples — fewer than `min_band_samples` dev samples (or `min_band_positives` good
 ///     ones) behind the candidate; for model_min_score fewer than `min_band_samples` dev rows, or
 ///     no candidate at all (model off).

@@ -1,5 +1,5 @@
 #pragma once
-/// The rewrite evaluation behind `qaplan eval-rewrite` (issue 8 item 9): retrieval with and
+/// The rewrite evaluation behind `qaplan eval-rewrite` (docs/eval-rewrite.md): retrieval with and
 /// without the analysis stage's rewrite and variants, on two collections.
 ///
 ///  - **follow-ups** (eval_sets/chain/followups-v1.jsonl, pinned by the registry beside it):
@@ -30,7 +30,7 @@
 ///  - Recall@k of a question = found items / items; macro-averaged over questions;
 ///  - MRR@10 = 1 / the best rank of any item within 10 (0 when none); averaged;
 ///  - cost ledger totals per arm: model calls, retrieval calls (paths × collections searched),
-///    variant paths, hook failures, rejected variants (seed 002 §9);
+///    variant paths, hook failures, rejected variants;
 ///  - the gate: Recall@5(rewrite) / Recall@5(full) on the follow-ups ≥ `min_ratio` (0.90);
 ///    a ceiling of 0 fails the gate (nothing to compare with).
 ///

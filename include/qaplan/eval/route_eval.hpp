@@ -1,5 +1,5 @@
 #pragma once
-/// The route evaluation behind `qaplan eval-route` (issue 22 item 8): labelled messages of
+/// The route evaluation behind `qaplan eval-route` (docs/routing.md): labelled messages of
 /// domains the planner was not built for go through Planner::prepare, and the two costly errors
 /// are counted per domain and split — a real question answered directly (the user loses the
 /// answer) and a social message retrieved (one needless search).

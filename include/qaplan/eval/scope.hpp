@@ -1,5 +1,5 @@
 #pragma once
-/// Policy scope selection (`select_policy_scope`, seed 001; issue 3 item 7): which chunks of a
+/// Policy scope selection (`select_policy_scope`): which chunks of a
 /// dataset are evidence at a time point. Every ranking method ranks exactly the chunks this
 /// returns, in the order it returns them (a chunk's position is its `doc` index).
 ///

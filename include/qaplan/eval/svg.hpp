@@ -1,5 +1,5 @@
 #pragma once
-/// Small SVG charts for reports (issue 9 item 6), written by hand so reports need no plotting
+/// Small SVG charts for reports, written by hand so reports need no plotting
 /// dependency: a line chart (curves, step curves, vertical markers) and a grouped bar chart.
 ///
 /// Output is a complete, standalone SVG 1.1 document (XML declaration, `xmlns`, `viewBox`) that

@@ -1,5 +1,5 @@
 #pragma once
-/// Training and evaluation of the built-in router classifier (issue 7, item 5) behind
+/// Training and evaluation of the built-in router classifier (docs/model.md) behind
 /// `qaplan model train` and `qaplan model eval`.
 ///
 /// The model scores five heads from one feature table: act (the dialogue act, or `question`),

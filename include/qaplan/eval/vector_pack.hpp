@@ -1,5 +1,5 @@
 #pragma once
-/// Cached vector packs: the `cached` backend's files (issue 3 items 5 and 11, seed 001).
+/// Cached vector packs: the `cached` backend's files.
 ///
 /// Two JSON files:
 ///

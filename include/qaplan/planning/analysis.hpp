@@ -1,5 +1,5 @@
 #pragma once
-/// Query analysis (seeds 002, 003): what happens after the plan, deterministic around the host's
+/// Query analysis (docs/guide.md): what happens after the plan, deterministic around the host's
 /// LLM. `Planner::analyze(preparation, context)` gives the rewrite of a follow-up (with history;
 /// retrieval uses the rewrite only), the query variants (the original always first; glossary
 /// expansion; model variants through host hooks, validated fail-closed), the filters (an anchored
@@ -52,7 +52,7 @@ struct TimeRange {
   friend bool operator==(const TimeRange&, const TimeRange&) = default;
 };
 
-/// Structured filters (seed 003 §3.5) with why each was set.
+/// Structured filters with why each was set.
 struct Filters {
   std::optional<TimeRange> time;
   std::optional<std::string> department;
@@ -79,7 +79,7 @@ struct Filters {
   friend bool operator==(const Filters&, const Filters&) = default;
 };
 
-/// The follow-up rewrite (seed 002 §5): rewritten with history, retrieved without it.
+/// The follow-up rewrite (docs/rewrite.md): rewritten with history, retrieved without it.
 struct Rewrite {
   std::string query;           ///< what retrieval uses (the question itself when not rewritten)
   bool rewritten = false;
@@ -117,7 +117,7 @@ struct HookCall {
   int rejected = 0;  ///< variants refused (see QueryAnalysis::rejected)
 };
 
-/// Seed 002 §4 routing dimensions.
+/// Routing dimensions.
 struct Routing {
   std::string index;       ///< which index ([[routing.indexes]] cues; [routing] default_index otherwise)
   std::string mode;        ///< "bm25" for IDs, error codes, SKUs, versions; else "hybrid"
@@ -127,7 +127,7 @@ struct Routing {
   std::vector<std::string> reasons;
 };
 
-/// Seed 003 §5 execution path.
+/// Execution path.
 struct ExecutionPath {
   /// "semantic" | "graph" | "research" | "out_of_scope"; "direct" for a social direct answer
   /// (a greeting is not out of scope, but nothing is retrieved either)
@@ -137,7 +137,7 @@ struct ExecutionPath {
   std::vector<std::string> reasons;
 };
 
-/// One rung of the fallback ladder (seed 003 §6.4), with concrete parameters. A rung that would
+/// One rung of the fallback ladder, with concrete parameters. A rung that would
 /// repeat the previous request (no filter to relax, no other query) is left out.
 struct FallbackStep {
   int step = 0;  ///< 1-based position in the ladder as emitted
@@ -145,19 +145,19 @@ struct FallbackStep {
   std::map<std::string, std::string> params;
 };
 
-/// Seed 003 §6.3/6.5: when to escalate and the token budget.
+/// When to escalate and the token budget.
 struct BudgetPolicy {
   int normal_below_tokens = 8000;        ///< below: load evidence in full
   int stop_retrieval_at_tokens = 10000;  ///< between: summaries only; above: stop retrieving
   int max_tool_calls = 8;
   double escalate_below_rerank_score = 0.3;  ///< every hit below: escalate
   int max_research_rounds = 2;
-  /// When to escalate to research (seed 003 §6.3): "fallback_exhausted",
+  /// When to escalate to research: "fallback_exhausted",
   /// "all_rerank_below:0.30", "quality_check_failed".
   std::vector<std::string> escalate_when;
 };
 
-/// Seed 000 build_answer_prompt_profile().
+/// What build_answer_prompt_profile() returns.
 struct PromptProfile {
   std::string id;  ///< default, pricing, compliance, troubleshooting, summary, follow_up, table
   std::string citation_style;
@@ -169,7 +169,7 @@ struct PromptProfile {
   std::vector<std::string> reasons;
 };
 
-/// Seed 002 §9: what the request costs. The built-in rewrite and the glossary cost no
+/// What the request costs. The built-in rewrite and the glossary cost no
 /// generation call; each variant path costs one retrieval per collection the plan searches.
 struct CostLedger {
   int model_calls = 0;      ///< generation calls (hook calls made, failed ones included)
@@ -182,7 +182,7 @@ struct CostLedger {
 /// Everything analyze() decided.
 struct QueryAnalysis {
   Rewrite rewrite;
-  /// The retrieval paths: the original question first, always (seed 002 §7: the most faithful
+  /// The retrieval paths: the original question first, always (the most faithful
   /// carrier of the intent is never dropped), then a follow-up's rewrite, then — when the plan
   /// says use_query_variants — the glossary expansion and the hook's variants. Empty for a
   /// direct answer.
@@ -208,7 +208,7 @@ class RetrievalPlan;
 struct IntentResult;
 struct Config;
 
-/// Seed 000 build_answer_prompt_profile(): the first [[prompt_profiles]] entry whose `when`
+/// The answer prompt's profile: the first [[prompt_profiles]] entry whose `when`
 /// holds for the plan and intent (file order), with the context limits of the plan.
 QAPLAN_API PromptProfile build_answer_prompt_profile(const RetrievalPlan& plan,
                                                      const IntentResult& intent,

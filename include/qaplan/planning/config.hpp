@@ -123,7 +123,7 @@ struct DomainConfig {
   double generic_share = 0.5;
 };
 
-/// [intent_gateway]: arbitration of the rule and model intent candidates (seed 000).
+/// [intent_gateway]: arbitration of the rule and model intent candidates.
 struct GatewayConfig {
   double agree_score = 0.99;           ///< confidence when rule and model agree
   double conflict_final_score = 0.68;  ///< confidence when a strong rule and the model disagree
@@ -219,7 +219,7 @@ struct RetrievalStrategyConfig {
   std::vector<PlanPatchConfig> patches;
 };
 
-/// [rewrite]: the built-in follow-up rewriter and the model hooks (seed 002 §2, §5).
+/// [rewrite]: the built-in follow-up rewriter and the model hooks (docs/rewrite.md).
 struct RewriteConfig {
   int window_turns = 3;  ///< history turns the rewriter reads (plus the topic anchor)
   int max_growth = 12;   ///< a rewrite is at most anchor + turn + this many query units
@@ -248,7 +248,7 @@ struct RewriteConfig {
 };
 
 /// [glossary]: per-domain term lists in separate TOML files; only the effective source's domain
-/// is loaded for a question (seed 002 §7: a glossary of one domain never pollutes another).
+/// is loaded for a question (a glossary of one domain never pollutes another).
 struct GlossaryTerm {
   std::string standard;              ///< the term the knowledge base uses
   std::vector<std::string> aliases;  ///< synonyms, abbreviations, old names
@@ -260,7 +260,7 @@ struct GlossaryConfig {
   std::map<std::string, std::vector<GlossaryTerm>> terms;
 };
 
-/// [routing] (seed 002 §4): which index, keyword or hybrid, which model tier.
+/// [routing]: which index, keyword or hybrid, which model tier.
 struct RoutingIndex {
   std::string name;
   std::vector<std::string> cues;  ///< words that route a question here (订单号 → orders)
@@ -275,7 +275,7 @@ struct RoutingConfig {
   std::vector<std::string> large_model_categories;  ///< e.g. summary, compliance
 };
 
-/// [execution] (seed 003 §5–6): the execution path and the fallback ladder.
+/// [execution]: the execution path and the fallback ladder.
 struct ExecutionConfig {
   double min_confidence = 0.70;  ///< below this the path falls back to semantic
   double explicit_confidence = 0.95;
@@ -293,7 +293,7 @@ struct ExecutionConfig {
   int max_research_rounds = 2;
 };
 
-/// [[prompt_profiles]] (seed 000 build_answer_prompt_profile): first match in file order.
+/// [[prompt_profiles]] (build_answer_prompt_profile): first match in file order.
 struct PromptProfileConfig {
   std::string id;
   std::optional<QuestionCategory> category;  ///< when: the plan's category

@@ -1,7 +1,7 @@
 #pragma once
 /// Extension points a host implements: its own intent model (an LLM, a remote classifier) in
 /// place of the built-in one. The gateway treats the host's candidate exactly like the built-in
-/// model's (rule_model_agree, model_override, conflict; seed 000) and records a failure as
+/// model's (rule_model_agree, model_override, conflict) and records a failure as
 /// `model_failed` while the rule candidate stands — a slow or broken model never blocks a plan.
 #include <chrono>
 #include <string>
@@ -37,7 +37,7 @@ class QAPLAN_API IntentModel {
 
 namespace qaplan {
 
-/// What a rewrite hook is asked for (seed 002 §2). The hook gets the prompt already filled in.
+/// What a rewrite hook is asked for. The hook gets the prompt already filled in.
 struct RewriteRequest {
   std::string_view kind;  ///< "multi_query", "hyde", "step_back", "decomposition" or "condense"
   /// the query to vary (a follow-up's rewrite); for "condense" the follow-up turn itself, whose
@@ -48,7 +48,7 @@ struct RewriteRequest {
   std::chrono::milliseconds budget;  ///< [rewrite] hook_budget_ms: a later answer is discarded
 };
 
-/// A host's query rewriter: typically its LLM behind seed 002's rewrite prompt. `generate()`
+/// A host's query rewriter: typically its LLM behind the configured rewrite prompt. `generate()`
 /// returns the model's raw text, which qaplan validates fail-closed: it must be a JSON array of
 /// strings, and a variant that drops an entity, number, ID or date of the question (or adds a
 /// number or ID it does not have) is refused with a reason. An error, an exception, invalid JSON,

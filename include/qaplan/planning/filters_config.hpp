@@ -1,6 +1,6 @@
 #pragma once
 /// [filters] of config/rules.toml: the vocabulary that turns words of a question into the
-/// structured filters of seed 003 §3.5 (date_range, department, tags, path_prefix, is_signed).
+/// structured filters (date_range, department, tags, path_prefix, is_signed).
 /// Time expressions (今天, 上个月, 2024年3月, 最近7天, last quarter …) are a built-in grammar;
 /// the config sets how they are anchored (week start, the Spring Festival window) and every
 /// deployment-specific word list. See config/rules.toml for each key's meaning and default.

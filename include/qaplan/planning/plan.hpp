@@ -1,7 +1,7 @@
 #pragma once
 /// The plan: `build_retrieval_plan()` turns an IntentResult into an immutable RetrievalPlan —
 /// the [retrieval_strategy.defaults], then every [[retrieval_strategy.patches]] entry in config
-/// order whose condition holds (shipped order, from seed 000: intent → short query → decision
+/// order whose condition holds (shipped order, docs/config.md: intent → short query → decision
 /// score → category → table). `reason` is the fired patches' tags joined by "_"; which patch
 /// changed what is recorded in a separate PlanTrace, never in the plan.
 ///
@@ -22,8 +22,8 @@
 
 namespace qaplan {
 
-/// The 13 plan fields that [retrieval_strategy.defaults] sets and patches change (seed 000
-/// names and defaults). Used as the defaults in Config and as the knobs of a RetrievalPlan.
+/// The 13 plan fields that [retrieval_strategy.defaults] sets and patches change. Used as the
+/// defaults in Config and as the knobs of a RetrievalPlan.
 struct PlanKnobs {
   bool run_faq = true;               ///< search the FAQ collection
   bool run_doc = true;               ///< search the document collection
@@ -149,7 +149,7 @@ struct PlanSignals {
 struct RetrievalStrategyConfig;
 
 /// Builds the plan. Error kInvalidInput when `route` is a direct answer: direct answers never
-/// get a plan (seed 000: a direct-answer result passed in is a caller bug, surfaced early).
+/// get a plan (a direct-answer result passed in is a caller bug, surfaced early).
 QAPLAN_API Result<PlanResult> build_retrieval_plan(const RouteDecision& route,
                                                    const IntentResult& intent,
                                                    const PlanSignals& signals,

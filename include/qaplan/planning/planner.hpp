@@ -113,7 +113,7 @@ class QAPLAN_API Planner {
   /// unknown source.
   Result<Preparation> prepare(const PrepareRequest& request) const;
 
-  /// The analysis stage (seeds 002, 003): rewrite, variants, filters, routing, execution path,
+  /// The analysis stage (docs/guide.md): rewrite, variants, filters, routing, execution path,
   /// fallback ladder, prompt profile and cost ledger of a prepared question. Hooks run here (and
   /// only here). Errors (kInvalidInput): `context.now` not ISO-8601 ("now"); a Preparation
   /// made by another Planner's config is not detected — use the same Planner.

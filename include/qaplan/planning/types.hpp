@@ -1,5 +1,5 @@
 #pragma once
-/// The values the planning stages hand to each other and to the host (seed 000 names):
+/// The values the planning stages hand to each other and to the host:
 /// `RouteDecision` (route stage), `IntentCandidate` / `IntentResult` (intent stage and gateway),
 /// the enums they use, and `NormalizedQuery` (text stage). Every enum has `to_string` and a
 /// `parse_*` reading the same spelling table, so TOML, JSON and the CLI agree.
@@ -13,12 +13,12 @@
 
 namespace qaplan {
 
-/// Intents (seed 000 §05): "FAQ_QUERY", "KNOWLEDGE_QUERY", "FOLLOW_UP".
+/// Intents: "FAQ_QUERY", "KNOWLEDGE_QUERY", "FOLLOW_UP".
 enum class Intent { kFaqQuery, kKnowledgeQuery, kFollowUp };
 QAPLAN_API std::string_view to_string(Intent intent) noexcept;
 QAPLAN_API Result<Intent> parse_intent(std::string_view s);
 
-/// Question categories (risk labels, seed 000 §06): "default", "pricing", "compliance",
+/// Question categories (risk labels): "default", "pricing", "compliance",
 /// "troubleshooting", "summary".
 enum class QuestionCategory { kDefault, kPricing, kCompliance, kTroubleshooting, kSummary };
 QAPLAN_API std::string_view to_string(QuestionCategory c) noexcept;
@@ -53,7 +53,7 @@ QAPLAN_API Result<RouteReason> parse_route_reason(std::string_view s);
 enum class DecidedBy { kRule, kModel, kDefault };
 QAPLAN_API std::string_view to_string(DecidedBy d) noexcept;
 
-/// How the gateway arrived at the final intent (seed 000):
+/// How the gateway arrived at the final intent:
 /// "rule_only"        no usable model candidate (model off, or its score below model_min_score),
 ///                    or a weak fallback rule the model merely agrees with;
 /// "rule_model_agree" a rule (not the fallback) and the model name the same intent
@@ -96,7 +96,7 @@ struct IntentCandidate {
   bool vetoed = false;
 };
 
-/// The final intent decision (seed 000 §05 IntentResult).
+/// The final intent decision.
 struct IntentResult {
   Intent intent = Intent::kKnowledgeQuery;
   double rule_score = 0.0;  ///< strength of the rule candidate (diagnostic)

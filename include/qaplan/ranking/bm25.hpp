@@ -1,5 +1,5 @@
 #pragma once
-/// BM25 ranking as Lucene ≥ 8 scores it (issue 3 item 4): per matched query term
+/// BM25 ranking as Lucene ≥ 8 scores it: per matched query term
 ///
 ///     idf · f / (f + k1 · (1 − b + b · dl / avgdl)),   idf = ln(1 + (N − df + 0.5) / (df + 0.5))
 ///

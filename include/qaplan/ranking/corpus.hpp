@@ -1,5 +1,5 @@
 #pragma once
-/// Loading JSONL collections for ranking (issue 3 item 12): a corpus is one JSON object per line
+/// Loading JSONL collections for ranking: a corpus is one JSON object per line
 /// `{"id": "...", "text": "...", …}`, a query file one per line `{"id": "...", "query": "..."}`.
 /// Other fields are ignored. Rules (every violation is an error naming `file:line` and the field):
 ///  - each non-blank line is one JSON object; blank lines (only spaces/tabs/CR) are skipped; a

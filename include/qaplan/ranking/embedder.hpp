@@ -1,10 +1,10 @@
 #pragma once
-/// Text → vector backends for vector search (issue 3 item 5).
+/// Text → vector backends for vector search.
 ///
 /// Two backends ship:
 ///  - `LocalTfidfEmbedder` (model "local-tfidf"): TF-IDF term vectors fitted on the corpus body
 ///    text only. An offline proxy that exercises cosine ranking, BM25, RRF, thresholds and metrics;
-///    it is NOT a semantic embedding model and says nothing about one's quality (seed 001).
+///    it is NOT a semantic embedding model and says nothing about one's quality.
 ///  - `CachedEmbedder` (model = whatever the vector pack declares): looks up vectors that were
 ///    computed elsewhere (a vector pack, see vector_pack.hpp) by the exact raw text; a text that
 ///    is not in the cache is an error, never a fallback.

@@ -1,6 +1,6 @@
 #pragma once
-/// Reciprocal Rank Fusion (Cormack, Clarke & Büttcher, SIGIR 2009; issue 3 item 6, seed 001) and
-/// per-list dedupe by a parent id (seed 002 §3).
+/// Reciprocal Rank Fusion (Cormack, Clarke & Büttcher, SIGIR 2009) and per-list dedupe by a
+/// parent id.
 ///
 /// Fused score of document d over input lists L_1 … L_n:
 ///

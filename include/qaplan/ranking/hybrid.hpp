@@ -4,7 +4,7 @@
 ///
 /// Lists follow the ranking library's rules: only documents with score > 0 are hits, ordering
 /// is score descending with ties by lower document index, and the fused list is RRF over
-/// [vector, bm25] (in that order) of the two UNTRUNCATED lists (seed 001).
+/// [vector, bm25] (in that order) of the two UNTRUNCATED lists.
 ///
 /// Immutable after creation; every const member is thread-safe.
 #include <cstddef>

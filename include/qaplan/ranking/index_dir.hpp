@@ -1,5 +1,5 @@
 #pragma once
-/// Saved collection indexes (issue 12): what `qaplan index build` writes and `qaplan search
+/// Saved collection indexes (docs/indexes.md): what `qaplan index build` writes and `qaplan search
 /// --index` opens. A directory holds
 ///
 ///   bm25.qidx   the BM25 index image (Bm25Index::save): postings, norms, statistics, parameters,

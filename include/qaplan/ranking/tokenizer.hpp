@@ -1,5 +1,5 @@
 #pragma once
-/// The benchmark tokenizer `nfkc-cjk-bigrams-ascii-1` (issue 3 item 3, seed 001).
+/// The benchmark tokenizer `nfkc-cjk-bigrams-ascii-1`.
 ///
 /// Rules, applied in this order:
 ///  1. The input must be valid UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF);

@@ -1,6 +1,5 @@
 #pragma once
-/// Cosine vector search through an HNSW graph (hnswlib) plus an exact brute-force reference
-/// (issue 3 item 5).
+/// Cosine vector search through an HNSW graph (hnswlib) plus an exact brute-force reference.
 ///
 /// Vector space: every row and every query is L2-normalised on the way in (norm computed in
 /// double, each component divided in double and rounded to float), and the score of a document

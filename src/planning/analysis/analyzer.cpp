@@ -306,7 +306,7 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
   const ScopedTerms vocabulary(
       WordTerms{terms, c.rewrite.domain_word_break ? &lists.glossary_words : nullptr});
   if (!context.now.empty() && !dates::parse_time_point(context.now)) {
-    // Echo the value only when it is one short printable line (issue 11's analyze fuzzer: a
+    // Echo the value only when it is one short printable line (the analyze fuzzer: a
     // `now` holding NUL bytes and a cut UTF-8 sequence reached the error line).
     const std::string& v = context.now;
     const bool echo = v.size() <= 100 && internal::is_valid_utf8(v) &&
@@ -392,7 +392,7 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
       const VariantCheck check{cons, *garble, follow_up};
       for (const std::string& kind : c.rewrite.hook_kinds) {
         if (kind == "condense") continue;  // done above
-        // HyDE dilutes an exact token (seed 002 §2: 含型号、错误码时反而稀释关键词).
+        // HyDE dilutes an exact token (a model number or an error code).
         if (kind == "hyde" && a.routing.mode == "bm25") {
           a.variant_reasons.push_back("hyde:skipped (the query carries an ID)");
           continue;

@@ -1,7 +1,7 @@
 #pragma once
-// The analysis stage (issue 8; seeds 002, 003): what happens after the plan. Planner::analyze()
-// delegates here. Each part is a small function over the prepared question, so a test can drive
-// it alone:
+// The analysis stage (docs/guide.md#query-analysis-planneranalyze): what happens after the plan.
+// Planner::analyze() delegates here. Each part is a small function over the prepared question,
+// so a test can drive it alone:
 //   rewrite      rewrite.hpp         a follow-up rewritten with its history (built-in rules)
 //   variants     variants.cpp        original first; glossary; hook variants validated fail-closed
 //   filters      filters.hpp         anchored time range, department, tags, path, signed

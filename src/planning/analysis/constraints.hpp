@@ -1,8 +1,7 @@
 #pragma once
-// What a query variant must keep (seed 002 §2: "保留所有实体与数值约束"): the numbers, IDs and
-// entities of a question, found without a model in one linear pass, and the fail-closed checks
-// applied to a hook's output. Also the ID shapes that make routing pick BM25 (seed 002 §4:
-// "查询含 ID/错误码则偏 BM25").
+// What a query variant must keep (docs/guide.md#query-analysis-planneranalyze): the numbers,
+// IDs and entities of a question, found without a model in one linear pass, and the fail-closed
+// checks applied to a hook's output. Also the ID shapes that make routing pick BM25.
 #include <string>
 #include <string_view>
 #include <vector>

@@ -1,4 +1,4 @@
-// Execution path, fallback ladder and budget (seed 003 §5, §6.3–6.5). Rules over cue words stand
+// Execution path, fallback ladder and budget (docs/guide.md). Rules over cue words stand
 // in for the seed's small classifier: an explicit request (帮我深度研究…) is taken as it is; a
 // relation cue (旗下, 子公司, 汇报关系) points at graph, a cross-document cue (之间的区别, 哪些文件)
 // at research; both at once is unsure; below [execution] min_confidence the path is semantic
@@ -96,7 +96,7 @@ std::vector<FallbackStep> fallback_ladder(const QueryAnalysis& a, const Preparat
     FallbackStep s;
     s.action = action;
     if (action == "relax_filters") {
-      // Seed 003 §6.4 step 1: drop the date limit and the non-essential filters. Nothing to relax
+      // Ladder step 1: drop the date limit and the non-essential filters. Nothing to relax
       // → the step would repeat the first request: left out.
       std::vector<std::string> drop;
       if (f.time || !f.time_ranges.empty()) drop.push_back("date_range");  // or a comparison's
@@ -137,7 +137,7 @@ std::vector<FallbackStep> fallback_ladder(const QueryAnalysis& a, const Preparat
                     {"then", "user"}};
       }
     }
-    // Never the same request twice in a row (seed 003 §6.4: 严禁重复调用相同参数).
+    // Never the same request twice in a row.
     if (!out.empty() && out.back().action == s.action && out.back().params == s.params) continue;
     s.step = static_cast<int>(out.size()) + 1;
     out.push_back(std::move(s));

@@ -1,5 +1,5 @@
 #pragma once
-// Query filters (seeds 002 §6, 003 §3.5): the words of a question that are constraints, not
+// Query filters (docs/guide.md): the words of a question that are constraints, not
 // search terms, become the structured filters of the metadata (date_range, department, tags,
 // path_prefix, is_signed). Relative time is anchored at the request's `now` (never the clock);
 // context-dependent words (我们组, 我的) resolve only through the session identity — otherwise

@@ -1,4 +1,4 @@
-// Seed 000 build_answer_prompt_profile(): the answer prompt's parameters chosen from the plan.
+// build_answer_prompt_profile(): the answer prompt's parameters chosen from the plan.
 #include "qaplan/planning/analysis.hpp"
 #include "qaplan/planning/config.hpp"
 #include "qaplan/planning/plan.hpp"

@@ -146,7 +146,7 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   if (asks_ne) frag = trim_end(frag.substr(0, frag.size() - 3));
   // The previous turn without its trailing punctuation, but never shorter than its topic span:
   // a span may keep characters trimming drops ("search_'"), and the rewrites below cut this text
-  // at the span's offsets (issue 11's analyze fuzzer: out_of_range).
+  // at the span's offsets (the analyze fuzzer's out_of_range; docs/reliability.md).
   const std::string_view prev_text =
       prev.substr(0, std::max<std::size_t>(trim_end(prev).size(), topic ? topic->end : 0));
 

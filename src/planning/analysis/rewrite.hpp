@@ -1,5 +1,5 @@
 #pragma once
-// The built-in follow-up rewriter (seed 002 §5): no model, deterministic. It rewrites WITH the
+// The built-in follow-up rewriter (docs/rewrite.md): no model, deterministic. It rewrites WITH the
 // history (a window of the last turns plus an explicit topic anchor) so retrieval can run on the
 // rewritten query WITHOUT the history:
 //  - a pronoun (它, 她, 这个, it …) is replaced by its antecedent — a name-like span for person
@@ -28,7 +28,7 @@ Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::stri
                           const Lexicon& lex, const WordSet& words);
 
 /// "[上下文] 用户上一轮询问“…”，实体：… [当前] …" — the compressed history handed to a hook
-/// (seed 002 §5: entities kept explicit).
+/// (entities kept explicit).
 std::string history_summary(std::string_view question, const std::vector<std::string>& history,
                             std::string_view topic);
 

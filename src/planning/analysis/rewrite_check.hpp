@@ -1,5 +1,5 @@
 #pragma once
-// The garble check (issue 23): whether a rewrite or a variant of a follow-up is a query a
+// The garble check (docs/rewrite.md): whether a rewrite or a variant of a follow-up is a query a
 // retriever can trust. It reads the output against what it was made from — the current turn, the
 // history window and the topic anchor — by whole words (ICU's dictionary word break, the
 // rewriter's own segmentation), and names the first rule the output breaks:

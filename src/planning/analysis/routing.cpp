@@ -1,5 +1,6 @@
-// Routing dimensions (seed 002 §4): which index, keyword or hybrid, which model tier. Rules only,
-// each decision with its reason tag; the seed's advice "含订单号必须进订单库" is the index cue.
+// Routing dimensions (docs/guide.md#query-analysis-planneranalyze): which index, keyword or
+// hybrid, which model tier. Rules only, each decision with its reason tag; the seed's advice
+// "含订单号必须进订单库" is the index cue.
 #include <algorithm>
 
 #include "planning/analysis/analyzer.hpp"

@@ -1,8 +1,8 @@
 #pragma once
-// Time expressions of a question (seed 002 §6): found in one linear pass, then anchored at the
-// request's `now` into an absolute [from, to) of local calendar days. The grammar is built in
-// (it is the language, not a deployment's vocabulary); its fixed words go into the filters
-// automaton (filters.cpp) beside the configured cues, so a question is scanned once.
+// Time expressions of a question (docs/notes/time-filters.md): found in one linear pass, then
+// anchored at the request's `now` into an absolute [from, to) of local calendar days. The grammar
+// is built in (it is the language, not a deployment's vocabulary); its fixed words go into the
+// filters automaton (filters.cpp) beside the configured cues, so a question is scanned once.
 //
 // What the forms mean (today = now's local date; W = the configured week start):
 //   今天/昨天/前天, today, yesterday        that day

@@ -1,6 +1,6 @@
 #pragma once
-// The built-in router classifier: the gateway's model candidate (issue 7). A supervised linear
-// model over hashed character n-grams (word n-grams for ASCII) of the NORMALIZED question
+// The built-in router classifier: the gateway's model candidate (docs/model.md). A supervised
+// linear model over hashed character n-grams (word n-grams for ASCII) of the NORMALIZED question
 // (internal::normalize_question: NFKC casefold, whitespace rules, Traditional → Simplified),
 // trained offline by `qaplan model train` (LIBLINEAR) and shipped as a fingerprinted file under
 // config/models/. It scores five heads at once:

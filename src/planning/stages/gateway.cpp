@@ -30,7 +30,7 @@ IntentResult decide_intent(IntentCandidate rule, std::optional<IntentCandidate> 
   } else if (rule.score < g.weak_rule_below) {
     // A weak rule is the fallback (default_knowledge): it judged nothing, so a model that names
     // another intent decides, and one that names the same intent corroborates nothing — the
-    // low score and its conservative plan stay (帮我分析一下这个问题, seed 000).
+    // low score and its conservative plan stay (帮我分析一下这个问题).
     if (model->intent != rule.intent) {
       r.decision_policy = DecisionPolicy::kModelOverride;
       r.intent = model->intent;
@@ -40,7 +40,7 @@ IntentResult decide_intent(IntentCandidate rule, std::optional<IntentCandidate> 
     }
   } else if (model->intent == rule.intent && rule.intent == Intent::kFollowUp) {
     // A follow-up the model agrees with is still incomplete until rewritten: it keeps the rule's
-    // score and so the decision-score guard (seed 000: 那审批呢 → ..._rule_score_guard).
+    // score and so the decision-score guard (那审批呢 → ..._rule_score_guard; docs/guide.md).
     r.decision_policy = DecisionPolicy::kRuleOnly;
   } else if (model->intent == rule.intent) {
     r.decision_policy = DecisionPolicy::kRuleModelAgree;

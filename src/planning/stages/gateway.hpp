@@ -1,5 +1,5 @@
 #pragma once
-// Stage — gateway (seed 000): arbitrates between the rule candidate and a model candidate
+// Stage — gateway: arbitrates between the rule candidate and a model candidate
 // (the built-in classifier's or a host IntentModel's). Policies, [intent_gateway] numbers:
 //   no model candidate, or its score < model_min_score     → rule_only (confidence = rule score)
 //   model error / timeout                                  → model_failed (the rule stands)

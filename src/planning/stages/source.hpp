@@ -1,6 +1,6 @@
 #pragma once
 // Stage — source: which knowledge source a question is about. Reported beside the plan, never
-// inside it (seed 000: "source 不放在 RetrievalPlan 中"); retrieval turns it into a filter. A
+// inside it; retrieval turns it into a filter. A
 // source is a HARD filter: a wrong one hides the answer, none only widens the search. So a hard
 // scope needs strong, unambiguous evidence, and otherwise the decision names candidates:
 //  - distinctive keywords (configured, or terms the host's KB uses in one source) of the source

@@ -42,7 +42,7 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::filesystem
   const auto size = static_cast<std::size_t>(st.st_size);
   if (size == 0) {
     // Size 0 may be a special file (/proc/self/mem fails every read, /proc/cpuinfo has text):
-    // only a file that reads as empty is empty (issue 11's bad-input catalogue).
+    // only a file that reads as empty is empty (docs/reliability.md#bad-input-catalogue).
     char probe = 0;
     const ssize_t got = ::read(fd, &probe, 1);
     const int err = errno;
