@@ -1,7 +1,7 @@
 #pragma once
-/// Engine request adapters (docs/engines.md): a Preparation's RetrievalPlan and its QueryAnalysis as the
-/// search requests of Elasticsearch 8, OpenSearch 2/3 or Milvus 2.4/2.5, for a named server
-/// version, with field names from `[engines]` in the rules file.
+/// Engine request adapters (docs/engines.md): a Preparation's RetrievalPlan and its
+/// QueryAnalysis as the search requests of Elasticsearch 8/9, OpenSearch 2/3 or Milvus 2.4/2.5,
+/// for a named server version, with field names from `[engines]` in the rules file.
 ///
 /// What is searched is exactly what the in-process executor (eval/executor.hpp) searches:
 ///  - query texts: the rewrite of a follow-up (else the normalized question), then — only when
