@@ -3,8 +3,12 @@
 // why its variant tables are left out), so
 // 報銷費用超過5000需要誰審批 and 軟體 reach the lexicon, the classifier and the source keywords as
 // 报销费用超过5000需要谁审批 and 软件. Only text that contains a character the conversion changes
-// pays for it; everything else is returned untouched without calling OpenCC.
+// pays for it; everything else is returned untouched without calling OpenCC. Which characters
+// are Traditional is a table computed from OpenCC at build time (tw2s.hpp); the converter itself
+// is set up on the first text that needs it.
 // Thread-safe: the converter is created once per process and only read afterwards.
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -20,8 +24,12 @@ bool has_traditional(std::string_view utf8) noexcept;
 /// when OpenCC or its tw2sp data cannot be loaded.
 QAPLAN_API Result<std::string> to_simplified(std::string_view utf8);
 
-/// Loads OpenCC (first call only); Planner::create calls it so a missing OpenCC is a startup
-/// error, not a per-question one. Errors: kInternal.
+/// Sets up the OpenCC converter (first call only). Errors: kInternal when OpenCC or its data
+/// is missing; to_simplified() then fails on the first Traditional text.
 Status ensure_simplifier();
+
+/// The compiled set of BMP code points the conversion changes (1024 × 64 bits), for the test
+/// that checks it against OpenCC's tables at run time.
+std::span<const std::uint64_t> traditional_table() noexcept;
 
 }  // namespace qaplan::internal

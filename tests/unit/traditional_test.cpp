@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "planning/simplify.hpp"
+#include "planning/tw2s.hpp"
 #include "qaplan/qaplan.hpp"
 #include "test_support.hpp"
 
@@ -107,6 +108,26 @@ TEST(Traditional, OnlyTraditionalTextIsConverted) {
   EXPECT_EQ(internal::to_simplified("報銷費用超過5000需要誰審批").value(), "报销费用超过5000需要谁审批");
   EXPECT_EQ(internal::to_simplified("軟體和網路").value(), "软件和网络");  // Taiwan phrases
   EXPECT_EQ(internal::to_simplified("著名的公司怎么样").value(), "著名的公司怎么样");
+}
+
+// The table compiled in at build time is exactly what the installed OpenCC's tables change: a
+// process start no longer converts the CJK block, and nothing is lost by not doing so.
+TEST(Traditional, TheCompiledTableIsOpenCCsOwn) {
+  const auto table = internal::traditional_table();
+  const auto now = internal::tw2s::changed_code_points(*internal::tw2s::make_converter());
+  ASSERT_EQ(table.size(), now.size());
+  std::size_t set = 0, differ = 0;
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    set += static_cast<std::size_t>(__builtin_popcountll(now[i]));
+    differ += table[i] != now[i];
+  }
+  EXPECT_EQ(differ, 0u);
+  EXPECT_GT(set, 2000u);  // thousands of Traditional characters, not an empty table
+  auto bit = [&](char32_t cp) { return (table[cp / 64] >> (cp % 64) & 1) != 0; };
+  EXPECT_TRUE(bit(U'報'));
+  EXPECT_TRUE(bit(U'瞭'));  // a round-trip gap opens the gate too
+  EXPECT_FALSE(bit(U'报'));
+  EXPECT_FALSE(bit(U'么'));
 }
 
 }  // namespace
