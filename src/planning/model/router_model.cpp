@@ -252,8 +252,15 @@ Result<RouterModel> RouterModel::parse(std::string_view bytes, std::string_view 
   QAPLAN_ASSIGN_OR_RETURN(const std::string_view digest, c.bytes(kDigestSize, "checksum"));
   if (c.left() != 0)
     return c.invalid(std::to_string(c.left()) + " unexpected bytes after the checksum");
-  if (digest != digest_bytes(bytes.substr(0, bytes.size() - kDigestSize)))
+  // One pass over the file (it is hashed at every start): the checksum covers everything before
+  // it, the fingerprint ([model] sha256) the whole file.
+  Sha256 whole;
+  whole.update(bytes.substr(0, bytes.size() - kDigestSize));
+  Sha256 body = whole;
+  const auto sum = body.finish();
+  if (digest != std::string_view(reinterpret_cast<const char*>(sum.data()), sum.size()))
     return c.invalid("checksum mismatch (the file is corrupted)");
+  whole.update(digest);
 
   std::size_t table = 16;
   while (table < 2 * std::size_t{rows}) table *= 2;
@@ -282,7 +289,7 @@ Result<RouterModel> RouterModel::parse(std::string_view bytes, std::string_view 
   const auto& dep = impl->labels[static_cast<std::size_t>(Head::kDependent)];
   for (std::size_t k = 0; k < dep.size(); ++k)
     if (dep[k] == "independent") impl->independent = static_cast<std::uint8_t>(k);
-  impl->sha256 = sha256_hex(bytes);
+  impl->sha256 = whole.hex_digest();
   // The fold's index is built here, once, not by the first question (predict stays
   // allocation-free and its first call as fast as the rest).
   char warm[kMaxFoldBytes];
