@@ -143,6 +143,20 @@ def main():
     write_dict("analyze", times + ["\n", "年", "月", "日", "号", "周", "季度", "上个", "下个", "本",
                                    "至", "到", "以来", "之前", "T", "+08:00", "Z"] + words[:300])
 
+    # engines: byte 0 = options (bits 0-1 engine, 2-3 dedupe, 4 vectors, 5 preferences
+    # required, 6 oldest version); then question \n history…. Questions with filters, follow-ups
+    # (variants), IDs, and every option pattern over them.
+    d = reset("engines")
+    for i, (q, h) in enumerate(qs[::3]):
+        put(d, bytes([(i * 37) % 128]) + "\n".join([q] + h).encode("utf-8"))
+    for i, q in enumerate(["法务部上周的合同清单", "财务部上个月的付款明细", "最近7天更新的IT公告",
+                           "盖章版的保密协议在哪里看", "员工手册里年假规定汇总一下", "合同编号HT-2024-0312的审批进度",
+                           "what about sick leave\nhow many days of annual leave"]):
+        for opts in (0, 1, 2, 16, 17, 18, 20, 24, 49, 66, 82):
+            put(d, bytes([opts]) + q.encode("utf-8"))
+    write_dict("engines", ["\n", "部", "合同", "上周", "上个月", "最近7天", "盖章版", "里", "HT-2024-"] +
+               words[:200])
+
     # batch_line: request lines as the CLI reads them.
     d = reset("batch_line")
     for i, (q, h) in enumerate(qs[:60]):
