@@ -334,6 +334,36 @@ TEST(FuzzRegression, FollowUpRewriteKeepsTopicSpansThatRunIntoTrimmedTails) {
   }
 }
 
+// Fuzz finding 13 (analyze, invariant "confidence in [0, 1]"): the router model's social acts
+// probabilities, summed as floats, passed 1 by an ulp for a greeting, and that sum became the
+// direct answer's route score and execution confidence (printed as 1.0, compared as > 1). The
+// sum is now capped at 1. The fuzzer's question, then greetings the model answers directly.
+TEST(FuzzRegression, ModelDecidedScoresAreProbabilities) {
+  auto cfg = qaplan::load_config(qaplan::test::shipped_config());
+  ASSERT_TRUE(cfg.ok()) << cfg.error().to_string();
+  ASSERT_TRUE(cfg->model.enabled);
+  auto planner = qaplan::Planner::create(std::move(cfg).value());
+  ASSERT_TRUE(planner.ok()) << planner.error().to_string();
+  // The reproducer as the harness reads it: byte 0 = options, then the question.
+  const std::string found = qaplan::test::slurp(qaplan::test::source_dir() / "tests" / "fuzz" /
+                                                "regressions" / "analyze" /
+                                                "social-mass-above-one")
+                                .substr(1);
+  std::size_t model_decided = 0;
+  for (const std::string q : {found, std::string("你好呀"), std::string("好哒"),
+                              std::string("hi there"), std::string("谢谢啦"), std::string("早上好")}) {
+    auto prep = planner->prepare(qaplan::PrepareRequest{q, {}, "", std::nullopt});
+    ASSERT_TRUE(prep.ok()) << prep.error().to_string();
+    EXPECT_LE(prep->route.score, 1.0) << q;
+    EXPECT_GE(prep->route.score, 0.0) << q;
+    model_decided += prep->route.decided_by == qaplan::DecidedBy::kModel;
+    auto a = planner->analyze(*prep, {});
+    ASSERT_TRUE(a.ok()) << a.error().to_string();
+    EXPECT_LE(a->execution.confidence, 1.0) << q;
+  }
+  EXPECT_GE(model_decided, 1u);  // the fuzzer's greeting is the model's call
+}
+
 // The glossary target's smallest rules file must keep loading as required keys are added:
 // otherwise glossary_fuzz aborts at start-up and scripts/fuzz.sh fails (it did, after
 // default_scenario, [input], unclear_max_units … became required). Same steps as the harness.

@@ -147,7 +147,8 @@ double social_mass(const ModelVerdict& m) {
   double p = 0;
   for (std::size_t i = 0; i < kMaxLabels; ++i)
     if (is_social(m.map->act[i])) p += h.probs[i];
-  return p;
+  // A sum of rounded float probabilities can pass 1 by an ulp; a score is a probability.
+  return std::min(p, 1.0);
 }
 
 }  // namespace
