@@ -66,9 +66,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const Status valid = cfg->validate();
   QAPLAN_FUZZ_CHECK(valid.ok(), valid.error().to_string());
-  // The model file is resolved beside a rules file on disk, which the fuzzer does not have: plan
-  // with the rules alone (the shipped rules.toml has its [model] on).
+  // The model file and the domain lexicon are resolved beside a rules file on disk, which the
+  // fuzzer does not have: plan with the rules alone (the shipped rules.toml names both).
   cfg->model.enabled = false;
+  cfg->domain.lexicon.clear();
   auto planner = Planner::create(std::move(cfg).value());
   QAPLAN_FUZZ_CHECK(planner.ok(), planner.error().to_string());
   plan_some(*planner);

@@ -421,22 +421,19 @@ struct DateVerb {
   DateKind kind;
 };
 constexpr DateVerb kDateVerbs[] = {
-    {"发布", DateKind::kPublished},   {"印发", DateKind::kPublished},
-    {"公布", DateKind::kPublished},   {"颁布", DateKind::kPublished},
-    {"发文", DateKind::kPublished},   {"出台", DateKind::kPublished},
-    {"下发", DateKind::kPublished},   {"published", DateKind::kPublished},
+    {"发布", DateKind::kPublished}, {"印发", DateKind::kPublished}, {"公布", DateKind::kPublished},
+    {"颁布", DateKind::kPublished}, {"发文", DateKind::kPublished}, {"出台", DateKind::kPublished},
+    {"下发", DateKind::kPublished}, {"published", DateKind::kPublished},
     {"issued", DateKind::kPublished}, {"released", DateKind::kPublished},
-    {"签署", DateKind::kSigned},      {"签订", DateKind::kSigned},
-    {"签约", DateKind::kSigned},      {"签字", DateKind::kSigned},
-    {"签的", DateKind::kSigned},      {"签了", DateKind::kSigned},
-    {"signed", DateKind::kSigned},    {"更新", DateKind::kUpdated},
-    {"修订", DateKind::kUpdated},      {"修改", DateKind::kUpdated},
-    {"改版", DateKind::kUpdated},      {"变更", DateKind::kUpdated},
-    {"updated", DateKind::kUpdated},  {"revised", DateKind::kUpdated},
+    {"签署", DateKind::kSigned},    {"签订", DateKind::kSigned},    {"签约", DateKind::kSigned},
+    {"签字", DateKind::kSigned},    {"签的", DateKind::kSigned},    {"签了", DateKind::kSigned},
+    {"signed", DateKind::kSigned},  {"更新", DateKind::kUpdated},   {"修订", DateKind::kUpdated},
+    {"修改", DateKind::kUpdated},   {"改版", DateKind::kUpdated},   {"变更", DateKind::kUpdated},
+    {"updated", DateKind::kUpdated}, {"revised", DateKind::kUpdated},
     {"modified", DateKind::kUpdated}, {"生效", DateKind::kEffective},
-    {"施行", DateKind::kEffective},   {"实施", DateKind::kEffective},
-    {"起效", DateKind::kEffective},   {"有效", DateKind::kEffective},
-    {"in force", DateKind::kEffective}, {"effective", DateKind::kEffective},
+    {"施行", DateKind::kEffective}, {"实施", DateKind::kEffective}, {"起效", DateKind::kEffective},
+    {"有效", DateKind::kEffective}, {"in force", DateKind::kEffective},
+    {"effective", DateKind::kEffective},
 };
 // Words that may stand between the expression and a verb after it (上个月新发布的, 去年已签署的).
 constexpr std::string_view kFillersAfter[] = {"的", "内", "里", "新", "刚刚", "刚", "才", "正式",
