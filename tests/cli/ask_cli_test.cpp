@@ -122,6 +122,21 @@ TEST_F(AskCli, ScopeAndTimeRangeHoldForEveryPassage) {
   }
 }
 
+// A department read from the question's words is a preference: documents of another department
+// that answer the question still come back (IT部 has no reimbursement rules; finance does).
+TEST_F(AskCli, AGuessedDepartmentRanksItsDocumentsHigherButKeepsTheRest) {
+  const json a = ask("'IT部门的报销标准' --explain");
+  const json& filters = a["plan"]["analysis"]["filters"];
+  EXPECT_EQ(filters["department"], "IT部");
+  EXPECT_EQ(filters["preferred"], json::array({"department"}));
+  ASSERT_FALSE(a["passages"].empty());
+  const auto corpus = corpus_by_id(kb_docs());
+  bool other_department = false;
+  for (const json& p : a["passages"])
+    other_department |= corpus.at(p["id"].get<std::string>())["department"] != "IT部";
+  EXPECT_TRUE(other_department) << a["passages"];
+}
+
 TEST_F(AskCli, AFieldTheCorpusLacksNeverScopesItsDocumentsAway) {
   ScratchDir t("ask-plain");
   const fs::path corpus = t.path() / "c.jsonl";
