@@ -52,7 +52,7 @@ std::string milvus_expr(const Shape& s, const Leg& l) {
   const EnginesConfig& c = s.c;
   const bool doc = l.collection == "doc";
   const Filters& x = s.a.filters;
-  auto wanted = [&](const char* name) { return l.preferred || !is_preferred(x, name); };
+  auto wanted = [&](const char* name) { return l.preferred || !x.prefers(name); };
   std::vector<std::string> parts;
   if (!s.prep.effective_sources.empty()) {
     std::string in = c.source_field + " in [";

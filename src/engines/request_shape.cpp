@@ -238,14 +238,10 @@ Json dsl_range_clauses(const EnginesConfig& c, const TimeRange& t) {
                       or_missing(c.date_end_field, range(c.date_end_field, "gte", from))});
 }
 
-bool is_preferred(const Filters& f, std::string_view name) {
-  return std::find(f.preferred.begin(), f.preferred.end(), name) != f.preferred.end();
-}
-
 bool has_preferences(const Filters& f) {
-  return (f.department && is_preferred(f, "department")) ||
-         (!f.tags.empty() && is_preferred(f, "tags")) ||
-         (f.path_prefix && is_preferred(f, "path_prefix"));
+  return (f.department && f.prefers("department")) ||
+         (!f.tags.empty() && f.prefers("tags")) ||
+         (f.path_prefix && f.prefers("path_prefix"));
 }
 
 // Query DSL filters (Elasticsearch and OpenSearch share it). FAQ entries are scoped by source
@@ -256,7 +252,7 @@ Json dsl_filters(const Shape& s, bool doc, Clauses which) {
   const Filters& x = s.a.filters;
   const bool required = which != Clauses::kPreferences;
   auto wanted = [&](const char* name) {
-    return is_preferred(x, name) ? which != Clauses::kRequired : required;
+    return x.prefers(name) ? which != Clauses::kRequired : required;
   };
   Json f = Json::array();
   if (required && !s.prep.effective_sources.empty())
@@ -454,7 +450,7 @@ void report_knobs(Shape& s, bool server) {
   auto word_filter = [&](const char* name, const char* key, bool set, const std::string& what) {
     if (!set) return knob(r, name, "not_set", "");
     knob(r, name, "request",
-         is_preferred(f, key)
+         f.prefers(key)
              ? "preferred (read from words): required only by the preferred document legs of the "
                "main text, so RRF ranks matching sections higher and the others still come back"
              : what);

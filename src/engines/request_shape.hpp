@@ -67,7 +67,6 @@ Json bound(const std::string& day, const TimeRange& t, const std::string& unit);
 // or both (a preferred leg).
 enum class Clauses { kRequired, kPreferences, kAll };
 bool has_preferences(const Filters& f);
-bool is_preferred(const Filters& f, std::string_view name);
 Json dsl_filters(const Shape& s, bool doc, Clauses which);
 // "doc:dense:0", "doc:bm25:0:preferred": a single-leg request's name.
 std::string leg_name(const Leg& l);

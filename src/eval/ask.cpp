@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <span>
 #include <unordered_map>
 
 #include "qaplan/eval/executor.hpp"
@@ -102,20 +101,19 @@ RankedList in_scope_only(const RankedList& ranked, ParsedDocs& docs, const Scope
   return out;
 }
 
-// One BM25 list per query text and one cosine list per query vector, each cut to its `top_k`
-// best documents in scope, appended to `lists`.
-Status add_lists(std::span<const std::string> queries, std::span<const std::vector<float>> vectors,
-                 const CollectionIndex& index, ParsedDocs& docs, const Scope& scope,
-                 std::size_t top_k, std::set<std::string>& unknown,
-                 std::vector<RankedList>& lists) {
+// The candidates: one BM25 list per query text, then one cosine list per query vector (at most
+// one per text), each `top_k * kPoolFactor` deep, not yet scoped.
+Result<std::vector<RankedList>> candidates(const std::vector<std::string>& queries,
+                                           const std::vector<std::vector<float>>& vectors,
+                                           const CollectionIndex& index, std::size_t top_k) {
   QAPLAN_ASSIGN_OR_RETURN(const Tokenizer tok, Tokenizer::create());
+  std::vector<RankedList> out;
   std::vector<std::string> tokens;
   for (const std::string& q : queries) {
     QAPLAN_TRY(tok.tokenize_into(q, tokens));
-    lists.push_back(in_scope_only(index.bm25().search(tokens, top_k * kPoolFactor), docs, scope,
-                                  top_k, unknown));
+    out.push_back(index.bm25().search(tokens, top_k * kPoolFactor));
   }
-  if (index.vectors() == nullptr) return {};
+  if (index.vectors() == nullptr) return out;
   for (std::size_t i = 0; i < vectors.size() && i < queries.size(); ++i) {
     auto hits = index.vectors()->search(vectors[i], top_k * kPoolFactor);
     if (!hits) {
@@ -124,25 +122,28 @@ Status add_lists(std::span<const std::string> queries, std::span<const std::vect
       return e;
     }
     std::erase_if(*hits, [](const ScoredDoc& h) { return !(h.score > 0); });
-    lists.push_back(in_scope_only(*hits, docs, scope, top_k, unknown));
+    out.push_back(std::move(*hits));
   }
-  return {};
+  return out;
 }
 
-// Every query's lists, then — when the analysis has preferences (Filters::preferred) — the main
-// query's lists again requiring them, as the executor fuses them.
+// Every candidate list cut to its `top_k` documents in scope, then — when the analysis has
+// preferences (Filters::preferred) — the main query's lists again requiring them, as the
+// executor fuses them (searched once, scoped twice).
 Result<std::vector<RankedList>> legs(const std::vector<std::string>& queries,
                                      const std::vector<std::vector<float>>& vectors,
                                      const CollectionIndex& index, ParsedDocs& docs,
                                      const Scope& scope, std::size_t top_k,
                                      std::set<std::string>& unknown) {
+  QAPLAN_ASSIGN_OR_RETURN(const std::vector<RankedList> raw,
+                          candidates(queries, vectors, index, top_k));
   std::vector<RankedList> lists;
-  QAPLAN_TRY(add_lists(queries, vectors, index, docs, scope, top_k, unknown, lists));
+  for (const RankedList& r : raw) lists.push_back(in_scope_only(r, docs, scope, top_k, unknown));
   if (!scope.filters.prefer.any()) return lists;
   const Scope preferred{scope.sources, scope.filters.with_preferences_required()};
-  QAPLAN_TRY(add_lists(std::span(queries).first(1),
-                       std::span(vectors).first(vectors.empty() ? 0 : 1), index, docs, preferred,
-                       top_k, unknown, lists));
+  lists.push_back(in_scope_only(raw.front(), docs, preferred, top_k, unknown));
+  if (raw.size() > queries.size())  // the main query's cosine list
+    lists.push_back(in_scope_only(raw[queries.size()], docs, preferred, top_k, unknown));
   return lists;
 }
 

@@ -337,12 +337,9 @@ ExecutionInputs execution_inputs(const QueryAnalysis& a) {
     in.filters.date_from = f.time->from;
     in.filters.date_to = f.time->to;
   }
-  auto preferred = [&](const char* name) {
-    return std::find(f.preferred.begin(), f.preferred.end(), name) != f.preferred.end();
-  };
-  (preferred("department") ? in.filters.prefer.department : in.filters.department) = f.department;
-  (preferred("tags") ? in.filters.prefer.tags : in.filters.tags) = f.tags;
-  (preferred("path_prefix") ? in.filters.prefer.path_prefix : in.filters.path_prefix) =
+  (f.prefers("department") ? in.filters.prefer.department : in.filters.department) = f.department;
+  (f.prefers("tags") ? in.filters.prefer.tags : in.filters.tags) = f.tags;
+  (f.prefers("path_prefix") ? in.filters.prefer.path_prefix : in.filters.path_prefix) =
       f.path_prefix;
   in.filters.is_signed = f.is_signed;
   return in;
@@ -494,27 +491,32 @@ Result<Execution> execute_with_knobs(const Preparation& prep, const PlanKnobs& k
                      int top_k, Leg& leg, const std::vector<char>* preferred = nullptr) -> Status {
     std::vector<double> best;
     leg.best_cos.assign(c.items, 0.0);
+    // The main query's record scores, kept for the preferred lists (scored once, scoped twice).
+    std::vector<std::pair<std::uint32_t, double>> main_cos_raw, main_bm_raw;
+    auto add_cut = [&](ItemList list) {
+      cut(list, top_k);
+      leg.lists.push_back(std::move(list));
+    };
     for (std::size_t i = 0; i < queries.size(); ++i) {
       const SparseVec& qv = faq_side ? queries[i].faq_vec : queries[i].doc_vec;
-      ItemList cos = best_per_item(cosine_scores(c, qv, acc), c, allowed, best);
+      auto cos_raw = cosine_scores(c, qv, acc);
+      auto bm_raw = bm25_scores(c, queries[i].tokens);
+      ItemList cos = best_per_item(cos_raw, c, allowed, best);
       for (std::size_t it = 0; it < c.items; ++it)
         leg.best_cos[it] = std::max(leg.best_cos[it], best[it]);
       if (i == 0) leg.main_cos = best;
-      ItemList bm = best_per_item(bm25_scores(c, queries[i].tokens), c, allowed, best);
+      ItemList bm = best_per_item(bm_raw, c, allowed, best);
       if (i == 0) leg.main_bm25 = best;
-      cut(cos, top_k);
-      cut(bm, top_k);
-      leg.lists.push_back(std::move(cos));
-      leg.lists.push_back(std::move(bm));
+      add_cut(std::move(cos));
+      add_cut(std::move(bm));
+      if (i == 0 && preferred) {
+        main_cos_raw = std::move(cos_raw);
+        main_bm_raw = std::move(bm_raw);
+      }
     }
     if (preferred) {
-      const SparseVec& qv = faq_side ? queries[0].faq_vec : queries[0].doc_vec;
-      ItemList cos = best_per_item(cosine_scores(c, qv, acc), c, *preferred, best);
-      ItemList bm = best_per_item(bm25_scores(c, queries[0].tokens), c, *preferred, best);
-      cut(cos, top_k);
-      cut(bm, top_k);
-      leg.lists.push_back(std::move(cos));
-      leg.lists.push_back(std::move(bm));
+      add_cut(best_per_item(main_cos_raw, c, *preferred, best));
+      add_cut(best_per_item(main_bm_raw, c, *preferred, best));
     }
     QAPLAN_ASSIGN_OR_RETURN(leg.fused, fuse_rrf(leg.lists, k.options.rrf));
     if (leg.fused.size() > static_cast<std::size_t>(top_k))

@@ -76,6 +76,12 @@ struct Filters {
   /// filed. Retrieval ranks documents that match them higher (an extra leg that requires them)
   /// and keeps the others, so a wrong guess costs rank, never the answer.
   std::vector<std::string> preferred;
+  /// Whether `name` ("department", "tags", "path_prefix") is a preference.
+  bool prefers(std::string_view name) const noexcept {
+    for (const std::string& p : preferred)
+      if (p == name) return true;
+    return false;
+  }
   friend bool operator==(const Filters&, const Filters&) = default;
 };
 
