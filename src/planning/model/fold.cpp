@@ -1,7 +1,8 @@
 #include "planning/model/fold.hpp"
 
 #include <algorithm>
-#include <bitset>
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -17,10 +18,13 @@ constexpr FoldEntry kTable[] = {
 static_assert(std::size(kTable) < 65536, "Index::order holds 16-bit table indexes");
 
 // Max-match the way OpenCC converts: at each code point, the longest spelling that starts there.
-// A BMP bitset of first code points rejects most positions with one load; the rest binary-search
-// the spellings grouped by first code point, longest first, and compare bytes (~15 KB in all).
+// A BMP bitset of first code points rejects most positions with one load; for the rest, the
+// number of set bits below a code point is its place among the first code points (a binary
+// search there was the fold's hottest branch: many common characters start some spelling). The
+// spellings are grouped by first code point, longest first, and compared bytewise (~17 KB in all).
 struct Index {
-  std::bitset<0x10000> first_bmp;
+  std::array<std::uint64_t, 0x10000 / 64> first_bmp{};  // bit cp: some spelling starts with cp
+  std::array<std::uint16_t, 0x10000 / 64> rank_before{};  // set bits in the words before
   std::vector<std::uint32_t> firsts;   // distinct first code points, ascending
   std::vector<std::uint32_t> begin;    // firsts[k]'s entries: order[begin[k], begin[k + 1])
   std::vector<std::uint16_t> order;    // table indexes by (first code point, length desc)
@@ -41,19 +45,34 @@ struct Index {
       if (firsts.empty() || firsts.back() != cp) {
         firsts.push_back(cp);
         begin.push_back(static_cast<std::uint32_t>(order.size()));
-        if (cp < 0x10000) first_bmp.set(cp);
+        if (cp < 0x10000) first_bmp[cp / 64] |= std::uint64_t{1} << (cp % 64);
       }
       order.push_back(i);
     }
     begin.push_back(static_cast<std::uint32_t>(order.size()));
+    std::uint32_t seen = 0;
+    for (std::size_t w = 0; w < first_bmp.size(); ++w) {
+      rank_before[w] = static_cast<std::uint16_t>(seen);
+      seen += static_cast<std::uint32_t>(std::popcount(first_bmp[w]));
+    }
+  }
+
+  // The place of `cp` in `firsts`, or npos when no spelling starts with it.
+  std::size_t slot(std::uint32_t cp) const {
+    if (cp < 0x10000) {
+      const std::uint64_t word = first_bmp[cp / 64], bit = std::uint64_t{1} << (cp % 64);
+      if ((word & bit) == 0) return std::string_view::npos;
+      return rank_before[cp / 64] + static_cast<std::size_t>(std::popcount(word & (bit - 1)));
+    }
+    const auto it = std::lower_bound(firsts.begin(), firsts.end(), cp);
+    if (it == firsts.end() || *it != cp) return std::string_view::npos;
+    return static_cast<std::size_t>(it - firsts.begin());
   }
 
   // The longest spelling at the start of `rest` (whose first code point is `cp`), or nullptr.
   const FoldEntry* match(std::uint32_t cp, std::string_view rest) const {
-    if (cp < 0x10000 && !first_bmp.test(cp)) return nullptr;
-    const auto it = std::lower_bound(firsts.begin(), firsts.end(), cp);
-    if (it == firsts.end() || *it != cp) return nullptr;
-    const std::size_t k = static_cast<std::size_t>(it - firsts.begin());
+    const std::size_t k = slot(cp);
+    if (k == std::string_view::npos) return nullptr;
     for (std::uint32_t j = begin[k]; j < begin[k + 1]; ++j)
       if (rest.starts_with(kTable[order[j]].first)) return &kTable[order[j]];
     return nullptr;
