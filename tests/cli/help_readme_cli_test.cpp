@@ -1,9 +1,10 @@
-// Issue 10 item 7: `--help` of every subcommand shows its defaults and matches the docs.
-// docs/cli.md, the command reference, holds each subcommand's `--help` verbatim (regenerate with
-// scripts/cli_help.sh); the README's short usage blocks may only name flags that exist.
+// `--help` of every subcommand shows its defaults and matches the docs. docs/cli.md, the command
+// reference, holds each subcommand's `--help` verbatim (regenerate with scripts/cli_help.sh); the
+// README and docs/ may only name commands, flags and repository files that exist.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -176,30 +177,34 @@ size_t check_usage_summaries(const std::string& doc, const std::string& text,
   const auto lines = lines_of(text);
   bool in_fence = false, generated = false;
   std::string current;  // the command of the summary line being continued
+  bool in_summary = false;  // current is meaningful ("" = the top level: qaplan --version)
   size_t checked = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
     const auto& l = lines[i];
     if (l.rfind("```", 0) == 0) {
       generated = !in_fence && i > 0 && lines[i - 1].rfind("<!-- help: ", 0) == 0;
       in_fence = !in_fence;
-      current.clear();
+      in_summary = false;
       continue;
     }
     if (!in_fence || generated) continue;
     std::string body = l.substr(0, l.find('#'));  // drop trailing comments
     if (body.rfind("qaplan ", 0) == 0) {
-      // The longest command path the line starts with.
+      // The longest command path the line starts with; none when a flag follows `qaplan`.
       current.clear();
       for (const auto& c : commands)
         if (!c.empty() && body.compare(7, c.size(), c) == 0 &&
-            (body.size() == 7 + c.size() || body[7 + c.size()] == ' ') && c.size() > current.size())
+            (body.size() == 7 + c.size() || body[7 + c.size()] == ' ' ||
+             body[7 + c.size()] == '|') &&
+            c.size() > current.size())
           current = c;
-      if (current.empty()) {
+      in_summary = !current.empty() || body.compare(7, 1, "-") == 0;
+      if (!in_summary) {
         ADD_FAILURE() << doc << " line " << i + 1 << " names no qaplan subcommand: " << l;
         continue;
       }
-    } else if (current.empty() || body.empty() || body[0] != ' ') {
-      current.clear();
+    } else if (!in_summary || body.empty() || body[0] != ' ') {
+      in_summary = false;
       continue;
     }
     for (size_t p = body.find("--"); p != std::string::npos; p = body.find("--", p + 2)) {
@@ -222,6 +227,58 @@ size_t check_usage_summaries(const std::string& doc, const std::string& text,
   return checked;
 }
 
+// The text outside fenced blocks.
+std::string prose_of(const std::string& text) {
+  std::string out;
+  bool in_fence = false;
+  for (const auto& line : lines_of(text)) {
+    if (line.rfind("```", 0) == 0) in_fence = !in_fence;
+    else if (!in_fence) out += line + "\n";
+  }
+  return out;
+}
+
+// The inline code spans (`…`) of the prose, one line each.
+std::vector<std::string> code_spans(const std::string& text) {
+  std::vector<std::string> out;
+  for (const auto& line : lines_of(prose_of(text)))
+    for (size_t open = line.find('`'); open != std::string::npos;) {
+      const size_t close = line.find('`', open + 1);
+      if (close == std::string::npos) break;
+      out.push_back(line.substr(open + 1, close - open - 1));
+      open = line.find('`', close + 1);
+    }
+  return out;
+}
+
+// A span that is a path in the repository: starts with one of its top-level directories, has no
+// spaces and no placeholder (<t>, *, {a,b}, …).
+bool names_repo_path(const std::string& span) {
+  static const char* const kRoots[] = {"src/",     "include/", "docs/",   "examples/",
+                                       "scripts/", "config/",  "tests/",  "tools/",
+                                       "eval_sets/", "python/", "cmake/", ".ci/"};
+  if (span.find_first_of(" <>*{}…|") != std::string::npos) return false;
+  return std::any_of(std::begin(kRoots), std::end(kRoots),
+                     [&](const char* r) { return span.rfind(r, 0) == 0; });
+}
+
+// The targets of Markdown links that are files of the repository ([x](benchmarks.md#y) →
+// benchmarks.md), anchors dropped.
+std::vector<std::string> relative_links(const std::string& text) {
+  std::vector<std::string> out;
+  const std::string prose = prose_of(text);
+  for (size_t at = prose.find("]("); at != std::string::npos; at = prose.find("](", at + 2)) {
+    const size_t close = prose.find(')', at + 2);
+    if (close == std::string::npos) break;
+    const std::string target = prose.substr(at + 2, close - at - 2);
+    const std::string file = target.substr(0, target.find('#'));
+    if (file.empty() || target.find("://") != std::string::npos || file.find(' ') != std::string::npos)
+      continue;
+    out.push_back(file);
+  }
+  return out;
+}
+
 // The hand-written usage summaries (```-blocks whose lines start with `qaplan <command>`) in the
 // README and every page of docs/ may only name flags that command has.
 TEST(HelpReadme, UsageSummariesNameOnlyExistingFlags) {
@@ -236,9 +293,45 @@ TEST(HelpReadme, UsageSummariesNameOnlyExistingFlags) {
   for (const auto& e : std::filesystem::directory_iterator(qaplan::test::source_dir() / "docs"))
     if (e.path().extension() == ".md") pages.push_back(e.path());
   size_t checked = 0;
-  for (const auto& page : pages)
-    checked += check_usage_summaries(page.filename().string(), qaplan::test::slurp(page), commands, flags);
-  EXPECT_GE(checked, 40u);
+  for (const auto& page : pages) {
+    const std::string text = qaplan::test::slurp(page);
+    const std::string name = page.filename().string();
+    checked += check_usage_summaries(name, text, commands, flags);
+    // Inline commands in the prose (`qaplan eval-chain --fail-on-regression`), as one-line
+    // summaries of their own.
+    std::string inline_block = "```\n";
+    for (const std::string& span : code_spans(text))
+      if (span.rfind("qaplan ", 0) == 0) inline_block += span + "\n";
+    checked += check_usage_summaries(name + " (inline commands; line = nth)", inline_block + "```\n", commands, flags);
+  }
+  EXPECT_GE(checked, 80u);
+}
+
+// The repository files the README and docs/ name — `src/planning/lexicon.hpp`, a link to
+// [benchmarks.md](benchmarks.md#…) — exist: a renamed file cannot leave a page pointing nowhere.
+TEST(HelpReadme, DocsNameOnlyFilesThatExist) {
+  namespace fs = std::filesystem;
+  const fs::path root = qaplan::test::source_dir();
+  std::vector<fs::path> pages{root / "README.md"};
+  for (const auto& e : fs::directory_iterator(root / "docs"))
+    if (e.path().extension() == ".md") pages.push_back(e.path());
+  size_t checked = 0;
+  for (const auto& page : pages) {
+    const std::string text = qaplan::test::slurp(page);
+    for (std::string path : code_spans(text)) {
+      if (!names_repo_path(path)) continue;
+      path = path.substr(0, path.find_first_of(":#"));  // file:line, page#anchor
+      ++checked;
+      EXPECT_TRUE(fs::exists(root / path))
+          << page.filename().string() << " names `" << path << "`, which does not exist";
+    }
+    for (const std::string& link : relative_links(text)) {
+      ++checked;
+      EXPECT_TRUE(fs::exists(page.parent_path() / link))
+          << page.filename().string() << " links to " << link << ", which does not exist";
+    }
+  }
+  EXPECT_GE(checked, 200u);
 }
 
 }  // namespace
