@@ -206,7 +206,7 @@ Runner register_plan(CLI::App& app, GlobalOptions& g) {
 Runner register_rewrite(CLI::App& app, GlobalOptions& g) {
   auto o = std::make_shared<PlanOptions>();
   auto* sub = app.add_subcommand(
-      "rewrite", "Follow-up detection and the built-in rewrite alone (seed 002 §5)");
+      "rewrite", "Follow-up detection and the built-in rewrite alone (docs/rewrite.md)");
   sub->add_option("question", o->words,
                   "the user's question; quote it (unquoted words are joined with one space)")
       ->required();
