@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Python prepare() overhead over C++ (issue 13 item 6).
+"""Python prepare() overhead over C++ (docs/python.md, Speed).
 
 Both sides use tools/bench/planner_bench's --per-question protocol on the same questions
 (tools/bench/data/planner_questions.jsonl, the shipped rules), in the same process:

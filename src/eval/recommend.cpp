@@ -355,7 +355,7 @@ Result<RecommendReport> recommend(const NamedText& cal_file, const NamedText& ev
         const std::size_t rows = count(m, "dev_at_current.rows");
         decide(c, gate_reason.empty() ? "no_improvement" : "gate_failed",
                gate_reason.empty()
-                   ? "keep the conservative score (seed 000) and add training samples: " +
+                   ? "keep the conservative score and add training samples: " +
                          std::to_string(conflicts) + " conflicts in " + std::to_string(rows) +
                          " dev rows"
                    : gate_reason);
@@ -457,7 +457,7 @@ std::string recommend_report_markdown(const RecommendReport& r) {
         "`apply_candidate_after_review` item would change.\n\n";
   md += "Gates: intent policy — " + std::string(r.policy_gate_failed ? "**FAILED**" : "passed") +
         " (" + cell(r.policy_summary) + "); core chain — " + cell(r.evaluation_summary) + ".\n\n";
-  md += "| parameter | symptom (seed 000) | current | candidate | action | reason |\n"
+  md += "| parameter | symptom | current | candidate | action | reason |\n"
         "|---|---|---|---|---|---|\n";
   for (const Recommendation& x : r.items)
     md += "| `" + cell(x.parameter) + "` | " + cell(x.symptom) + " | " +
@@ -470,7 +470,7 @@ std::string recommend_report_markdown(const RecommendReport& r) {
           " µs against a budget of " + num_text(r.latency_budget_us) + " µs: " +
           (*r.chain_p95_us > r.latency_budget_us
                ? "**over budget** — look at the slow samples first, then lower top_k / "
-                 "final_context_top_n only if recall does not drop (seed 000)."
+                 "final_context_top_n only if recall does not drop."
                : "within budget, no change.") + "\n\n";
   else
     md += "The evaluation carries no latency figures.\n\n";
