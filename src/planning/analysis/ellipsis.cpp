@@ -57,20 +57,38 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
     }
   }
   if (reader.is_function(head)) return std::nullopt;
+  // A lone head character after a word of the fragment (财务|章) heads their compound: 财务章
+  // parallels 专用章 as a whole, not 章 alone.
+  std::string_view compound = head;
+  if (f.size() >= 2 && f.back().single_han && f[f.size() - 2].end == f.back().begin &&
+      !reader.is_function(f[f.size() - 2].text(frag)))
+    compound = frag.substr(f[f.size() - 2].begin, f.back().end - f[f.size() - 2].begin);
   const std::vector<Token> p = words_of(prev);
   for (std::size_t i = p.size(); i-- > 0;) {
     const std::string_view w = p[i].text(prev);
     if (!p[i].word || reader.is_function(w)) continue;
     const bool same = w == head;
-    const bool same_last = !same && count_code_points(w) >= 2 && count_code_points(head) >= 2 &&
-                           !p[i].ascii && last_code_point(w) == last_code_point(head);
+    const bool same_last = !same && count_code_points(w) >= 2 && count_code_points(compound) >= 2 &&
+                           !p[i].ascii && last_code_point(w) == last_code_point(compound);
     if (!same && !same_last) continue;
+    // A head that holds the history's word and more (竞业协议 over 保密|协议) stands for that
+    // word and its modifier: the item is one word longer.
+    const std::size_t extra = same_last && compound.size() > w.size() && compound.ends_with(w);
     std::size_t first = i;
-    for (std::size_t k = 1; k < f.size() && first > 0; ++k) {
-      const Token& t = p[first - 1];
-      if (!t.word || reader.is_function(t.text(prev))) break;
+    // A letter glued to the word after it (a|类 of A类) is part of a code, not the article "a".
+    auto content_before = [&](std::size_t at) {
+      const Token& t = p[at - 1];
+      return t.word && (!reader.is_function(t.text(prev)) || (t.ascii && t.end == p[at].begin));
+    };
+    for (std::size_t k = 1; k < f.size() + extra && first > 0; ++k) {
+      if (!content_before(first)) break;
       --first;
     }
+    // Never start inside a run of one-character words: that is a word ICU does not know (二|线
+    // of 二线城市), and half of it left before the fragment is a garbled word.
+    while (first > 0 && p[first].single_han && p[first - 1].single_han &&
+           p[first - 1].end == p[first].begin && content_before(first))
+      --first;
     const std::string_view item = prev.substr(p[first].begin, p[i].end - p[first].begin);
     if (item == frag) return std::nullopt;  // the same thing again: nothing parallel
     return std::pair{std::size_t{p[first].begin}, std::size_t{p[i].end}};

@@ -57,6 +57,13 @@ std::optional<std::string> carried_subject(std::string_view prev_text,
   return join(slice(prev_text, prev_spans.front().begin, subject_end), word);
 }
 
+// A turn that only names something (合同里的违约金条款): no sentence punctuation, as an answer has.
+bool names_only(std::string_view turn) {
+  for (std::string_view p : {"。", "，", "；", "！", ",", ";", "!", "."})
+    if (turn.find(p) != std::string_view::npos) return false;
+  return true;
+}
+
 // The rewrite of a turn without social words around it.
 Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& history,
                      const Lexicon& lex, const WordSet& words) {
@@ -151,11 +158,15 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
       prev.substr(0, std::max<std::size_t>(trim_end(prev).size(), topic ? topic->end : 0));
 
   // 1b. A request to say more (详细说说, 说清楚一点) with no words of its own asks the previous
-  // question again in more detail: the request in front of that whole question.
+  // question — or the topic the user named (合同里的违约金条款) — again in more detail: the request
+  // in front of it. After an answer it continues the answer. Never a noun in the topic's place.
   if (auto m = first_hit(q, ids.elaboration_marker);
-      m && m->end <= text.size() && prev_is_question && reader.spans(text.substr(0, m->begin)).empty() &&
-      reader.spans(text.substr(m->end)).empty())
-    return done(join(slice(text, m->begin, m->end), prev_text), "elaboration");
+      m && m->end <= text.size() && reader.spans(text.substr(0, m->begin)).empty() &&
+      reader.spans(text.substr(m->end)).empty()) {
+    if (prev_is_question || names_only(prev))
+      return done(join(slice(text, m->begin, m->end), prev_text), "elaboration");
+    return done(join(prev_text, frag), "statement_prefix");
+  }
 
   // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
   if (const auto m = first_hit(q, ids.condition_marker); m && m->begin == 0) {
