@@ -13,6 +13,9 @@
 //   BM_EvalChainRun    run_eval_chain over every question of the set (the main pass + 2 what-if passes)
 //   BM_EvalChainAll    everything `qaplan eval-chain` does but process start: read and verify the
 //                      files, index, plan, execute, judge, render report.json/report.md/charts
+//   BM_AskIndex        `qaplan ask` in process: ask_index (prepare → analyze → BM25 over a saved
+//                      index of eval_sets/kb/docs.jsonl → passages with text), one question of the
+//                      chain set per iteration, direct answers included as a host would see them
 //
 // --per-plan (handled before benchmark::Initialize): every execute_plan is timed on its own with
 // steady_clock, `reps` passes over all retrieval questions; per question the median is kept, and
@@ -29,7 +32,10 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "common/percentile.hpp"
+#include "qaplan/eval/ask.hpp"
 #include "qaplan/eval/chain_eval.hpp"
 #include "qaplan/eval/executor.hpp"
 #include "qaplan/io.hpp"
@@ -121,6 +127,52 @@ void BM_EvalChainAll(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_EvalChainAll)->Unit(benchmark::kMillisecond);
+
+// A saved index (with its document store) of the shipped KB's documents, in a temp directory
+// removed at exit, opened as `qaplan ask --index` opens it.
+struct SavedKb {
+  fs::path dir;
+  std::optional<qaplan::CollectionIndex> index;
+  std::optional<qaplan::DocStore> store;
+  ~SavedKb() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
+const SavedKb& saved_kb() {
+  static const SavedKb kb = [] {
+    SavedKb k;
+    k.dir = fs::temp_directory_path() / ("qaplan-ask-bench-" + std::to_string(::getpid()));
+    const fs::path corpus = root() / "eval_sets" / "kb" / "docs.jsonl";
+    const auto bm25 = must(qaplan::build_bm25_from_jsonl(corpus));
+    const std::string store = must(qaplan::make_doc_store(corpus, bm25));
+    if (auto st = qaplan::save_collection_index(k.dir, bm25, nullptr, {corpus}, &store); !st.ok()) {
+      std::fprintf(stderr, "executor_bench: %s\n", st.error().to_string().c_str());
+      std::exit(1);
+    }
+    k.index = must(qaplan::CollectionIndex::open(k.dir, false));
+    k.store = must(qaplan::DocStore::open(k.dir, k.index->size()));
+    return k;
+  }();
+  return kb;
+}
+
+void BM_AskIndex(benchmark::State& state) {
+  const Fixture& f = fixture();
+  const SavedKb& kb = saved_kb();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const auto& q = f.set.questions[i];
+    auto r = qaplan::ask_index(*f.planner, {q.question, q.history, q.scenario.value_or(""), q.source_filter},
+                               {}, *kb.index, *kb.store);
+    benchmark::DoNotOptimize(r);
+    if (++i == f.set.questions.size()) i = 0;
+  }
+  state.counters["questions"] = static_cast<double>(f.set.questions.size());
+  state.counters["documents"] = static_cast<double>(kb.index->size());
+}
+BENCHMARK(BM_AskIndex);
 
 int per_plan(int reps) {
   const Fixture& f = fixture();
