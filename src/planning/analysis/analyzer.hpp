@@ -20,7 +20,7 @@
 #include "planning/lexicon.hpp"
 #include "qaplan/planning/analysis.hpp"
 #include "qaplan/planning/extensions.hpp"
-#include "qaplan/planning/planner.hpp"
+#include "qaplan/planning/preparation.hpp"
 
 namespace qaplan::internal {
 

@@ -19,7 +19,7 @@
 
 #include "planning/lexicon.hpp"
 #include "planning/model/model_view.hpp"
-#include "qaplan/planning/planner.hpp"
+#include "qaplan/planning/preparation.hpp"
 
 namespace qaplan::internal {
 
