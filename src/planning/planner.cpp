@@ -14,6 +14,7 @@
 #include "planning/simplify.hpp"
 #include "planning/stages/category.hpp"
 #include "planning/stages/domain.hpp"
+#include "planning/stages/follow_up.hpp"
 #include "planning/stages/gateway.hpp"
 #include "planning/stages/intent.hpp"
 #include "planning/stages/route.hpp"
@@ -69,18 +70,6 @@ Result<std::optional<internal::DomainLexicon>> load_domain(const Config& c,
                                c.domain.sha256,
                            c.origin, 0, "[domain] sha256");
   return std::optional<internal::DomainLexicon>(std::move(d));
-}
-
-// A source keyword in the turn's content: the turn names a topic of its own.
-bool names_topic(const internal::ScannedQuery& q, const internal::Lexicon& lex) {
-  for (std::uint32_t id : lex.ids().source)
-    if (q.has_in_content(id)) return true;
-  return false;
-}
-
-bool allowed(const ScenarioConfig& sc, const std::string& source) {
-  return std::find(sc.allowed_sources.begin(), sc.allowed_sources.end(), source) !=
-         sc.allowed_sources.end();
 }
 
 }  // namespace
@@ -243,20 +232,15 @@ std::optional<IntentCandidate> host_intent(std::shared_ptr<const IntentModel> m,
 
 void set_hook_interrupt_check(bool (*check)()) noexcept { internal::set_interrupt_check(check); }
 
-Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
-  using namespace internal;
-  const Lexicon& lex = impl_->lexicon;
-  const Config& c = lex.config();
-  const auto t0 = Clock::now();
-  Preparation out;
-  out.query = request.question;
+namespace {
 
-  // Request validation: everything a host can get wrong is invalid input, named precisely.
-  const std::string& scenario_name = request.scenario.empty() ? c.default_scenario : request.scenario;
-  const auto sc = c.scenarios.find(scenario_name);
+// What a host can get wrong in a request, named precisely (kInvalidInput): the scenario, the
+// source filter, the number of history turns. Returns the scenario.
+Result<const ScenarioConfig*> check_request(const PrepareRequest& request, const Config& c) {
+  const std::string& name = request.scenario.empty() ? c.default_scenario : request.scenario;
+  const auto sc = c.scenarios.find(name);
   if (sc == c.scenarios.end())
-    return make_error(ErrorCode::kInvalidInput, "unknown scenario '" + scenario_name + "'", "scenario");
-  const ScenarioConfig& scenario = sc->second;
+    return make_error(ErrorCode::kInvalidInput, "unknown scenario '" + name + "'", "scenario");
   if (request.source) {
     const bool known = std::any_of(c.sources.begin(), c.sources.end(),
                                    [&](const SourceConfig& s) { return s.name == *request.source; });
@@ -273,17 +257,80 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
                           (request.history.size() == 1 ? " turn, limit " : " turns, limit ") +
                           std::to_string(c.input.max_history_turns) + " ([input] max_history_turns)",
                       "history");
+  return &sc->second;
+}
+
+Result<std::vector<NormalizedQuery>> normalize_history(const std::vector<std::string>& turns,
+                                                       const InputConfig& input) {
   std::vector<NormalizedQuery> history;
-  history.reserve(request.history.size());
-  for (std::size_t i = 0; i < request.history.size(); ++i) {
-    auto h = normalize_question(request.history[i], c.input, "history[" + std::to_string(i) + "]");
+  history.reserve(turns.size());
+  for (std::size_t i = 0; i < turns.size(); ++i) {
+    auto h = internal::normalize_question(turns[i], input, "history[" + std::to_string(i) + "]");
     if (!h.ok()) return std::move(h).error();
     history.push_back(std::move(h).value());
   }
+  return history;
+}
+
+// The model's verdicts as the Preparation reports them.
+ModelVerdicts verdicts_of(const internal::ModelVerdict& v, const internal::RouterModel& m,
+                          bool has_history) {
+  using internal::Head;
+  auto label = [&](Head h) -> const std::string& { return m.labels(h)[v.head(h).best]; };
+  ModelVerdicts out;
+  out.model = m.name();
+  out.act = label(Head::kAct);
+  out.act_score = v.head(Head::kAct).score;
+  out.intent = label(Head::kIntent);
+  out.intent_score = v.head(Head::kIntent).score;
+  out.category = label(Head::kCategory);
+  out.category_score = v.head(Head::kCategory).score;
+  out.source = label(Head::kSource);
+  out.source_score = v.head(Head::kSource).score;
+  out.dependent_score = has_history ? v.dependent_score() : 0.0;
+  return out;
+}
+
+// The intent gateway over the (corrected) rule candidate and the model's candidate: the host's
+// intent model when it registered one (under its budget), else the built-in model's.
+IntentResult decide_with_models(internal::FollowUpArbitration turn,
+                                const PrepareRequest& request, const internal::ScannedQuery& q,
+                                const internal::ModelVerdict& verdict, const Config& c,
+                                const std::shared_ptr<const IntentModel>& host,
+                                const internal::RouterModel* builtin) {
+  using namespace internal;
+  std::optional<IntentCandidate> model;
+  std::string model_error;
+  const double dependent_min =
+      turn.dependence_open ? c.model.open_dependent_min_score : c.model.dependent_min_score;
+  if (host)
+    model = host_intent(host, request, q.query.text,
+                        c.intent_gateway.model_budget_us, model_error);
+  else if (builtin)
+    model = model_intent(verdict, *builtin, turn.model_may_follow, dependent_min);
+  return decide_intent(std::move(turn.rule), std::move(model), model_error, c.intent_gateway,
+                       turn.dependence_open ? std::optional<double>(c.model.open_dependent_min_score)
+                                            : std::nullopt);
+}
+
+}  // namespace
+
+// The pipeline of docs/architecture.md: text → route → intent (and the source it carries) →
+// category → plan. Each signal is decided once, by its stage (src/planning/stages/).
+Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
+  using namespace internal;
+  const Lexicon& lex = impl_->lexicon;
+  const Config& c = lex.config();
+  const auto t0 = Clock::now();
+  QAPLAN_ASSIGN_OR_RETURN(const ScenarioConfig* scenario, check_request(request, c));
+  QAPLAN_ASSIGN_OR_RETURN(std::vector<NormalizedQuery> history,
+                          normalize_history(request.history, c.input));
   const bool has_history = !history.empty();
-  auto norm = normalize_question(request.question, c.input, "question");
-  if (!norm.ok()) return std::move(norm).error();
-  ScannedQuery q = lex.scan(std::move(norm).value());
+  QAPLAN_ASSIGN_OR_RETURN(NormalizedQuery question,
+                          normalize_question(request.question, c.input, "question"));
+  ScannedQuery q = lex.scan(std::move(question));
+  Preparation out;
+  out.query = request.question;
   // The normalized text moves into the result when prepare() ends (a copy per question showed in
   // the plan's p50); until then the stages read it from q.
   auto finish = [&]() {
@@ -297,158 +344,52 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
     verdict.map = &impl_->labels;
     impl_->model->predict(q.query.text, has_history ? history.back().text : std::string_view(),
                           verdict.out);
-    const RouterModel& m = *impl_->model;
-    ModelVerdicts v;
-    v.model = m.name();
-    auto label = [&](Head h) -> const std::string& { return m.labels(h)[verdict.head(h).best]; };
-    v.act = label(Head::kAct);
-    v.act_score = verdict.head(Head::kAct).score;
-    v.intent = label(Head::kIntent);
-    v.intent_score = verdict.head(Head::kIntent).score;
-    v.category = label(Head::kCategory);
-    v.category_score = verdict.head(Head::kCategory).score;
-    v.source = label(Head::kSource);
-    v.source_score = verdict.head(Head::kSource).score;
-    v.dependent_score = has_history ? verdict.dependent_score() : 0.0;
-    out.model = std::move(v);
+    out.model = verdicts_of(verdict, *impl_->model, has_history);
   }
   auto t = Clock::now();
   out.timings.text_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t - t0).count();
 
-  // The host's vocabulary: a KB term anchors the message; per-source terms and generic keywords
-  // feed the source decision.
+  // Route. The host's vocabulary anchors the message and feeds the source decision, which serves
+  // the boundary check and the intent candidate. With history the rule candidate comes first: a
+  // turn its follow-up rules recognise is not refused by the model.
+  const DomainReader* reader = impl_->domain ? &*impl_->domain : nullptr;
   DomainView domain;
-  if (impl_->domain) domain = impl_->domain->read(q, lex);
-  // One source suggestion serves the boundary check and the intent candidate.
-  SourceDecision source = decide_source(q, verdict, lex, impl_->domain ? &domain.sources : nullptr);
-  out.source = std::move(source.scope);
-  // With history the rule candidate comes first: a turn its follow-up rules recognise is not
-  // refused by the model. (Without history nothing continues; a direct answer skips it.)
-  std::optional<IntentCandidate> early_rule;
-  if (has_history) early_rule = classify_intent(q, true, out.source.value, lex);
-  out.route = decide_route(q, scenario, request.source, out.source.value, verdict, lex,
-                           early_rule && early_rule->intent == Intent::kFollowUp, domain.term);
+  if (reader) domain = reader->read(q, lex);
+  SourceDecision source = decide_source(q, verdict, lex, reader ? &domain.sources : nullptr);
+  std::optional<IntentCandidate> rule;
+  if (has_history) rule = classify_intent(q, true, source.scope.value, lex);
+  out.route = decide_route(q, *scenario, request.source, source.scope.value, verdict, lex,
+                           rule && rule->intent == Intent::kFollowUp, domain.term);
   out.timings.route_ns = lap(t);
-  if (out.route.route == Route::kDirectAnswer) return finish();
+  if (out.route.route == Route::kDirectAnswer) {
+    out.source = std::move(source.scope);
+    return finish();
+  }
 
-  // The sources a turn's words (keywords, KB terms) name: its scope or its candidates.
-  auto source_of_turn = [&](const NormalizedQuery& turn) {
-    const ScannedQuery hq = lex.scan(turn);
-    DomainView hd;
-    if (impl_->domain) hd = impl_->domain->read(hq, lex);
-    return decide_source(hq, ModelVerdict{}, lex, impl_->domain ? &hd.sources : nullptr);
-  };
-  IntentCandidate rule =
-      early_rule ? std::move(*early_rule) : classify_intent(q, has_history, out.source.value, lex);
-  auto turn_switches_topic = [&] {
-    return switches_topic(
-        decide_source(q, ModelVerdict{}, lex, impl_->domain ? &domain.sources : nullptr),
-        source_of_turn(history.back()));
-  };
-  // A demonstrative before a noun of the turn's own, in a whole question on other sources than
-  // the previous turn's, is a topic switch (stages/topic_switch.hpp).
-  if (has_history && rule.intent == Intent::kFollowUp && points_at_own_noun(q, lex.ids()) &&
-      turn_switches_topic()) {
-    rule = classify_intent(q, false, out.source.value, lex);
-    rule.matched_rules.push_back("topic_switch_other_source");
-  }
-  // A pronoun whose antecedent stands before it in the turn, where the model too reads the turn
-  // as standalone, does not point back (stages/topic_switch.hpp).
-  if (impl_->model && has_history && rule.intent == Intent::kFollowUp &&
-      verdict.dependent_score() < c.model.dependent_min_score &&
-      antecedent_in_turn(q, lex.ids())) {
-    rule = classify_intent(q, false, out.source.value, lex);
-    rule.matched_rules.push_back("antecedent_in_turn");
-  }
-  const bool names_own_topic =
-      names_topic(q, lex) || std::any_of(domain.sources.terms.begin(), domain.sources.terms.end(),
-                                         [](int n) { return n > 0; });
-  // The rules are silent and the turn names a topic of its own on other sources than the previous
-  // turn's (Is Zoom available on company laptops? after a leave question): a topic switch the
-  // dependent head may not turn into a follow-up.
-  bool model_may_follow = has_history;
-  if (impl_->model && has_history && rule.intent != Intent::kFollowUp && names_own_topic &&
-      verdict.dependent_score() >= c.model.dependent_min_score && turn_switches_topic()) {
-    model_may_follow = false;
-    rule.matched_rules.push_back("topic_switch_other_source");
-  }
-  // The follow-up rules are silent and the turn names no topic of its own (no source keyword or
-  // source term, no topic-switch cue): whether it continues the conversation is the dependent
-  // head's call, at [model] open_dependent_min_score.
-  const bool dependence_open = has_history && rule.intent != Intent::kFollowUp &&
-                               !q.has_in_content(lex.ids().topic_switch) && !names_own_topic;
-  std::optional<IntentCandidate> model;
-  std::string model_error;
-  if (impl_->options.intent_model) {
-    model = host_intent(impl_->options.intent_model, request, q.query.text,
-                        c.intent_gateway.model_budget_us, model_error);
-  } else if (impl_->model) {
-    model = model_intent(verdict, *impl_->model, model_may_follow,
-                         dependence_open ? c.model.open_dependent_min_score
-                                         : c.model.dependent_min_score);
-  }
-  IntentResult intent =
-      decide_intent(std::move(rule), std::move(model), model_error, c.intent_gateway,
-                    dependence_open ? std::optional<double>(c.model.open_dependent_min_score)
-                                    : std::nullopt);
-
-  // A follow-up that names no source continues the conversation's source: the latest earlier
-  // turn whose words (keywords, KB terms) suggest one — its scope, or its candidates when they
-  // name several. Words, not the model: an earlier turn may itself be a fragment the model
-  // guesses at (我是普通员工去北京 after 出差住宿标准是多少). A source only the model guessed from
-  // the follow-up's few words (它的有效期是多久) yields to the history's. When no earlier turn
-  // suggests one either, the fragment's own guess is dropped: 它的年度限额是多少 says nothing
-  // about finance, and a wrong scope finds nothing where no scope finds the answer.
+  // Intent: the rules, corrected for topic switches (stages/follow_up.hpp), then the model's or
+  // the host's candidate, through the gateway.
+  if (!rule) rule = classify_intent(q, has_history, source.scope.value, lex);
+  FollowUpArbitration turn{std::move(*rule), false, false};
+  if (has_history)
+    turn = arbitrate_follow_up(std::move(turn.rule),
+                               {q, history, lex, reader, domain, source.scope.value}, verdict);
+  IntentResult intent = decide_with_models(std::move(turn), request, q, verdict, c, impl_->options.intent_model,
+                                           impl_->model ? &*impl_->model : nullptr);
   if (intent.intent == Intent::kFollowUp && !source.keyword) {
-    std::optional<SourceDecision> carried;
-    for (std::size_t i = history.size(); i-- > 0 && !carried;) {
-      SourceDecision hs = source_of_turn(history[i]);
-      if (hs.scope.value || !hs.candidates.empty()) carried = std::move(hs);
-    }
-    if (carried) {
-      out.source = std::move(carried->scope);
-      out.source.detail = out.source.detail.empty() ? "carried from history"
-                                                    : "carried from history: " + out.source.detail;
-      source.candidates = std::move(carried->candidates);
-    } else if (out.source.decided_by == DecidedBy::kModel || !source.candidates.empty()) {
-      out.source = {};
-      out.source.detail = "fragment's model source dropped (follow-up)";
-      source.candidates.clear();
-    }
-    if (out.source.value && !request.source && !allowed(scenario, *out.source.value)) {
-      out.route.route = Route::kDirectAnswer;
-      out.route.reason = RouteReason::kSourceBoundary;
-      out.route.detail = *out.source.value;
-      out.route.decided_by = DecidedBy::kRule;
-      out.route.reply = c.route.replies.at("source_boundary");
+    carry_history_source(history, lex, reader, source);
+    if (carried_source_boundary(out.route, source.scope.value, request.source, *scenario, c)) {
+      out.source = std::move(source.scope);
       return finish();
     }
   }
+  out.source = std::move(source.scope);
   intent.suggested_source = out.source.value;
   out.effective_source = effective_source(request.source, intent.suggested_source);
-  if (out.effective_source) {
-    out.effective_sources = {*out.effective_source};
-  } else {
-    // Candidates (no hard scope) within the scenario; none left means the scenario's own.
-    for (std::string& s : source.candidates)
-      if (allowed(scenario, s)) out.effective_sources.push_back(std::move(s));
-    if (out.effective_sources.empty() && scenario.allowed_sources.size() < c.sources.size())
-      out.effective_sources = scenario.allowed_sources;
-  }
+  out.effective_sources =
+      effective_sources_of(out.effective_source, std::move(source.candidates), *scenario, c);
   out.timings.intent_ns = lap(t);
 
-  out.category.value = infer_question_category(q, lex);
-  if (out.category.value != QuestionCategory::kDefault) {
-    out.category.decided_by = DecidedBy::kRule;
-  } else if (verdict.on()) {
-    const HeadOutput& head = verdict.head(Head::kCategory);
-    const auto cat = impl_->labels.category[head.best].value_or(QuestionCategory::kDefault);
-    if (cat != QuestionCategory::kDefault && head.score >= c.model.category_min_score) {
-      out.category.value = cat;
-      out.category.decided_by = DecidedBy::kModel;
-      out.category.score = head.score;
-    }
-  }
+  out.category = decide_category(q, lex, verdict);
   const PlanSignals signals{q.query.query_units, out.category.value, is_table_query(q, lex)};
   out.timings.category_ns = lap(t);
 

@@ -5,6 +5,7 @@
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
 #include "planning/stages/evidence.hpp"
+#include "planning/stages/source.hpp"
 
 namespace qaplan::internal {
 namespace {
@@ -20,11 +21,6 @@ RouteDecision direct(RouteReason reason, std::string detail, DecidedBy by, doubl
   if (auto it = c.route.replies.find(std::string(to_string(reason))); it != c.route.replies.end())
     d.reply = it->second;
   return d;
-}
-
-bool allowed(const ScenarioConfig& sc, const std::string& source) {
-  return std::find(sc.allowed_sources.begin(), sc.allowed_sources.end(), source) !=
-         sc.allowed_sources.end();
 }
 
 bool has_word_char(std::string_view t) {
@@ -86,9 +82,9 @@ const CueHit* request_frame(const ScannedQuery& q, const LexiconIds& ids) {
 RouteDecision retrieve(std::string detail, const ScenarioConfig& scenario,
                        const std::optional<std::string>& source_filter,
                        const std::optional<std::string>& suggested, const Config& c) {
-  if (source_filter && !allowed(scenario, *source_filter))
+  if (source_filter && !scenario_allows(scenario, *source_filter))
     return direct(RouteReason::kSourceBoundary, *source_filter, DecidedBy::kRule, 0, c);
-  if (!source_filter && suggested && !allowed(scenario, *suggested))
+  if (!source_filter && suggested && !scenario_allows(scenario, *suggested))
     return direct(RouteReason::kSourceBoundary, *suggested, DecidedBy::kRule, 0, c);
   RouteDecision r;
   r.detail = std::move(detail);
@@ -234,6 +230,19 @@ RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario
   }
 
   return retrieve(std::move(overruled), scenario, source_filter, suggested, c);
+}
+
+bool carried_source_boundary(RouteDecision& route, const std::optional<std::string>& carried,
+                             const std::optional<std::string>& source_filter,
+                             const ScenarioConfig& scenario, const Config& c) {
+  if (!carried || source_filter || scenario_allows(scenario, *carried)) return false;
+  // The retrieval decision's score stays: only what makes it a boundary answer changes.
+  route.route = Route::kDirectAnswer;
+  route.reason = RouteReason::kSourceBoundary;
+  route.detail = *carried;
+  route.decided_by = DecidedBy::kRule;
+  route.reply = c.route.replies.at("source_boundary");
+  return true;
 }
 
 }  // namespace qaplan::internal

@@ -35,4 +35,11 @@ RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario
                            const Lexicon& lex, bool continues_conversation = false,
                            std::string_view domain_term = {});
 
+/// Rule 7 again for a follow-up whose source was carried from the history after the route was
+/// decided (stages/source.hpp, carry_history_source): without an explicit source filter, a
+/// carried source outside the scenario turns `route` into the source boundary. True when it did.
+bool carried_source_boundary(RouteDecision& route, const std::optional<std::string>& carried,
+                             const std::optional<std::string>& source_filter,
+                             const ScenarioConfig& scenario, const Config& c);
+
 }  // namespace qaplan::internal

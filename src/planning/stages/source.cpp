@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "planning/stages/domain.hpp"
+
 namespace qaplan::internal {
 namespace {
 
@@ -226,6 +228,49 @@ std::optional<std::string> suggest_source(const ScannedQuery& q, const Lexicon& 
 std::optional<std::string> effective_source(const std::optional<std::string>& source_filter,
                                             const std::optional<std::string>& suggested_source) {
   return source_filter ? source_filter : suggested_source;
+}
+
+bool scenario_allows(const ScenarioConfig& scenario, const std::string& source) {
+  return std::find(scenario.allowed_sources.begin(), scenario.allowed_sources.end(), source) !=
+         scenario.allowed_sources.end();
+}
+
+SourceDecision source_of_turn(const NormalizedQuery& turn, const Lexicon& lex,
+                              const DomainReader* reader) {
+  const ScannedQuery q = lex.scan(turn);
+  DomainView d;
+  if (reader) d = reader->read(q, lex);
+  return decide_source(q, ModelVerdict{}, lex, reader ? &d.sources : nullptr);
+}
+
+void carry_history_source(const std::vector<NormalizedQuery>& history, const Lexicon& lex,
+                          const DomainReader* reader, SourceDecision& source) {
+  std::optional<SourceDecision> carried;
+  for (std::size_t i = history.size(); i-- > 0 && !carried;) {
+    SourceDecision hs = source_of_turn(history[i], lex, reader);
+    if (hs.scope.value || !hs.candidates.empty()) carried = std::move(hs);
+  }
+  if (carried) {
+    source.scope = std::move(carried->scope);
+    source.scope.detail = source.scope.detail.empty() ? "carried from history"
+                                                      : "carried from history: " + source.scope.detail;
+    source.candidates = std::move(carried->candidates);
+  } else if (source.scope.decided_by == DecidedBy::kModel || !source.candidates.empty()) {
+    source.scope = {};
+    source.scope.detail = "fragment's model source dropped (follow-up)";
+    source.candidates.clear();
+  }
+}
+
+std::vector<std::string> effective_sources_of(const std::optional<std::string>& effective,
+                                              std::vector<std::string> candidates,
+                                              const ScenarioConfig& scenario, const Config& c) {
+  if (effective) return {*effective};
+  std::vector<std::string> out;
+  for (std::string& s : candidates)
+    if (scenario_allows(scenario, s)) out.push_back(std::move(s));
+  if (out.empty() && scenario.allowed_sources.size() < c.sources.size()) out = scenario.allowed_sources;
+  return out;
 }
 
 }  // namespace qaplan::internal

@@ -45,6 +45,33 @@ SourceDecision decide_source(const ScannedQuery& q, const ModelVerdict& model, c
 /// Keyword-only suggestion (ties by list order), for stages and tools without a model.
 std::optional<std::string> suggest_source(const ScannedQuery& q, const Lexicon& lex);
 
+class DomainReader;
+
+/// True when the scenario's allowed_sources hold `source`.
+bool scenario_allows(const ScenarioConfig& scenario, const std::string& source);
+
+/// The sources one turn's words name (keywords, KB terms; no model): its scope or candidates.
+/// `reader` may be null (no domain lexicon).
+SourceDecision source_of_turn(const NormalizedQuery& turn, const Lexicon& lex,
+                              const DomainReader* reader);
+
+/// A follow-up that names no source continues the conversation's source: the latest earlier
+/// turn whose words (keywords, KB terms) suggest one — its scope, or its candidates when they
+/// name several. Words, not the model: an earlier turn may itself be a fragment the model
+/// guesses at (我是普通员工去北京 after 出差住宿标准是多少). A source only the model guessed from
+/// the follow-up's few words (它的有效期是多久) yields to the history's. When no earlier turn
+/// suggests one either, the fragment's own guess is dropped: 它的年度限额是多少 says nothing
+/// about finance, and a wrong scope finds nothing where no scope finds the answer.
+void carry_history_source(const std::vector<NormalizedQuery>& history, const Lexicon& lex,
+                          const DomainReader* reader, SourceDecision& source);
+
+/// Where retrieval may look (Preparation::effective_sources): {effective} when there is one;
+/// else the candidates the scenario allows; none left means the scenario's own sources when it
+/// allows fewer than all; else empty (every source).
+std::vector<std::string> effective_sources_of(const std::optional<std::string>& effective,
+                                              std::vector<std::string> candidates,
+                                              const ScenarioConfig& scenario, const Config& c);
+
 /// Effective source = explicit `source_filter` (from the host/front end) > `suggested_source`.
 std::optional<std::string> effective_source(const std::optional<std::string>& source_filter,
                                             const std::optional<std::string>& suggested_source);
