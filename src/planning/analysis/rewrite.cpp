@@ -64,10 +64,199 @@ bool names_only(std::string_view turn) {
   return true;
 }
 
-// The rewrite of a turn without social words around it.
+// What the rewrite reads of the history: the window (newest turn first), the previous question
+// — the newest turn that reads like one (history may hold the assistant's answers too), else the
+// newest turn — with its content spans, scan and topic.
+struct HistoryView {
+  std::vector<std::string_view> window;
+  std::string_view prev;
+  bool prev_is_question = false;
+  std::vector<Span> prev_spans;
+  ScannedQuery prev_scan;
+  std::uint32_t subject_end = 0;
+  std::string_view prev_text;  // prev without trailing punctuation, never shorter than its topic
+
+  /// The previous question's first content span, or null.
+  const Span* topic() const { return prev_spans.empty() ? nullptr : &prev_spans.front(); }
+};
+
+HistoryView read_history(const std::vector<std::string>& history, const Lexicon& lex,
+                         const PhraseReader& reader, int window_turns) {
+  HistoryView h;
+  const std::size_t n = std::min<std::size_t>(history.size(), static_cast<std::size_t>(window_turns));
+  for (std::size_t i = 0; i < n; ++i) h.window.push_back(history[history.size() - 1 - i]);
+  h.prev = h.window.front();
+  for (std::string_view turn : h.window) {
+    const ScannedQuery tq = lex.scan(NormalizedQuery{std::string(turn), 0});
+    if (question_like(turn, tq, lex.ids())) {
+      h.prev = turn;
+      h.prev_is_question = true;
+      break;
+    }
+  }
+  h.prev_spans = reader.spans(h.prev);
+  h.prev_scan = lex.scan(NormalizedQuery{std::string(h.prev), 0});
+  // The topic, extended over linking words into its noun phrase (深圳园区的停车费, 仲裁和诉讼,
+  // 合同台账里XH-HT-2025-0084).
+  h.subject_end = h.topic() ? phrase_end(h.prev, h.prev_spans, 0) : 0;
+  // A span may keep characters trimming drops ("search_'"), and the rewrites cut this text at
+  // the span's offsets (the analyze fuzzer's out_of_range; docs/reliability.md).
+  h.prev_text = h.prev.substr(
+      0, std::max<std::size_t>(trim_end(h.prev).size(), h.topic() ? h.topic()->end : 0));
+  return h;
+}
+
+// One step's rewrite and its reason; `note` is a reason recorded before it (a fallback the step
+// already chose).
+struct Step {
+  std::string text;
+  const char* reason;
+  const char* note = nullptr;
+};
+
+// The turn as the steps read it.
+struct TurnView {
+  std::string_view question;
+  const ScannedQuery& q;
+  std::string_view text;  // without trailing punctuation
+  const HistoryView& h;
+  const Rewrite& r;       // topic_anchor is set
+  const PhraseReader& reader;
+  const Lexicon& lex;
+  const WordSet& words;
+};
+
+// 1. A pronoun: its antecedent in its place.
+std::optional<Step> pronoun_step(const TurnView& t) {
+  const LexiconIds& ids = t.lex.ids();
+  for (auto [list, person] : {std::pair{ids.person_pronoun, true}, std::pair{ids.thing_pronoun, false}}) {
+    const auto hit = first_hit(t.q, list);
+    if (!hit || hit->end > t.text.size()) continue;
+    std::optional<std::string> antecedent;
+    if (person)
+      antecedent = person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan,
+                                     slice(t.text, hit->begin, hit->end), t.reader);
+    if (!antecedent && t.h.topic())
+      antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);
+    if (!antecedent) return std::nullopt;
+    // A demonstrative with its noun (这个模板, 这个假): the noun is the antecedent's head, and the
+    // whole phrase takes the antecedent's place (供应商合同模板能改…, 休产假期间…).
+    const std::size_t head = shared_head(*antecedent, t.text.substr(hit->end));
+    std::string out(t.text.substr(0, hit->begin));
+    out = join(out, *antecedent);
+    out = join(out, t.text.substr(hit->end + head));
+    return Step{std::move(out), person ? "pronoun:person" : head ? "pronoun:head" : "pronoun"};
+  }
+  return std::nullopt;
+}
+
+// 1b. A request to say more (详细说说, 说清楚一点) with no words of its own asks the previous
+// question — or the topic the user named (合同里的违约金条款) — again in more detail: the request
+// in front of it. After an answer it continues the answer. Never a noun in the topic's place.
+std::optional<Step> elaboration_step(const TurnView& t, std::string_view frag) {
+  const auto m = first_hit(t.q, t.lex.ids().elaboration_marker);
+  if (!m || m->end > t.text.size() || !t.reader.spans(t.text.substr(0, m->begin)).empty() ||
+      !t.reader.spans(t.text.substr(m->end)).empty())
+    return std::nullopt;
+  if (t.h.prev_is_question || names_only(t.h.prev))
+    return Step{join(slice(t.text, m->begin, m->end), t.h.prev_text), "elaboration"};
+  return Step{join(t.h.prev_text, frag), "statement_prefix"};
+}
+
+// 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
+std::optional<Step> condition_step(const TurnView& t) {
+  const auto m = first_hit(t.q, t.lex.ids().condition_marker);
+  if (!m || m->begin != 0) return std::nullopt;
+  const std::string_view rest = t.text.substr(m->end);
+  if (rest.find(t.r.topic_anchor) != std::string_view::npos)
+    return Step{std::string(t.question), "condition_has_topic"};
+  // The particle 呢 of a condition asks what to do (万一弄丢了呢 → …弄丢了怎么办).
+  std::string_view body = rest;
+  const bool ne = body.ends_with("呢");
+  if (ne) body = trim_end(body.substr(0, body.size() - 3));
+  std::string out = join(join(t.text.substr(0, m->end), t.r.topic_anchor), body);
+  if (ne) out += "怎么办";
+  return Step{std::move(out), "condition"};
+}
+
+// 3. A comparison: attached to the previous question's subject (跟去年比呢).
+std::optional<Step> comparison_step(const TurnView& t, std::string_view frag) {
+  const LexiconIds& ids = t.lex.ids();
+  const auto m = first_hit(t.q, ids.comparison_marker);
+  if (!m || m->begin != 0) return std::nullopt;
+  // The previous question up to what it asked (现在满1年不满10年年假|几天), or its subject
+  // phrase when that runs further.
+  std::uint32_t frame_end = t.h.subject_end;
+  if (const auto w = first_hit(t.h.prev_scan, ids.question_word))
+    for (const Span& sp : t.h.prev_spans)
+      if (sp.end <= w->begin && sp.end > frame_end) frame_end = sp.end;
+  std::string out = std::string(trim_end(slice(t.h.prev, 0, frame_end)));
+  out = join(out, frag);
+  if (frag.ends_with("比")) out += "怎么样";
+  return Step{std::move(out), "comparison"};
+}
+
+// 3b. Which of two (哪个快一点, 两者有啥区别): the pair the window coordinated, newest turn
+// first, stands in front — not the previous question's predicate (仲裁和诉讼都能走吗).
+std::optional<Step> which_step(const TurnView& t) {
+  if (!asks_which(t.text) || coordinated_pair(t.text, t.words)) return std::nullopt;
+  for (std::string_view turn : t.h.window)
+    if (auto pair = coordinated_pair(trim_end(turn), t.words))
+      return Step{which_of_pair(*pair, t.text), "which_of_pair"};
+  return std::nullopt;
+}
+
+// 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
+// or the topic in front.
+Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
+                   const RewriteSources& sources) {
+  const LexiconIds& ids = t.lex.ids();
+  const std::vector<Span> spans = t.reader.spans(frag);
+  // A question word of the fragment itself (not of a marker: how about …).
+  const std::size_t frag_at = static_cast<std::size_t>(frag.data() - t.question.data());
+  bool predicate = a_not_a(frag);
+  for (const CueHit& h : t.q.hits)
+    predicate = predicate || (h.list == ids.question_word && h.begin >= frag_at &&
+                              h.end <= frag_at + frag.size());
+  // An elliptical fragment without its own predicate: in the previous question's place.
+  // …了呢 asks about an event, not a thing: what happens if it occurs (超时了呢 → 访客车位超时了
+  // 怎么办, 没满就走了呢). Without 呢 it reports an event (搞定了): not a question to complete.
+  if (!predicate && !spans.empty() && asks_ne && frag.ends_with("了"))
+    return {join(t.r.topic_anchor, frag) + "怎么办", "condition:event"};
+  if (!predicate && !asks_ne && frag.ends_with("了") && !question_like(t.text, t.q, ids))
+    return {std::string(t.question), "event_report"};
+  // …with one run of content words (a clause of several runs has a frame of its own).
+  if (!predicate && !spans.empty() && (spans.size() == 1 || ascii_text(frag))) {
+    Placed p = fragment_in_place(t.h.prev, t.h.prev_text, *t.h.topic(), frag, spans, t.reader);
+    if (p.no_place)
+      return {GarbleCheck(sources, t.words).fallback(), p.how, "rewrite:fallback:no_place"};
+    return {std::move(p.text), p.how};
+  }
+  // A bare predicate (怎么申请呢, 多少钱, 好看吗): the topic in front, unless it is there.
+  // After a statement (合同已经盖完章签好了 + 接下来还要做什么) the whole statement is the frame the
+  // question continues.
+  if (std::string_view(t.question).find(t.r.topic_anchor) != std::string_view::npos)
+    return {std::string(t.question), "has_topic"};
+  if (!t.h.prev_is_question) return {join(t.h.prev_text, frag), "statement_prefix"};
+  if (auto subject = carried_subject(t.h.prev_text, t.h.prev_spans, t.h.subject_end, frag, t.reader))
+    return {join(*subject, frag), "topic_prefix:predicate"};
+  return {join(t.r.topic_anchor, frag), "topic_prefix"};
+}
+
+// The fragment without its ellipsis markers (那…呢, what about …); `asks_ne` when it ended in 呢,
+// the only pure ellipsis particle (吗 asks: 好看吗; 么 ends 什么 / 为什么).
+std::string_view fragment_of(const TurnView& t, bool& asks_ne) {
+  std::string_view frag = t.text;
+  if (const auto m = first_hit(t.q, t.lex.ids().ellipsis_marker); m && m->begin == 0)
+    frag = trim_start(frag.substr(m->end));
+  asks_ne = frag.ends_with("呢");
+  if (asks_ne) frag = trim_end(frag.substr(0, frag.size() - 3));
+  return frag;
+}
+
+// The rewrite of a turn without social words around it: the first step that applies, checked.
 Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& history,
                      const Lexicon& lex, const WordSet& words) {
-  const LexiconIds& ids = lex.ids();
   const RewriteConfig& cfg = lex.config().rewrite;
   Rewrite r;
   r.query = std::string(question);
@@ -77,38 +266,18 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
     return r;
   }
   const PhraseReader reader(lex, words);
-  // The window: the last turns, newest first. The previous question is the newest turn that
-  // reads like a question (history may hold the assistant's answers too).
-  const std::size_t n = std::min<std::size_t>(history.size(), static_cast<std::size_t>(cfg.window_turns));
-  std::vector<std::string_view> window;
-  for (std::size_t i = 0; i < n; ++i) window.push_back(history[history.size() - 1 - i]);
-  std::string_view prev = window.front();
-  bool prev_is_question = false;
-  for (std::string_view turn : window) {
-    const ScannedQuery tq = lex.scan(NormalizedQuery{std::string(turn), 0});
-    if (question_like(turn, tq, ids)) {
-      prev = turn;
-      prev_is_question = true;
-      break;
-    }
-  }
-  const std::vector<Span> prev_spans = reader.spans(prev);
-  const ScannedQuery prev_scan = lex.scan(NormalizedQuery{std::string(prev), 0});
-  // The topic anchor: the previous question's first content span.
-  const Span* const topic = prev_spans.empty() ? nullptr : &prev_spans.front();
-  // …extended over linking words into its noun phrase (深圳园区的停车费, 仲裁和诉讼,
-  // 合同台账里XH-HT-2025-0084).
-  const std::uint32_t subject_end = topic ? phrase_end(prev, prev_spans, 0) : 0;
-  if (topic) r.topic_anchor = std::string(slice(prev, topic->begin, subject_end));
+  const HistoryView h = read_history(history, lex, reader, cfg.window_turns);
+  if (h.topic()) r.topic_anchor = std::string(slice(h.prev, h.topic()->begin, h.subject_end));
   r.history_summary = history_summary(question, history, r.topic_anchor);
-
   const ScannedQuery q = lex.scan(NormalizedQuery{std::string(question), 0});
-  const std::string_view text = trim_end(question);
+  const TurnView t{question, q, trim_end(question), h, r, reader, lex, words};
   // Every rewrite passes the garble check (rewrite_check.hpp) or falls back to the anchor and
   // the turn — or, should that fail too, to the turn alone.
-  const RewriteSources sources{trim_end(q.content()), window, r.topic_anchor, cfg.max_growth};
-  auto done = [&](std::string out, const char* reason) {
-    r.reasons.push_back(reason);
+  const RewriteSources sources{trim_end(q.content()), h.window, r.topic_anchor, cfg.max_growth};
+  auto done = [&](Step step) {
+    if (step.note) r.reasons.push_back(step.note);
+    r.reasons.push_back(step.reason);
+    std::string out = std::move(step.text);
     if (out != question) {
       const GarbleCheck check(sources, words);
       if (std::string why = check.reason(out); !why.empty()) {
@@ -124,119 +293,15 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
     r.rewritten = r.query != question;
     return r;
   };
-
-  // 1. A pronoun: its antecedent in its place.
-  for (auto [list, person] : {std::pair{ids.person_pronoun, true}, std::pair{ids.thing_pronoun, false}}) {
-    const auto hit = first_hit(q, list);
-    if (!hit || hit->end > text.size()) continue;
-    std::optional<std::string> antecedent;
-    if (person)
-      antecedent = person_antecedent(window, prev, prev_spans, prev_scan,
-                                     slice(text, hit->begin, hit->end), reader);
-    if (!antecedent && topic) antecedent = thing_antecedent(prev, prev_spans, prev_scan, ids);
-    if (!antecedent) break;
-    // A demonstrative with its noun (这个模板, 这个假): the noun is the antecedent's head, and the
-    // whole phrase takes the antecedent's place (供应商合同模板能改…, 休产假期间…).
-    const std::size_t head = shared_head(*antecedent, text.substr(hit->end));
-    std::string out(text.substr(0, hit->begin));
-    out = join(out, *antecedent);
-    out = join(out, text.substr(hit->end + head));
-    return done(std::move(out), person ? "pronoun:person" : head ? "pronoun:head" : "pronoun");
-  }
-  if (!topic) return done(std::string(question), "no_antecedent");
-
-  // Strip the ellipsis markers around a fragment: 那…呢, what about …
-  std::string_view frag = text;
-  if (const auto m = first_hit(q, ids.ellipsis_marker); m && m->begin == 0) frag = trim_start(frag.substr(m->end));
-  // Only 呢 is a pure ellipsis particle: 吗 asks (好看吗) and 么 ends 什么 / 为什么.
-  const bool asks_ne = frag.ends_with("呢");
-  if (asks_ne) frag = trim_end(frag.substr(0, frag.size() - 3));
-  // The previous turn without its trailing punctuation, but never shorter than its topic span:
-  // a span may keep characters trimming drops ("search_'"), and the rewrites below cut this text
-  // at the span's offsets (the analyze fuzzer's out_of_range; docs/reliability.md).
-  const std::string_view prev_text =
-      prev.substr(0, std::max<std::size_t>(trim_end(prev).size(), topic ? topic->end : 0));
-
-  // 1b. A request to say more (详细说说, 说清楚一点) with no words of its own asks the previous
-  // question — or the topic the user named (合同里的违约金条款) — again in more detail: the request
-  // in front of it. After an answer it continues the answer. Never a noun in the topic's place.
-  if (auto m = first_hit(q, ids.elaboration_marker);
-      m && m->end <= text.size() && reader.spans(text.substr(0, m->begin)).empty() &&
-      reader.spans(text.substr(m->end)).empty()) {
-    if (prev_is_question || names_only(prev))
-      return done(join(slice(text, m->begin, m->end), prev_text), "elaboration");
-    return done(join(prev_text, frag), "statement_prefix");
-  }
-
-  // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
-  if (const auto m = first_hit(q, ids.condition_marker); m && m->begin == 0) {
-    const std::string_view rest = text.substr(m->end);
-    if (rest.find(r.topic_anchor) != std::string_view::npos)
-      return done(std::string(question), "condition_has_topic");
-    // The particle 呢 of a condition asks what to do (万一弄丢了呢 → …弄丢了怎么办).
-    std::string_view body = rest;
-    const bool ne = body.ends_with("呢");
-    if (ne) body = trim_end(body.substr(0, body.size() - 3));
-    std::string out = join(join(text.substr(0, m->end), r.topic_anchor), body);
-    if (ne) out += "怎么办";
-    return done(std::move(out), "condition");
-  }
-
-  // 3. A comparison: attached to the previous question's subject (跟去年比呢).
-  if (const auto m = first_hit(q, ids.comparison_marker); m && m->begin == 0) {
-    // The previous question up to what it asked (现在满1年不满10年年假|几天), or its subject
-    // phrase when that runs further.
-    std::uint32_t frame_end = subject_end;
-    if (const auto w = first_hit(prev_scan, ids.question_word))
-      for (const Span& sp : prev_spans)
-        if (sp.end <= w->begin && sp.end > frame_end) frame_end = sp.end;
-    std::string out = std::string(trim_end(slice(prev, 0, frame_end)));
-    out = join(out, frag);
-    if (frag.ends_with("比")) out += "怎么样";
-    return done(std::move(out), "comparison");
-  }
-
-  // 3b. Which of two (哪个快一点, 两者有啥区别): the pair the window coordinated, newest turn
-  // first, stands in front — not the previous question's predicate (仲裁和诉讼都能走吗).
-  if (asks_which(text) && !coordinated_pair(text, words))
-    for (std::string_view turn : window)
-      if (auto pair = coordinated_pair(trim_end(turn), words))
-        return done(which_of_pair(*pair, text), "which_of_pair");
-
-  const std::vector<Span> spans = reader.spans(frag);
-  // A question word of the fragment itself (not of a marker: how about …).
-  const std::size_t frag_at = static_cast<std::size_t>(frag.data() - question.data());
-  bool predicate = a_not_a(frag);
-  for (const CueHit& h : q.hits)
-    predicate = predicate || (h.list == ids.question_word && h.begin >= frag_at &&
-                              h.end <= frag_at + frag.size());
-
-  // 4. An elliptical fragment without its own predicate: in the previous question's place.
-  // …了呢 asks about an event, not a thing: what happens if it occurs (超时了呢 → 访客车位超时了
-  // 怎么办, 没满就走了呢). Without 呢 it reports an event (搞定了): not a question to complete.
-  if (!predicate && !spans.empty() && asks_ne && frag.ends_with("了"))
-    return done(join(r.topic_anchor, frag) + "怎么办", "condition:event");
-  if (!predicate && !asks_ne && frag.ends_with("了") && !question_like(text, q, ids))
-    return done(std::string(question), "event_report");
-  // 4. …with one run of content words (a clause of several runs has a frame of its own).
-  if (!predicate && !spans.empty() && (spans.size() == 1 || ascii_text(frag))) {
-    Placed p = fragment_in_place(prev, prev_text, *topic, frag, spans, reader);
-    if (p.no_place) {
-      r.reasons.push_back("rewrite:fallback:no_place");
-      return done(GarbleCheck(sources, words).fallback(), p.how);
-    }
-    return done(std::move(p.text), p.how);
-  }
-
-  // 5. A bare predicate (怎么申请呢, 多少钱, 好看吗): the topic in front, unless it is there.
-  // After a statement (合同已经盖完章签好了 + 接下来还要做什么) the whole statement is the frame the
-  // question continues.
-  if (std::string_view(question).find(r.topic_anchor) != std::string_view::npos)
-    return done(std::string(question), "has_topic");
-  if (!prev_is_question) return done(join(prev_text, frag), "statement_prefix");
-  if (auto subject = carried_subject(prev_text, prev_spans, subject_end, frag, reader))
-    return done(join(*subject, frag), "topic_prefix:predicate");
-  return done(join(r.topic_anchor, frag), "topic_prefix");
+  if (auto s = pronoun_step(t)) return done(std::move(*s));
+  if (!h.topic()) return done({std::string(question), "no_antecedent"});
+  bool asks_ne = false;
+  const std::string_view frag = fragment_of(t, asks_ne);
+  if (auto s = elaboration_step(t, frag)) return done(std::move(*s));
+  if (auto s = condition_step(t)) return done(std::move(*s));
+  if (auto s = comparison_step(t, frag)) return done(std::move(*s));
+  if (auto s = which_step(t)) return done(std::move(*s));
+  return done(fragment_step(t, frag, asks_ne, sources));
 }
 
 // The turn without greetings, thanks, goodbyes and acknowledgements at its edges (谢谢，那年假呢
