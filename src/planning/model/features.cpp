@@ -309,177 +309,78 @@ PairStats scan_previous(std::string_view s, PrevSet& set) noexcept {
   return st;
 }
 
-// The extractor, written once for both sinks.
-template <class Sink>
-void extract(std::string_view s, std::string_view previous, Sink& sink) {
-  // Pass 1: where the last unit (Han character or word character) ends, so a Han run knows
-  // whether it closes the message.
-  std::size_t last_unit_end = 0;
+// Where the last unit (Han character or word character) of `s` ends, so a Han run knows whether
+// it closes the message.
+std::size_t last_unit_end_of(std::string_view s) {
+  std::size_t end = 0;
   for (std::size_t i = 0; i < s.size();) {
     const Cp c = read_cp(s, i);
-    if (c.cls == Cls::kHan || c.cls == Cls::kWord) last_unit_end = c.end;
+    if (c.cls == Cls::kHan || c.cls == Cls::kWord) end = c.end;
+  }
+  return end;
+}
+
+// The extractor, written once for both sinks: one pass over the text keeping the current Han run
+// and ASCII word chain, then the message's shape and, with a previous turn, the pair features.
+template <class Sink>
+class Extractor {
+ public:
+  Extractor(std::string_view s, std::string_view previous, Sink& sink)
+      : s_(s), sink_(sink), pair_(!previous.empty()), last_unit_end_(last_unit_end_of(s)) {
+    if (pair_) prev_stats_ = scan_previous(previous, prev_set_);
   }
 
-  const bool pair = !previous.empty();
-  PrevSet prev_set;
-  PairStats prev_stats;
-  if (pair) prev_stats = scan_previous(previous, prev_set);
-  PairStats cur;
+  void run() {
+    text_features();
+    shape_features();
+    if (pair_) pair_features();
+  }
 
-  std::uint32_t units = 0, emoji = 0, punct = 0;
-  bool digit = false, qmark = false, has_han = false, has_latin = false;
-  bool unit_seen = false;  // a unit occurred before the current position
+ private:
+  // One feature of a tag and its parts.
+  template <class... Parts>
+  void emit(const char* tag, Parts... parts) {
+    sink_.begin(tag);
+    (sink_.part(std::string_view(parts)), ...);
+    sink_.end();
+  }
 
-  // Han run state: the last two characters (UTF-8 slices) and the run's opening marker.
-  std::string_view h1, h2;  // h2 = last, h1 = one before
-  const char* run_open = nullptr;
-  auto han_char = [&](std::string_view ch) {
-    if (run_open == nullptr) {
-      run_open = unit_seen ? "<" : "^";
-      h1 = {};
-      h2 = {};
-    }
-    sink.begin("H1");
-    sink.part(ch);
-    sink.end();
-    // bigram: (previous char or marker, ch)
-    sink.begin("H2");
-    sink.part(h2.empty() ? std::string_view(run_open) : h2);
-    sink.part(ch);
-    sink.end();
-    // trigram: (h1 or marker, h2, ch) once two characters precede or the marker + one
-    if (!h2.empty()) {
-      sink.begin("H3");
-      sink.part(h1.empty() ? std::string_view(run_open) : h1);
-      sink.part(h2);
-      sink.part(ch);
-      sink.end();
-    }
-    if (pair) {
-      ++cur.han;
-      if (prev_set.has(key_of('u', ch))) ++cur.han_hit;
-      if (!h2.empty()) {
-        ++cur.bigrams;
-        if (prev_set.has(key_of('b', h2, ch))) ++cur.bigram_hit;
+  void text_features() {
+    for (std::size_t i = 0; i < s_.size();) {
+      const Cp c = read_cp(s_, i);
+      const bool is_word =
+          c.cls == Cls::kWord || (c.cls == Cls::kApostrophe && word_begin_ != std::string_view::npos &&
+                                  word_at(s_, c.end));
+      if (is_word) {
+        close_run(c.begin);
+        if (word_begin_ == std::string_view::npos) word_begin_ = c.begin;
+        continue;
       }
-      if (cur.first_han.empty()) cur.first_han = ch;
+      close_word(c.begin);
+      other_char(c);
     }
-    h1 = h2;
-    h2 = ch;
-    ++units;
-    has_han = true;
-    unit_seen = true;
-  };
-  auto close_run = [&](std::size_t at) {
-    if (run_open == nullptr) return;
-    const std::string_view close = at >= last_unit_end ? "$" : ">";
-    sink.begin("H2");
-    sink.part(h2);
-    sink.part(close);
-    sink.end();
-    sink.begin("H3");
-    sink.part(h1.empty() ? std::string_view(run_open) : h1);
-    sink.part(h2);
-    sink.part(close);
-    sink.end();
-    run_open = nullptr;
-  };
+    close_word(s_.size());
+    close_run(s_.size());
+    close_chain(s_.size());
+  }
 
-  // ASCII word chain: consecutive words not separated by a Han character. Its bigrams open with
-  // ^ (the chain opens the message) or < and close with $ (it ends the message) or >.
-  Stem prev_stem;
-  bool chain = false;
-  auto bigram = [&](std::string_view a, bool a_y, std::string_view b, bool b_y) {
-    sink.begin("B");
-    sink.part(a);
-    if (a_y) sink.more("y");
-    sink.part(b);
-    if (b_y) sink.more("y");
-    sink.end();
-  };
-  auto close_chain = [&](std::size_t at) {
-    if (!chain) return;
-    bigram(prev_stem.base, prev_stem.add_y, at >= last_unit_end ? "$" : ">", false);
-    chain = false;
-  };
-  auto word = [&](std::string_view w) {
-    const bool digits =
-        std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
-    Stem st = stem_of(w);
-    if (digits) {
-      static constexpr const char* kNum[] = {"<num1>", "<num2>", "<num3>", "<num4>", "<num5>"};
-      st = Stem{kNum[std::min<std::size_t>(w.size(), 5) - 1], false};
-      sink.begin("W");
-      sink.part(st.base);
-      sink.end();
-      if (w.size() <= 3) {
-        sink.begin("W");
-        sink.part(w);
-        sink.end();
-      }
-      digit = true;
-    } else {
-      sink.begin("W");
-      sink.part(w);
-      sink.end();
-      if (!same_stem(st, w)) {
-        sink.begin("S");
-        sink.part(st.base);
-        if (st.add_y) sink.more("y");
-        sink.end();
-      }
-      if (has_digit(w)) digit = true;
-      has_latin = true;
-      if (pair) {
-        ++cur.words;
-        if (prev_set.has(stem_key(st))) ++cur.word_hit;
-      }
-    }
-    if (chain)
-      bigram(prev_stem.base, prev_stem.add_y, st.base, st.add_y);
-    else
-      bigram(unit_seen ? "<" : "^", false, st.base, st.add_y);
-    prev_stem = st;
-    chain = true;
-    ++units;
-    unit_seen = true;
-  };
-
-  std::size_t word_begin = std::string_view::npos;
-  auto close_word = [&](std::size_t end) {
-    if (word_begin == std::string_view::npos) return;
-    word(s.substr(word_begin, end - word_begin));
-    word_begin = std::string_view::npos;
-  };
-
-  for (std::size_t i = 0; i < s.size();) {
-    const Cp c = read_cp(s, i);
-    const bool is_word =
-        c.cls == Cls::kWord ||
-        (c.cls == Cls::kApostrophe && word_begin != std::string_view::npos && word_at(s, c.end));
-    if (is_word) {
-      close_run(c.begin);
-      if (word_begin == std::string_view::npos) word_begin = c.begin;
-      continue;
-    }
-    close_word(c.begin);
+  // A code point outside an ASCII word.
+  void other_char(const Cp& c) {
     switch (c.cls) {
       case Cls::kHan:
         close_chain(c.begin);
-        han_char(s.substr(c.begin, c.end - c.begin));
+        han_char(s_.substr(c.begin, c.end - c.begin));
         break;
       case Cls::kEmoji:
       case Cls::kPunct:
       case Cls::kApostrophe:
         close_run(c.begin);
         if (c.cls == Cls::kEmoji)
-          ++emoji;
+          ++emoji_;
         else
-          ++punct;
-        if (c.cp == '?') qmark = true;
-        sink.begin("P");
-        sink.part(s.substr(c.begin, c.end - c.begin));
-        sink.end();
+          ++punct_;
+        if (c.cp == '?') qmark_ = true;
+        emit("P", s_.substr(c.begin, c.end - c.begin));
         break;
       case Cls::kSpace:
         close_run(c.begin);
@@ -489,71 +390,160 @@ void extract(std::string_view s, std::string_view previous, Sink& sink) {
         break;
     }
   }
-  close_word(s.size());
-  close_run(s.size());
-  close_chain(s.size());
 
-  // Shape.
-  sink.begin("len");
-  sink.part(units_bucket(units));
-  sink.end();
-  if (units == 0 && emoji == 0 && punct > 0) {
-    sink.begin("only-punct");
-    sink.end();
+  // A Han character: its unigram, the bigram with the previous character (or the run's opening
+  // marker) and, once two precede (or the marker and one), the trigram.
+  void han_char(std::string_view ch) {
+    if (run_open_ == nullptr) {
+      run_open_ = unit_seen_ ? "<" : "^";
+      h1_ = {};
+      h2_ = {};
+    }
+    emit("H1", ch);
+    emit("H2", h2_.empty() ? std::string_view(run_open_) : h2_, ch);
+    if (!h2_.empty()) emit("H3", h1_.empty() ? std::string_view(run_open_) : h1_, h2_, ch);
+    if (pair_) count_han_overlap(ch);
+    h1_ = h2_;
+    h2_ = ch;
+    ++units_;
+    has_han_ = true;
+    unit_seen_ = true;
   }
-  if (units == 0 && emoji > 0) {
-    sink.begin("only-emoji");
-    sink.end();
-  }
-  if (digit) {
-    sink.begin("digit");
-    sink.end();
-  }
-  if (qmark) {
-    sink.begin("qmark");
-    sink.end();
-  }
-  sink.begin("script");
-  sink.part(has_han ? (has_latin ? "mixed" : "han") : (has_latin ? "latin" : "none"));
-  sink.end();
-  if (!pair) return;
 
-  // Pair features.
-  const std::uint32_t cur_units = units == 0 ? 1 : units;
-  const std::uint32_t prev_units = prev_stats.units == 0 ? 1 : prev_stats.units;
-  sink.begin("D len");
-  sink.part(cur_len_bucket(cur_units));
-  sink.part(prev_len_bucket(prev_units));
-  sink.end();
-  sink.begin("D ratio");
-  sink.part(ratio_bucket(cur_units, prev_units));
-  sink.end();
-  if (cur.bigrams > 0) {
-    sink.begin("D bi");
-    sink.part(count_bucket(cur.bigram_hit, 3));
-    sink.end();
-    sink.begin("D bishare");
-    sink.part(share_bucket(cur.bigram_hit, cur.bigrams));
-    sink.end();
+  // How much of the turn's Han text the previous turn shares.
+  void count_han_overlap(std::string_view ch) {
+    ++cur_.han;
+    if (prev_set_.has(key_of('u', ch))) ++cur_.han_hit;
+    if (!h2_.empty()) {
+      ++cur_.bigrams;
+      if (prev_set_.has(key_of('b', h2_, ch))) ++cur_.bigram_hit;
+    }
+    if (cur_.first_han.empty()) cur_.first_han = ch;
   }
-  if (cur.han > 0) {
-    sink.begin("D unishare");
-    sink.part(share_bucket(cur.han_hit, cur.han));
-    sink.end();
-    sink.begin("D first");
-    sink.part(cur.first_han);
-    sink.part(cur.bigram_hit > 0 ? "1" : "0");
-    sink.end();
+
+  // The end of a Han run: it closes the message ($) or not (>).
+  void close_run(std::size_t at) {
+    if (run_open_ == nullptr) return;
+    const std::string_view close = at >= last_unit_end_ ? "$" : ">";
+    emit("H2", h2_, close);
+    emit("H3", h1_.empty() ? std::string_view(run_open_) : h1_, h2_, close);
+    run_open_ = nullptr;
   }
-  if (cur.words > 0) {
-    sink.begin("D word");
-    sink.part(count_bucket(cur.word_hit, 2));
-    sink.end();
+
+  // ASCII word chain: consecutive words not separated by a Han character. Its bigrams open with
+  // ^ (the chain opens the message) or < and close with $ (it ends the message) or >.
+  void bigram(std::string_view a, bool a_y, std::string_view b, bool b_y) {
+    sink_.begin("B");
+    sink_.part(a);
+    if (a_y) sink_.more("y");
+    sink_.part(b);
+    if (b_y) sink_.more("y");
+    sink_.end();
   }
-  if (prev_stats.question_mark) {
-    sink.begin("D prevq");
-    sink.end();
+
+  void close_chain(std::size_t at) {
+    if (!chain_) return;
+    bigram(prev_stem_.base, prev_stem_.add_y, at >= last_unit_end_ ? "$" : ">", false);
+    chain_ = false;
   }
+
+  void close_word(std::size_t end) {
+    if (word_begin_ == std::string_view::npos) return;
+    word(s_.substr(word_begin_, end - word_begin_));
+    word_begin_ = std::string_view::npos;
+  }
+
+  // An ASCII word: a number as its size class (and itself when short), else the word and its
+  // stem; then its place in the chain.
+  void word(std::string_view w) {
+    const bool digits = std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const Stem st = digits ? number(w) : letters(w);
+    if (chain_)
+      bigram(prev_stem_.base, prev_stem_.add_y, st.base, st.add_y);
+    else
+      bigram(unit_seen_ ? "<" : "^", false, st.base, st.add_y);
+    prev_stem_ = st;
+    chain_ = true;
+    ++units_;
+    unit_seen_ = true;
+  }
+
+  Stem number(std::string_view w) {
+    static constexpr const char* kNum[] = {"<num1>", "<num2>", "<num3>", "<num4>", "<num5>"};
+    const Stem st{kNum[std::min<std::size_t>(w.size(), 5) - 1], false};
+    emit("W", st.base);
+    if (w.size() <= 3) emit("W", w);
+    digit_ = true;
+    return st;
+  }
+
+  Stem letters(std::string_view w) {
+    const Stem st = stem_of(w);
+    emit("W", w);
+    if (!same_stem(st, w)) {
+      sink_.begin("S");
+      sink_.part(st.base);
+      if (st.add_y) sink_.more("y");
+      sink_.end();
+    }
+    if (has_digit(w)) digit_ = true;
+    has_latin_ = true;
+    if (pair_) {
+      ++cur_.words;
+      if (prev_set_.has(stem_key(st))) ++cur_.word_hit;
+    }
+    return st;
+  }
+
+  // The message's shape: length, punctuation or emoji only, digits, question mark, script.
+  void shape_features() {
+    emit("len", units_bucket(units_));
+    if (units_ == 0 && emoji_ == 0 && punct_ > 0) emit("only-punct");
+    if (units_ == 0 && emoji_ > 0) emit("only-emoji");
+    if (digit_) emit("digit");
+    if (qmark_) emit("qmark");
+    emit("script", has_han_ ? (has_latin_ ? "mixed" : "han") : (has_latin_ ? "latin" : "none"));
+  }
+
+  // The turn against the previous one: lengths, their ratio, shared bigrams, characters, words.
+  void pair_features() {
+    const std::uint32_t cur_units = units_ == 0 ? 1 : units_;
+    const std::uint32_t prev_units = prev_stats_.units == 0 ? 1 : prev_stats_.units;
+    emit("D len", cur_len_bucket(cur_units), prev_len_bucket(prev_units));
+    emit("D ratio", ratio_bucket(cur_units, prev_units));
+    if (cur_.bigrams > 0) {
+      emit("D bi", count_bucket(cur_.bigram_hit, 3));
+      emit("D bishare", share_bucket(cur_.bigram_hit, cur_.bigrams));
+    }
+    if (cur_.han > 0) {
+      emit("D unishare", share_bucket(cur_.han_hit, cur_.han));
+      emit("D first", cur_.first_han, cur_.bigram_hit > 0 ? "1" : "0");
+    }
+    if (cur_.words > 0) emit("D word", count_bucket(cur_.word_hit, 2));
+    if (prev_stats_.question_mark) emit("D prevq");
+  }
+
+  const std::string_view s_;
+  Sink& sink_;
+  const bool pair_;
+  const std::size_t last_unit_end_;
+  PrevSet prev_set_;
+  PairStats prev_stats_;
+  PairStats cur_;
+  std::uint32_t units_ = 0, emoji_ = 0, punct_ = 0;
+  bool digit_ = false, qmark_ = false, has_han_ = false, has_latin_ = false;
+  bool unit_seen_ = false;  // a unit occurred before the current position
+  // Han run state: the last two characters (UTF-8 slices) and the run's opening marker.
+  std::string_view h1_, h2_;  // h2 = last, h1 = one before
+  const char* run_open_ = nullptr;
+  Stem prev_stem_;
+  bool chain_ = false;
+  std::size_t word_begin_ = std::string_view::npos;
+};
+
+template <class Sink>
+void extract(std::string_view s, std::string_view previous, Sink& sink) {
+  Extractor<Sink>(s, previous, sink).run();
 }
 
 }  // namespace
