@@ -564,25 +564,9 @@ void mark_preferred(Filters& f, bool department_from_session) {
                       "others still come back)");
 }
 
-}  // namespace
-
-Filters extract_filters(std::string_view text, const FiltersConfig& config,
-                        const AnalysisContext& context) {
-  Filters f;
-  const auto index = FiltersIndex::of(config);
-  if (!index->error.empty()) {
-    f.reasons.push_back("filters:invalid config: " + index->error);
-    return f;
-  }
-  const FiltersIndex& ix = *index;
-
-  // One scan; scratch buffers are per thread so a question allocates nothing it does not keep.
-  thread_local std::vector<Hit> hits;
-  thread_local std::vector<TimeWordHit> time_hits;
-  thread_local std::vector<TimeMention> mentions;
-  hits.clear();
-  time_hits.clear();
-  mentions.clear();
+// The cue words of `text` on their boundaries (a time word on a time word's, an ASCII cue not
+// inside an ASCII word), into `hits`.
+void scan_cues(std::string_view text, const FiltersIndex& ix, std::vector<Hit>& hits) {
   const auto time_vocab = time_words();
   ix.matcher.scan(text, [&](std::uint32_t id, std::uint32_t b, std::uint32_t e) {
     const auto& p = ix.patterns[id];
@@ -594,9 +578,10 @@ Filters extract_filters(std::string_view text, const FiltersConfig& config,
     }
     hits.push_back(Hit{id, b, e, family_of(p.cue)});
   });
-  if (hits.empty() && text.find_first_of("0123456789") == std::string_view::npos) return f;
+}
 
-  // Leftmost-longest within a family; anything inside an ignore_within phrase is dropped.
+// Leftmost-longest within a family; anything inside an ignore_within phrase is dropped.
+void keep_leftmost_longest(std::vector<Hit>& hits) {
   std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
     if (a.family != b.family) return a.family < b.family;
     if (a.begin != b.begin) return a.begin < b.begin;
@@ -610,124 +595,168 @@ Filters extract_filters(std::string_view text, const FiltersConfig& config,
     return false;
   };
   std::size_t kept = 0;
-  {
-    Family fam = Family::kIgnore;
-    std::uint32_t reach = 0;
-    for (std::size_t k = n_ignore; k < hits.size(); ++k) {
-      const Hit h = hits[k];
-      if (h.family != fam) {
-        fam = h.family;
-        reach = 0;
-      }
-      if (ignored(h)) continue;
-      if (fam != Family::kTag && h.begin < reach) continue;  // overlaps a longer, earlier cue
-      reach = std::max(reach, h.end);
-      hits[kept++] = h;
+  Family fam = Family::kIgnore;
+  std::uint32_t reach = 0;
+  for (std::size_t k = n_ignore; k < hits.size(); ++k) {
+    const Hit h = hits[k];
+    if (h.family != fam) {
+      fam = h.family;
+      reach = 0;
     }
+    if (ignored(h)) continue;
+    if (fam != Family::kTag && h.begin < reach) continue;  // overlaps a longer, earlier cue
+    reach = std::max(reach, h.end);
+    hits[kept++] = h;
   }
   hits.resize(kept);
+}
 
-  // Time.
-  for (const Hit& h : hits)
-    if (h.family == Family::kTime) time_hits.push_back(TimeWordHit{ix.patterns[h.pattern].target, h.begin, h.end});
-  find_time_mentions(text, time_hits, mentions);
-  if (!mentions.empty()) time_filters(text, mentions, config, ix, context, f);
-
-  // Department and the asker.
-  std::vector<std::pair<std::string, std::string>> named;  // (value, words)
-  auto name = [&](std::string value, std::string_view words) {
-    for (const auto& n : named)
-      if (n.first == value) return;
-    named.emplace_back(std::move(value), std::string(words));
-  };
-  bool session_dept_done = false, session_user_done = false, signed_seen = false,
-       draft_seen = false;
+// What the question's words (not its time) say: departments named (value, words), the asker,
+// signed or draft, path prefixes, tags. Session cues count once.
+struct WordCues {
+  std::vector<std::pair<std::string, std::string>> named;  // (department, words)
+  bool session_dept_done = false, session_user_done = false;
+  bool signed_seen = false, draft_seen = false;
   std::string signed_words, draft_words;
   std::vector<std::uint32_t> paths;
   std::string path_words;
   std::vector<bool> tag_on;
+
+  void name(std::string value, std::string_view words) {
+    for (const auto& n : named)
+      if (n.first == value) return;
+    named.emplace_back(std::move(value), std::string(words));
+  }
+};
+
+// A session cue (我们部门, 我的): the session's value, or uncertain without one.
+void session_cue(const FiltersIndex::Pattern& p, std::string_view words, const AnalysisContext& context,
+                 WordCues& w, Filters& f) {
+  if (p.cue == Cue::kSessionDepartment) {
+    if (w.session_dept_done) return;
+    w.session_dept_done = true;
+    if (context.session_department && !context.session_department->empty()) {
+      w.name(*context.session_department, words);
+    } else {
+      f.uncertain = true;
+      f.reasons.push_back("uncertain:" + std::string(words) + " without a session department");
+    }
+    return;
+  }
+  if (w.session_user_done) return;
+  w.session_user_done = true;
+  if (context.session_user && !context.session_user->empty()) {
+    f.user = *context.session_user;
+    f.reasons.push_back(tag_reason("user", words, *f.user) + " (session)");
+  } else {
+    f.uncertain = true;
+    f.reasons.push_back("uncertain:" + std::string(words) + " without a session user");
+  }
+}
+
+WordCues read_word_cues(std::string_view text, const std::vector<Hit>& hits,
+                        const FiltersIndex& ix, const FiltersConfig& config,
+                        const AnalysisContext& context, Filters& f) {
+  WordCues w;
   for (const Hit& h : hits) {
     const auto& p = ix.patterns[h.pattern];
     const std::string_view words = text.substr(h.begin, h.end - h.begin);
     switch (p.cue) {
-      case Cue::kDepartment: name(config.departments[p.target].name, words); break;
+      case Cue::kDepartment: w.name(config.departments[p.target].name, words); break;
       case Cue::kSessionDepartment:
-        if (session_dept_done) break;
-        session_dept_done = true;
-        if (context.session_department && !context.session_department->empty()) {
-          name(*context.session_department, words);
-        } else {
-          f.uncertain = true;
-          f.reasons.push_back("uncertain:" + std::string(words) + " without a session department");
-        }
-        break;
-      case Cue::kSessionUser:
-        if (session_user_done) break;
-        session_user_done = true;
-        if (context.session_user && !context.session_user->empty()) {
-          f.user = *context.session_user;
-          f.reasons.push_back(tag_reason("user", words, *f.user) + " (session)");
-        } else {
-          f.uncertain = true;
-          f.reasons.push_back("uncertain:" + std::string(words) + " without a session user");
-        }
-        break;
+      case Cue::kSessionUser: session_cue(p, words, context, w, f); break;
       case Cue::kSigned:
-        if (!signed_seen) signed_words = words;
-        signed_seen = true;
+        if (!w.signed_seen) w.signed_words = words;
+        w.signed_seen = true;
         break;
       case Cue::kDraft:
-        if (!draft_seen) draft_words = words;
-        draft_seen = true;
+        if (!w.draft_seen) w.draft_words = words;
+        w.draft_seen = true;
         break;
       case Cue::kPath:
-        if (std::find(paths.begin(), paths.end(), p.target) == paths.end()) {
-          if (paths.empty()) path_words = words;
-          paths.push_back(p.target);
+        if (std::find(w.paths.begin(), w.paths.end(), p.target) == w.paths.end()) {
+          if (w.paths.empty()) w.path_words = words;
+          w.paths.push_back(p.target);
         }
         break;
       case Cue::kTag:
-        if (tag_on.empty()) tag_on.assign(config.tags.size(), false);
-        tag_on[p.target] = true;
+        if (w.tag_on.empty()) w.tag_on.assign(config.tags.size(), false);
+        w.tag_on[p.target] = true;
         break;
       case Cue::kIgnore:
       case Cue::kTime: break;
     }
   }
+  return w;
+}
+
+// One department, one path prefix, signed or draft: a filter; several or both: skipped, with a
+// reason. Returns whether the department came from the session.
+bool apply_word_cues(const WordCues& w, const FiltersConfig& config, const AnalysisContext& context,
+                     Filters& f) {
   bool from_session = false;
-  if (named.size() == 1) {
-    f.department = named.front().first;
-    const bool session = context.session_department && named.front().first ==
-                                                           *context.session_department &&
-                         session_dept_done;
-    from_session = session;
-    f.reasons.push_back(tag_reason("department", named.front().second, named.front().first) +
-                        (session ? " (session)" : ""));
-  } else if (named.size() > 1) {
+  if (w.named.size() == 1) {
+    f.department = w.named.front().first;
+    from_session = context.session_department &&
+                   w.named.front().first == *context.session_department && w.session_dept_done;
+    f.reasons.push_back(tag_reason("department", w.named.front().second, w.named.front().first) +
+                        (from_session ? " (session)" : ""));
+  } else if (w.named.size() > 1) {
     std::string all;
-    for (const auto& n : named) all += (all.empty() ? "" : "|") + n.first;
+    for (const auto& n : w.named) all += (all.empty() ? "" : "|") + n.first;
     f.reasons.push_back("department:skipped " + all + " (several named)");
   }
-  for (std::size_t k = 0; k < tag_on.size(); ++k) {
-    if (!tag_on[k]) continue;
+  for (std::size_t k = 0; k < w.tag_on.size(); ++k) {
+    if (!w.tag_on[k]) continue;
     f.tags.push_back(config.tags[k].tag);
     f.reasons.push_back("tag:" + config.tags[k].tag);
   }
-  if (paths.size() == 1) {
-    f.path_prefix = config.paths[paths.front()].prefix;
-    f.reasons.push_back(tag_reason("path_prefix", path_words, *f.path_prefix));
-  } else if (paths.size() > 1) {
+  if (w.paths.size() == 1) {
+    f.path_prefix = config.paths[w.paths.front()].prefix;
+    f.reasons.push_back(tag_reason("path_prefix", w.path_words, *f.path_prefix));
+  } else if (w.paths.size() > 1) {
     std::string all;
-    for (auto k : paths) all += (all.empty() ? "" : "|") + config.paths[k].prefix;
+    for (auto k : w.paths) all += (all.empty() ? "" : "|") + config.paths[k].prefix;
     f.reasons.push_back("path_prefix:skipped " + all + " (several named)");
   }
-  if (signed_seen && draft_seen) {
-    f.reasons.push_back("is_signed:skipped " + signed_words + "|" + draft_words + " (both)");
-  } else if (signed_seen || draft_seen) {
-    f.is_signed = signed_seen;
-    f.reasons.push_back("is_signed:" + (signed_seen ? signed_words : draft_words) + "→" +
-                        (signed_seen ? "true" : "false"));
+  if (w.signed_seen && w.draft_seen) {
+    f.reasons.push_back("is_signed:skipped " + w.signed_words + "|" + w.draft_words + " (both)");
+  } else if (w.signed_seen || w.draft_seen) {
+    f.is_signed = w.signed_seen;
+    f.reasons.push_back("is_signed:" + (w.signed_seen ? w.signed_words : w.draft_words) + "→" +
+                        (w.signed_seen ? "true" : "false"));
   }
+  return from_session;
+}
+
+}  // namespace
+
+Filters extract_filters(std::string_view text, const FiltersConfig& config,
+                        const AnalysisContext& context) {
+  Filters f;
+  const auto index = FiltersIndex::of(config);
+  if (!index->error.empty()) {
+    f.reasons.push_back("filters:invalid config: " + index->error);
+    return f;
+  }
+  const FiltersIndex& ix = *index;
+  // One scan; scratch buffers are per thread so a question allocates nothing it does not keep.
+  thread_local std::vector<Hit> hits;
+  thread_local std::vector<TimeWordHit> time_hits;
+  thread_local std::vector<TimeMention> mentions;
+  hits.clear();
+  time_hits.clear();
+  mentions.clear();
+  scan_cues(text, ix, hits);
+  if (hits.empty() && text.find_first_of("0123456789") == std::string_view::npos) return f;
+  keep_leftmost_longest(hits);
+  for (const Hit& h : hits)
+    if (h.family == Family::kTime)
+      time_hits.push_back(TimeWordHit{ix.patterns[h.pattern].target, h.begin, h.end});
+  find_time_mentions(text, time_hits, mentions);
+  if (!mentions.empty()) time_filters(text, mentions, config, ix, context, f);
+  const WordCues words = read_word_cues(text, hits, ix, config, context, f);
+  const bool from_session = apply_word_cues(words, config, context, f);
   if (config.word_filters == "prefer") mark_preferred(f, from_session);
   return f;
 }
