@@ -1,0 +1,180 @@
+// Anchoring a time mention (time_expr.hpp) to days: the half-open range of days it names, given
+// today in the host's zone, the week start, the Spring Festival dates and the longest window.
+#include "planning/analysis/time_expr.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace qaplan::internal {
+namespace {
+
+using Form = TimeMention::Form;
+using Part = TimeMention::Part;
+using Year = TimeMention::Year;
+using Edge = TimeMention::Edge;
+
+}  // namespace
+
+std::optional<dates::Day> festival_date(int y, const TimeAnchor& anchor) {
+  const auto& o = anchor.festival_overrides;
+  auto it = std::lower_bound(o.begin(), o.end(), y,
+                             [](const std::pair<int, dates::Day>& p, int v) { return p.first < v; });
+  if (it != o.end() && it->first == y) return it->second;
+  return dates::spring_festival(y);
+}
+
+namespace {
+
+// A mention's half-open range of days before the final checks, or why it has none.
+struct DayRange {
+  dates::Day from, to;
+  std::string problem;
+};
+
+dates::Day add_days(const dates::Day& d, std::int64_t n) {
+  return dates::from_days(dates::to_days(d) + n);
+}
+
+// 上个月, 下周, 今年: the whole unit, `offset` units from today's.
+DayRange relative_range(const TimeMention& m, const dates::Day& today, int week_start) {
+  using dates::Day;
+  const std::int64_t t0 = dates::to_days(today);
+  DayRange r;
+  switch (m.unit) {
+    case TimeUnit::kDay:
+      r.from = dates::from_days(t0 + m.offset);
+      r.to = add_days(r.from, 1);
+      break;
+    case TimeUnit::kWeek: {
+      const int back = (dates::iso_weekday(t0) - week_start + 7) % 7;
+      r.from = dates::from_days(t0 - back + 7 * m.offset);
+      r.to = add_days(r.from, 7);
+      break;
+    }
+    case TimeUnit::kMonth:
+      r.from = dates::add_months(Day{today.year, today.month, 1}, m.offset);
+      r.to = dates::add_months(r.from, 1);
+      break;
+    case TimeUnit::kQuarter:
+      r.from = dates::add_months(Day{today.year, (today.month - 1) / 3 * 3 + 1, 1}, 3 * m.offset);
+      r.to = dates::add_months(r.from, 3);
+      break;
+    case TimeUnit::kYear:
+      r.from = Day{today.year + m.offset, 1, 1};
+      r.to = Day{today.year + m.offset + 1, 1, 1};
+      break;
+  }
+  return r;
+}
+
+// 最近7天, 近三个月: `count` units up to and including today.
+DayRange rolling_range(const TimeMention& m, const dates::Day& today) {
+  const std::int64_t t0 = dates::to_days(today);
+  DayRange r;
+  r.to = dates::from_days(t0 + 1);
+  const std::int64_t n = m.count;
+  switch (m.unit) {
+    case TimeUnit::kDay: r.from = dates::from_days(t0 + 1 - n); break;
+    case TimeUnit::kWeek: r.from = dates::from_days(t0 + 1 - 7 * n); break;
+    case TimeUnit::kMonth: r.from = dates::add_months(r.to, -m.count); break;
+    case TimeUnit::kQuarter: r.from = dates::add_months(r.to, -3 * m.count); break;
+    case TimeUnit::kYear: r.from = dates::add_months(r.to, -12 * m.count); break;
+  }
+  return r;
+}
+
+// 2025年第三季度, 去年3月, 春节前: a part of a calendar year.
+DayRange calendar_range(const TimeMention& m, const dates::Day& today, const TimeAnchor& anchor) {
+  using dates::Day;
+  DayRange r;
+  const int y = m.year_kind == Year::kAbsolute ? m.year
+                : m.year_kind == Year::kRelative ? today.year + m.year
+                                                 : today.year;
+  if (y < 1 || y > 9998) {
+    r.problem = "year out of range";
+    return r;
+  }
+  switch (m.part) {
+    case Part::kYear:
+      r.from = Day{y, 1, 1};
+      r.to = Day{y + 1, 1, 1};
+      break;
+    case Part::kHalf:
+      r.from = Day{y, m.a == 1 ? 1 : 7, 1};
+      r.to = dates::add_months(r.from, 6);
+      break;
+    case Part::kQuarter:
+      r.from = Day{y, 3 * m.a - 2, 1};
+      r.to = dates::add_months(r.from, 3);
+      break;
+    case Part::kMonth:
+      r.from = Day{y, m.a, 1};
+      r.to = dates::add_months(r.from, 1);
+      break;
+    case Part::kMonths:
+      r.from = Day{y, m.a, 1};
+      r.to = dates::add_months(Day{y, m.b, 1}, 1);
+      break;
+    case Part::kDay:
+      if (!dates::is_valid(y, m.a, m.b)) {
+        r.problem = "no such date";
+        return r;
+      }
+      r.from = Day{y, m.a, m.b};
+      r.to = add_days(r.from, 1);
+      break;
+    case Part::kFestival: {
+      const auto f = festival_date(y, anchor);
+      if (!f) {
+        r.problem = "no Spring Festival date for " + std::to_string(y);
+        return r;
+      }
+      r.from = m.a < 0 ? add_days(*f, -anchor.festival_days) : *f;
+      r.to = m.a < 0 ? *f : add_days(*f, anchor.festival_days);
+      break;
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+AnchoredTime anchor_time(const TimeMention& m, const TimeAnchor& anchor) {
+  AnchoredTime r;
+  if (m.edge == Edge::kOpen) {
+    r.problem = "open-ended";
+    return r;
+  }
+  if (m.needs_now() && !anchor.today) {
+    r.problem = "needs now";
+    return r;
+  }
+  const dates::Day today = anchor.today.value_or(dates::Day{});
+  DayRange d;
+  switch (m.form) {
+    case Form::kRelative: d = relative_range(m, today, anchor.week_start); break;
+    case Form::kRolling: d = rolling_range(m, today); break;
+    case Form::kCalendar: d = calendar_range(m, today, anchor); break;
+  }
+  if (!d.problem.empty()) {
+    r.problem = std::move(d.problem);
+    return r;
+  }
+  if (m.edge == Edge::kToToday) d.to = dates::from_days(dates::to_days(today) + 1);
+  if (d.from >= d.to) {
+    r.problem = "starts after today";
+    return r;
+  }
+  if (d.from.year < 1 || d.to.year > 9999) {
+    r.problem = "year out of range";
+    return r;
+  }
+  if (dates::to_days(d.to) - dates::to_days(d.from) > anchor.max_window_days) {
+    r.problem = "longer than max_window_days";
+    return r;
+  }
+  r.range = std::pair{d.from, d.to};
+  return r;
+}
+
+}  // namespace qaplan::internal
