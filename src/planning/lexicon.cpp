@@ -218,7 +218,10 @@ ScannedQuery Lexicon::scan(NormalizedQuery query) const {
   for (const CueHit& h : a.hits)
     if (h.begin >= a.content_begin && h.end <= a.content_end)
       a.content_present[h.list / 64] |= std::uint64_t{1} << (h.list % 64);
-  a.query.query_units = count_query_units(a.content());
+  // normalize_question() counted the whole text: recount only when the content is less (social
+  // words trimmed) or no count came with it (the rewriter's scans).
+  if (a.query.query_units == 0 || a.content_begin != 0 || a.content_end != t.size())
+    a.query.query_units = count_query_units(a.content());
   return a;
 }
 
