@@ -6,14 +6,13 @@
 
 #include "common/json_reader.hpp"
 #include "common/sha256.hpp"
+#include "eval/canonical_json.hpp"
 #include "qaplan/eval/dataset.hpp"
 
 namespace qaplan {
 namespace {
 
 using nlohmann::json;
-
-json opt(const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); }
 
 json policies_json(const Dataset& d) {
   json out = json::array();
@@ -25,22 +24,20 @@ json policies_json(const Dataset& d) {
                         {"text", c.text}});
     }
     out.push_back({{"chunks", std::move(chunks)},
-                   {"effective_from", opt(p.effective_from)},
-                   {"effective_to", opt(p.effective_to)},
+                   {"effective_from", internal::string_or_null(p.effective_from)},
+                   {"effective_to", internal::string_or_null(p.effective_to)},
                    {"policy_id", p.policy_id},
                    {"source", p.source},
                    {"status", p.status ? json(to_string(*p.status)) : json(nullptr)},
-                   {"title", opt(p.title)},
-                   {"version", opt(p.version)}});
+                   {"title", internal::string_or_null(p.title)},
+                   {"version", internal::string_or_null(p.version)}});
   }
   return out;
 }
 
-std::string canonical(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::strict); }
-
 }  // namespace
 
-std::string canonical_corpus_json(const Dataset& d) { return canonical(policies_json(d)); }
+std::string canonical_corpus_json(const Dataset& d) { return internal::canonical_json(policies_json(d)); }
 
 std::string canonical_dataset_json(const Dataset& d) {
   json queries = json::array();
@@ -55,7 +52,7 @@ std::string canonical_dataset_json(const Dataset& d) {
                        {"split", to_string(q.split)},
                        {"tags", q.tags}});
   }
-  return canonical({{"description", d.description},
+  return internal::canonical_json({{"description", d.description},
                     {"policies", policies_json(d)},
                     {"queries", std::move(queries)},
                     {"time_point", d.time_point},

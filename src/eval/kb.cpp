@@ -8,6 +8,7 @@
 
 #include "common/json_reader.hpp"
 #include "common/sha256.hpp"
+#include "eval/canonical_json.hpp"
 #include "eval/jsonl_lines.hpp"
 #include "qaplan/eval/dataset.hpp"
 #include "qaplan/io.hpp"
@@ -32,12 +33,6 @@ std::optional<std::string> date_field(const js::Json& o, const char* key) {
   if (d && !parse_iso_date(*d).ok()) js::fail(key, "not an ISO-8601 date YYYY-MM-DD: " + *d);
   return d;
 }
-
-std::string canonical(const json& j) {
-  return j.dump(-1, ' ', false, json::error_handler_t::strict);
-}
-
-json opt(const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); }
 
 bool is_sha256_json(const js::Json& v) {
   return v.is_string() && internal::is_sha256_hex(v.get_ref<const std::string&>());
@@ -123,7 +118,7 @@ std::string canonical_faq_json(const std::vector<FaqEntry>& faqs) {
                    {"question", f.question},
                    {"source", f.source},
                    {"tags", f.tags}});
-  return canonical(arr);
+  return internal::canonical_json(arr);
 }
 
 std::string canonical_docs_json(const std::vector<DocChunk>& docs) {
@@ -131,8 +126,8 @@ std::string canonical_docs_json(const std::vector<DocChunk>& docs) {
   for (const DocChunk& c : docs)
     arr.push_back({{"department", c.department},
                    {"doc_id", c.doc_id},
-                   {"effective_from", opt(c.effective_from)},
-                   {"effective_to", opt(c.effective_to)},
+                   {"effective_from", internal::string_or_null(c.effective_from)},
+                   {"effective_to", internal::string_or_null(c.effective_to)},
                    {"id", c.id},
                    {"is_signed", c.is_signed},
                    {"kind", std::string(to_string(c.kind))},
@@ -144,7 +139,7 @@ std::string canonical_docs_json(const std::vector<DocChunk>& docs) {
                    {"text", c.text},
                    {"title", c.title},
                    {"version", c.version}});
-  return canonical(arr);
+  return internal::canonical_json(arr);
 }
 
 Result<KnowledgeBase> load_knowledge_base(const NamedText& faq, const NamedText& docs,
