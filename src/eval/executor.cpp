@@ -434,6 +434,295 @@ bool KbIndex::section_is_table(std::size_t s) const {
   return k.kb.docs[k.sections[s].chunks.front()].kind == KbChunkKind::kTableRow;
 }
 
+namespace {
+
+// The lists of one leg over every query text: [cosine, bm25] per text, each unique per item,
+// in scope and cut to top_k; main_cos / main_bm25 hold the main query's best score per item and
+// best_cos the best cosine over every text.
+// (Named LegRun, not Leg, so it cannot clash with qaplan::Leg of engines.hpp.)
+struct LegRun {
+  std::vector<RankedList> lists;
+  std::vector<double> main_cos, main_bm25, best_cos;
+  std::vector<FusedHit> fused;
+};
+
+// 1. Query texts: the main query (rewrite or normalized question), then the variants, each
+// tokenized and weighed for the legs the knobs run. Sets ex.query and ex.variants.
+// (A template only because KbIndex::Impl is private to KbIndex; K is always that.)
+template <class K>
+Result<std::vector<PreparedQuery>> prepare_queries(const K& k, const Preparation& prep,
+                                                   const PlanKnobs& knobs,
+                                                   const ExecutionInputs& inputs, Execution& ex) {
+  ex.query = inputs.query ? *inputs.query : prep.normalized.text;
+  if (knobs.use_query_variants)
+    for (const std::string& v : inputs.variants)
+      if (v != ex.query &&
+          std::find(ex.variants.begin(), ex.variants.end(), v) == ex.variants.end())
+        ex.variants.push_back(v);
+  std::vector<PreparedQuery> queries(1 + ex.variants.size());
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    const std::string& text = i == 0 ? ex.query : ex.variants[i - 1];
+    if (Status st = k.tokenizer.tokenize_into(text, queries[i].tokens); !st.ok()) {
+      Error e = std::move(st).error();
+      e.field = i == 0 ? "query" : "variants[" + std::to_string(i - 1) + "]";
+      return e;
+    }
+    if (knobs.run_faq) queries[i].faq_vec = k.faq.space.weigh(queries[i].tokens);
+    if (knobs.run_doc) queries[i].doc_vec = k.doc.space.weigh(queries[i].tokens);
+  }
+  return queries;
+}
+
+// Runs one leg of collection `c` over every query text and fuses its lists (RRF), cut to top_k.
+// `preferred`: the scope of the main query's extra cosine and BM25 lists (preferences).
+// `acc`: scratch for cosine_scores, shared by the legs of one execution.
+Status run_leg(const std::vector<PreparedQuery>& queries, const RrfOptions& rrf,
+               std::vector<double>& acc, const Collection& c, const std::vector<char>& allowed,
+               bool faq_side, int top_k, LegRun& leg,
+               const std::vector<char>* preferred = nullptr) {
+  std::vector<double> best;
+  leg.best_cos.assign(c.items, 0.0);
+  // The main query's record scores, kept for the preferred lists (scored once, scoped twice).
+  std::vector<std::pair<std::uint32_t, double>> main_cos_raw, main_bm_raw;
+  auto add_cut = [&](ItemList list) {
+    cut(list, top_k);
+    leg.lists.push_back(std::move(list));
+  };
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    const SparseVec& qv = faq_side ? queries[i].faq_vec : queries[i].doc_vec;
+    auto cos_raw = cosine_scores(c, qv, acc);
+    auto bm_raw = bm25_scores(c, queries[i].tokens);
+    ItemList cos = best_per_item(cos_raw, c, allowed, best);
+    for (std::size_t it = 0; it < c.items; ++it)
+      leg.best_cos[it] = std::max(leg.best_cos[it], best[it]);
+    if (i == 0) leg.main_cos = best;
+    ItemList bm = best_per_item(bm_raw, c, allowed, best);
+    if (i == 0) leg.main_bm25 = best;
+    add_cut(std::move(cos));
+    add_cut(std::move(bm));
+    if (i == 0 && preferred) {
+      main_cos_raw = std::move(cos_raw);
+      main_bm_raw = std::move(bm_raw);
+    }
+  }
+  if (preferred) {
+    add_cut(best_per_item(main_cos_raw, c, *preferred, best));
+    add_cut(best_per_item(main_bm_raw, c, *preferred, best));
+  }
+  QAPLAN_ASSIGN_OR_RETURN(leg.fused, fuse_rrf(leg.lists, rrf));
+  if (leg.fused.size() > static_cast<std::size_t>(top_k))
+    leg.fused.resize(static_cast<std::size_t>(top_k));
+  return {};
+}
+
+// A fused hit of `leg` as reported: its RRF score, best cosine, main BM25 and list ranks.
+LegHit to_hit(const FusedHit& h, const LegRun& leg, std::string id) {
+  LegHit x;
+  x.item = h.doc;
+  x.id = std::move(id);
+  x.fused = h.score;
+  x.cosine = leg.best_cos[h.doc];
+  if (leg.main_bm25[h.doc] > 0) x.bm25 = leg.main_bm25[h.doc];
+  x.cosine_rank = h.ranks[0];
+  x.bm25_rank = h.ranks[1];
+  return x;
+}
+
+// 4. The direct decision: the FAQ owning the query's exact-match `key` when in scope, else the
+// FAQ leg's first hit, answered by the knobs' rule; its reasons go to `reasons`.
+// (A template only because KbIndex::Impl is private to KbIndex; K is always that.)
+template <class K>
+FaqDirectDecision decide_faq_direct(const K& k, const PlanKnobs& knobs, const std::string& key,
+                                    const std::vector<char>& allowed, const LegRun& faq_leg,
+                                    std::vector<std::string>& reasons) {
+  FaqDirectDecision d;
+  d.threshold = knobs.faq_direct_threshold;
+  d.exact_only = knobs.faq_direct_exact_only;
+  if (auto it = k.exact.find(key); !key.empty() && it != k.exact.end()) {
+    const std::uint32_t fi = it->second;
+    // The exact FAQ must be in scope like any other hit.
+    bool in_scope = false;
+    for (std::size_t r = 0; r < allowed.size() && !in_scope; ++r)
+      in_scope = k.faq.item_of[r] == fi && allowed[r];
+    if (in_scope) {
+      d.has_candidate = true;
+      d.faq = fi;
+      d.exact = true;
+      d.score = 1.0;
+    }
+  }
+  if (!d.has_candidate && !faq_leg.fused.empty()) {
+    d.has_candidate = true;
+    d.faq = faq_leg.fused.front().doc;
+    d.score = faq_leg.main_cos[d.faq];
+  }
+  if (d.has_candidate) {
+    d.faq_id = k.kb.faqs[d.faq].id;
+    d.answered = d.exact_only ? d.exact : d.score >= d.threshold;
+    reasons.push_back(d.exact ? "faq_exact_match" : "faq_not_exact");
+    if (!d.exact_only)
+      reasons.push_back(d.answered ? "faq_score_at_or_above_threshold"
+                                   : "faq_score_below_threshold");
+    else if (!d.exact)
+      reasons.push_back("faq_direct_exact_only");
+  } else {
+    reasons.push_back("no_faq_candidate");
+  }
+  return d;
+}
+
+// 3–4. FAQ leg and the direct decision: fills ex.faq_hits and ex.faq_direct.
+// (A template only because KbIndex::Impl is private to KbIndex; K is always that.)
+template <class K>
+Status run_faq_leg(const K& k, const Preparation& prep, const PlanKnobs& knobs,
+                   const ExecutionInputs& inputs, const std::vector<std::string>& sources,
+                   const std::vector<PreparedQuery>& queries, std::vector<double>& acc,
+                   Execution& ex) {
+  LegRun faq_leg;
+  const std::vector<char> allowed = faq_scope(k, sources);
+  QAPLAN_TRY(run_leg(queries, k.options.rrf, acc, k.faq, allowed, true, knobs.faq_top_k, faq_leg));
+  for (const FusedHit& h : faq_leg.fused)
+    ex.faq_hits.push_back(to_hit(h, faq_leg, k.kb.faqs[h.doc].id));
+  const std::string key =
+      inputs.query ? exact_match_key(ex.query) : strip_separators(prep.normalized.text);
+  ex.faq_direct = decide_faq_direct(k, knobs, key, allowed, faq_leg, ex.reasons);
+  return {};
+}
+
+// 3. Document leg: fills ex.doc_hits (preferences boost the main query's lists; prefer_table
+// moves table rows first).
+// (A template only because KbIndex::Impl is private to KbIndex; K is always that.)
+template <class K>
+Status run_doc_leg(const K& k, const PlanKnobs& knobs, const ExecutionFilters& f,
+                   const std::vector<std::string>& sources,
+                   const std::vector<PreparedQuery>& queries, std::vector<double>& acc,
+                   Execution& ex) {
+  LegRun doc_leg;
+  const std::vector<char> allowed = doc_scope(k, sources, f);
+  std::vector<char> preferred;
+  if (f.prefer.any()) {
+    preferred = doc_scope(k, sources, f.with_preferences_required());
+    ex.reasons.push_back("doc_preferences_boosted");
+  }
+  QAPLAN_TRY(run_leg(queries, k.options.rrf, acc, k.doc, allowed, false, knobs.doc_top_k, doc_leg,
+                     f.prefer.any() ? &preferred : nullptr));
+  for (const FusedHit& h : doc_leg.fused)
+    ex.doc_hits.push_back(to_hit(h, doc_leg, k.sections[h.doc].parent_id));
+  if (knobs.prefer_table)
+    std::stable_partition(ex.doc_hits.begin(), ex.doc_hits.end(), [&](const LegHit& h) {
+      return k.kb.docs[k.sections[h.item].chunks.front()].kind == KbChunkKind::kTableRow;
+    });
+  return {};
+}
+
+// The context being filled: what is left of max_context_chars, each item cut to
+// max_context_doc_chars.
+struct ContextFill {
+  const KnowledgeBase& kb;
+  Execution& ex;
+  std::size_t budget;
+  std::size_t per_item;
+
+  // Adds `item` with the head of `text` that fits; false when the budget is spent.
+  bool add(ContextItem item, std::string_view text) {
+    if (budget == 0) return false;
+    std::size_t chars = 0;
+    item.text = head_chars(text, std::min(per_item, budget), chars, item.truncated);
+    item.chars = chars;
+    budget -= chars;
+    ex.context_chars += chars;
+    ex.contexts.push_back(std::move(item));
+    return true;
+  }
+
+  // Adds FAQ `fi`'s answer.
+  void faq_item(std::uint32_t fi, double score, double fused) {
+    const FaqEntry& e = kb.faqs[fi];
+    ContextItem c;
+    c.kind = "faq";
+    c.id = e.id;
+    c.source = e.source;
+    c.title = e.question;
+    c.score = score;
+    c.fused = fused;
+    add(std::move(c), e.answer);
+  }
+
+  // Adds the section of document hit `h` (its chunks' texts joined); false when the budget is
+  // spent.
+  bool section_item(const Section& s, const LegHit& h) {
+    const DocChunk& first = kb.docs[s.chunks.front()];
+    ContextItem c;
+    c.kind = "doc";
+    c.id = s.parent_id;
+    std::string text;
+    for (std::uint32_t ci : s.chunks) {
+      c.chunk_ids.push_back(kb.docs[ci].id);
+      text += kb.docs[ci].text;
+    }
+    c.source = first.source;
+    c.title = first.title;
+    c.section = first.section;
+    c.doc_id = first.doc_id;
+    c.version = first.version;
+    c.effective_from = first.effective_from;
+    c.effective_to = first.effective_to;
+    c.is_signed = first.is_signed;
+    c.table_row = first.kind == KbChunkKind::kTableRow;
+    c.score = h.cosine;
+    c.fused = h.fused;
+    return add(std::move(c), text);
+  }
+};
+
+// 5. Context: the direct FAQ's answer, then document sections, then the other FAQ hits, up to
+// final_context_top_n items above min_context_score. Returns the number of document items.
+std::size_t add_contexts(const KnowledgeBase& kb, const std::vector<Section>& sections,
+                         const PlanKnobs& knobs, bool direct, Execution& ex) {
+  const std::size_t top_n = static_cast<std::size_t>(std::max(0, knobs.final_context_top_n));
+  ContextFill fill{kb, ex, static_cast<std::size_t>(std::max(0, knobs.max_context_chars)),
+                   static_cast<std::size_t>(std::max(0, knobs.max_context_doc_chars))};
+  if (direct) {
+    const FaqDirectDecision& d = *ex.faq_direct;
+    double fused = 0;
+    for (const LegHit& h : ex.faq_hits)
+      if (h.item == d.faq) fused = h.fused;
+    fill.faq_item(d.faq, d.score, fused);
+    ex.answer = kb.faqs[d.faq].answer;
+  }
+  std::size_t docs_added = 0, faqs_added = 0;
+  for (const LegHit& h : ex.doc_hits) {
+    if (ex.contexts.size() >= top_n || fill.budget == 0) break;
+    if (h.cosine < knobs.min_context_score) continue;
+    if (fill.section_item(sections[h.item], h)) ++docs_added;
+  }
+  for (const LegHit& h : ex.faq_hits) {
+    if (ex.contexts.size() >= top_n || fill.budget == 0) break;
+    if (direct && h.item == ex.faq_direct->faq) continue;
+    if (h.cosine < knobs.min_context_score) continue;
+    fill.faq_item(h.item, h.cosine, h.fused);
+    ++faqs_added;
+  }
+  return docs_added;
+}
+
+// 6. Hit type, with the reason when it is not an FAQ direct answer.
+void decide_hit_type(bool direct, std::size_t docs_added, Execution& ex) {
+  if (direct) {
+    ex.hit_type = HitType::kFaqDirect;
+  } else if (!ex.contexts.empty()) {
+    ex.hit_type = HitType::kRag;
+    ex.reasons.push_back(docs_added > 0 ? "context_from_documents" : "context_from_faq_only");
+  } else {
+    ex.hit_type = HitType::kNoEvidence;
+    ex.reasons.push_back((ex.doc_hits.empty() && ex.faq_hits.empty())
+                             ? "nothing_matched_in_scope"
+                             : "no_context_above_min_score");
+  }
+}
+
+}  // namespace
+
 Result<Execution> execute_with_knobs(const Preparation& prep, const PlanKnobs& knobs,
                                      const KbIndex& index, const ExecutionInputs& inputs) {
   const auto t_start = Clock::now();
@@ -455,237 +744,37 @@ Result<Execution> execute_with_knobs(const Preparation& prep, const PlanKnobs& k
 
   // 1. Query texts: the main query (rewrite or normalized question), then the variants.
   auto t0 = Clock::now();
-  ex.query = inputs.query ? *inputs.query : prep.normalized.text;
-  if (knobs.use_query_variants)
-    for (const std::string& v : inputs.variants)
-      if (v != ex.query &&
-          std::find(ex.variants.begin(), ex.variants.end(), v) == ex.variants.end())
-        ex.variants.push_back(v);
-  std::vector<PreparedQuery> queries(1 + ex.variants.size());
-  for (std::size_t i = 0; i < queries.size(); ++i) {
-    const std::string& text = i == 0 ? ex.query : ex.variants[i - 1];
-    if (Status st = k.tokenizer.tokenize_into(text, queries[i].tokens); !st.ok()) {
-      Error e = std::move(st).error();
-      e.field = i == 0 ? "query" : "variants[" + std::to_string(i - 1) + "]";
-      return e;
-    }
-    if (knobs.run_faq) queries[i].faq_vec = k.faq.space.weigh(queries[i].tokens);
-    if (knobs.run_doc) queries[i].doc_vec = k.doc.space.weigh(queries[i].tokens);
-  }
+  QAPLAN_ASSIGN_OR_RETURN(const std::vector<PreparedQuery> queries,
+                          prepare_queries(k, prep, knobs, inputs, ex));
   ex.timings.query_ns = ns_since(t0);
 
   // 2. Scope. Sources: the filters', else the Preparation's effective sources (empty = all).
   const std::vector<std::string>& sources = f.sources.empty() ? prep.effective_sources : f.sources;
 
   std::vector<double> acc;
-  // The lists of one leg over every query text: [cosine, bm25] per text, each unique per item,
-  // in scope and cut to top_k; main_cos / main_bm25 hold the main query's best score per item and
-  // best_cos the best cosine over every text.
-  struct Leg {
-    std::vector<RankedList> lists;
-    std::vector<double> main_cos, main_bm25, best_cos;
-    std::vector<FusedHit> fused;
-  };
-  // `preferred`: the scope of the main query's extra cosine and BM25 lists (preferences).
-  auto run_leg = [&](const Collection& c, const std::vector<char>& allowed, bool faq_side,
-                     int top_k, Leg& leg, const std::vector<char>* preferred = nullptr) -> Status {
-    std::vector<double> best;
-    leg.best_cos.assign(c.items, 0.0);
-    // The main query's record scores, kept for the preferred lists (scored once, scoped twice).
-    std::vector<std::pair<std::uint32_t, double>> main_cos_raw, main_bm_raw;
-    auto add_cut = [&](ItemList list) {
-      cut(list, top_k);
-      leg.lists.push_back(std::move(list));
-    };
-    for (std::size_t i = 0; i < queries.size(); ++i) {
-      const SparseVec& qv = faq_side ? queries[i].faq_vec : queries[i].doc_vec;
-      auto cos_raw = cosine_scores(c, qv, acc);
-      auto bm_raw = bm25_scores(c, queries[i].tokens);
-      ItemList cos = best_per_item(cos_raw, c, allowed, best);
-      for (std::size_t it = 0; it < c.items; ++it)
-        leg.best_cos[it] = std::max(leg.best_cos[it], best[it]);
-      if (i == 0) leg.main_cos = best;
-      ItemList bm = best_per_item(bm_raw, c, allowed, best);
-      if (i == 0) leg.main_bm25 = best;
-      add_cut(std::move(cos));
-      add_cut(std::move(bm));
-      if (i == 0 && preferred) {
-        main_cos_raw = std::move(cos_raw);
-        main_bm_raw = std::move(bm_raw);
-      }
-    }
-    if (preferred) {
-      add_cut(best_per_item(main_cos_raw, c, *preferred, best));
-      add_cut(best_per_item(main_bm_raw, c, *preferred, best));
-    }
-    QAPLAN_ASSIGN_OR_RETURN(leg.fused, fuse_rrf(leg.lists, k.options.rrf));
-    if (leg.fused.size() > static_cast<std::size_t>(top_k))
-      leg.fused.resize(static_cast<std::size_t>(top_k));
-    return {};
-  };
-  auto to_hit = [](const FusedHit& h, const Leg& leg, std::string id) {
-    LegHit x;
-    x.item = h.doc;
-    x.id = std::move(id);
-    x.fused = h.score;
-    x.cosine = leg.best_cos[h.doc];
-    if (leg.main_bm25[h.doc] > 0) x.bm25 = leg.main_bm25[h.doc];
-    x.cosine_rank = h.ranks[0];
-    x.bm25_rank = h.ranks[1];
-    return x;
-  };
 
   // 3–4. FAQ leg and the direct decision.
-  Leg faq_leg;
   if (knobs.run_faq) {
     t0 = Clock::now();
-    const std::vector<char> allowed = faq_scope(k, sources);
-    QAPLAN_TRY(run_leg(k.faq, allowed, true, knobs.faq_top_k, faq_leg));
-    for (const FusedHit& h : faq_leg.fused)
-      ex.faq_hits.push_back(to_hit(h, faq_leg, k.kb.faqs[h.doc].id));
-    FaqDirectDecision d;
-    d.threshold = knobs.faq_direct_threshold;
-    d.exact_only = knobs.faq_direct_exact_only;
-    const std::string key =
-        inputs.query ? exact_match_key(ex.query) : strip_separators(prep.normalized.text);
-    if (auto it = k.exact.find(key); !key.empty() && it != k.exact.end()) {
-      const std::uint32_t fi = it->second;
-      // The exact FAQ must be in scope like any other hit.
-      bool in_scope = false;
-      for (std::size_t r = 0; r < allowed.size() && !in_scope; ++r)
-        in_scope = k.faq.item_of[r] == fi && allowed[r];
-      if (in_scope) {
-        d.has_candidate = true;
-        d.faq = fi;
-        d.exact = true;
-        d.score = 1.0;
-      }
-    }
-    if (!d.has_candidate && !faq_leg.fused.empty()) {
-      d.has_candidate = true;
-      d.faq = faq_leg.fused.front().doc;
-      d.score = faq_leg.main_cos[d.faq];
-    }
-    if (d.has_candidate) {
-      d.faq_id = k.kb.faqs[d.faq].id;
-      d.answered = d.exact_only ? d.exact : d.score >= d.threshold;
-      ex.reasons.push_back(d.exact ? "faq_exact_match" : "faq_not_exact");
-      if (!d.exact_only)
-        ex.reasons.push_back(d.answered ? "faq_score_at_or_above_threshold"
-                                        : "faq_score_below_threshold");
-      else if (!d.exact)
-        ex.reasons.push_back("faq_direct_exact_only");
-    } else {
-      ex.reasons.push_back("no_faq_candidate");
-    }
-    ex.faq_direct = d;
+    QAPLAN_TRY(run_faq_leg(k, prep, knobs, inputs, sources, queries, acc, ex));
     ex.timings.faq_ns = ns_since(t0);
   }
 
   // 3. Document leg.
-  Leg doc_leg;
   if (knobs.run_doc) {
     t0 = Clock::now();
-    const std::vector<char> allowed = doc_scope(k, sources, f);
-    std::vector<char> preferred;
-    if (f.prefer.any()) {
-      preferred = doc_scope(k, sources, f.with_preferences_required());
-      ex.reasons.push_back("doc_preferences_boosted");
-    }
-    QAPLAN_TRY(run_leg(k.doc, allowed, false, knobs.doc_top_k, doc_leg,
-                       f.prefer.any() ? &preferred : nullptr));
-    for (const FusedHit& h : doc_leg.fused)
-      ex.doc_hits.push_back(to_hit(h, doc_leg, k.sections[h.doc].parent_id));
-    if (knobs.prefer_table)
-      std::stable_partition(ex.doc_hits.begin(), ex.doc_hits.end(), [&](const LegHit& h) {
-        return k.kb.docs[k.sections[h.item].chunks.front()].kind == KbChunkKind::kTableRow;
-      });
+    QAPLAN_TRY(run_doc_leg(k, knobs, f, sources, queries, acc, ex));
     ex.timings.doc_ns = ns_since(t0);
   }
 
   // 5. Context.
   t0 = Clock::now();
-  const std::size_t top_n = static_cast<std::size_t>(std::max(0, knobs.final_context_top_n));
-  std::size_t budget = static_cast<std::size_t>(std::max(0, knobs.max_context_chars));
-  const std::size_t per_item = static_cast<std::size_t>(std::max(0, knobs.max_context_doc_chars));
-  auto add = [&](ContextItem item, std::string_view text) {
-    if (budget == 0) return false;
-    std::size_t chars = 0;
-    item.text = head_chars(text, std::min(per_item, budget), chars, item.truncated);
-    item.chars = chars;
-    budget -= chars;
-    ex.context_chars += chars;
-    ex.contexts.push_back(std::move(item));
-    return true;
-  };
-  auto faq_item = [&](std::uint32_t fi, double score, double fused) {
-    const FaqEntry& e = k.kb.faqs[fi];
-    ContextItem c;
-    c.kind = "faq";
-    c.id = e.id;
-    c.source = e.source;
-    c.title = e.question;
-    c.score = score;
-    c.fused = fused;
-    add(std::move(c), e.answer);
-  };
   const bool direct = ex.faq_direct && ex.faq_direct->answered;
-  if (direct) {
-    const FaqDirectDecision& d = *ex.faq_direct;
-    double fused = 0;
-    for (const LegHit& h : ex.faq_hits)
-      if (h.item == d.faq) fused = h.fused;
-    faq_item(d.faq, d.score, fused);
-    ex.answer = k.kb.faqs[d.faq].answer;
-  }
-  std::size_t docs_added = 0, faqs_added = 0;
-  for (const LegHit& h : ex.doc_hits) {
-    if (ex.contexts.size() >= top_n || budget == 0) break;
-    if (h.cosine < knobs.min_context_score) continue;
-    const Section& s = k.sections[h.item];
-    const DocChunk& first = k.kb.docs[s.chunks.front()];
-    ContextItem c;
-    c.kind = "doc";
-    c.id = s.parent_id;
-    std::string text;
-    for (std::uint32_t ci : s.chunks) {
-      c.chunk_ids.push_back(k.kb.docs[ci].id);
-      text += k.kb.docs[ci].text;
-    }
-    c.source = first.source;
-    c.title = first.title;
-    c.section = first.section;
-    c.doc_id = first.doc_id;
-    c.version = first.version;
-    c.effective_from = first.effective_from;
-    c.effective_to = first.effective_to;
-    c.is_signed = first.is_signed;
-    c.table_row = first.kind == KbChunkKind::kTableRow;
-    c.score = h.cosine;
-    c.fused = h.fused;
-    if (add(std::move(c), text)) ++docs_added;
-  }
-  for (const LegHit& h : ex.faq_hits) {
-    if (ex.contexts.size() >= top_n || budget == 0) break;
-    if (direct && h.item == ex.faq_direct->faq) continue;
-    if (h.cosine < knobs.min_context_score) continue;
-    faq_item(h.item, h.cosine, h.fused);
-    ++faqs_added;
-  }
+  const std::size_t docs_added = add_contexts(k.kb, k.sections, knobs, direct, ex);
   ex.timings.context_ns = ns_since(t0);
 
   // 6. Hit type.
-  if (direct) {
-    ex.hit_type = HitType::kFaqDirect;
-  } else if (!ex.contexts.empty()) {
-    ex.hit_type = HitType::kRag;
-    ex.reasons.push_back(docs_added > 0 ? "context_from_documents" : "context_from_faq_only");
-  } else {
-    ex.hit_type = HitType::kNoEvidence;
-    ex.reasons.push_back((ex.doc_hits.empty() && ex.faq_hits.empty())
-                             ? "nothing_matched_in_scope"
-                             : "no_context_above_min_score");
-  }
+  decide_hit_type(direct, docs_added, ex);
   ex.timings.total_ns = ns_since(t_start);
   return ex;
 }

@@ -183,6 +183,223 @@ std::string point_text(const Point& p) {
   return std::to_string(p.correct) + " correct / " + std::to_string(p.false_direct) + " false";
 }
 
+// Reads `file` as a report whose "report" field is `report`; `not_it` is the message otherwise.
+Result<js::Json> read_report(const NamedText& file, const char* report, const char* not_it) {
+  return js::read_json(file.name, 0, [&] {
+    js::Json j = js::parse_strict(file.text);
+    if (str(j, "report") != report) js::fail("report", not_it);
+    return j;
+  });
+}
+
+// Same data, same config: the calibration and the evaluation ran on one dataset with one config,
+// and that config is `config_file`. Sets r's dataset fields.
+void check_same_inputs(const js::Json& cal, const js::Json& ev, const NamedText& eval_file,
+                       const NamedText& config_file, RecommendReport& r) {
+  const std::string cal_ds = str(cal, "dataset.sha256"), ev_ds = str(ev, "dataset.sha256");
+  if (cal_ds != ev_ds)
+    js::fail(eval_file.name + ": dataset.sha256",
+             "the evaluation ran on another dataset than the calibration (" + cal_ds.substr(0, 12) +
+                 "… vs " + ev_ds.substr(0, 12) + "…)");
+  const std::string cal_cfg = str(cal, "config.sha256"), ev_cfg = str(ev, "config.sha256");
+  if (cal_cfg != ev_cfg)
+    js::fail(eval_file.name + ": config.sha256",
+             "the evaluation ran with another config than the calibration");
+  if (cal_cfg != r.config_sha256)
+    js::fail(config_file.name,
+             "this config is not the one the calibration ran with (SHA-256 " +
+                 r.config_sha256.substr(0, 12) + "… vs " + cal_cfg.substr(0, 12) + "…)");
+  r.dataset_version = str(cal, "dataset.version");
+  r.dataset_sha256 = cal_ds;
+}
+
+// Gates: the intent-policy and eval-chain gates into r; returns why every item is held back
+// ("" when both pass).
+std::string read_gates(const js::Json& pol, const js::Json& ev, RecommendReport& r) {
+  const std::size_t crit = count(pol, "summary.critical.samples");
+  const std::size_t crit_failed = count(pol, "summary.critical.failed");
+  r.policy_gate_failed = crit_failed > 0;
+  r.policy_summary = "critical failed " + std::to_string(crit_failed) + "/" + std::to_string(crit);
+  if (pol.contains("accuracy") && pol["accuracy"].is_object())
+    for (const auto& [dim, v] : pol["accuracy"].items())
+      if (v.is_object() && v.contains("checked") && v["checked"].get<std::size_t>() > 0)
+        r.policy_summary += "; " + dim + " " + std::to_string(v["passed"].get<std::size_t>()) +
+                            "/" + std::to_string(v["checked"].get<std::size_t>());
+  r.evaluation_gate_failed = at(ev, "regression.failed").get<bool>();
+  r.evaluation_summary = "regression gate " + std::string(r.evaluation_gate_failed ? "FAILED" : "passed");
+  for (const auto& c : at(ev, "regression.checks"))
+    if (c.at("regressed").get<bool>())
+      r.evaluation_summary += "; " + c.at("metric").get<std::string>() + " regressed";
+  std::string gate_reason;
+  if (r.policy_gate_failed)
+    gate_reason = "gate failed: eval-policy " + r.policy_summary +
+                  " — fix routing, intent and source before tuning retrieval";
+  else if (r.evaluation_gate_failed)
+    gate_reason = "gate failed: eval-chain " + r.evaluation_summary +
+                  " — fix the regression before tuning";
+  return gate_reason;
+}
+
+// Sets an item's decision: only "improved" applies the candidate.
+void decide(Recommendation& rec, const std::string& code, const std::string& why) {
+  rec.action = code == "improved" ? kApply : kKeep;
+  rec.reason_code = code;
+  rec.reason = why;
+}
+
+// 1. The FAQ direct threshold of one calibration band `b`.
+Recommendation band_recommendation(const js::Json& b, const ChainEvalConfig& s,
+                                   const std::string& gate_reason, double ceiling) {
+  Recommendation rec;
+  rec.parameter = str(b, "parameter");
+  rec.current = num(b, "current");
+  rec.candidate = num(b, "candidate");
+  rec.symptom = *rec.candidate > *rec.current   ? "误直出 (false direct answers): raise"
+                : *rec.candidate < *rec.current ? "漏直出 (missed direct answers): lower"
+                                                : "FAQ direct answers";
+  const std::size_t n = count(b, "samples"), pos = count(b, "positives");
+  const std::size_t tn = count(b, "test.samples");
+  const Point cur = point(b, "test.at_current"), cand = point(b, "test.at_candidate");
+  const long gain = (static_cast<long>(cand.correct) - static_cast<long>(cur.correct)) +
+                    (static_cast<long>(cur.false_direct) - static_cast<long>(cand.false_direct));
+  const std::string test_text = "test " + point_text(cur) + " at " + num_text(*rec.current) +
+                                " vs " + point_text(cand) + " at " + num_text(*rec.candidate);
+  if (!gate_reason.empty()) {
+    decide(rec, "gate_failed", gate_reason);
+  } else if (n < s.min_band_samples || pos < s.min_band_positives) {
+    decide(rec, "too_few_samples",
+           "too few samples: " + std::to_string(n) + " dev samples, " + std::to_string(pos) +
+               " good (need " + std::to_string(s.min_band_samples) + " and " +
+               std::to_string(s.min_band_positives) + ")");
+  } else if (*rec.candidate == *rec.current) {
+    decide(rec, "no_improvement", "no improvement: the dev optimum is the current value");
+  } else if (!cand.feasible) {
+    decide(rec, "no_improvement",
+           "no improvement: on test the candidate breaks the false-direct ceiling " +
+               internal::pct_or(ceiling) + " (" + test_text + ")");
+  } else if (gain <= 0) {
+    decide(rec, "no_improvement", "no improvement on test (" + test_text + ")");
+  } else if (static_cast<std::size_t>(gain) < noise_floor(s, tn)) {
+    decide(rec, "within_noise",
+           "improvement within noise: test gain " + std::to_string(gain) + " < " +
+               std::to_string(noise_floor(s, tn)) + " (" + test_text + ")");
+  } else {
+    decide(rec, "improved",
+           "test gain " + std::to_string(gain) + " ≥ " + std::to_string(noise_floor(s, tn)) +
+               " (" + test_text + "); dev " + std::to_string(n) + " samples, " +
+               std::to_string(pos) + " good");
+  }
+  return rec;
+}
+
+// 2. model_min_score, from the calibration's "model_min_score" object `m`.
+Recommendation model_min_score_recommendation(const js::Json& m, const ChainEvalConfig& s,
+                                              const std::string& gate_reason) {
+  Recommendation rec;
+  rec.parameter = "[intent_gateway] model_min_score";
+  rec.symptom = "意图模型误接管规则 (the model overrides rules wrongly): raise";
+  rec.current = num(m, "current");
+  if (!at(m, "available").get<bool>()) {
+    decide(rec, gate_reason.empty() ? "too_few_samples" : "gate_failed",
+           gate_reason.empty() ? "too few samples: no candidate — " + str(m, "skipped")
+                               : gate_reason);
+  } else {
+    rec.candidate = num(m, "candidate");
+    if (*rec.candidate < *rec.current) rec.symptom = "model takeovers are right more often than the rules: lower";
+    const std::size_t rows = count(m, "samples");
+    const std::size_t cur = count(m, "test.at_current.correct");
+    const std::size_t cand = count(m, "test.at_candidate.correct");
+    const std::size_t trows = count(m, "test.at_current.rows");
+    const std::string text = "test correct intents " + std::to_string(cur) + "/" +
+                             std::to_string(trows) + " at " + num_text(*rec.current) + " vs " +
+                             std::to_string(cand) + " at " + num_text(*rec.candidate);
+    const long gain = static_cast<long>(cand) - static_cast<long>(cur);
+    if (!gate_reason.empty())
+      decide(rec, "gate_failed", gate_reason);
+    else if (rows < s.min_band_samples)
+      decide(rec, "too_few_samples", "too few samples: " + std::to_string(rows) + " dev rows");
+    else if (*rec.candidate == *rec.current)
+      decide(rec, "no_improvement", "no improvement: the dev optimum is the current value");
+    else if (gain <= 0)
+      decide(rec, "no_improvement", "no improvement on test (" + text + ")");
+    else if (static_cast<std::size_t>(gain) < noise_floor(s, trows))
+      decide(rec, "within_noise", "improvement within noise: test gain " +
+                                      std::to_string(gain) + " < " +
+                                      std::to_string(noise_floor(s, trows)) + " (" + text + ")");
+    else
+      decide(rec, "improved", "test gain " + std::to_string(gain) + " (" + text + ")");
+  }
+  return rec;
+}
+
+// Frequent conflicts: the seed keeps the conservative score and asks for samples.
+Recommendation conflict_recommendation(const js::Json& m, const std::string& gate_reason) {
+  Recommendation c;
+  c.parameter = "[intent_gateway] conflict_final_score";
+  c.symptom = "规则和模型频繁冲突 (rule and model often disagree)";
+  const std::size_t conflicts = count(m, "dev_at_current.conflicts");
+  const std::size_t rows = count(m, "dev_at_current.rows");
+  decide(c, gate_reason.empty() ? "no_improvement" : "gate_failed",
+         gate_reason.empty()
+             ? "keep the conservative score and add training samples: " +
+                   std::to_string(conflicts) + " conflicts in " + std::to_string(rows) +
+                   " dev rows"
+             : gate_reason);
+  return c;
+}
+
+// 3. One pool what-if `w` of the evaluation (漏召回).
+Recommendation pool_recommendation(const js::Json& ev, const js::Json& w, const ChainEvalConfig& s,
+                                   const std::string& gate_reason) {
+  Recommendation rec;
+  rec.parameter = str(w, "parameter");
+  rec.symptom = "漏召回 (expected evidence not retrieved): widen the pool";
+  rec.current = num(w, "from");
+  rec.candidate = num(w, "to");
+  const std::size_t now = count(ev, "metrics.test.counts.expected_chunks_in_context");
+  const std::size_t then = count(w, "test.counts.expected_chunks_in_context");
+  const std::size_t chunks = count(ev, "metrics.test.counts.expected_chunks");
+  const std::size_t acc_now = count(ev, "metrics.test.counts.hit_type_correct");
+  const std::size_t acc_then = count(w, "test.counts.hit_type_correct");
+  const std::size_t questions = count(ev, "metrics.test.questions");
+  const long gain = static_cast<long>(then) - static_cast<long>(now);
+  const std::string text = "test expected chunks in context " + std::to_string(now) + "/" +
+                           std::to_string(chunks) + " → " + std::to_string(then) +
+                           ", hit types right " + std::to_string(acc_now) + " → " +
+                           std::to_string(acc_then);
+  if (!gate_reason.empty())
+    decide(rec, "gate_failed", gate_reason);
+  else if (gain <= 0 || acc_then < acc_now)
+    decide(rec, "no_improvement", "no improvement on test (" + text + ")");
+  else if (static_cast<std::size_t>(gain) < noise_floor(s, questions))
+    decide(rec, "within_noise", "improvement within noise: " + text);
+  else
+    decide(rec, "improved", text);
+  return rec;
+}
+
+// Diffs: each applied item's hunk, and the whole config diff (edits in line order); moves the
+// items into r.
+void add_diffs(std::vector<std::pair<Recommendation, std::optional<Edit>>>& items,
+               const std::vector<std::string>& lines, const std::string& config_name,
+               RecommendReport& r) {
+  std::vector<Edit> edits;
+  for (auto& [rec, edit] : items) {
+    if (rec.action == kApply && rec.candidate) {
+      edit = make_edit(lines, rec.parameter, *rec.candidate);
+      if (!edit) js::fail(config_name, "cannot find " + rec.parameter + " in the config");
+      rec.diff = hunk(lines, *edit);
+      edits.push_back(*edit);
+    }
+    r.items.push_back(rec);
+  }
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.line < b.line; });
+  if (!edits.empty()) {
+    r.config_diff = "--- " + config_name + "\n+++ " + config_name + "\n";
+    for (const Edit& e : edits) r.config_diff += hunk(lines, e);
+  }
+}
+
 }  // namespace
 
 Result<RecommendReport> recommend(const NamedText& cal_file, const NamedText& eval_file,
@@ -195,202 +412,42 @@ Result<RecommendReport> recommend(const NamedText& cal_file, const NamedText& ev
   r.config_name = config_file.name;
   r.config_sha256 = internal::sha256_hex(config_file.text);
   r.latency_budget_us = s.latency_p95_budget_us;
-  QAPLAN_ASSIGN_OR_RETURN(js::Json cal, js::read_json(cal_file.name, 0, [&] {
-                            js::Json j = js::parse_strict(cal_file.text);
-                            if (str(j, "report") != "qaplan threshold calibration")
-                              js::fail("report", "not a calibration report (qaplan calibrate)");
-                            return j;
-                          }));
-  QAPLAN_ASSIGN_OR_RETURN(js::Json ev, js::read_json(eval_file.name, 0, [&] {
-                            js::Json j = js::parse_strict(eval_file.text);
-                            if (str(j, "report") != "qaplan core-chain evaluation")
-                              js::fail("report", "not a core-chain evaluation (qaplan eval-chain)");
-                            return j;
-                          }));
-  QAPLAN_ASSIGN_OR_RETURN(js::Json pol, js::read_json(policy_file.name, 0, [&] {
-                            js::Json j = js::parse_strict(policy_file.text);
-                            if (str(j, "report") != "intent-policy")
-                              js::fail("report", "not an intent-policy report (qaplan eval-policy)");
-                            return j;
-                          }));
+  QAPLAN_ASSIGN_OR_RETURN(js::Json cal,
+                          read_report(cal_file, "qaplan threshold calibration",
+                                      "not a calibration report (qaplan calibrate)"));
+  QAPLAN_ASSIGN_OR_RETURN(js::Json ev,
+                          read_report(eval_file, "qaplan core-chain evaluation",
+                                      "not a core-chain evaluation (qaplan eval-chain)"));
+  QAPLAN_ASSIGN_OR_RETURN(js::Json pol,
+                          read_report(policy_file, "intent-policy",
+                                      "not an intent-policy report (qaplan eval-policy)"));
   const std::vector<std::string> lines = split_lines(config_file.text);
 
   return js::read_json("recommend", 0, [&] {
     // Same data, same config.
-    const std::string cal_ds = str(cal, "dataset.sha256"), ev_ds = str(ev, "dataset.sha256");
-    if (cal_ds != ev_ds)
-      js::fail(eval_file.name + ": dataset.sha256",
-               "the evaluation ran on another dataset than the calibration (" + cal_ds.substr(0, 12) +
-                   "… vs " + ev_ds.substr(0, 12) + "…)");
-    const std::string cal_cfg = str(cal, "config.sha256"), ev_cfg = str(ev, "config.sha256");
-    if (cal_cfg != ev_cfg)
-      js::fail(eval_file.name + ": config.sha256",
-               "the evaluation ran with another config than the calibration");
-    if (cal_cfg != r.config_sha256)
-      js::fail(config_file.name,
-               "this config is not the one the calibration ran with (SHA-256 " +
-                   r.config_sha256.substr(0, 12) + "… vs " + cal_cfg.substr(0, 12) + "…)");
-    r.dataset_version = str(cal, "dataset.version");
-    r.dataset_sha256 = cal_ds;
+    check_same_inputs(cal, ev, eval_file, config_file, r);
 
     // Gates.
-    const std::size_t crit = count(pol, "summary.critical.samples");
-    const std::size_t crit_failed = count(pol, "summary.critical.failed");
-    r.policy_gate_failed = crit_failed > 0;
-    r.policy_summary = "critical failed " + std::to_string(crit_failed) + "/" + std::to_string(crit);
-    if (pol.contains("accuracy") && pol["accuracy"].is_object())
-      for (const auto& [dim, v] : pol["accuracy"].items())
-        if (v.is_object() && v.contains("checked") && v["checked"].get<std::size_t>() > 0)
-          r.policy_summary += "; " + dim + " " + std::to_string(v["passed"].get<std::size_t>()) +
-                              "/" + std::to_string(v["checked"].get<std::size_t>());
-    r.evaluation_gate_failed = at(ev, "regression.failed").get<bool>();
-    r.evaluation_summary = "regression gate " + std::string(r.evaluation_gate_failed ? "FAILED" : "passed");
-    for (const auto& c : at(ev, "regression.checks"))
-      if (c.at("regressed").get<bool>())
-        r.evaluation_summary += "; " + c.at("metric").get<std::string>() + " regressed";
-    std::string gate_reason;
-    if (r.policy_gate_failed)
-      gate_reason = "gate failed: eval-policy " + r.policy_summary +
-                    " — fix routing, intent and source before tuning retrieval";
-    else if (r.evaluation_gate_failed)
-      gate_reason = "gate failed: eval-chain " + r.evaluation_summary +
-                    " — fix the regression before tuning";
+    const std::string gate_reason = read_gates(pol, ev, r);
 
     const double ceiling = num(cal, "faq_direct.false_direct_ceiling");
     std::vector<std::pair<Recommendation, std::optional<Edit>>> items;
-    auto decide = [&](Recommendation& rec, const std::string& code, const std::string& why) {
-      rec.action = code == "improved" ? kApply : kKeep;
-      rec.reason_code = code;
-      rec.reason = why;
-    };
 
     // 1. FAQ direct thresholds, one per band.
-    for (const auto& b : at(cal, "faq_direct.bands")) {
-      Recommendation rec;
-      rec.parameter = str(b, "parameter");
-      rec.current = num(b, "current");
-      rec.candidate = num(b, "candidate");
-      rec.symptom = *rec.candidate > *rec.current   ? "误直出 (false direct answers): raise"
-                    : *rec.candidate < *rec.current ? "漏直出 (missed direct answers): lower"
-                                                    : "FAQ direct answers";
-      const std::size_t n = count(b, "samples"), pos = count(b, "positives");
-      const std::size_t tn = count(b, "test.samples");
-      const Point cur = point(b, "test.at_current"), cand = point(b, "test.at_candidate");
-      const long gain = (static_cast<long>(cand.correct) - static_cast<long>(cur.correct)) +
-                        (static_cast<long>(cur.false_direct) - static_cast<long>(cand.false_direct));
-      const std::string test_text = "test " + point_text(cur) + " at " + num_text(*rec.current) +
-                                    " vs " + point_text(cand) + " at " + num_text(*rec.candidate);
-      if (!gate_reason.empty()) {
-        decide(rec, "gate_failed", gate_reason);
-      } else if (n < s.min_band_samples || pos < s.min_band_positives) {
-        decide(rec, "too_few_samples",
-               "too few samples: " + std::to_string(n) + " dev samples, " + std::to_string(pos) +
-                   " good (need " + std::to_string(s.min_band_samples) + " and " +
-                   std::to_string(s.min_band_positives) + ")");
-      } else if (*rec.candidate == *rec.current) {
-        decide(rec, "no_improvement", "no improvement: the dev optimum is the current value");
-      } else if (!cand.feasible) {
-        decide(rec, "no_improvement",
-               "no improvement: on test the candidate breaks the false-direct ceiling " +
-                   internal::pct_or(ceiling) + " (" + test_text + ")");
-      } else if (gain <= 0) {
-        decide(rec, "no_improvement", "no improvement on test (" + test_text + ")");
-      } else if (static_cast<std::size_t>(gain) < noise_floor(s, tn)) {
-        decide(rec, "within_noise",
-               "improvement within noise: test gain " + std::to_string(gain) + " < " +
-                   std::to_string(noise_floor(s, tn)) + " (" + test_text + ")");
-      } else {
-        decide(rec, "improved",
-               "test gain " + std::to_string(gain) + " ≥ " + std::to_string(noise_floor(s, tn)) +
-                   " (" + test_text + "); dev " + std::to_string(n) + " samples, " +
-                   std::to_string(pos) + " good");
-      }
-      items.emplace_back(rec, std::nullopt);
-    }
+    for (const auto& b : at(cal, "faq_direct.bands"))
+      items.emplace_back(band_recommendation(b, s, gate_reason, ceiling), std::nullopt);
 
     // 2. model_min_score.
     {
       const js::Json& m = at(cal, "model_min_score");
-      Recommendation rec;
-      rec.parameter = "[intent_gateway] model_min_score";
-      rec.symptom = "意图模型误接管规则 (the model overrides rules wrongly): raise";
-      rec.current = num(m, "current");
-      if (!at(m, "available").get<bool>()) {
-        decide(rec, gate_reason.empty() ? "too_few_samples" : "gate_failed",
-               gate_reason.empty() ? "too few samples: no candidate — " + str(m, "skipped")
-                                   : gate_reason);
-      } else {
-        rec.candidate = num(m, "candidate");
-        if (*rec.candidate < *rec.current) rec.symptom = "model takeovers are right more often than the rules: lower";
-        const std::size_t rows = count(m, "samples");
-        const std::size_t cur = count(m, "test.at_current.correct");
-        const std::size_t cand = count(m, "test.at_candidate.correct");
-        const std::size_t trows = count(m, "test.at_current.rows");
-        const std::string text = "test correct intents " + std::to_string(cur) + "/" +
-                                 std::to_string(trows) + " at " + num_text(*rec.current) + " vs " +
-                                 std::to_string(cand) + " at " + num_text(*rec.candidate);
-        const long gain = static_cast<long>(cand) - static_cast<long>(cur);
-        if (!gate_reason.empty())
-          decide(rec, "gate_failed", gate_reason);
-        else if (rows < s.min_band_samples)
-          decide(rec, "too_few_samples", "too few samples: " + std::to_string(rows) + " dev rows");
-        else if (*rec.candidate == *rec.current)
-          decide(rec, "no_improvement", "no improvement: the dev optimum is the current value");
-        else if (gain <= 0)
-          decide(rec, "no_improvement", "no improvement on test (" + text + ")");
-        else if (static_cast<std::size_t>(gain) < noise_floor(s, trows))
-          decide(rec, "within_noise", "improvement within noise: test gain " +
-                                          std::to_string(gain) + " < " +
-                                          std::to_string(noise_floor(s, trows)) + " (" + text + ")");
-        else
-          decide(rec, "improved", "test gain " + std::to_string(gain) + " (" + text + ")");
-      }
-      items.emplace_back(rec, std::nullopt);
-      // Frequent conflicts: the seed keeps the conservative score and asks for samples.
-      if (at(m, "available").get<bool>()) {
-        Recommendation c;
-        c.parameter = "[intent_gateway] conflict_final_score";
-        c.symptom = "规则和模型频繁冲突 (rule and model often disagree)";
-        const std::size_t conflicts = count(m, "dev_at_current.conflicts");
-        const std::size_t rows = count(m, "dev_at_current.rows");
-        decide(c, gate_reason.empty() ? "no_improvement" : "gate_failed",
-               gate_reason.empty()
-                   ? "keep the conservative score and add training samples: " +
-                         std::to_string(conflicts) + " conflicts in " + std::to_string(rows) +
-                         " dev rows"
-                   : gate_reason);
-        items.emplace_back(c, std::nullopt);
-      }
+      items.emplace_back(model_min_score_recommendation(m, s, gate_reason), std::nullopt);
+      if (at(m, "available").get<bool>())
+        items.emplace_back(conflict_recommendation(m, gate_reason), std::nullopt);
     }
 
     // 3. The pool what-ifs (漏召回).
-    for (const auto& w : at(ev, "what_if")) {
-      Recommendation rec;
-      rec.parameter = str(w, "parameter");
-      rec.symptom = "漏召回 (expected evidence not retrieved): widen the pool";
-      rec.current = num(w, "from");
-      rec.candidate = num(w, "to");
-      const std::size_t now = count(ev, "metrics.test.counts.expected_chunks_in_context");
-      const std::size_t then = count(w, "test.counts.expected_chunks_in_context");
-      const std::size_t chunks = count(ev, "metrics.test.counts.expected_chunks");
-      const std::size_t acc_now = count(ev, "metrics.test.counts.hit_type_correct");
-      const std::size_t acc_then = count(w, "test.counts.hit_type_correct");
-      const std::size_t questions = count(ev, "metrics.test.questions");
-      const long gain = static_cast<long>(then) - static_cast<long>(now);
-      const std::string text = "test expected chunks in context " + std::to_string(now) + "/" +
-                               std::to_string(chunks) + " → " + std::to_string(then) +
-                               ", hit types right " + std::to_string(acc_now) + " → " +
-                               std::to_string(acc_then);
-      if (!gate_reason.empty())
-        decide(rec, "gate_failed", gate_reason);
-      else if (gain <= 0 || acc_then < acc_now)
-        decide(rec, "no_improvement", "no improvement on test (" + text + ")");
-      else if (static_cast<std::size_t>(gain) < noise_floor(s, questions))
-        decide(rec, "within_noise", "improvement within noise: " + text);
-      else
-        decide(rec, "improved", text);
-      items.emplace_back(rec, std::nullopt);
-    }
+    for (const auto& w : at(ev, "what_if"))
+      items.emplace_back(pool_recommendation(ev, w, s, gate_reason), std::nullopt);
 
     // Latency: reported, never a change by itself.
     if (ev.contains("timing") && ev["timing"].contains("stages") &&
@@ -398,21 +455,7 @@ Result<RecommendReport> recommend(const NamedText& cal_file, const NamedText& ev
       r.chain_p95_us = ev["timing"]["stages"]["chain"]["p95_us"].get<double>();
 
     // Diffs.
-    std::vector<Edit> edits;
-    for (auto& [rec, edit] : items) {
-      if (rec.action == kApply && rec.candidate) {
-        edit = make_edit(lines, rec.parameter, *rec.candidate);
-        if (!edit) js::fail(config_file.name, "cannot find " + rec.parameter + " in the config");
-        rec.diff = hunk(lines, *edit);
-        edits.push_back(*edit);
-      }
-      r.items.push_back(rec);
-    }
-    std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.line < b.line; });
-    if (!edits.empty()) {
-      r.config_diff = "--- " + config_file.name + "\n+++ " + config_file.name + "\n";
-      for (const Edit& e : edits) r.config_diff += hunk(lines, e);
-    }
+    add_diffs(items, lines, config_file.name, r);
     return r;
   });
 }

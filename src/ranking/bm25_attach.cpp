@@ -16,10 +16,9 @@ Error invalid_bm25(const std::string& file, const std::string& what) {
   return make_file_error(ErrorCode::kInvalidInput, "invalid BM25 index: " + what, file);
 }
 
-}  // namespace
-
-Status attach(Bm25Data& x, std::span<const std::uint8_t> bytes, const std::string& file,
-              const Bm25OpenOptions& o) {
+// The header: magic, version, size and checksums, checked before any other field is trusted.
+Result<Header> read_bm25_header(std::span<const std::uint8_t> bytes, const std::string& file,
+                                const Bm25OpenOptions& o) {
   if (bytes.size() < sizeof(kMagic) || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0)
     return invalid_bm25(file, "not a qaplan BM25 index (wrong magic bytes)");
   if (bytes.size() < 16)
@@ -43,6 +42,12 @@ Status attach(Bm25Data& x, std::span<const std::uint8_t> bytes, const std::strin
                          " bytes, file has " + std::to_string(bytes.size()));
   if (o.verify_checksum && internal::checksum64(bytes.subspan(kHeaderBytes)) != h.payload_hash)
     return invalid_bm25(file, "checksum mismatch (file corrupted)");
+  return h;
+}
+
+// The header's tokenizer, norms, k1 and b and counts: checked, and the options copied into `x`.
+Status read_bm25_options(Bm25Data& x, const Header& h, const std::string& file,
+                         const Bm25OpenOptions& o) {
   const std::string tok(h.tokenizer, strnlen(h.tokenizer, sizeof h.tokenizer));
   if (!o.expected_tokenizer.empty() && tok != o.expected_tokenizer)
     return make_file_error(ErrorCode::kInvalidInput,
@@ -62,6 +67,12 @@ Status attach(Bm25Data& x, std::span<const std::uint8_t> bytes, const std::strin
       h.num_postings > h.num_docs * std::max<std::uint64_t>(h.num_terms, 1) ||
       h.num_blocks > h.num_postings || !std::isfinite(h.avgdl) || h.avgdl < 0)
     return invalid_bm25(file, "inconsistent counts");
+  return {};
+}
+
+// Checks the section table and points x's statistics and views into the image.
+Status map_bm25_sections(Bm25Data& x, const Header& h, std::span<const std::uint8_t> bytes,
+                         const std::string& file) {
   // Sections: aligned, inside the file, of the sizes the counts imply.
   const bool ids = (h.flags & kFlagIds) != 0, ids64 = (h.flags & kFlagIds64) != 0;
   const std::uint64_t n = h.num_docs, T = h.num_terms, B = h.num_blocks;
@@ -97,6 +108,12 @@ Status attach(Bm25Data& x, std::span<const std::uint8_t> bytes, const std::strin
   x.ids64 = ids64;
   x.id_bytes = reinterpret_cast<const char*>(at(kIdBytes));
   x.id_off = at(kIdOffsets);
+  return {};
+}
+
+// Checks the dictionary before any term is compared.
+Status check_bm25_dictionary(const Bm25Data& x, const Header& h, const std::string& file) {
+  const std::uint64_t T = h.num_terms;
   // Dictionary: offsets increasing within kTermBytes, terms strictly ascending.
   if (x.term_off[0] != 0 || x.term_off[T] != h.sections[kTermBytes].bytes)
     return invalid_bm25(file, "term offsets do not span the term bytes");
@@ -106,6 +123,12 @@ Status attach(Bm25Data& x, std::span<const std::uint8_t> bytes, const std::strin
     if (x.term_off[t + 1] < x.term_off[t]) return invalid_bm25(file, "term offsets decrease");
   for (std::uint64_t t = 1; t < T; ++t)
     if (!(x.term(t - 1) < x.term(t))) return invalid_bm25(file, "terms not sorted");
+  return {};
+}
+
+// Checks every term's blocks and derives x.block_begin and x.data_begin from them.
+Status check_bm25_postings(Bm25Data& x, const Header& h, const std::string& file) {
+  const std::uint64_t n = h.num_docs, T = h.num_terms, B = h.num_blocks;
   // Terms, blocks and postings: every block's bytes inside kPostings, doc ids below num_docs.
   x.block_begin.resize(T + 1);
   x.data_begin.resize(T + 1);
@@ -137,6 +160,13 @@ Status attach(Bm25Data& x, std::span<const std::uint8_t> bytes, const std::strin
   x.data_begin[T] = data;
   if (block != B || postings != h.num_postings || data + kPad != x.postings_bytes)
     return invalid_bm25(file, "postings size inconsistent");
+  return {};
+}
+
+// Checks the external ids' run offsets, when the index has ids.
+Status check_bm25_ids(const Bm25Data& x, const Header& h, const std::string& file) {
+  const bool ids = (h.flags & kFlagIds) != 0, ids64 = (h.flags & kFlagIds64) != 0;
+  const std::uint64_t runs = (h.num_docs + kIdRestart - 1) / kIdRestart;
   // Ids: restart offsets increasing within kIdBytes (each run is decoded with bounds checks).
   if (ids) {
     const std::uint64_t id_bytes = h.sections[kIdBytes].bytes;
@@ -148,6 +178,20 @@ Status attach(Bm25Data& x, std::span<const std::uint8_t> bytes, const std::strin
     for (std::uint64_t i = 0; i < runs; ++i)
       if (off(i + 1) < off(i)) return invalid_bm25(file, "id offsets decrease");
   }
+  return {};
+}
+
+}  // namespace
+
+Status attach(Bm25Data& x, std::span<const std::uint8_t> bytes, const std::string& file,
+              const Bm25OpenOptions& o) {
+  QAPLAN_ASSIGN_OR_RETURN(const Header h, read_bm25_header(bytes, file, o));
+  QAPLAN_TRY(read_bm25_options(x, h, file, o));
+  QAPLAN_TRY(map_bm25_sections(x, h, bytes, file));
+  QAPLAN_TRY(check_bm25_dictionary(x, h, file));
+  QAPLAN_TRY(check_bm25_postings(x, h, file));
+  QAPLAN_TRY(check_bm25_ids(x, h, file));
+  const std::uint64_t n = h.num_docs;
   derive_length_factors(x, {x.lengths, x.lucene() ? 0 : static_cast<std::size_t>(n)});
   x.image = bytes;
   return {};

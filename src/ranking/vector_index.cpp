@@ -385,9 +385,23 @@ std::string VectorIndex::serialize(std::uint64_t binding) const {
   return out;
 }
 
-Result<VectorIndex> VectorIndex::deserialize(std::span<const std::uint8_t> bytes,
-                                             std::string_view source,
-                                             std::optional<std::uint64_t> expected_binding) {
+namespace {
+
+// hnswlib's element layout for the header's m and dims: a level-0 link list (room for maxm0
+// links, links0 bytes), an upper-layer one (links bytes) and a level-0 element (per bytes).
+struct HnswLayout {
+  std::size_t maxm0, links0, links, per;
+};
+HnswLayout hnsw_layout(const HnswHeader& hd) {
+  const std::size_t maxm0 = 2 * hd.m;
+  const std::size_t links0 = maxm0 * 4 + 4, links = hd.m * 4 + 4;
+  const std::size_t per = links0 + hd.dims * 4 + sizeof(hnswlib::labeltype);
+  return {maxm0, links0, links, per};
+}
+
+// The header of a serialized index: magic, version, checksums, size and binding.
+Result<HnswHeader> read_hnsw_header(std::span<const std::uint8_t> bytes, std::string_view source,
+                                    std::optional<std::uint64_t> expected_binding) {
   if (bytes.size() < 8 || std::memcmp(bytes.data(), kHnswMagic, 8) != 0)
     return bad_hnsw(source, "not a qaplan HNSW index (wrong magic bytes)");
   if (bytes.size() < sizeof(HnswHeader)) return bad_hnsw(source, "truncated header");
@@ -409,6 +423,85 @@ Result<VectorIndex> VectorIndex::deserialize(std::span<const std::uint8_t> bytes
     return bad_hnsw(source, "checksum mismatch (file corrupted)");
   if (expected_binding && *expected_binding != hd.binding)
     return bad_hnsw(source, "belongs to another BM25 index (rebuild the directory)");
+  return hd;
+}
+
+// Checks the graph's links: the level-0 lists in `level0` (with each element's label), then the
+// upper-layer lists from byte `pos` of `bytes`.
+Status check_hnsw_links(std::span<const std::uint8_t> bytes, std::string_view source,
+                        const HnswHeader& hd, const HnswLayout& layout,
+                        const std::uint8_t* level0, const std::vector<std::uint32_t>& levels,
+                        std::size_t pos) {
+  const auto [maxm0, links0, links, per] = layout;
+  const std::size_t n = hd.n;
+  // Every link: count within the layer's capacity, neighbour ids in range and present on
+  // that layer.
+  auto check_list = [&](const std::uint8_t* p, std::size_t cap, std::uint32_t level) {
+    std::uint32_t cnt;
+    std::memcpy(&cnt, p, 4);
+    cnt &= 0xffff;  // hnswlib reads the count as an unsigned short
+    if (cnt > cap) return false;
+    for (std::uint32_t j = 0; j < cnt; ++j) {
+      std::uint32_t nb;
+      std::memcpy(&nb, p + 4 + 4 * j, 4);
+      if (nb >= n || levels[nb] < level) return false;
+    }
+    return true;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint8_t* e = level0 + i * per;
+    hnswlib::labeltype label;
+    std::memcpy(&label, e + links0 + hd.dims * 4, sizeof label);
+    if (label != i || !check_list(e, maxm0, 0))
+      return bad_hnsw(source, "element " + std::to_string(i) + " level-0 links inconsistent");
+  }
+  {
+    std::size_t q = pos;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::uint32_t l = 1; l <= levels[i]; ++l, q += links)
+        if (!check_list(bytes.data() + q, hd.m, l))
+          return bad_hnsw(source, "element " + std::to_string(i) + " links inconsistent");
+  }
+  return {};
+}
+
+// Copies the checked graph into `h`: the level-0 block, each element's level and upper-layer
+// link lists (from byte `pos` of `bytes`) and the entry point. Throws std::bad_alloc, with `h`
+// holding the elements copied so far.
+void load_hnsw_graph(hnswlib::HierarchicalNSW<float>& h, std::span<const std::uint8_t> bytes,
+                     const HnswHeader& hd, const HnswLayout& layout, const std::uint8_t* level0,
+                     const std::vector<std::uint32_t>& levels, std::size_t pos,
+                     std::uint32_t maxlevel) {
+  const std::size_t n = hd.n, per = layout.per, links = layout.links;
+  if (n != 0) std::memcpy(h.data_level0_memory_, level0, n * per);
+  for (std::size_t i = 0; i < n; ++i) {
+    h.element_levels_[i] = static_cast<int>(levels[i]);
+    if (levels[i] > 0) {
+      const std::size_t sz = links * levels[i];
+      h.linkLists_[i] = static_cast<char*>(std::malloc(sz + 1));
+      if (h.linkLists_[i] == nullptr) {
+        h.element_levels_[i] = 0;
+        h.cur_element_count = i;
+        throw std::bad_alloc();
+      }
+      std::memcpy(h.linkLists_[i], bytes.data() + pos, sz);
+      pos += sz;
+    }
+    h.label_lookup_[i] = static_cast<hnswlib::tableint>(i);
+    h.cur_element_count = i + 1;
+  }
+  if (n > 0) {
+    h.maxlevel_ = static_cast<int>(maxlevel);
+    h.enterpoint_node_ = static_cast<hnswlib::tableint>(hd.enterpoint);
+  }
+}
+
+}  // namespace
+
+Result<VectorIndex> VectorIndex::deserialize(std::span<const std::uint8_t> bytes,
+                                             std::string_view source,
+                                             std::optional<std::uint64_t> expected_binding) {
+  QAPLAN_ASSIGN_OR_RETURN(const HnswHeader hd, read_hnsw_header(bytes, source, expected_binding));
   HnswOptions opts{hd.m, hd.ef_construction, hd.ef_search, hd.seed};
   if (!opts.validate().ok() || hd.dims == 0 || hd.dims > (1u << 20) ||
       hd.n >= std::numeric_limits<std::uint32_t>::max())
@@ -420,9 +513,8 @@ Result<VectorIndex> VectorIndex::deserialize(std::span<const std::uint8_t> bytes
   try {
     impl->space = std::make_unique<InnerProductSpace>(hd.dims);
     // Sizes the constructor derives must match the stored ones before anything is allocated.
-    const std::size_t maxm0 = 2 * hd.m;
-    const std::size_t links0 = maxm0 * 4 + 4, links = hd.m * 4 + 4;
-    const std::size_t per = links0 + hd.dims * 4 + sizeof(hnswlib::labeltype);
+    const HnswLayout layout = hnsw_layout(hd);
+    const std::size_t per = layout.per, links = layout.links;
     if (hd.size_data_per_element != per || hd.size_links_per_element != links)
       return bad_hnsw(source, "element layout does not match its parameters");
     std::size_t pos = sizeof hd;
@@ -445,34 +537,7 @@ Result<VectorIndex> VectorIndex::deserialize(std::span<const std::uint8_t> bytes
     if (n > 0 && (hd.maxlevel != static_cast<std::int64_t>(maxlevel) || hd.enterpoint >= n ||
                   levels[hd.enterpoint] != maxlevel))
       return bad_hnsw(source, "entry point inconsistent");
-    // Every link: count within the layer's capacity, neighbour ids in range and present on
-    // that layer.
-    auto check_list = [&](const std::uint8_t* p, std::size_t cap, std::uint32_t level) {
-      std::uint32_t cnt;
-      std::memcpy(&cnt, p, 4);
-      cnt &= 0xffff;  // hnswlib reads the count as an unsigned short
-      if (cnt > cap) return false;
-      for (std::uint32_t j = 0; j < cnt; ++j) {
-        std::uint32_t nb;
-        std::memcpy(&nb, p + 4 + 4 * j, 4);
-        if (nb >= n || levels[nb] < level) return false;
-      }
-      return true;
-    };
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint8_t* e = level0 + i * per;
-      hnswlib::labeltype label;
-      std::memcpy(&label, e + links0 + hd.dims * 4, sizeof label);
-      if (label != i || !check_list(e, maxm0, 0))
-        return bad_hnsw(source, "element " + std::to_string(i) + " level-0 links inconsistent");
-    }
-    {
-      std::size_t q = pos;
-      for (std::size_t i = 0; i < n; ++i)
-        for (std::uint32_t l = 1; l <= levels[i]; ++l, q += links)
-          if (!check_list(bytes.data() + q, hd.m, l))
-            return bad_hnsw(source, "element " + std::to_string(i) + " links inconsistent");
-    }
+    QAPLAN_TRY(check_hnsw_links(bytes, source, hd, layout, level0, levels, pos));
     impl->hnsw = std::make_unique<hnswlib::HierarchicalNSW<float>>(
         impl->space.get(), std::max<std::size_t>(n, 1), hd.m, hd.ef_construction,
         static_cast<std::size_t>(hd.seed));
@@ -480,27 +545,7 @@ Result<VectorIndex> VectorIndex::deserialize(std::span<const std::uint8_t> bytes
     if (h.size_data_per_element_ != per || h.size_links_per_element_ != links)
       return make_error(ErrorCode::kInternal, "hnswlib layout differs from the stored one");
     h.setEf(1);
-    if (n != 0) std::memcpy(h.data_level0_memory_, level0, n * per);
-    for (std::size_t i = 0; i < n; ++i) {
-      h.element_levels_[i] = static_cast<int>(levels[i]);
-      if (levels[i] > 0) {
-        const std::size_t sz = links * levels[i];
-        h.linkLists_[i] = static_cast<char*>(std::malloc(sz + 1));
-        if (h.linkLists_[i] == nullptr) {
-          h.element_levels_[i] = 0;
-          h.cur_element_count = i;
-          throw std::bad_alloc();
-        }
-        std::memcpy(h.linkLists_[i], bytes.data() + pos, sz);
-        pos += sz;
-      }
-      h.label_lookup_[i] = static_cast<hnswlib::tableint>(i);
-      h.cur_element_count = i + 1;
-    }
-    if (n > 0) {
-      h.maxlevel_ = static_cast<int>(maxlevel);
-      h.enterpoint_node_ = static_cast<hnswlib::tableint>(hd.enterpoint);
-    }
+    load_hnsw_graph(h, bytes, hd, layout, level0, levels, pos, maxlevel);
   } catch (const std::bad_alloc&) {
     return make_file_error(ErrorCode::kInternal, "out of memory loading the HNSW index",
                            std::string(source));

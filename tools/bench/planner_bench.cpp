@@ -429,11 +429,25 @@ double median_of(std::vector<double> v) {
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-int per_question(int reps, int top, bool hot) {
-  const Fixture& f = fixture();
+// The median of question q's `nreps` samples in `v` (laid out v[q * nreps + r]).
+double median_at(const std::vector<double>& v, std::size_t q, std::size_t nreps) {
+  return median_of(std::vector<double>(v.begin() + static_cast<std::ptrdiff_t>(q * nreps),
+                                       v.begin() + static_cast<std::ptrdiff_t>((q + 1) * nreps)));
+}
+
+// prepare() per question: the median wall µs (med) and the medians of its StageTimings fields
+// (intent, category and plan over retrieval questions only).
+struct PrepareMedians {
+  std::vector<double> med;
+  std::vector<double> stage_text, stage_route, stage_intent, stage_category, stage_plan,
+      stage_total;
+};
+
+// Times every prepare() on its own, `reps` times per question (interleaved passes, or in a row
+// with `hot`), and keeps the medians per question.
+PrepareMedians time_prepare(const Fixture& f, std::size_t nreps, bool hot) {
   const qaplan::Planner& planner = *f.planner;
   const std::size_t n = f.requests.size();
-  const std::size_t nreps = static_cast<std::size_t>(reps);
   // samples[q * reps + r]: wall µs of one prepare(); st[k][q * reps + r]: StageTimings field k.
   std::vector<double> samples(n * nreps);
   std::vector<double> st[6];
@@ -464,26 +478,32 @@ int per_question(int reps, int top, bool hot) {
     for (std::size_t r = 0; r < nreps; ++r)
       for (std::size_t q = 0; q < n; ++q) time_one(q, r);
   }
-  auto median_at = [&](const std::vector<double>& v, std::size_t q) {
-    return median_of(std::vector<double>(v.begin() + static_cast<std::ptrdiff_t>(q * nreps),
-                                         v.begin() + static_cast<std::ptrdiff_t>((q + 1) * nreps)));
-  };
-  std::vector<double> med(n);
-  std::vector<double> stage_text, stage_route, stage_intent, stage_category, stage_plan,
-      stage_total;
+  PrepareMedians m;
+  m.med.resize(n);
   for (std::size_t q = 0; q < n; ++q) {
-    med[q] = median_at(samples, q);
-    stage_text.push_back(median_at(st[0], q));
-    stage_route.push_back(median_at(st[1], q));
-    stage_total.push_back(median_at(st[5], q));
+    m.med[q] = median_at(samples, q, nreps);
+    m.stage_text.push_back(median_at(st[0], q, nreps));
+    m.stage_route.push_back(median_at(st[1], q, nreps));
+    m.stage_total.push_back(median_at(st[5], q, nreps));
     if (!f.direct[q]) {  // direct answers stop after route
-      stage_intent.push_back(median_at(st[2], q));
-      stage_category.push_back(median_at(st[3], q));
-      stage_plan.push_back(median_at(st[4], q));
+      m.stage_intent.push_back(median_at(st[2], q, nreps));
+      m.stage_category.push_back(median_at(st[3], q, nreps));
+      m.stage_plan.push_back(median_at(st[4], q, nreps));
     }
   }
+  return m;
+}
 
-  // analyze() per retrieval question, timed the same way (interleaved passes, median per question).
+// analyze() per retrieval question: its median µs, the follow-ups' among them, and analyze() plus
+// the question's prepare() median.
+struct AnalyzeMedians {
+  std::vector<double> an_med, an_followup, with_prepare;
+};
+
+// Times analyze() on each retrieval question's Preparation in `nreps` interleaved passes; `med`
+// holds prepare()'s medians per question.
+AnalyzeMedians time_analyze(const Fixture& f, std::size_t nreps, const std::vector<double>& med) {
+  const qaplan::Planner& planner = *f.planner;
   const qaplan::AnalysisContext ctx = bench_context();
   std::vector<qaplan::Preparation> preps;
   for (std::size_t k : f.retrieval) preps.push_back(planner.prepare(f.requests[k]).value());
@@ -496,15 +516,18 @@ int per_question(int reps, int top, bool hot) {
       benchmark::DoNotOptimize(a);
       an[q * nreps + r] = std::chrono::duration<double, std::micro>(t1 - t0).count();
     }
-  std::vector<double> an_med, an_followup, with_prepare;
+  AnalyzeMedians m;
   for (std::size_t q = 0; q < preps.size(); ++q) {
-    an_med.push_back(median_at(an, q));
-    if (!f.requests[f.retrieval[q]].history.empty()) an_followup.push_back(an_med.back());
-    with_prepare.push_back(an_med.back() + med[f.retrieval[q]]);
+    m.an_med.push_back(median_at(an, q, nreps));
+    if (!f.requests[f.retrieval[q]].history.empty()) m.an_followup.push_back(m.an_med.back());
+    m.with_prepare.push_back(m.an_med.back() + med[f.retrieval[q]]);
   }
+  return m;
+}
 
-  // Throughput: whole passes over the set, one clock read per pass.
-  const int passes = std::max(1, reps / 4);
+// Plans per second over `passes` passes over the set, timed as a whole (not call by call).
+double plans_per_second(const Fixture& f, int passes) {
+  const qaplan::Planner& planner = *f.planner;
   const auto t0 = Clock::now();
   for (int p = 0; p < passes; ++p)
     for (const auto& req : f.requests) {
@@ -512,11 +535,15 @@ int per_question(int reps, int top, bool hot) {
       benchmark::DoNotOptimize(r);
     }
   const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-  const double plans_per_s = static_cast<double>(passes) * static_cast<double>(n) / secs;
+  return static_cast<double>(passes) * static_cast<double>(f.requests.size()) / secs;
+}
 
-  // Heap allocations per prepare(), counted over one pass (the returned Preparation included).
-  std::uint64_t allocs_all = 0, allocs_retrieval = 0;
-  for (std::size_t q = 0; q < n; ++q) {
+// Adds the allocations of one prepare() per question to allocs_all, and those of the retrieval
+// questions to allocs_retrieval.
+void count_allocations(const Fixture& f, std::uint64_t& allocs_all,
+                       std::uint64_t& allocs_retrieval) {
+  const qaplan::Planner& planner = *f.planner;
+  for (std::size_t q = 0; q < f.requests.size(); ++q) {
     const std::uint64_t before = g_allocations;
     {
       auto r = planner.prepare(f.requests[q]);
@@ -526,29 +553,72 @@ int per_question(int reps, int top, bool hot) {
     allocs_all += used;
     if (!f.direct[q]) allocs_retrieval += used;
   }
+}
 
+// One row of the latency table: p50/p95/p99/max of `v` (nothing when empty).
+void print_row(const char* name, const std::vector<double>& v) {
+  if (v.empty()) return;
+  std::printf("  %-10s %5zu %9.3f %9.3f %9.3f %9.3f\n", name, v.size(), percentile(v, 50),
+              percentile(v, 95), percentile(v, 99), percentile(v, 100));
+}
+
+// The latency tables: prepare() over every question and per kind, then analyze().
+void print_latency(const Fixture& f, int reps, bool hot, const std::vector<double>& med,
+                   const AnalyzeMedians& an) {
+  const std::size_t n = f.requests.size();
   std::printf("per-question latency: %zu questions x %d reps, %s order (single thread, "
               "steady_clock)\n",
               n, reps, hot ? "hot (same question repeated)" : "interleaved (passes over the set)");
   std::printf("  %-10s %5s %9s %9s %9s %9s  (us, over per-question medians)\n", "subset", "n",
               "p50", "p95", "p99", "max");
-  auto row = [&](const char* name, const std::vector<double>& v) {
-    if (v.empty()) return;
-    std::printf("  %-10s %5zu %9.3f %9.3f %9.3f %9.3f\n", name, v.size(), percentile(v, 50),
-                percentile(v, 95), percentile(v, 99), percentile(v, 100));
-  };
-  row("all", med);
+  print_row("all", med);
   for (Kind k : {Kind::kShort, Kind::kOther, Kind::kLong, Kind::kFollowUp, Kind::kDirect,
                  Kind::kSocial, Kind::kTraditional, Kind::kEnglish}) {
     std::vector<double> v;
     for (std::size_t q = 0; q < n; ++q)
       if (f.kinds[q] == k) v.push_back(med[q]);
-    row(kind_name(k), v);
+    print_row(kind_name(k), v);
   }
   std::printf("analyze() without a model hook, retrieval questions (us, over per-question medians):\n");
-  row("analysis", an_med);
-  row("an:follow", an_followup);
-  row("prep+anal", with_prepare);
+  print_row("analysis", an.an_med);
+  print_row("an:follow", an.an_followup);
+  print_row("prep+anal", an.with_prepare);
+}
+
+// The `top` slowest questions by their median.
+void print_slowest(const Fixture& f, int top, const std::vector<double>& med) {
+  const std::size_t n = f.requests.size();
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return med[a] > med[b]; });
+  std::printf("slowest %d:\n", top);
+  for (int i = 0; i < top && static_cast<std::size_t>(i) < n; ++i) {
+    const std::size_t q = order[static_cast<std::size_t>(i)];
+    std::printf("  %8.3f us  [%s, %zu history] %s\n", med[q], kind_name(f.kinds[q]),
+                f.requests[q].history.size(), f.requests[q].question.c_str());
+  }
+}
+
+int per_question(int reps, int top, bool hot) {
+  const Fixture& f = fixture();
+  const std::size_t n = f.requests.size();
+  const std::size_t nreps = static_cast<std::size_t>(reps);
+  const PrepareMedians pm = time_prepare(f, nreps, hot);
+  const std::vector<double>& med = pm.med;
+
+  // analyze() per retrieval question, timed the same way (interleaved passes, median per question).
+  const AnalyzeMedians an = time_analyze(f, nreps, med);
+
+  // Throughput: whole passes over the set, one clock read per pass.
+  const int passes = std::max(1, reps / 4);
+  const double plans_per_s = plans_per_second(f, passes);
+
+  // Heap allocations per prepare(), counted over one pass (the returned Preparation included).
+  std::uint64_t allocs_all = 0, allocs_retrieval = 0;
+  count_allocations(f, allocs_all, allocs_retrieval);
+
+  print_latency(f, reps, hot, med, an);
   double sum_med = 0;
   for (double m : med) sum_med += m;
   std::printf("throughput: %.0f plans/s wall (%d passes over the set, %.3f us/plan mean; "
@@ -565,22 +635,11 @@ int per_question(int reps, int top, bool hot) {
               "  own steady_clock reads; intent/category/plan over retrieval questions only):\n");
   std::printf("  text(normalize+analyze) %.0f  route %.0f  intent %.0f  category %.0f  plan %.0f"
               "  total %.0f\n",
-              median_of(stage_text), median_of(stage_route),
-              stage_intent.empty() ? 0.0 : median_of(stage_intent),
-              stage_category.empty() ? 0.0 : median_of(stage_category),
-              stage_plan.empty() ? 0.0 : median_of(stage_plan), median_of(stage_total));
-  if (top > 0) {
-    std::vector<std::size_t> order(n);
-    for (std::size_t i = 0; i < n; ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return med[a] > med[b]; });
-    std::printf("slowest %d:\n", top);
-    for (int i = 0; i < top && static_cast<std::size_t>(i) < n; ++i) {
-      const std::size_t q = order[static_cast<std::size_t>(i)];
-      std::printf("  %8.3f us  [%s, %zu history] %s\n", med[q], kind_name(f.kinds[q]),
-                  f.requests[q].history.size(), f.requests[q].question.c_str());
-    }
-  }
+              median_of(pm.stage_text), median_of(pm.stage_route),
+              pm.stage_intent.empty() ? 0.0 : median_of(pm.stage_intent),
+              pm.stage_category.empty() ? 0.0 : median_of(pm.stage_category),
+              pm.stage_plan.empty() ? 0.0 : median_of(pm.stage_plan), median_of(pm.stage_total));
+  if (top > 0) print_slowest(f, top, med);
   return 0;
 }
 
