@@ -86,16 +86,18 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
   const std::size_t n = std::min<std::size_t>(history.size(), static_cast<std::size_t>(window_turns));
   for (std::size_t i = 0; i < n; ++i) h.window.push_back(history[history.size() - 1 - i]);
   h.prev = h.window.front();
-  for (std::string_view turn : h.window) {
-    const ScannedQuery tq = lex.scan(NormalizedQuery{std::string(turn), 0});
-    if (question_like(turn, tq, lex.ids())) {
-      h.prev = turn;
+  // Each turn is scanned once: the previous question keeps the scan that recognised it.
+  for (std::size_t i = 0; i < h.window.size(); ++i) {
+    ScannedQuery tq = lex.scan(NormalizedQuery{std::string(h.window[i]), 0});
+    const bool question = question_like(h.window[i], tq, lex.ids());
+    if (i == 0 || question) h.prev_scan = std::move(tq);
+    if (question) {
+      h.prev = h.window[i];
       h.prev_is_question = true;
       break;
     }
   }
   h.prev_spans = reader.spans(h.prev);
-  h.prev_scan = lex.scan(NormalizedQuery{std::string(h.prev), 0});
   // The topic, extended over linking words into its noun phrase (深圳园区的停车费, 仲裁和诉讼,
   // 合同台账里XH-HT-2025-0084).
   h.subject_end = h.topic() ? phrase_end(h.prev, h.prev_spans, 0) : 0;
