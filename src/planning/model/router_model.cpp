@@ -168,19 +168,23 @@ struct RouterModel::Impl {
   std::array<std::array<float, kMaxLabels>, kHeads> bias{};
   std::uint32_t row_width = 0;
   std::vector<std::int8_t> weights;
-  // Open addressing over the feature ids: (id << 32) | (row + 1); 0 = empty. Ids are hash bits,
-  // so their low bits index the table directly.
-  std::vector<std::uint64_t> slots;
-  std::uint32_t mask = 0;
+  // A rank directory over the id space: one word per 64 ids says which have a row and how many
+  // rows come before it, so an id's row is one load and a popcount (ids are stored sorted). It
+  // replaced an open-addressing table twice its size whose probe was a second cache miss per
+  // feature (2^hash_bits / 4 bytes: 256 KB at 20 bits).
+  struct RankWord {
+    std::uint64_t present = 0;
+    std::uint64_t before = 0;  // rows of the ids below this word
+  };
+  std::vector<RankWord> directory;
   std::uint8_t independent = 0;  // the dependent head's label when there is no history
 
   const std::int8_t* find(std::uint32_t id) const noexcept {
-    for (std::uint32_t i = id & mask;; i = (i + 1) & mask) {
-      const std::uint64_t s = slots[i];
-      if (s == 0) return nullptr;
-      if (static_cast<std::uint32_t>(s >> 32) == id)
-        return weights.data() + static_cast<std::size_t>((s & 0xFFFFFFFFu) - 1) * row_width;
-    }
+    const RankWord& w = directory[id / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (id % 64);
+    if ((w.present & bit) == 0) return nullptr;
+    const auto row = w.before + static_cast<std::uint64_t>(std::popcount(w.present & (bit - 1)));
+    return weights.data() + row * row_width;
   }
 };
 
@@ -262,10 +266,7 @@ Result<RouterModel> RouterModel::parse(std::string_view bytes, std::string_view 
     return c.invalid("checksum mismatch (the file is corrupted)");
   whole.update(digest);
 
-  std::size_t table = 16;
-  while (table < 2 * std::size_t{rows}) table *= 2;
-  impl->slots.assign(table, 0);
-  impl->mask = static_cast<std::uint32_t>(table - 1);
+  impl->directory.assign((std::size_t{1} << hash_bits) / 64, {});
   std::uint32_t prev = 0;
   for (std::uint32_t r = 0; r < rows; ++r) {
     std::uint32_t id = 0;
@@ -277,9 +278,12 @@ Result<RouterModel> RouterModel::parse(std::string_view bytes, std::string_view 
     if (r > 0 && id <= prev)
       return c.invalid("feature ids are not strictly increasing at row " + std::to_string(r));
     prev = id;
-    std::uint32_t i = id & impl->mask;
-    while (impl->slots[i] != 0) i = (i + 1) & impl->mask;
-    impl->slots[i] = (std::uint64_t{id} << 32) | (std::uint64_t{r} + 1);
+    impl->directory[id / 64].present |= std::uint64_t{1} << (id % 64);
+  }
+  std::uint64_t before = 0;
+  for (auto& w : impl->directory) {
+    w.before = before;
+    before += static_cast<std::uint64_t>(std::popcount(w.present));
   }
   impl->weights.resize(w_bytes.size());
   std::memcpy(impl->weights.data(), w_bytes.data(), w_bytes.size());
