@@ -35,7 +35,7 @@ std::uint32_t PatternMatcher::child(std::uint32_t state, unsigned char c) const 
 
 void PatternMatcher::build() {
   const std::size_t n = trie_.size();
-  nodes_.assign(n, Node{});
+  std::vector<Node> nodes(n);
   root_.fill(0);
   for (const Edge& e : trie_[0]) root_[e.byte] = e.target;
   // Breadth-first: a node's fail link points to the longest proper suffix that is a trie node.
@@ -43,7 +43,7 @@ void PatternMatcher::build() {
   order.reserve(n);
   std::deque<std::uint32_t> queue;
   for (const Edge& e : trie_[0]) {
-    nodes_[e.target].fail = 0;
+    nodes[e.target].fail = 0;
     queue.push_back(e.target);
   }
   while (!queue.empty()) {
@@ -51,7 +51,7 @@ void PatternMatcher::build() {
     queue.pop_front();
     order.push_back(s);
     for (const Edge& e : trie_[s]) {
-      std::uint32_t f = nodes_[s].fail;
+      std::uint32_t f = nodes[s].fail;
       std::uint32_t next;
       for (;;) {
         if (f == 0) {
@@ -60,9 +60,9 @@ void PatternMatcher::build() {
         }
         next = child(f, e.byte);
         if (next != kNone) break;
-        f = nodes_[f].fail;
+        f = nodes[f].fail;
       }
-      nodes_[e.target].fail = next;
+      nodes[e.target].fail = next;
       queue.push_back(e.target);
     }
   }
@@ -70,21 +70,38 @@ void PatternMatcher::build() {
   outputs_.clear();
   out_next_.clear();
   for (std::uint32_t s : order) {
-    std::uint32_t tail = nodes_[nodes_[s].fail].out;
+    std::uint32_t tail = nodes[nodes[s].fail].out;
     for (auto it = own_[s].rbegin(); it != own_[s].rend(); ++it) {
       outputs_.push_back(*it);
       out_next_.push_back(tail);
       tail = static_cast<std::uint32_t>(outputs_.size() - 1);
     }
-    nodes_[s].out = tail;
+    nodes[s].out = tail;
   }
-  // Flatten the trie's edges so step() reads one contiguous array.
-  edges_.clear();
-  for (std::size_t s = 0; s < n; ++s) {
-    nodes_[s].child_begin = static_cast<std::uint32_t>(edges_.size());
-    nodes_[s].child_count = static_cast<std::uint32_t>(trie_[s].size());
-    edges_.insert(edges_.end(), trie_[s].begin(), trie_[s].end());
+  // Lay the nodes out whole (matcher.hpp), the root first and the rest breadth-first, so the
+  // shallow nodes most steps visit sit together.
+  order.insert(order.begin(), 0);
+  std::vector<std::uint32_t> at(n, 0);
+  std::uint32_t size = 0;
+  for (std::uint32_t s : order) {
+    at[s] = size;
+    const auto count = static_cast<std::uint32_t>(trie_[s].size());
+    size += kBytes + (count + 3) / 4 + count;
   }
+  flat_.assign(size, 0);
+  for (std::uint32_t s : order) {
+    std::uint32_t* node = flat_.data() + at[s];
+    const auto count = static_cast<std::uint32_t>(trie_[s].size());
+    node[kFail] = at[nodes[s].fail];
+    node[kOut] = nodes[s].out;
+    node[kCount] = count;
+    auto* bytes = reinterpret_cast<unsigned char*>(node + kBytes);
+    for (std::uint32_t k = 0; k < count; ++k) {
+      bytes[k] = trie_[s][k].byte;
+      node[kBytes + (count + 3) / 4 + k] = at[trie_[s][k].target];
+    }
+  }
+  for (std::uint32_t& r : root_) r = at[r];
 }
 
 }  // namespace qaplan::internal

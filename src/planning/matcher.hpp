@@ -25,7 +25,7 @@ class PatternMatcher {
     std::uint32_t state = 0;
     for (std::size_t i = 0; i < text.size(); ++i) {
       state = step(state, static_cast<unsigned char>(text[i]));
-      for (std::uint32_t o = nodes_[state].out; o != kNone; o = out_next_[o]) {
+      for (std::uint32_t o = flat_[state + kOut]; o != kNone; o = out_next_[o]) {
         const Output& out = outputs_[o];
         on_hit(out.list, static_cast<std::uint32_t>(i + 1 - out.len),
                static_cast<std::uint32_t>(i + 1));
@@ -35,9 +35,7 @@ class PatternMatcher {
 
  private:
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-  struct Node {
-    std::uint32_t child_begin = 0;  // into edges_ after build()
-    std::uint32_t child_count = 0;
+  struct Node {  // build time
     std::uint32_t fail = 0;
     std::uint32_t out = kNone;  // first output reachable from this node (own or via suffixes)
   };
@@ -50,14 +48,22 @@ class PatternMatcher {
     std::uint32_t len;
   };
 
+  // After build() a state is an offset into flat_, where a node is laid out whole:
+  //   [fail, out, child count, child bytes packed four to a word…, child states…]
+  // so a step reads one or two cache lines, not a node array and an edge array apart (the scan
+  // is a chain of dependent loads, cold between questions). The root is offset 0; its children
+  // are looked up in root_.
+  static constexpr std::uint32_t kFail = 0, kOut = 1, kCount = 2, kBytes = 3;
+
   std::uint32_t step(std::uint32_t state, unsigned char c) const {
     for (;;) {
       if (state == 0) return root_[c];
-      const Node& n = nodes_[state];
-      const Edge* e = edges_.data() + n.child_begin;
-      for (std::uint32_t k = 0; k < n.child_count; ++k)
-        if (e[k].byte == c) return e[k].target;
-      state = n.fail;
+      const std::uint32_t* n = flat_.data() + state;
+      const std::uint32_t count = n[kCount];
+      const auto* bytes = reinterpret_cast<const unsigned char*>(n + kBytes);
+      for (std::uint32_t k = 0; k < count; ++k)
+        if (bytes[k] == c) return n[kBytes + (count + 3) / 4 + k];
+      state = n[kFail];
     }
   }
   std::uint32_t child(std::uint32_t state, unsigned char c) const;
@@ -65,8 +71,7 @@ class PatternMatcher {
   // Build-time trie: per node, (byte, target) pairs; flattened into edges_ by build().
   std::vector<std::vector<Edge>> trie_{1};
   std::vector<std::vector<Output>> own_{1};
-  std::vector<Node> nodes_;
-  std::vector<Edge> edges_;
+  std::vector<std::uint32_t> flat_;
   std::array<std::uint32_t, 256> root_{};
   std::vector<Output> outputs_;
   std::vector<std::uint32_t> out_next_;
