@@ -5,7 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include "common/json_reader.hpp"  // the nlohmann adapter: the one header that includes it
 #include <optional>
 #include <string>
 #include <string_view>

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "common/json_reader.hpp"  // the nlohmann adapter: the one header that includes it
 
 namespace qaplan::internal {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include "common/json_reader.hpp"  // the nlohmann adapter: the one header that includes it
 
 namespace qaplan::internal {
 

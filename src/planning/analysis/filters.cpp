@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "common/toml_reader.hpp"
 #include "common/dates.hpp"
 #include "common/utf8.hpp"
 #include "planning/analysis/time_expr.hpp"

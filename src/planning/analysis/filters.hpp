@@ -12,11 +12,14 @@
 #include <string>
 #include <string_view>
 
-#include "common/toml_reader.hpp"
 #include "qaplan/planning/analysis.hpp"
 #include "qaplan/planning/filters_config.hpp"
 
 namespace qaplan::internal {
+
+namespace toml_reader {
+struct Reader;  // common/toml_reader.hpp: declared here so toml11 stays out of this header's users
+}
 
 /// Reads [filters] (strict, like every section): unknown keys, wrong types, out-of-range numbers,
 /// cues not in normalized form, duplicate names and a cue claimed by two departments/paths (or by
