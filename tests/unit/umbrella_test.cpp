@@ -43,7 +43,7 @@ TEST(Umbrella, ThirdPartyHeadersOnlyInTheirAdapter) {
       {"<nlohmann/", "src/common/json_reader.hpp"}, {"<toml.hpp>", "src/common/toml_reader.hpp"},
       {"<opencc/", "src/planning/tw2s.hpp"},        {"<spdlog/", ""},
       {"<unicode/", ""},                             {"<linear.h>", ""},
-      {"<hnswlib/", ""}};
+      {"<hnswlib/", "src/ranking/internal/hnsw_adapter.hpp"}};
   size_t checked = 0;
   for (const char* dir : {"src", "include", "tools"}) {
     for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
