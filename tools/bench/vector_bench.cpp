@@ -25,6 +25,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <optional>
+#include <functional>
 #include <vector>
 
 #include <hnswlib/hnswlib.h>
@@ -32,6 +34,9 @@
 #include <random>
 
 #include "support/rng.hpp"
+#if QAPLAN_NATIVE_PEER
+#include "hnsw_native_peer.hpp"
+#endif
 #include "qaplan/ranking/fusion.hpp"
 #include "qaplan/ranking/vector_index.hpp"
 
@@ -255,81 +260,136 @@ void ann_gen_lowrank(int n, int d, std::vector<float>& out, std::mt19937_64& rng
   }
 }
 
-int run_peer(int N, int d, int nq, int M, int efc) {
-  using Clock = std::chrono::steady_clock;
+// One system under test: its name, how to build it and how to search it.
+struct PeerSystem {
+  const char* name;
+  double build_s = 0;
+  std::function<void(int ef)> set_ef;
+  std::function<void(int q, int ef, std::vector<std::uint32_t>& out)> search;
+};
+
+// Lowrank data of the ann peer (queries Q, rows X), built once.
+struct PeerData {
+  int N, d, nq;
+  std::vector<float> X, Q;
+  std::vector<std::vector<float>> rows, qs;
+};
+
+PeerData peer_data(int N, int d, int nq) {
+  PeerData p{N, d, nq, {}, {}, {}, {}};
   std::mt19937_64 rng(1234);
   const int r = 32;
   std::vector<float> A(static_cast<std::size_t>(d) * r);
-  {
-    std::normal_distribution<float> g(0.f, 1.f);
-    for (auto& a : A) a = g(rng);
+  std::normal_distribution<float> g(0.f, 1.f);
+  for (auto& a : A) a = g(rng);
+  ann_gen_lowrank(N, d, p.X, rng, A, r);
+  ann_gen_lowrank(nq, d, p.Q, rng, A, r);
+  for (int i = 0; i < N; ++i)
+    p.rows.emplace_back(p.X.begin() + static_cast<long>(i) * d, p.X.begin() + static_cast<long>(i + 1) * d);
+  for (int i = 0; i < nq; ++i)
+    p.qs.emplace_back(p.Q.begin() + static_cast<long>(i) * d, p.Q.begin() + static_cast<long>(i + 1) * d);
+  return p;
+}
+
+template <class F>
+double seconds_of(F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Each ef: one warm-up pass per system, then 3 timed passes, the systems alternating within each
+// pass; the best pass counts. Recall@10 against qaplan's exact search.
+void peer_table(const PeerData& p, std::vector<PeerSystem>& systems,
+                const std::vector<std::vector<std::uint32_t>>& gt) {
+  auto recall = [&](const std::vector<std::vector<std::uint32_t>>& got) {
+    std::size_t hit = 0;
+    for (int q = 0; q < p.nq; ++q)
+      for (auto id : got[q]) hit += std::count(gt[q].begin(), gt[q].end(), id) ? 1 : 0;
+    return static_cast<double>(hit) / (10.0 * p.nq);
+  };
+  for (const int ef : {10, 20, 40, 80, 160, 320}) {
+    std::vector<std::vector<std::vector<std::uint32_t>>> got(systems.size(),
+                                                             std::vector<std::vector<std::uint32_t>>(p.nq));
+    std::vector<double> best(systems.size(), 1e300);
+    for (auto& s : systems) s.set_ef(ef);
+    for (int rep = 0; rep < 4; ++rep) {
+      for (std::size_t s = 0; s < systems.size(); ++s) {
+        const double t = seconds_of([&] {
+          for (int q = 0; q < p.nq; ++q) systems[s].search(q, ef, got[s][q]);
+        });
+        if (rep > 0) best[s] = std::min(best[s], t);
+      }
+    }
+    std::printf("ef=%d", ef);
+    for (std::size_t s = 0; s < systems.size(); ++s)
+      std::printf("  %s recall@10=%.4f qps=%.0f", systems[s].name, recall(got[s]), p.nq / best[s]);
+    for (std::size_t s = 1; s < systems.size(); ++s)
+      std::printf("  ratio/%s=%.3f", systems[s].name, best[s] / best[0]);
+    std::printf("\n");
   }
-  std::vector<float> X, Q;
-  ann_gen_lowrank(N, d, X, rng, A, r);
-  ann_gen_lowrank(nq, d, Q, rng, A, r);
-  std::vector<std::vector<float>> rows(N), qs(nq);
-  for (int i = 0; i < N; ++i) rows[i].assign(X.begin() + static_cast<long>(i) * d, X.begin() + static_cast<long>(i + 1) * d);
-  for (int i = 0; i < nq; ++i) qs[i].assign(Q.begin() + static_cast<long>(i) * d, Q.begin() + static_cast<long>(i + 1) * d);
-  std::printf("# lowrank N=%d dim=%d nq=%d M=%d efC=%d, one thread\n", N, d, nq, M, efc);
-  auto t0 = Clock::now();
-  auto ours = qaplan::VectorIndex::create(static_cast<std::size_t>(d), rows,
-                                          {static_cast<std::size_t>(M), static_cast<std::size_t>(efc), 64, 100});
-  const double ours_build = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (!ours.ok()) {
-    std::fprintf(stderr, "%s\n", ours.error().to_string().c_str());
-    return 1;
-  }
+}
+
+int run_peer(int N, int d, int nq, int M, int efc) {
+  const PeerData p = peer_data(N, d, nq);
+  std::printf("# lowrank N=%d dim=%d nq=%d M=%d efC=%d, one thread; qaplan kernel: best of this CPU\n",
+              N, d, nq, M, efc);
+  std::optional<qaplan::VectorIndex> ours;
+  std::vector<PeerSystem> systems;
+  systems.push_back({"qaplan", seconds_of([&] {
+                       auto r = qaplan::VectorIndex::create(
+                           static_cast<std::size_t>(d), p.rows,
+                           {static_cast<std::size_t>(M), static_cast<std::size_t>(efc), 64, 100});
+                       if (r.ok()) ours.emplace(std::move(r).value());
+                     }),
+                     [](int) {},
+                     [&](int q, int ef, std::vector<std::uint32_t>& out) {
+                       auto res = ours->search(p.qs[q], 10, static_cast<std::size_t>(ef));
+                       out.clear();
+                       for (const auto& h : *res) out.push_back(h.doc);
+                     }});
+  if (!ours) return 1;
   hnswlib::InnerProductSpace space(static_cast<std::size_t>(d));
-  t0 = Clock::now();
-  hnswlib::HierarchicalNSW<float> raw(&space, static_cast<std::size_t>(N), static_cast<std::size_t>(M),
-                                      static_cast<std::size_t>(efc), 100);
-  for (int i = 0; i < N; ++i) raw.addPoint(&X[static_cast<std::size_t>(i) * d], static_cast<hnswlib::labeltype>(i));
-  const double raw_build = std::chrono::duration<double>(Clock::now() - t0).count();
-  std::printf("build_s qaplan=%.2f hnswlib=%.2f ratio=%.3f\n", ours_build, raw_build, ours_build / raw_build);
+  std::optional<hnswlib::HierarchicalNSW<float>> raw;
+  systems.push_back({"hnswlib-portable", seconds_of([&] {
+                       raw.emplace(&space, static_cast<std::size_t>(N), static_cast<std::size_t>(M),
+                                   static_cast<std::size_t>(efc), 100);
+                       for (int i = 0; i < N; ++i)
+                         raw->addPoint(&p.X[static_cast<std::size_t>(i) * d], static_cast<hnswlib::labeltype>(i));
+                     }),
+                     [&](int ef) { raw->setEf(static_cast<std::size_t>(ef)); },
+                     [&](int q, int, std::vector<std::uint32_t>& out) {
+                       auto res = raw->searchKnn(&p.Q[static_cast<std::size_t>(q) * d], 10);
+                       out.clear();
+                       for (; !res.empty(); res.pop()) out.push_back(static_cast<std::uint32_t>(res.top().second));
+                     }});
+#if QAPLAN_NATIVE_PEER
+  std::optional<qaplan::bench::NativeHnsw> native;
+  systems.push_back({"hnswlib-native", seconds_of([&] {
+                       native.emplace(static_cast<std::size_t>(d), static_cast<std::size_t>(N),
+                                      static_cast<std::size_t>(M), static_cast<std::size_t>(efc), 100);
+                       for (int i = 0; i < N; ++i)
+                         native->add(&p.X[static_cast<std::size_t>(i) * d], static_cast<std::size_t>(i));
+                     }),
+                     [&](int ef) { native->set_ef(static_cast<std::size_t>(ef)); },
+                     [&](int q, int, std::vector<std::uint32_t>& out) {
+                       native->search(&p.Q[static_cast<std::size_t>(q) * d], 10, out);
+                     }});
+  std::printf("# hnswlib-native: -march=native, kernel %s\n", qaplan::bench::NativeHnsw::simd());
+#endif
+  std::printf("build_s");
+  for (const auto& s : systems) std::printf("  %s=%.2f", s.name, s.build_s);
+  for (std::size_t s = 1; s < systems.size(); ++s)
+    std::printf("  ratio/%s=%.3f", systems[s].name, systems[0].build_s / systems[s].build_s);
+  std::printf("\n");
   // Ground truth: exact top-10 by qaplan's double scores.
   std::vector<std::vector<std::uint32_t>> gt(nq);
   for (int q = 0; q < nq; ++q) {
-    // Keep the Result alive: a range-for over `*temporary` would iterate a destroyed list.
-    const auto exact = ours->search_exact(qs[q], 10);
+    const auto exact = ours->search_exact(p.qs[q], 10);  // kept alive while iterated
     if (!exact.ok()) return 1;
     for (const auto& h : *exact) gt[q].push_back(h.doc);
   }
-  auto recall = [&](const std::vector<std::vector<std::uint32_t>>& got) {
-    std::size_t hit = 0;
-    for (int q = 0; q < nq; ++q)
-      for (auto id : got[q]) hit += std::count(gt[q].begin(), gt[q].end(), id) ? 1 : 0;
-    return static_cast<double>(hit) / (10.0 * nq);
-  };
-  for (const int ef : {10, 20, 40, 80, 160, 320}) {
-    std::vector<std::vector<std::uint32_t>> got_ours(nq), got_raw(nq);
-    double best_ours = 1e300, best_raw = 1e300;
-    raw.setEf(static_cast<std::size_t>(ef));
-    for (int rep = 0; rep < 4; ++rep) {  // rep 0: warm-up
-      auto a = Clock::now();
-      for (int q = 0; q < nq; ++q) {
-        auto res = ours->search(qs[q], 10, static_cast<std::size_t>(ef));
-        got_ours[q].clear();
-        for (const auto& h : *res) got_ours[q].push_back(h.doc);
-      }
-      const double so = std::chrono::duration<double>(Clock::now() - a).count();
-      a = Clock::now();
-      for (int q = 0; q < nq; ++q) {
-        auto res = raw.searchKnn(&Q[static_cast<std::size_t>(q) * d], 10);
-        got_raw[q].clear();
-        while (!res.empty()) {
-          got_raw[q].push_back(static_cast<std::uint32_t>(res.top().second));
-          res.pop();
-        }
-      }
-      const double sr = std::chrono::duration<double>(Clock::now() - a).count();
-      if (rep > 0) {
-        best_ours = std::min(best_ours, so);
-        best_raw = std::min(best_raw, sr);
-      }
-    }
-    std::printf("ef=%d recall@10 qaplan=%.4f hnswlib=%.4f  qps qaplan=%.0f hnswlib=%.0f ratio=%.3f\n", ef,
-                recall(got_ours), recall(got_raw), nq / best_ours, nq / best_raw, best_raw / best_ours);
-  }
+  peer_table(p, systems, gt);
   return 0;
 }
 
