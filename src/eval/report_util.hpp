@@ -60,6 +60,16 @@ inline std::string pct_of(const std::optional<double>& v, std::size_t n, std::st
 }
 
 // A metric that may be undefined (no samples): its value, or JSON null.
+/// n / d, 0 when d is 0.
+inline double share_of(int n, int d) { return d == 0 ? 0.0 : static_cast<double>(n) / d; }
+
+/// "12.5 % (1/8)".
+inline std::string pct_count(int n, int d) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f %% (%d/%d)", 100.0 * share_of(n, d), n, d);
+  return buf;
+}
+
 inline nlohmann::ordered_json opt_num(const std::optional<double>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }

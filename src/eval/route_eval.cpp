@@ -52,14 +52,6 @@ Status read_one(const std::filesystem::path& file, std::vector<RouteSample>& out
   });
 }
 
-double rate(int n, int d) { return d == 0 ? 0.0 : static_cast<double>(n) / d; }
-
-std::string pct(int n, int d) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.1f %% (%d/%d)", 100.0 * rate(n, d), n, d);
-  return buf;
-}
-
 std::string describe(const RouteSample& s, const Preparation& p) {
   std::string d = s.id + " " + s.text + " → " + std::string(to_string(p.route.route));
   if (p.route.route == Route::kDirectAnswer)
@@ -94,12 +86,12 @@ void check_gate(RouteReport& r) {
     // (one message is 4 points); every domain's figures are still reported.
     if (c.split != r.gate.split || c.domain != "all") continue;
     const std::string at = c.domain + "/" + c.split + ": ";
-    if (c.questions > 0 && rate(c.questions_direct, c.questions) > r.gate.max_question_direct)
+    if (c.questions > 0 && internal::share_of(c.questions_direct, c.questions) > r.gate.max_question_direct)
       r.gate_failures.push_back(at + "questions answered directly " +
-                                pct(c.questions_direct, c.questions) + " > " +
+                                internal::pct_count(c.questions_direct, c.questions) + " > " +
                                 internal::num_text(100 * r.gate.max_question_direct) + " %");
-    if (c.social > 0 && rate(c.social_direct, c.social) < r.gate.min_social_direct)
-      r.gate_failures.push_back(at + "social answered directly " + pct(c.social_direct, c.social) +
+    if (c.social > 0 && internal::share_of(c.social_direct, c.social) < r.gate.min_social_direct)
+      r.gate_failures.push_back(at + "social answered directly " + internal::pct_count(c.social_direct, c.social) +
                                 " < " + internal::num_text(100 * r.gate.min_social_direct) + " %");
   }
   r.gate_passed = r.gate_failures.empty();
@@ -151,54 +143,6 @@ RouteReport evaluate_routes(const Planner& planner, const std::vector<RouteSampl
   for (auto& [key, c] : cells) r.cells.push_back(std::move(c));
   check_gate(r);
   return r;
-}
-
-std::string route_report_json(const RouteReport& r) {
-  ordered_json j;
-  j["dataset"] = r.dataset;
-  j["model"] = r.model;
-  j["gate"] = {{"split", r.gate.split},
-               {"max_question_direct", r.gate.max_question_direct},
-               {"min_social_direct", r.gate.min_social_direct},
-               {"passed", r.gate_passed},
-               {"failures", r.gate_failures}};
-  ordered_json cells = ordered_json::array();
-  for (const RouteCell& c : r.cells)
-    cells.push_back({{"domain", c.domain},
-                     {"split", c.split},
-                     {"questions", c.questions},
-                     {"questions_direct", c.questions_direct},
-                     {"question_direct_rate", rate(c.questions_direct, c.questions)},
-                     {"social", c.social},
-                     {"social_direct", c.social_direct},
-                     {"social_direct_rate", rate(c.social_direct, c.social)},
-                     {"social_same_act", c.social_same_act},
-                     {"question_errors", c.question_errors},
-                     {"social_errors", c.social_errors}});
-  j["cells"] = std::move(cells);
-  return j.dump(2) + "\n";
-}
-
-std::string route_report_markdown(const RouteReport& r) {
-  std::string md = "# Route evaluation\n\nDataset `" + r.dataset + "`, model " + r.model +
-                   ".\n\nGate on `" + r.gate.split + "`: questions answered directly ≤ " +
-                   internal::num_text(100 * r.gate.max_question_direct) +
-                   " %, social messages answered directly ≥ " +
-                   internal::num_text(100 * r.gate.min_social_direct) + " % — **" +
-                   (r.gate_passed ? "passed" : "failed") + "**.\n\n";
-  for (const std::string& f : r.gate_failures) md += "- " + internal::cell(f) + "\n";
-  md += "\n| domain | split | questions answered directly | social answered directly | "
-        "social with the labelled act |\n|---|---|---|---|---|\n";
-  for (const RouteCell& c : r.cells)
-    md += "| " + c.domain + " | " + c.split + " | " + pct(c.questions_direct, c.questions) + " | " +
-          pct(c.social_direct, c.social) + " | " + pct(c.social_same_act, c.social) + " |\n";
-  md += "\n## Errors\n\n";
-  for (const RouteCell& c : r.cells) {
-    if (c.domain == "all") continue;
-    for (const auto& e : c.question_errors) md += "- question answered directly: " + internal::cell(e) + "\n";
-    for (const auto& e : c.social_errors) md += "- social retrieved: " + internal::cell(e) + "\n";
-  }
-  return md;
 }
 
 }  // namespace qaplan
