@@ -2,6 +2,7 @@
 #include "qaplan/eval/ask.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <unordered_map>
@@ -175,10 +176,19 @@ Result<AskResult> ask_index(const Planner& planner, const PrepareRequest& reques
                             const DocStore& store, const RrfOptions& rrf,
                             const std::vector<std::vector<float>>& query_vectors) {
   AskResult r;
+  auto t = std::chrono::steady_clock::now();
+  auto lap = [&t] {
+    const auto now = std::chrono::steady_clock::now();
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now - t).count();
+    t = now;
+    return static_cast<std::int64_t>(ns);
+  };
   QAPLAN_ASSIGN_OR_RETURN(r.preparation, planner.prepare(request));
+  r.timings.prepare_ns = lap();
   const Preparation& prep = r.preparation;
   if (prep.route.route == Route::kDirectAnswer || !prep.plan) return r;
   QAPLAN_ASSIGN_OR_RETURN(r.analysis, planner.analyze(prep, context));
+  r.timings.analyze_ns = lap();
   const ExecutionInputs in = execution_inputs(*r.analysis);
   r.queries.push_back(in.query.value_or(prep.normalized.text));
   if (prep.plan->knobs().use_query_variants)
@@ -193,6 +203,7 @@ Result<AskResult> ask_index(const Planner& planner, const PrepareRequest& reques
   r.passages =
       passages(fused, index, store, docs,
                static_cast<std::size_t>(std::max(prep.plan->knobs().final_context_top_n, 1)));
+  r.timings.retrieve_ns = lap();
   for (const std::string& field : unknown)
     r.notes.push_back("filter on " + field + " not applied to documents without that field (kept)");
   if (index.vectors() != nullptr && query_vectors.size() < r.queries.size())

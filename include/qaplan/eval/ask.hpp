@@ -19,6 +19,7 @@
 /// Python: Planner.ask over a qaplan.SavedIndex.
 /// Thread-safe for concurrent calls on shared arguments.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,12 +43,20 @@ struct AskPassage {
   std::string line;     ///< its whole corpus line (JSON: title, source, dates, …)
 };
 
+/// Where an ask's time went (steady_clock, ns): planning against retrieval.
+struct AskTimings {
+  std::int64_t prepare_ns = 0;
+  std::int64_t analyze_ns = 0;   ///< 0 for a direct answer
+  std::int64_t retrieve_ns = 0;  ///< search, scope, fusion and passages; 0 for a direct answer
+};
+
 struct AskResult {
   Preparation preparation;
   std::optional<QueryAnalysis> analysis;  ///< absent when the route answered directly
   std::vector<std::string> queries;       ///< the texts searched, the main query first
   std::vector<AskPassage> passages;
   std::vector<std::string> notes;         ///< what was not applied, and why
+  AskTimings timings;
 };
 
 /// Errors: as Planner::prepare / analyze (kInvalidInput naming the field), kInvalidInput when a

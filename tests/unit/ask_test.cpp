@@ -1,0 +1,66 @@
+// ask_index in process (include/qaplan/eval/ask.hpp) over a saved index of the shipped knowledge
+// base: passages with text, and where the time went — planning against retrieval.
+#include "qaplan/eval/ask.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <optional>
+
+#include "qaplan/ranking/index_dir.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace qaplan;
+
+struct SavedKb {
+  test::ScratchDir dir{"ask"};
+  std::optional<CollectionIndex> index;
+  std::optional<DocStore> store;
+  std::optional<Planner> planner;
+
+  SavedKb() {
+    const auto corpus = test::source_dir() / "eval_sets" / "kb" / "docs.jsonl";
+    auto bm25 = build_bm25_from_jsonl(corpus);
+    EXPECT_TRUE(bm25.ok());
+    auto bytes = make_doc_store(corpus, *bm25);
+    EXPECT_TRUE(bytes.ok());
+    EXPECT_TRUE(save_collection_index(dir.path(), *bm25, nullptr, {}, &*bytes).ok());
+    index.emplace(CollectionIndex::open(dir.path()).value());
+    store.emplace(DocStore::open(dir.path(), index->size()).value());
+    planner.emplace(Planner::create(load_config(test::shipped_config()).value()).value());
+  }
+};
+
+TEST(Ask, TimesPlanningAndRetrievalApart) {
+  const SavedKb kb;
+  AnalysisContext ctx;
+  ctx.now = "2026-03-15T10:00:00+08:00";
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = ask_index(*kb.planner, {"出差住宿标准是多少", {}, "", std::nullopt}, ctx, *kb.index,
+                     *kb.store);
+  const auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now() - t0)
+                        .count();
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_TRUE(r->analysis.has_value());
+  ASSERT_FALSE(r->passages.empty());
+  EXPECT_FALSE(r->passages.front().text.empty());
+  const AskTimings& t = r->timings;
+  EXPECT_GT(t.prepare_ns, 0);
+  EXPECT_GT(t.analyze_ns, 0);
+  EXPECT_GT(t.retrieve_ns, 0);
+  EXPECT_LE(t.prepare_ns + t.analyze_ns + t.retrieve_ns, wall);
+
+  // A direct answer plans and searches nothing.
+  auto hi = ask_index(*kb.planner, {"你好", {}, "", std::nullopt}, ctx, *kb.index, *kb.store);
+  ASSERT_TRUE(hi.ok());
+  EXPECT_FALSE(hi->analysis.has_value());
+  EXPECT_TRUE(hi->passages.empty());
+  EXPECT_GT(hi->timings.prepare_ns, 0);
+  EXPECT_EQ(hi->timings.analyze_ns, 0);
+  EXPECT_EQ(hi->timings.retrieve_ns, 0);
+}
+
+}  // namespace
