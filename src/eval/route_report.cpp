@@ -40,15 +40,19 @@ std::string route_report_markdown(const RouteReport& r) {
                    internal::num_text(100 * r.gate.min_social_direct) + " % — **" +
                    (r.gate_passed ? "passed" : "failed") + "**.\n\n";
   for (const std::string& f : r.gate_failures) md += "- " + internal::cell(f) + "\n";
-  md += "\n| domain | split | questions answered directly | social answered directly | "
-        "social with the labelled act |\n|---|---|---|---|---|\n";
+  md +=
+      "\n| domain | split | questions answered directly | social answered directly | "
+      "social with the labelled act |\n|---|---|---|---|---|\n";
   for (const RouteCell& c : r.cells)
-    md += "| " + c.domain + " | " + c.split + " | " + internal::pct_count(c.questions_direct, c.questions) + " | " +
-          internal::pct_count(c.social_direct, c.social) + " | " + internal::pct_count(c.social_same_act, c.social) + " |\n";
+    md += "| " + c.domain + " | " + c.split + " | " +
+          internal::pct_count(c.questions_direct, c.questions) + " | " +
+          internal::pct_count(c.social_direct, c.social) + " | " +
+          internal::pct_count(c.social_same_act, c.social) + " |\n";
   md += "\n## Errors\n\n";
   for (const RouteCell& c : r.cells) {
     if (c.domain == "all") continue;
-    for (const auto& e : c.question_errors) md += "- question answered directly: " + internal::cell(e) + "\n";
+    for (const auto& e : c.question_errors)
+      md += "- question answered directly: " + internal::cell(e) + "\n";
     for (const auto& e : c.social_errors) md += "- social retrieved: " + internal::cell(e) + "\n";
   }
   return md;

@@ -27,18 +27,21 @@ constexpr KernelIsa kAll[] = {KernelIsa::kScalar, KernelIsa::kAvx, KernelIsa::kA
 std::vector<std::size_t> lengths() {
   std::vector<std::size_t> d;
   for (std::size_t i = 1; i <= 100; ++i) d.push_back(i);
-  for (std::size_t x : {127, 128, 129, 255, 256, 257, 383, 384, 385, 768, 1000, 1536}) d.push_back(x);
+  for (std::size_t x : {127, 128, 129, 255, 256, 257, 383, 384, 385, 768, 1000, 1536})
+    d.push_back(x);
   return d;
 }
 
 // The same bits, or both NaN (a NaN's payload is not part of the contract).
 bool same(float x, float y) {
-  return (std::isnan(x) && std::isnan(y)) || std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y);
+  return (std::isnan(x) && std::isnan(y)) ||
+         std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y);
 }
 
 // Checks every available kernel against the reference on vectors made by `fill` (called with
 // the length and the two buffers), with both vectors one float past an aligned start.
-int check_all(const std::string& what, const std::function<void(std::size_t, float*, float*)>& fill) {
+int check_all(const std::string& what,
+              const std::function<void(std::size_t, float*, float*)>& fill) {
   int kernels = 0;
   for (KernelIsa isa : kAll) {
     const IpDistance k = qaplan::internal::ip_kernel(isa);

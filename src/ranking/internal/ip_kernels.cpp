@@ -52,8 +52,8 @@ __attribute__((target("avx2"))) float avx2_kernel(const void* pa, const void* pb
   std::size_t i = 0;
   for (; i + kIpLanes <= d; i += kIpLanes)
     for (int k = 0; k < 4; ++k)
-      acc[k] = _mm256_add_ps(acc[k], _mm256_mul_ps(_mm256_loadu_ps(a + i + 8 * k),
-                                                   _mm256_loadu_ps(b + i + 8 * k)));
+      acc[k] = _mm256_add_ps(
+          acc[k], _mm256_mul_ps(_mm256_loadu_ps(a + i + 8 * k), _mm256_loadu_ps(b + i + 8 * k)));
   int k = 0;
   for (; i + 8 <= d; i += 8, ++k)
     acc[k] = _mm256_add_ps(acc[k], _mm256_mul_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i)));
@@ -80,7 +80,8 @@ __attribute__((target("avx512f"))) float avx512_kernel(const void* pa, const voi
     if (i >= d) break;
     const std::size_t n = d - i < 16 ? d - i : 16;
     const auto m = static_cast<__mmask16>((std::uint32_t{1} << n) - 1);
-    const __m512 p = _mm512_mul_ps(_mm512_maskz_loadu_ps(m, a + i), _mm512_maskz_loadu_ps(m, b + i));
+    const __m512 p =
+        _mm512_mul_ps(_mm512_maskz_loadu_ps(m, a + i), _mm512_maskz_loadu_ps(m, b + i));
     *r = _mm512_mask_add_ps(*r, m, *r, p);
     i += n;
   }
@@ -122,10 +123,14 @@ KernelIsa best_kernel_isa() noexcept {
 
 const char* kernel_isa_name(KernelIsa isa) noexcept {
   switch (isa) {
-    case KernelIsa::kScalar: return "sse2";
-    case KernelIsa::kAvx: return "avx";
-    case KernelIsa::kAvx2: return "avx2";
-    case KernelIsa::kAvx512: return "avx512";
+    case KernelIsa::kScalar:
+      return "sse2";
+    case KernelIsa::kAvx:
+      return "avx";
+    case KernelIsa::kAvx2:
+      return "avx2";
+    case KernelIsa::kAvx512:
+      return "avx512";
   }
   return "?";
 }
