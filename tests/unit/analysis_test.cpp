@@ -205,6 +205,17 @@ TEST(AnalysisRewrite, ParallelItemsReplaceWholeWords) {
     EXPECT_EQ(analyze(turn, {history}).a.rewrite.query, want) << history << " / " << turn;
 }
 
+// An English "it" stands for the whole noun phrase, its definite determiner or possessive
+// included (the expense form, our vpn); an indefinite "a" is not carried.
+TEST(AnalysisRewrite, EnglishPronounKeepsTheDeterminer) {
+  EXPECT_EQ(analyze("who signs it", {"Where do I find the expense form?"}).a.rewrite.query,
+            "who signs the expense form");
+  EXPECT_EQ(analyze("does it work on mac", {"Where is our VPN client?"}).a.rewrite.query,
+            "does our vpn client work on mac");
+  EXPECT_EQ(analyze("can it be changed", {"Who approves the travel budget?"}).a.rewrite.query,
+            "can the travel budget be changed");
+}
+
 // ---- glossary --------------------------------------------------------------------------------
 
 TEST(AnalysisGlossary, OnlyTheEffectiveSourcesGlossaryExpands) {

@@ -38,6 +38,22 @@ std::optional<std::string> name_in(std::string_view turn, const PhraseReader& re
   return std::nullopt;
 }
 
+// Where an English noun phrase begins with its definite determiner or possessive (the NDA
+// template, our VPN): "it" stands for the whole phrase, so the rewrite keeps it ("can i modify
+// the nda template", not "can i modify nda template"). An indefinite a/an is not carried.
+std::uint32_t with_determiner(std::string_view prev, std::uint32_t begin) {
+  std::size_t e = begin;
+  while (e > 0 && prev[e - 1] == ' ') --e;
+  std::size_t b = e;
+  while (b > 0 && prev[b - 1] >= 'a' && prev[b - 1] <= 'z') --b;
+  if (e == begin || b == e || (b > 0 && prev[b - 1] != ' ')) return begin;
+  const std::string_view w = prev.substr(b, e - b);
+  for (std::string_view d : {"the", "this", "that", "these", "those", "my", "our", "your", "his",
+                             "her", "their"})
+    if (w == d) return static_cast<std::uint32_t>(b);
+  return begin;
+}
+
 }  // namespace
 
 // Whom 他 / 她 / 他们 stands for: a name in the newest turn; else the one the previous question
@@ -91,8 +107,10 @@ std::string thing_antecedent(std::string_view prev, const std::vector<Span>& pre
     const bool d = describes(k), db = describes(best);
     if (e != eb ? e : d != db ? !d : prev_spans[k].words > prev_spans[best].words) best = k;
   }
-  const std::uint32_t begin = entity(best) ? container_begin(prev, prev_spans, best)
-                                           : prev_spans[best].begin;
+  std::uint32_t begin = entity(best) ? container_begin(prev, prev_spans, best)
+                                     : prev_spans[best].begin;
+  if (prev_spans[best].ascii && begin == prev_spans[best].begin)
+    begin = with_determiner(prev, begin);
   return std::string(slice(prev, begin, prev_spans[best].end));
 }
 
