@@ -3,6 +3,9 @@
 // or 12 distinct terms drawn from a random document). Compares the default pruned search
 // (MaxScore) with exhaustive term-at-a-time scoring and the untruncated k = 0 list used by RRF.
 //
+// BM_SavedSearchThreads: the same top-10 searches over the index saved and opened as a host opens
+// it (mapped), from 1, 2 and 4 threads sharing it; items_per_second is the total over threads.
+//
 //   build*/bench/bm25_bench [--benchmark_filter=…]   (QAPLAN_BM25_BENCH_DOCS overrides 100 000)
 #include <benchmark/benchmark.h>
 
@@ -13,6 +16,11 @@
 #include <set>
 #include <string>
 #include <vector>
+
+#include <filesystem>
+#include <optional>
+
+#include <unistd.h>
 
 #include "qaplan/ranking/bm25.hpp"
 
@@ -105,6 +113,41 @@ void BM_Search(benchmark::State& st) {
 }
 BENCHMARK(BM_Search)
     ->ArgsProduct({{0, 1}, {0, 1, 2}, {0, 1}})
+    ->Unit(benchmark::kMicrosecond);
+
+// The lucene-norm index saved to a temporary file and opened from it (removed at exit).
+const qaplan::Bm25Index& saved() {
+  static const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("qaplan-bm25-bench-" + std::to_string(::getpid()));
+  static const std::optional<qaplan::Bm25Index> index = [] {
+    if (!fixture().lucene->save(path).ok()) return std::optional<qaplan::Bm25Index>();
+    auto opened = qaplan::Bm25Index::open(path);
+    std::atexit([] { std::filesystem::remove(path); });
+    return opened.ok() ? std::optional<qaplan::Bm25Index>(std::move(opened).value())
+                       : std::optional<qaplan::Bm25Index>();
+  }();
+  return *index;
+}
+
+// arg 0: 0 short / 1 long queries. Each thread starts at its own place in the query list.
+void BM_SavedSearchThreads(benchmark::State& st) {
+  const auto& qs = st.range(0) == 0 ? fixture().q_short : fixture().q_long;
+  const qaplan::Bm25Index& idx = saved();
+  std::size_t i = static_cast<std::size_t>(st.thread_index()) * 97;
+  for (auto _ : st) {
+    qaplan::RankedList r = idx.search(qs[i++ % qs.size()], 10);
+    benchmark::DoNotOptimize(r);
+  }
+  st.SetItemsProcessed(st.iterations());
+  st.SetLabel(st.range(0) == 0 ? "3-term saved" : "12-term saved");
+}
+BENCHMARK(BM_SavedSearchThreads)
+    ->Arg(0)
+    ->Arg(1)
+    ->Threads(1)
+    ->Threads(2)
+    ->Threads(4)
+    ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace

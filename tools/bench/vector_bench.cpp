@@ -138,6 +138,18 @@ void BM_HnswSearchTop10(benchmark::State& state) {
 }
 BENCHMARK(BM_HnswSearchTop10)->Unit(benchmark::kMicrosecond);
 
+// The same searches from 1, 2 and 4 threads sharing the index; items_per_second is the total.
+void BM_HnswSearchThreads(benchmark::State& state) {
+  const Corpus& c = corpus();
+  std::size_t i = static_cast<std::size_t>(state.thread_index()) * 97;
+  for (auto _ : state) {
+    auto r = c.index.search(c.queries[i++ % c.queries.size()], 10);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_HnswSearchThreads)->Threads(1)->Threads(2)->Threads(4)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
 void BM_ExactSearchTop10(benchmark::State& state) {
   const Corpus& c = corpus();
   std::size_t i = 0;
