@@ -34,11 +34,9 @@ configure_and_build() {
     echo "fuzz.sh: clang++ not found (scripts/setup.sh installs clang)" >&2
     exit 2
   fi
-  local opt=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+  local opt=()  # the fuzz preset (CMakePresets.json), in $BUILD
   [[ "${FUZZ_QUICK:-0}" == 1 ]] && opt=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g0")
-  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_CXX_COMPILER=clang++ "${opt[@]}" \
-    -DQAPLAN_FUZZ=ON -DQAPLAN_BUILD_TESTS=OFF -DQAPLAN_BUILD_TOOLS=OFF \
-    -DQAPLAN_BUILD_BENCHMARKS=OFF -DQAPLAN_INSTALL=OFF >/dev/null
+  cmake --preset fuzz -B "$BUILD" "${opt[@]}" >/dev/null
   cmake --build "$BUILD" -j"$(nproc)" --target qaplan_fuzz
 }
 

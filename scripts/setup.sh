@@ -41,5 +41,5 @@ else
   echo "setup.sh: node/npm not found: ctest will skip the engines type check (apt-get install nodejs npm)" >&2
 fi
 BUILD_DIR="${1:-build}"; shift || true
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+cmake --preset release -B "$BUILD_DIR" "$@"  # CMakePresets.json
 cmake --build "$BUILD_DIR" -j"$(nproc)" "${TARGETS[@]}"

@@ -31,7 +31,7 @@ fi
 step "setup + Release build"
 scripts/setup.sh --all build
 step "ctest (Release: unit, cli, external)"
-ctest --test-dir build --output-on-failure -j"$JOBS" --timeout 600
+ctest --preset release -j"$JOBS"
 # With ../shared present no external test may skip (a skip elsewhere, e.g. a permission test run
 # as root, is not a gate). The external suite is re-run alone: it takes about a second.
 log="$(mktemp)"
@@ -43,14 +43,12 @@ if [[ "${QAPLAN_REQUIRE_PEERS:-0}" == 1 ]] && grep -q '\*\*\*Skipped' "$log"; th
 fi
 
 step "sanitizers (clang): ASan + UBSan unit tests"
-# -O1 -g1: line tables for reports at a fraction of the compile time of full debug info. The same
-# build holds the fuzz targets (-DQAPLAN_FUZZ=ON: the library carries libFuzzer's coverage).
-cmake -S . -B build-asan -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DQAPLAN_SANITIZE=ON -DQAPLAN_FUZZ=ON \
-  -DQAPLAN_BUILD_BENCHMARKS=OFF -DQAPLAN_BUILD_TOOLS=OFF -DQAPLAN_INSTALL=OFF >/dev/null
-cmake --build build-asan -j"$JOBS" --target qaplan_unit_tests qaplan_fuzz
-ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
-  ctest --test-dir build-asan --output-on-failure -j"$JOBS" -L unit --timeout 900
+# The presets are in CMakePresets.json. asan: -O1 -g1 (line tables for reports at a fraction of
+# the compile time of full debug info); the same build holds the fuzz targets (QAPLAN_FUZZ: the
+# library carries libFuzzer's coverage). Its test preset sets ASAN_OPTIONS / UBSAN_OPTIONS.
+cmake --preset asan >/dev/null
+cmake --build --preset asan -j"$JOBS"
+ctest --preset asan -j"$JOBS"
 
 # Fuzz smoke (issue 11 item 3): every target replays its seeds and tests/fuzz/regressions, then
 # fuzzes 20 s, two side by side (30 s until 2026-12-03, when CI reached 30.5 minutes; the long
@@ -88,11 +86,9 @@ step "Lucene parity (CMRC 2018)"
 scripts/lucene_parity.sh build/qaplan
 
 step "ThreadSanitizer: 8 threads share one Planner and one searcher"
-cmake -S . -B build-tsan -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DQAPLAN_TSAN=ON \
-  -DQAPLAN_BUILD_BENCHMARKS=OFF -DQAPLAN_BUILD_TOOLS=OFF -DQAPLAN_INSTALL=OFF >/dev/null
-cmake --build build-tsan -j"$JOBS" --target tsan_concurrency_test
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan -j"$JOBS"
 # TSAN_OPTIONS (halt_on_error, tests/tsan/tsan.supp) are set per test in tests/CMakeLists.txt.
-ctest --test-dir build-tsan --output-on-failure -L tsan --timeout 900
+ctest --preset tsan
 
 step "all passed"
