@@ -65,14 +65,21 @@ Result<std::vector<FusedHit>> fuse_rrf(const std::vector<RankedList>& lists,
       h.list_scores[i] = sd.score;
     }
   }
-  // Sum per document in list order so the floating-point result does not depend on hashing.
+  // Each document's terms are summed smallest first: the sum depends only on which terms there
+  // are, never on the order of the lists, so two documents with the same ranks in other lists
+  // tie exactly and the tie goes to the lower doc as documented (summed in list order, three or
+  // more lists could part them by a rounding).
+  std::vector<double> terms;
   for (FusedHit& h : hits) {
-    double s = 0.0;
+    terms.clear();
     for (std::size_t i = 0; i < n; ++i) {
       if (!h.ranks[i]) continue;
       const double w = opts.weights.empty() ? 1.0 : opts.weights[i];
-      s += w * (1.0 / (opts.k + static_cast<double>(*h.ranks[i])));
+      terms.push_back(w * (1.0 / (opts.k + static_cast<double>(*h.ranks[i]))));
     }
+    std::sort(terms.begin(), terms.end());
+    double s = 0.0;
+    for (double t : terms) s += t;
     h.score = s;
   }
   std::sort(hits.begin(), hits.end(), internal::ranks_before<FusedHit>);

@@ -96,6 +96,36 @@ TEST(Rrf, TiesBrokenByLowerDoc) {
   EXPECT_EQ(docs(*s), (std::vector<std::uint32_t>{4, 9}));
 }
 
+// With three lists, the same ranks in another order are the same terms: an exact tie, whatever
+// order the lists come in (summed in list order, a rounding parted such pairs and the lower doc
+// could lose). Every order of every rank triple up to 12 is checked.
+TEST(Rrf, EqualRanksInAnyListOrderTieExactly) {
+  int checked = 0;
+  for (std::uint32_t a = 1; a <= 12; ++a)
+    for (std::uint32_t b = 1; b <= 12; ++b)
+      for (std::uint32_t c = 1; c <= 12; ++c) {
+        if (a == c || b == a || c == b) continue;  // the two docs would share a place
+        // Doc 0 at ranks (a, b, c), doc 1 at (c, a, b); fillers take the other places.
+        std::vector<RankedList> lists(3);
+        const std::uint32_t r0[3] = {a, b, c}, r1[3] = {c, a, b};
+        for (int l = 0; l < 3; ++l)
+          for (std::uint32_t pos = 1, filler = 100; pos <= 12; ++pos)
+            lists[l].push_back({pos == r0[l] ? 0u : pos == r1[l] ? 1u : filler++, 1.0});
+        auto r = fuse_rrf(lists);
+        ASSERT_TRUE(r.ok());
+        double s0 = -1, s1 = -2;
+        std::size_t at0 = 0, at1 = 0;
+        for (std::size_t i = 0; i < r->size(); ++i) {
+          if ((*r)[i].doc == 0) s0 = (*r)[i].score, at0 = i;
+          if ((*r)[i].doc == 1) s1 = (*r)[i].score, at1 = i;
+        }
+        ASSERT_EQ(s0, s1) << a << " " << b << " " << c;
+        ASSERT_LT(at0, at1) << "the tie goes to the lower doc";
+        ++checked;
+      }
+  EXPECT_GT(checked, 1000);
+}
+
 TEST(Rrf, EmptyInputs) {
   auto none = fuse_rrf({});
   ASSERT_TRUE(none.ok());
