@@ -53,6 +53,19 @@ for f in "$(dirname "$config_file")/qaplanConfigVersion.cmake" \
          "$prefix/include/qaplan/version.hpp" "$prefix/share/qaplan/rules.toml"; do
   [[ -f "$f" ]] || { echo "test_package: not installed: ${f#"$prefix"/}" >&2; exit 1; }
 done
+# Only the training room links the trainer's LIBLINEAR: a host of the evaluation or retrieval
+# code does not (the exported link interface says what each library pulls in).
+targets_file="$(dirname "$config_file")/qaplanTargets.cmake"
+link_of() { awk -v t="set_target_properties(qaplan::$1 PROPERTIES" \
+  'index($0, t) == 1 {on = 1} on && /INTERFACE_LINK_LIBRARIES/ {print; exit}' "$targets_file"; }
+link_of training | grep -q LIBLINEAR || {
+  echo "test_package: qaplan::training does not link LIBLINEAR: $(link_of training)" >&2; exit 1; }
+for room in common planning ranking eval engines; do
+  if link_of "$room" | grep -q LIBLINEAR; then
+    echo "test_package: qaplan::$room links LIBLINEAR (only training may): $(link_of "$room")" >&2
+    exit 1
+  fi
+done
 step "configure consumer (find_package)" cmake -S "$src_dir/tests/package" -B "$work/installed" \
   -G "$generator" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
   -DQAPLAN_README_EXAMPLE="$readme_example"
