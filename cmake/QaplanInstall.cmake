@@ -15,6 +15,6 @@ configure_package_config_file(cmake/qaplanConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/qaplanConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/qaplanConfig.cmake ${PROJECT_BINARY_DIR}/qaplanConfigVersion.cmake
-  cmake/FindOpenCC.cmake cmake/FindLIBLINEAR.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/qaplan)
+  cmake/FindOpenCC.cmake cmake/FindNettle.cmake cmake/FindLIBLINEAR.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/qaplan)
 # The frozen benchmark data travels with the CLI: `qaplan bench` finds it in share/qaplan.
 install(DIRECTORY eval_sets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/qaplan/eval_sets)

@@ -12,9 +12,9 @@ if [[ "${1:-}" == "--all" ]]; then
   shift
 fi
 PKGS=(g++ cmake ninja-build pkg-config git python3
-      nlohmann-json3-dev libtoml11-dev libspdlog-dev libfmt-dev libicu-dev
+      nlohmann-json3-dev libtomlplusplus-dev libspdlog-dev libfmt-dev libicu-dev
       libhnswlib-dev libgtest-dev libgmock-dev libcli11-dev libbenchmark-dev
-      libopencc-dev liblinear-dev libfasttext-dev libxxhash-dev
+      libopencc-dev liblinear-dev libfasttext-dev libxxhash-dev nettle-dev
       pybind11-dev python3-dev python3-pytest python3-numpy  # the Python module (python/)
       python3-setuptools python3-wheel python3-pip python3-venv  # pip install . (no downloads)
       clang libclang-rt-14-dev  # libFuzzer targets (tests/fuzz, scripts/fuzz.sh)

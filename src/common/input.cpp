@@ -5,6 +5,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +14,7 @@ namespace qaplan::internal {
 namespace {
 
 constexpr std::size_t kChunk = std::size_t{1} << 20;
+constexpr std::size_t kProbe = 4096;  // the read that finds the end of a file of known size
 constexpr long kProcSuperMagic = 0x9fa0;  // linux/magic.h PROC_SUPER_MAGIC
 
 // A /proc file that reads as nothing: /proc/self/mem opened by the shell before exec reads as
@@ -99,10 +101,15 @@ Error Input::fail(const std::string& message) const {
 Result<std::size_t> Input::read_some(std::string& out, std::size_t n) {
   const std::size_t at = out.size();
   out.resize(at + n);
+  auto got = read_into(out.data() + at, n);
+  out.resize(at + (got.ok() ? *got : 0));
+  return got;
+}
+
+Result<std::size_t> Input::read_into(char* dst, std::size_t n) {
   for (;;) {
-    const ssize_t got = ::read(fd_, out.data() + at, n);
+    const ssize_t got = ::read(fd_, dst, n);
     if (got >= 0) {
-      out.resize(at + static_cast<std::size_t>(got));
       read_ += got;
       // A regular file that ends short of the size it had when opened was cut under us.
       if (got == 0 && size_ >= 0 && read_ < size_)
@@ -113,10 +120,17 @@ Result<std::size_t> Input::read_some(std::string& out, std::size_t n) {
       return static_cast<std::size_t>(got);
     }
     if (errno == EINTR) continue;
-    const int err = errno;
-    out.resize(at);
-    return fail(std::strerror(err));
+    return fail(std::strerror(errno));
   }
+}
+
+// A regular file is read in one call of its size (+1, which finds a file that grew) and then a
+// small one that finds the end: read_some() zero-fills what it asks for, and asking a 64 KB rules
+// file for a 1 MB chunk twice cost the CLI's start-up 2 MB of page faults per file.
+std::size_t Input::next_read_size() const noexcept {
+  if (size_ < 0) return kChunk;
+  if (read_ < size_) return std::min<std::size_t>(static_cast<std::size_t>(size_ - read_) + 1, kChunk);
+  return kProbe;
 }
 
 Result<std::string> Input::read_all() {
@@ -126,9 +140,9 @@ Result<std::string> Input::read_all() {
     return fail("larger than " + std::to_string(max_input_bytes()) +
                 " bytes (QAPLAN_MAX_INPUT_BYTES)");
   std::string out;
-  if (size_ > 0) out.reserve(static_cast<std::size_t>(size_));
+  if (size_ > 0) out.reserve(static_cast<std::size_t>(size_) + kProbe);
   for (;;) {
-    QAPLAN_ASSIGN_OR_RETURN(const std::size_t got, read_some(out, kChunk));
+    QAPLAN_ASSIGN_OR_RETURN(const std::size_t got, read_some(out, next_read_size()));
     if (got == 0) return out;
     if (out.size() > max_input_bytes())
       return fail("larger than " + std::to_string(max_input_bytes()) +

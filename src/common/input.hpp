@@ -35,6 +35,10 @@ class Input {
   Result<std::string> read_all();
   /// Appends up to `n` bytes to `out`; 0 = end of input. Errors: kIo with errno.
   Result<std::size_t> read_some(std::string& out, std::size_t n);
+  /// Reads up to `n` bytes into `dst`; 0 = end of input. The same checks as read_some().
+  Result<std::size_t> read_into(char* dst, std::size_t n);
+  /// How much read_all() asks for next: the rest of a regular file, else a chunk.
+  std::size_t next_read_size() const noexcept;
   /// A regular file's size when opened; -1 for a stream.
   long long size() const noexcept { return size_; }
   /// The name errors use: the path, or <stdin>.

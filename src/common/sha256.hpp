@@ -1,6 +1,10 @@
 #pragma once
-// SHA-256 (FIPS 180-4) for fingerprints of frozen data and vector packs. Self-contained so the
-// library needs no crypto dependency; tested against the FIPS vectors.
+// SHA-256 (FIPS 180-4) for the fingerprints of models, lexicons, frozen data and vector packs.
+// Nettle computes it (the adapter for <nettle/sha2.h>): Debian builds it with run-time dispatch to
+// the CPU's SHA instructions, and every CLI start hashes the 0.9 MB router model — 0.6 ms there
+// against ~9 ms for the portable code this file used to hold. Tested against the FIPS vectors.
+#include <nettle/sha2.h>
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -8,20 +12,18 @@
 
 namespace qaplan::internal {
 
+/// Incremental SHA-256; copyable (a copy continues from the same state).
 class Sha256 {
  public:
   Sha256();
   void update(std::string_view data);
+  /// The digest of everything passed to update(); the hasher starts over afterwards.
   std::array<std::uint8_t, 32> finish();
   /// Lower-case hex digest of everything passed to update().
   std::string hex_digest();
 
  private:
-  void block(const std::uint8_t* p);
-  std::array<std::uint32_t, 8> h_;
-  std::array<std::uint8_t, 64> buf_{};
-  std::size_t buf_len_ = 0;
-  std::uint64_t total_ = 0;
+  sha256_ctx ctx_;
 };
 
 /// Lower-case hex SHA-256 of `data`.

@@ -13,23 +13,23 @@
 namespace qaplan::internal::toml_reader {
 namespace {
 
-// A quoted TOML key may hold any escaped control character ("a\u0001b" = 1), and toml11's
-// messages may quote the line: escape both where the error is made, so Error::message is clean.
+// A quoted TOML key may hold any escaped control character ("a\u0001b" = 1), and the parser's
+// messages may quote what it saw: escape both where the error is made, so Error::message is clean.
 Error config_error(std::string_view msg, const std::string& origin, int line,
                    std::string_view field) {
   return make_file_error(ErrorCode::kInvalidConfig, one_printable_line(msg), origin, line,
                          one_printable_line(field));
 }
 
-// Guards toml11 needs, checked by one linear scan before parsing (docs/reliability.md):
-//  - toml11 parses nested arrays and inline tables recursively, and a dotted key `a.b.c` nests
-//    tables that are destroyed recursively; 20 000 levels overflow the stack, which no catch can
-//    turn into an error. No config needs more than a few levels, so nesting (brackets plus the
-//    parts of dotted keys and table headers) is limited.
-//  - toml11 scans back to the start of the line for every key and value, so one long line costs
-//    quadratic time (a 60 KB line of `a.a.a…` takes seconds). Lines are limited, so loading time
-//    is linear in the file size.
-// The scan must see strings and comments exactly as toml11 does (a fuzzer's crash: a
+// Limits checked by one linear scan before parsing (docs/reliability.md), so no file reaches the
+// parser that could exhaust its stack or its time:
+//  - nested arrays and inline tables are parsed recursively, and a dotted key `a.b.c` nests tables
+//    that are destroyed recursively; 20 000 levels overflow the stack, which no catch can turn
+//    into an error. No config needs more than a few levels, so nesting (brackets plus the parts of
+//    dotted keys and table headers) is limited.
+//  - no line may exceed 4 KB: a config line is a key and a value, and the limit keeps every
+//    message short and loading linear in the file size whatever the parser does per line.
+// The scan must see strings and comments exactly as the TOML grammar does (a fuzzer's crash: a
 // multi-line string may end with up to two extra quotes before its closing `"""`); where it is
 // unsure it counts brackets rather than skipping them.
 constexpr int kMaxTomlNesting = 64;
@@ -143,8 +143,8 @@ class TomlGuard {
     top_.key_dots = 0;
   }
 
-  // Skips a string starting at i_ exactly as toml11's lexer reads it. A one-line string ends at
-  // its quote, or at the end of the line (a syntax error there, so toml11 reads no further). A
+  // Skips a string starting at i_ exactly as a TOML lexer reads it. A one-line string ends at
+  // its quote, or at the end of the line (a syntax error there, so the parser reads no further). A
   // multi-line string ends at the first run of three or more quotes, which closes it with up to
   // five (TOML 1.0: one or two quotes may come right before the closing delimiter).
   void skip_string(char q) {
@@ -166,7 +166,7 @@ class TomlGuard {
         std::size_t run = 1;
         while (i_ < t_.size() && t_[i_] == q) ++i_, ++run;
         if (run >= 3) {
-          i_ -= run - std::min<std::size_t>(run, 5);  // a sixth quote is left to toml11's error
+          i_ -= run - std::min<std::size_t>(run, 5);  // a sixth quote is left to the parser's error
           return;
         }
       }
@@ -185,157 +185,102 @@ class TomlGuard {
   std::optional<ScanError> error_;
 };
 
-// toml11's message for a syntax error is a diagram naming its parser function:
-//   [error] toml::parse_key_value_pair: missing key-value separator `=`
-//    --> rules.toml
-//      |
-//   13 | foo bar
-//      |    ^--- should be `=`
-// A user needs plain words and the place: the last quoted line and its caret give line and
-// column (a duplicate's first quoted line is where it was first defined), the function and its
-// message say what is wrong.
+// toml++'s message for a syntax error reads "Error while parsing <what>: <detail>" with the
+// position beside it. A person editing the file wants plain words for the common mistakes and the
+// parser's own detail otherwise; a number out of range is a value error, not a syntax error.
 struct SyntaxError {
   std::string message;
-  std::string source;  // the first quoted line: where the broken key/value starts
-  int line = 0;
-  int column = 0;
+  bool value_error = false;  // out of range: reported like any bad value, under its key
 };
-
-std::string trim(std::string s) {
-  s.erase(0, s.find_first_not_of(" \t"));
-  s.erase(s.find_last_not_of(" \t.") + 1);
-  return s;
-}
 
 bool has(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
-// What toml11's function + message mean, in words a person editing the file understands.
-std::string plain_words(std::string_view fn, std::string_view msg, std::string_view hint,
-                        int first_line) {
-  const std::string first = first_line > 0 ? " (first defined at line " + std::to_string(first_line) + ")" : "";
-  if (fn == "insert_value") {
-    // `value ("a") already exists.` / `table ("a") already exists.` — keep the name.
-    const auto open = msg.find("(\""), close = msg.find("\")");
-    const std::string name = open != std::string_view::npos && close != std::string_view::npos && close > open
-                                 ? std::string(msg.substr(open + 2, close - open - 2)) : "";
-    if (has(msg, "already exists")) {
-      if (msg.starts_with("value")) return "key '" + name + "' already exists" + first;
-      if (msg.starts_with("table")) return "table [" + name + "] already exists" + first;
-      return "'" + name + "' already exists" + first;
-    }
-    if (has(msg, "inline table")) return "an inline table { … } cannot be extended by a later key or [table]";
-    return "'" + name + "' is defined twice with different kinds (a key, a [table] or an [[array of tables]])" + first;
-  }
-  if (fn == "parse_key_value_pair") {
-    if (has(msg, "missing key-value separator")) return "expected `=` after the key";
-    if (has(msg, "missing value")) return "a value is missing after `=`";
-    if (has(msg, "empty key")) return "a key is missing before `=`";
-  }
-  if (fn == "parse_table") return "unexpected text after a value (one `key = value` per line; comments start with #)";
-  if (fn == "parse_key" || fn == "parse_simple_key")
-    return "invalid key (bare keys are letters, digits, _ and -; quote any other) or an unclosed [table] header";
-  if (fn == "parse_table_key" || fn == "parse_array_table_key") {
-    if (has(msg, "newline required")) return "unexpected text after a [table] header";
-    if (has(msg, "]]")) return "an [[array of tables]] header is not closed with `]]`";
-    if (has(msg, "]")) return "a [table] header is not closed with `]`";
-    return "invalid [table] header";
-  }
-  if (fn == "parse_array") {
-    if (has(msg, "separator")) return "`,` or `]` missing in an array";
-    return "an array holds something that is not a value (or its `]` is missing)";
-  }
-  if (fn == "parse_inline_table") {
-    if (has(msg, "trailing comma")) return "a trailing comma is not allowed in an inline table { … }";
-    if (has(msg, "`}`")) return "an inline table { … } is not closed with `}`";
-    if (has(msg, "`,`")) return "`,` or `}` missing in an inline table { … }";
-    return "invalid inline table { … }";
-  }
-  if (fn.find("string") != std::string_view::npos || fn == "parse_escape_sequence")
-    return "invalid string: a missing closing quote, a line break inside \"…\", or an unknown escape such as \\q";
-  if (fn == "parse_integer" || fn == "parse_floating") return "invalid number";
-  if (fn.find("date") != std::string_view::npos || fn.find("time") != std::string_view::npos)
-    return "invalid date or time";
-  if (fn == "parse_value" || fn == "parse_boolean")
-    return "not a value (write true/false, a number, a \"string\", an [array] or an { inline table })";
-  // Anything else: toml11's own words without its function name.
-  std::string out = trim(std::string(msg));
-  if (!hint.empty()) out += out.empty() ? trim(std::string(hint)) : " (" + trim(std::string(hint)) + ")";
-  return out.empty() ? "invalid TOML" : out;
+// The quoted name in "cannot redefine existing table 'a.b'".
+std::string quoted_name(std::string_view detail) {
+  const auto open = detail.find('\'');
+  const auto close = detail.rfind('\'');
+  return open == std::string_view::npos || close <= open
+             ? std::string()
+             : std::string(detail.substr(open + 1, close - open - 1));
 }
 
-SyntaxError describe_syntax_error(const std::string& what) {
-  std::vector<std::string> lines;
-  for (std::size_t b = 0; b <= what.size();) {
-    const std::size_t e = std::min(what.find('\n', b), what.size());
-    lines.push_back(what.substr(b, e - b));
-    b = e + 1;
+SyntaxError plain_words(std::string_view what, std::string_view detail) {
+  if (has(detail, "cannot redefine existing")) {
+    const std::string name = quoted_name(detail);
+    if (what == "table header") return {"table [" + name + "] already exists"};
+    if (has(detail, "dotted key")) return {"a [table] cannot be extended by a dotted key later"};
+    return {"key '" + name + "' already exists"};
   }
-  // "[error] toml::fn: message"
-  std::string head = lines.empty() ? "" : lines.front();
-  if (head.starts_with("[error] ")) head.erase(0, 8);
-  std::string fn, msg = head;
-  if (head.starts_with("toml::")) {
-    const auto colon = head.find(": ", 6);
-    fn = head.substr(6, colon == std::string::npos ? std::string::npos : colon - 6);
-    msg = colon == std::string::npos ? "" : head.substr(colon + 2);
+  if (has(detail, "not representable in 64 bits") ||
+      (what == "floating-point" && has(detail, "could not be interpreted")))
+    return {"out of range", true};
+  if (what == "key-value pair") {
+    if (detail.starts_with("expected '='")) return {"expected `=` after the key"};
+    if (detail.starts_with("expected a comment or whitespace"))
+      return {"unexpected text after a value (one `key = value` per line; comments start with #)"};
   }
-  SyntaxError out;
-  int first_line = 0;
-  std::string hint;
-  for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
-    // " 13 | source" followed by "    |    ^--- hint"
-    const std::string& l = lines[i];
-    const auto bar = l.find(" | ");
-    if (bar == std::string::npos) continue;
-    const std::string num = trim(l.substr(0, bar));
-    if (num.empty() || num.find_first_not_of("0123456789") != std::string::npos || num.size() > 9)
-      continue;
-    const std::string& c = lines[i + 1];
-    const auto cbar = c.find('|');
-    if (cbar == std::string::npos || cbar != bar + 1) continue;
-    const auto mark = c.find_first_of("^~", cbar);
-    if (mark == std::string::npos) continue;
-    const int n = std::stoi(num);
-    if (out.line > 0 && first_line == 0) first_line = out.line;
-    out.line = n;
-    if (out.source.empty()) out.source = l.substr(bar + 3);
-    const std::string quoted = l.substr(bar + 3);
-    const std::size_t offset = mark >= cbar + 2 ? mark - (cbar + 2) : 0;
-    int column = 1;  // in code points: a line may hold Chinese text
-    for (std::size_t k = 0; k < offset && k < quoted.size(); ++k)
-      if ((static_cast<unsigned char>(quoted[k]) & 0xC0) != 0x80) ++column;
-    out.column = column;
-    const auto text = c.find_first_not_of("^~-", mark);
-    hint = text == std::string::npos ? "" : trim(c.substr(text));
+  if (what == "table header") {
+    if (has(detail, "expected ']'")) return {"unclosed [table] header (expected `]`)"};
+    if (detail.starts_with("expected a comment or whitespace"))
+      return {"unexpected text after a [table] header"};
   }
-  if (fn != "insert_value") first_line = 0;
-  out.message = plain_words(fn, msg, hint, first_line);
-  return out;
+  if (what == "inline table") {
+    if (has(detail, "dangling comma")) return {"a trailing comma is not allowed in an inline table { … }"};
+    if (has(detail, "closing '}'") || has(detail, "end-of-file"))
+      return {"an inline table { … } is not closed with `}`"};
+  }
+  if (what == "array" && (has(detail, "closing ']'") || has(detail, "end-of-file")))
+    return {"`,` or `]` missing in an array"};
+  if (what == "string" || what == "multi-line string" || what == "literal string")
+    return {"invalid string: " + std::string(detail)};
+  if (what == "value" || what == "boolean")
+    return {"not a value (write true/false, a number, a \"string\", an [array] or an { inline "
+            "table }): " + std::string(detail)};
+  return {std::string(what) + ": " + std::string(detail)};
+}
+
+SyntaxError describe_syntax_error(std::string_view description) {
+  constexpr std::string_view kHead = "Error while parsing ";
+  if (!description.starts_with(kHead)) return {std::string(description)};
+  description.remove_prefix(kHead.size());
+  const auto colon = description.find(": ");
+  if (colon == std::string_view::npos) return {std::string(description)};
+  return plain_words(description.substr(0, colon), description.substr(colon + 2));
+}
+
+// The key of a broken `key = …` line, so the error points at what to fix ("" when the line is
+// no key/value pair).
+std::string key_on_line(std::string_view text, int line) {
+  std::size_t b = 0;
+  for (int n = 1; n < line && b != std::string_view::npos; ++n) {
+    b = text.find('\n', b);
+    if (b != std::string_view::npos) ++b;
+  }
+  if (b == std::string_view::npos || b > text.size()) return "";
+  const std::string_view src = text.substr(b, text.find('\n', b) - b);
+  const auto eq = src.find('=');
+  if (eq == std::string_view::npos) return "";
+  std::string key(src.substr(0, eq));
+  key.erase(0, key.find_first_not_of(" \t"));
+  key.erase(key.find_last_not_of(" \t") + 1);
+  if (key.find_first_of("[]\"'#{},") != std::string::npos) key.clear();
+  return key;
 }
 
 }  // namespace
 
-Result<Value> parse(std::string_view text, const std::string& origin) {
+Result<toml::table> parse(std::string_view text, const std::string& origin) {
   if (const std::size_t bad = first_invalid_utf8(text); bad != std::string_view::npos)
     return config_error("not valid UTF-8 (byte " + std::to_string(bad) + ")", origin, 0, "");
   if (auto bad = TomlGuard(text).run()) return config_error(bad->message, origin, bad->line, "");
   try {
-    std::istringstream in{std::string(text)};
-    return toml::parse(in, origin);
-  } catch (const toml::exception& e) {
-    const SyntaxError s = describe_syntax_error(e.what());
-    // Name the key when the broken line is `key = …`, so the error points at what to fix.
-    std::string key;
-    const std::string src = s.source.empty() ? e.location().line_str() : s.source;
-    if (const auto eq = src.find('='); eq != std::string::npos) {
-      key = src.substr(0, eq);
-      key.erase(0, key.find_first_not_of(" \t"));
-      key.erase(key.find_last_not_of(" \t") + 1);
-      if (key.find_first_of("[]\"'#") != std::string::npos) key.clear();
-    }
-    Error err = config_error("TOML syntax error: " + s.message, origin,
-                             s.line > 0 ? s.line : static_cast<int>(e.location().line()), key);
-    err.column = s.column;
+    return toml::parse(text, std::string_view(origin));
+  } catch (const toml::parse_error& e) {
+    const SyntaxError s = describe_syntax_error(e.description());
+    const int line = static_cast<int>(e.source().begin.line);
+    Error err = config_error(s.value_error ? s.message : "TOML syntax error: " + s.message, origin,
+                             line, key_on_line(text, line));
+    err.column = static_cast<int>(e.source().begin.column);
     return err;
   } catch (const std::exception& e) {
     return config_error(std::string("cannot parse: ") + e.what(), origin, 0, "");
@@ -356,31 +301,31 @@ std::string check_words(const std::vector<std::string>& words) {
   return "";
 }
 
+int line_of(const Value& v) noexcept { return static_cast<int>(v.source().begin.line); }
+
+int column_of(const Value& v) noexcept { return static_cast<int>(v.source().begin.column); }
+
 Error Reader::err(const Value& at, std::string_view key, std::string msg) const {
-  int line = 0;
-  const auto loc = at.location();
-  if (loc.line() > 0 && loc.file_name() != "unknown file") line = static_cast<int>(loc.line());
   // A top-level key is named alone ("default_scenario"), a table's as "[table] key".
   std::string field = path.empty() ? "" : "[" + path + "]";
-  if (!key.empty()) field += (field.empty() ? "" : " ") + std::string(key);
-  return config_error(std::move(msg), origin, line, std::move(field));
+  if (!key.empty()) {
+    if (!field.empty()) field += ' ';
+    field += key;
+  }
+  return config_error(std::move(msg), origin, line_of(at), std::move(field));
 }
 
 const Value* Reader::find(std::string_view key) {
   used.insert(std::string(key));
-  const auto& t = v.as_table();
-  auto it = t.find(std::string(key));
-  return it == t.end() ? nullptr : &it->second;
+  return table_of(v).get(key);
 }
 
-// Reports the first key nobody asked for: a typo must not be silently ignored.
+// Reports the first key nobody asked for: a typo must not be silently ignored. The table is
+// ordered by key, so the first unknown is the alphabetically first.
 Status Reader::finish() const {
-  std::vector<std::string> unknown;
-  for (const auto& [k, val] : v.as_table())
-    if (!used.count(k)) unknown.push_back(k);
-  if (unknown.empty()) return {};
-  std::sort(unknown.begin(), unknown.end());
-  return err(v.as_table().at(unknown.front()), unknown.front(), "unknown key");
+  for (const auto& [k, val] : table_of(v))
+    if (!used.count(std::string(k.str()))) return err(val, k.str(), "unknown key");
+  return {};
 }
 
 Status Reader::missing(std::string_view key, bool required) const {
@@ -392,18 +337,17 @@ Status Reader::get(std::string_view key, bool& out, bool required) {
   const Value* x = find(key);
   if (!x) return missing(key, required);
   if (!x->is_boolean()) return err(*x, key, "must be a boolean (true/false)");
-  out = x->as_boolean();
+  out = x->as_boolean()->get();
   return {};
 }
 
+// The parser refuses an integer beyond 64 bits and a float beyond double range (both "out of
+// range" at their key), so every number read here is one the file wrote.
 Status Reader::get(std::string_view key, long long& out, bool required) {
   const Value* x = find(key);
   if (!x) return missing(key, required);
   if (!x->is_integer()) return err(*x, key, "must be an integer");
-  out = x->as_integer();
-  // toml11 saturates an integer that overflows 64 bits instead of failing; refuse it.
-  if (out == std::numeric_limits<long long>::max() || out == std::numeric_limits<long long>::min())
-    return err(*x, key, "out of range");
+  out = x->as_integer()->get();
   return {};
 }
 
@@ -418,15 +362,10 @@ Status Reader::get_int(std::string_view key, int& out, bool required) {
 Status Reader::get(std::string_view key, double& out, bool required) {
   const Value* x = find(key);
   if (!x) return missing(key, required);
-  if (x->is_integer()) out = static_cast<double>(x->as_integer());
-  else if (x->is_floating()) out = x->as_floating();
+  if (x->is_integer()) out = static_cast<double>(x->as_integer()->get());
+  else if (x->is_floating_point()) out = x->as_floating_point()->get();
   else return err(*x, key, "must be a number");
-  // toml11 reads a float beyond double range (1e999) as ±DBL_MAX, and an integer beyond 64 bits
-  // as the largest one: refuse both rather than use a value nobody wrote.
-  if (std::fabs(out) == std::numeric_limits<double>::max() ||
-      (x->is_integer() && (x->as_integer() == std::numeric_limits<long long>::max() ||
-                           x->as_integer() == std::numeric_limits<long long>::min())))
-    return err(*x, key, "out of range");
+  if (!std::isfinite(out)) return err(*x, key, "out of range");
   return {};
 }
 
@@ -434,7 +373,7 @@ Status Reader::get(std::string_view key, std::string& out, bool required) {
   const Value* x = find(key);
   if (!x) return missing(key, required);
   if (!x->is_string()) return err(*x, key, "must be a string");
-  out = x->as_string().str;
+  out = x->as_string()->get();
   if (!is_valid_utf8(out)) return err(*x, key, "is not valid UTF-8");
   return {};
 }
@@ -444,9 +383,9 @@ Status Reader::get(std::string_view key, std::vector<std::string>& out, bool req
   if (!x) return missing(key, required);
   if (!x->is_array()) return err(*x, key, "must be an array of strings");
   out.clear();
-  for (const auto& e : x->as_array()) {
+  for (const auto& e : array_of(*x)) {
     if (!e.is_string()) return err(e, key, "must be an array of strings");
-    out.push_back(e.as_string().str);
+    out.push_back(e.as_string()->get());
   }
   if (auto m = check_words(out); !m.empty()) return err(*x, key, m);
   return {};
@@ -483,7 +422,7 @@ Result<const Value*> Reader::array_of_tables(std::string_view key) {
     return err(*x, key,
                "must be an array of tables ([[" + (path.empty() ? "" : path + ".") +
                    std::string(key) + "]])");
-  for (const auto& e : x->as_array())
+  for (const auto& e : array_of(*x))
     if (!e.is_table()) return err(e, key, "must be an array of tables");
   return x;
 }

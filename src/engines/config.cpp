@@ -59,13 +59,12 @@ Status read_engines(Reader& r, EnginesConfig& c) {
     QAPLAN_TRY(s.get("version", c.milvus_version));
     QAPLAN_TRY(s.get("metric_type", c.milvus_metric_type));
     return s.section("search_params", false, [&](Reader& p) -> Status {
-      for (const auto& [k, v] : p.v.as_table()) {
+      // The table iterates in key order, so the request bytes follow the keys' order.
+      for (const auto& [k, v] : internal::toml_reader::table_of(p.v)) {
         double x = 0;
-        QAPLAN_TRY(p.get(k, x));
-        c.milvus_search_params.emplace_back(k, x);
+        QAPLAN_TRY(p.get(k.str(), x));
+        c.milvus_search_params.emplace_back(std::string(k.str()), x);
       }
-      // toml11 keeps tables unordered: sort so the request bytes do not depend on a hash.
-      std::sort(c.milvus_search_params.begin(), c.milvus_search_params.end());
       return {};
     });
   }));

@@ -9,27 +9,30 @@ void PatternMatcher::add(std::string_view pattern, std::uint32_t list_id) {
   if (pattern.empty()) return;
   std::uint32_t s = 0;
   for (unsigned char c : pattern) {
-    auto& kids = trie_[s];
-    auto it = std::find_if(kids.begin(), kids.end(), [c](const Edge& e) { return e.byte == c; });
-    if (it != kids.end()) {
-      s = it->target;
+    const std::uint32_t next = child(s, c);
+    if (next != kNone) {
+      s = next;
       continue;
     }
     const auto id = static_cast<std::uint32_t>(trie_.size());
-    kids.push_back({c, id});
+    const auto e = static_cast<std::uint32_t>(edges_.size());
+    edges_.push_back({c, id});
+    TrieNode& parent = trie_[s];
+    (parent.last_edge == kNone ? parent.first_edge : edges_[parent.last_edge].next) = e;
+    parent.last_edge = e;
+    ++parent.edge_count;
     trie_.emplace_back();
-    own_.emplace_back();
     s = id;
   }
-  auto& outs = own_[s];
-  const Output o{list_id, static_cast<std::uint32_t>(pattern.size())};
-  if (std::none_of(outs.begin(), outs.end(), [&](const Output& x) { return x.list == list_id; }))
-    outs.push_back(o);
+  for (std::uint32_t o = trie_[s].own; o != kNone; o = own_[o].next)
+    if (own_[o].out.list == list_id) return;
+  own_.push_back({Output{list_id, static_cast<std::uint32_t>(pattern.size())}, trie_[s].own});
+  trie_[s].own = static_cast<std::uint32_t>(own_.size() - 1);
 }
 
 std::uint32_t PatternMatcher::child(std::uint32_t state, unsigned char c) const {
-  for (const Edge& e : trie_[state])
-    if (e.byte == c) return e.target;
+  for (std::uint32_t e = trie_[state].first_edge; e != kNone; e = edges_[e].next)
+    if (edges_[e].byte == c) return edges_[e].target;
   return kNone;
 }
 
@@ -37,20 +40,23 @@ void PatternMatcher::build() {
   const std::size_t n = trie_.size();
   std::vector<Node> nodes(n);
   root_.fill(0);
-  for (const Edge& e : trie_[0]) root_[e.byte] = e.target;
+  auto edges = [this](std::uint32_t node, auto&& fn) {
+    for (std::uint32_t e = trie_[node].first_edge; e != kNone; e = edges_[e].next) fn(edges_[e]);
+  };
+  edges(0, [&](const Edge& e) { root_[e.byte] = e.target; });
   // Breadth-first: a node's fail link points to the longest proper suffix that is a trie node.
   std::vector<std::uint32_t> order;
   order.reserve(n);
   std::deque<std::uint32_t> queue;
-  for (const Edge& e : trie_[0]) {
+  edges(0, [&](const Edge& e) {
     nodes[e.target].fail = 0;
     queue.push_back(e.target);
-  }
+  });
   while (!queue.empty()) {
     const std::uint32_t s = queue.front();
     queue.pop_front();
     order.push_back(s);
-    for (const Edge& e : trie_[s]) {
+    edges(s, [&](const Edge& e) {
       std::uint32_t f = nodes[s].fail;
       std::uint32_t next;
       for (;;) {
@@ -64,15 +70,15 @@ void PatternMatcher::build() {
       }
       nodes[e.target].fail = next;
       queue.push_back(e.target);
-    }
+    });
   }
   // Output chains: a node's own outputs, then those of its fail node (already built, BFS order).
   outputs_.clear();
   out_next_.clear();
   for (std::uint32_t s : order) {
     std::uint32_t tail = nodes[nodes[s].fail].out;
-    for (auto it = own_[s].rbegin(); it != own_[s].rend(); ++it) {
-      outputs_.push_back(*it);
+    for (std::uint32_t o = trie_[s].own; o != kNone; o = own_[o].next) {  // newest first
+      outputs_.push_back(own_[o].out);
       out_next_.push_back(tail);
       tail = static_cast<std::uint32_t>(outputs_.size() - 1);
     }
@@ -85,21 +91,22 @@ void PatternMatcher::build() {
   std::uint32_t size = 0;
   for (std::uint32_t s : order) {
     at[s] = size;
-    const auto count = static_cast<std::uint32_t>(trie_[s].size());
+    const std::uint32_t count = trie_[s].edge_count;
     size += kBytes + (count + 3) / 4 + count;
   }
   flat_.assign(size, 0);
   for (std::uint32_t s : order) {
     std::uint32_t* node = flat_.data() + at[s];
-    const auto count = static_cast<std::uint32_t>(trie_[s].size());
+    const std::uint32_t count = trie_[s].edge_count;
     node[kFail] = at[nodes[s].fail];
     node[kOut] = nodes[s].out;
     node[kCount] = count;
     auto* bytes = reinterpret_cast<unsigned char*>(node + kBytes);
-    for (std::uint32_t k = 0; k < count; ++k) {
-      bytes[k] = trie_[s][k].byte;
-      node[kBytes + (count + 3) / 4 + k] = at[trie_[s][k].target];
-    }
+    std::uint32_t k = 0;
+    edges(s, [&](const Edge& e) {
+      bytes[k] = e.byte;
+      node[kBytes + (count + 3) / 4 + k++] = at[e.target];
+    });
   }
   for (std::uint32_t& r : root_) r = at[r];
 }

@@ -80,7 +80,6 @@ struct Planner::Impl {
 };
 
 Result<Planner> Planner::create(Config config, PlannerOptions options) {
-  QAPLAN_TRY(internal::ensure_simplifier());
   std::optional<internal::RouterModel> model;
   if (config.model.enabled) {
     const std::filesystem::path path = beside_config(config, config.model.path);

@@ -211,13 +211,13 @@ TEST_F(BadInputs, RulesFilesGeneratedFromTheShippedOne) {
   // Truncated in the middle of the file (at a line end, so it stays UTF-8).
   const std::string half = shipped.substr(0, shipped.find('\n', shipped.size() / 2) + 1);
   expect_refused(run("config check " + rules_copy("half.toml", half)), "half.toml", "");
-  // A number beyond double range (toml11 would read 1e999 as DBL_MAX): refused, naming the key.
+  // A number beyond double range (a parser may read 1e999 as DBL_MAX): refused, naming the key.
   std::string huge = shipped;
   const auto k1 = huge.find("\nk1 = ");
   ASSERT_NE(k1, std::string::npos);
   huge.replace(k1, huge.find('\n', k1 + 1) - k1, "\nk1 = 1e999");
   expect_refused(run("config check " + rules_copy("huge.toml", huge)), "huge.toml", "k1: out of range");
-  // An integer beyond 64 bits (toml11 would saturate it).
+  // An integer beyond 64 bits (a parser may saturate it).
   std::string big = shipped;
   const auto seed = big.find("\nseed = ");
   ASSERT_NE(seed, std::string::npos);

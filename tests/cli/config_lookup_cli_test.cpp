@@ -11,7 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <toml.hpp>
+#include <toml++/toml.h>
 
 #include "qaplan/version.hpp"
 #include "test_support.hpp"
@@ -207,14 +207,14 @@ TEST(ConfigLookupCli, VersionNamesLibraryConfigSchemaModelAndDatasetFingerprints
   EXPECT_EQ(r.out.rfind(std::string("qaplan ") + QAPLAN_VERSION_STRING + "\n", 0), 0u) << r.out;
 
   // Expected values come from the files themselves, not from this test.
-  const auto cfg = toml::parse(rules.string());
-  const auto schema = toml::find<int>(cfg, "schema_version");
+  const toml::table cfg = toml::parse_file(rules.string());
+  const int schema = cfg["schema_version"].value<int>().value();
   EXPECT_NE(r.out.find("config schema_version " + std::to_string(schema) + "\n"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("config " + fs::weakly_canonical(rules).string() + " (qaplan checkout)"),
             std::string::npos)
       << r.out;
-  const auto model_sha = toml::find<std::string>(cfg, "model", "sha256");
+  const std::string model_sha = cfg["model"]["sha256"].value<std::string>().value();
   EXPECT_NE(r.out.find("sha256:" + model_sha), std::string::npos) << r.out;
   const auto registry = nlohmann::json::parse(
       qaplan::test::slurp(qaplan::test::source_dir() / "eval_sets" / "fingerprints.json"));

@@ -399,8 +399,8 @@ TEST(PlanCli, MalformedConfigsAreRejectedWithFileLineAndKey) {
   }
 }
 
-// A value missing after `=`: toml11's own message names neither line nor key; qaplan adds both
-// (found by this test, fixed in edf8578).
+// A value missing after `=`: the parser's own message names no key; qaplan adds it (found by
+// this test, fixed in edf8578).
 TEST(ConfigCheckCli, TomlSyntaxErrorNamesTheKey) {
   TempDir tmp;
   int n = 0;

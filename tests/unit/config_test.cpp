@@ -167,7 +167,7 @@ TEST(Config, UnreadableFileIsIoError) {
   EXPECT_NE(r.error().where().find("/nonexistent/rules.toml"), std::string::npos);
 }
 
-// toml11 recurses per nesting level; a hostile file must get an error, not a stack overflow.
+// A TOML parser recurses per nesting level; a hostile file must get an error, not a stack overflow.
 TEST(Config, DeepNestingIsAnErrorNotACrash) {
   for (const std::string open_close : {"[]", "{}"}) {
     std::string text = "schema_version = 1\n";

@@ -182,7 +182,7 @@ Status read_filter_cues(Reader& r, std::string_view key, std::vector<std::string
   if (!arr) return {};
   if (required && out.empty()) return r.err(*arr, key, "must not be empty");
   for (std::size_t i = 0; i < out.size(); ++i)
-    if (auto m = check_cue(out[i], i); !m.empty()) return r.err(arr->as_array()[i], key, m);
+    if (auto m = check_cue(out[i], i); !m.empty()) return r.err(toml_reader::array_of(*arr)[i], key, m);
   return {};
 }
 
@@ -207,7 +207,7 @@ Status claim_all(Reader& r, std::string_view key, const std::vector<std::string>
   const Value* arr = r.find(key);
   for (std::size_t i = 0; i < cues.size(); ++i)
     if (auto m = claims.claim(cues[i], who); !m.empty())
-      return arr ? r.err(arr->as_array()[i], key, m) : r.err(r.v, key, m);
+      return arr ? r.err(toml_reader::array_of(*arr)[i], key, m) : r.err(r.v, key, m);
   return {};
 }
 
@@ -492,7 +492,7 @@ Status read_filters_config(Reader& r, FiltersConfig& out) {
     std::set<int> years;
     for (std::size_t i = 0; i < out.spring_festival_dates.size(); ++i) {
       std::optional<dates::Day> d;
-      const Value& at = arr->as_array()[i];
+      const Value& at = toml_reader::array_of(*arr)[i];
       if (auto m = check_festival_date(out.spring_festival_dates[i], d); !m.empty())
         return r.err(at, "spring_festival_dates", m);
       if (!years.insert(d->year).second)

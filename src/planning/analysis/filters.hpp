@@ -18,7 +18,7 @@
 namespace qaplan::internal {
 
 namespace toml_reader {
-struct Reader;  // common/toml_reader.hpp: declared here so toml11 stays out of this header's users
+struct Reader;  // common/toml_reader.hpp: declared here so the TOML parser stays out of this header's users
 }
 
 /// Reads [filters] (strict, like every section): unknown keys, wrong types, out-of-range numbers,

@@ -24,25 +24,15 @@ constexpr std::array<RouteReason, 9> kDirectReasons{
     RouteReason::kAcknowledgement, RouteReason::kChitChat, RouteReason::kHandoff,
     RouteReason::kOutOfScope,      RouteReason::kUnclear,  RouteReason::kSourceBoundary};
 
-int line_of(const Value& v) {
-  const auto loc = v.location();
-  return loc.line() > 0 && loc.file_name() != "unknown file" ? static_cast<int>(loc.line()) : 0;
-}
+using internal::toml_reader::array_of;
+using internal::toml_reader::line_of;
+using internal::toml_reader::table_of;
 
 // The error of r.err() at one element of an array, with its column: a list of 200 words spans
 // several lines, and the entry to fix must be found at a glance.
 Error element_error(const Reader& r, const Value& elem, std::string_view key, std::string msg) {
   Error e = r.err(elem, key, std::move(msg));
-  if (e.line > 0) {
-    const auto loc = elem.location();
-    const std::string src = loc.line_str();
-    // toml11 counts columns in bytes; a line may hold Chinese text, columns are code points.
-    const std::size_t bytes = loc.column() > 0 ? static_cast<std::size_t>(loc.column() - 1) : 0;
-    int column = 1;
-    for (std::size_t k = 0; k < bytes && k < src.size(); ++k)
-      if ((static_cast<unsigned char>(src[k]) & 0xC0) != 0x80) ++column;
-    e.column = column;
-  }
+  if (e.line > 0) e.column = internal::toml_reader::column_of(elem);
   return e;
 }
 
@@ -58,7 +48,7 @@ Status read_cues(Reader& r, std::string_view key, std::vector<std::string>& out,
     return r.err(*arr, key, "must not be empty (nothing could ever match)");
   for (std::size_t i = 0; i < out.size(); ++i)
     if (auto m = internal::check_cue_form(out[i]); !m.empty())
-      return element_error(r, arr->as_array()[i], key,
+      return element_error(r, array_of(*arr)[i], key,
                            "entry " + std::to_string(i) + " ('" + out[i] + "') " + m);
   return {};
 }
@@ -103,15 +93,16 @@ Status read_changes(Reader& r, std::string_view key, PatchOp op, std::vector<Pat
   auto t = r.table(key);
   if (!t.ok()) return t.error();
   if (*t == nullptr) return {};
-  for (const auto& [name, val] : (*t)->as_table()) {
+  for (const auto& [k, val] : table_of(**t)) {
+    const std::string name(k.str());
     const std::string field = std::string(key) + "." + name;
     const auto knob = find_knob(name);
     if (!knob) return r.err(val, field, "unknown RetrievalPlan field");
     const KnobKind kind = kPlanKnobs[*knob].kind();
     PatchChange ch{*knob, op, 0};
-    if (val.is_boolean()) ch.value = val.as_boolean() ? 1 : 0;
-    else if (val.is_integer()) ch.value = static_cast<double>(val.as_integer());
-    else if (val.is_floating()) ch.value = val.as_floating();
+    if (val.is_boolean()) ch.value = val.as_boolean()->get() ? 1 : 0;
+    else if (val.is_integer()) ch.value = static_cast<double>(val.as_integer()->get());
+    else if (val.is_floating_point()) ch.value = val.as_floating_point()->get();
     else return r.err(val, field, "must be a number or boolean");
     if (kind == KnobKind::kFlag && !val.is_boolean()) return r.err(val, field, "must be true or false");
     if (kind != KnobKind::kFlag && val.is_boolean()) return r.err(val, field, "must be a number");
@@ -245,7 +236,8 @@ Status read_route(Reader& r, RouteConfig& route) {
     return re.count("id_min_digits", e.id_min_digits, true);
   }));
   return r.section("model", false, [&](Reader& rm) -> Status {
-    for (const auto& [key, val] : rm.v.as_table()) {
+    for (const auto& [k, val] : table_of(rm.v)) {
+      const std::string key(k.str());
       auto reason = parse_route_reason(key);
       const bool act = reason.ok() && *reason != RouteReason::kNeedsRetrieval &&
                        *reason != RouteReason::kSourceBoundary;
@@ -315,11 +307,11 @@ Status read_rewrite(Reader& r, RewriteConfig& w) {
 Status read_glossary(Reader& r, GlossaryConfig& g, const std::vector<SourceConfig>& sources) {
   QAPLAN_TRY(r.get("dir", g.dir, true));
   return r.section("domains", false, [&](Reader& d) -> Status {
-    for (const auto& [key, val] : d.v.as_table()) {
+    for (const auto& [k, val] : table_of(d.v)) {
+      const std::string key(k.str());
       std::string file;
       QAPLAN_TRY(d.get(key, file, true));
-      // A named copy: clang 14 (the fuzz build) cannot capture a structured binding.
-      const std::string& name = key;
+      const std::string& name = key;  // clang 14 (the fuzz build) cannot capture a binding
       if (std::none_of(sources.begin(), sources.end(),
                        [&](const SourceConfig& s) { return s.name == name; }))
         return d.err(val, key, "unknown source '" + key + "' (not in [[sources]])");
@@ -401,7 +393,8 @@ Status read_scenarios(Reader& top, Config& c) {
   auto t = top.table("scenarios", true);
   if (!t.ok()) return t.error();
   Reader r = top.sub(**t, "scenarios");
-  for (const auto& [name, val] : (*t)->as_table()) {
+  for (const auto& [k, val] : table_of(**t)) {
+    const std::string name(k.str());
     r.used.insert(name);
     if (!val.is_table()) return r.err(val, name, "must be a table ([scenarios." + name + "])");
     Reader s = r.sub(val, "scenarios." + name);
@@ -415,7 +408,7 @@ Status read_scenarios(Reader& top, Config& c) {
     Unique seen{"source", {}};
     for (std::size_t i = 0; i < sc.allowed_sources.size(); ++i) {
       const std::string& src = sc.allowed_sources[i];
-      const Value& at = allowed.as_array()[i];
+      const Value& at = array_of(allowed)[i];
       if (std::none_of(c.sources.begin(), c.sources.end(),
                        [&](const SourceConfig& x) { return x.name == src; }))
         return element_error(s, at, "allowed_sources",
@@ -572,7 +565,7 @@ Result<Config> read_config(const Value& root, const std::string& origin) {
                         }));
   if (!c.prompt_profiles.empty() && catch_all == 0)
     if (const Value* arr = top.find("prompt_profiles"))
-      return top.err(arr->as_array().back(), "prompt_profiles",
+      return top.err(array_of(*arr).back(), "prompt_profiles",
                      "the last profile must have no `when` (the default)");
   QAPLAN_TRY(top.section("filters", false,
                          [&](Reader& r) { return internal::read_filters_config(r, c.filters); }));

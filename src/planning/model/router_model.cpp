@@ -8,6 +8,7 @@
 #include <set>
 
 #include "common/json_reader.hpp"
+#include "common/file_image.hpp"
 #include "common/sha256.hpp"
 #include "planning/model/features.hpp"
 #include "planning/model/fold.hpp"
@@ -157,6 +158,9 @@ Result<Meta> read_meta(std::string_view text, std::string_view origin) {
 }  // namespace
 
 struct RouterModel::Impl {
+  Impl() = default;
+  Impl(const Impl&) = delete;  // `weights` points into `file`
+  Impl& operator=(const Impl&) = delete;
   std::string name;
   std::string sha256;
   std::string metadata;
@@ -167,7 +171,10 @@ struct RouterModel::Impl {
   std::array<float, kHeads> scale{};
   std::array<std::array<float, kMaxLabels>, kHeads> bias{};
   std::uint32_t row_width = 0;
-  std::vector<std::int8_t> weights;
+  // The file's bytes, kept: the weight table is read in place rather than copied (at every CLI
+  // start a copy cost as much as reading the file).
+  FileImage file;
+  const std::int8_t* weights = nullptr;
   // A rank directory over the id space: one word per 64 ids says which have a row and how many
   // rows come before it, so an id's row is one load and a popcount (ids are stored sorted). It
   // replaced an open-addressing table twice its size whose probe was a second cache miss per
@@ -184,11 +191,18 @@ struct RouterModel::Impl {
     const std::uint64_t bit = std::uint64_t{1} << (id % 64);
     if ((w.present & bit) == 0) return nullptr;
     const auto row = w.before + static_cast<std::uint64_t>(std::popcount(w.present & (bit - 1)));
-    return weights.data() + row * row_width;
+    return weights + row * row_width;
   }
 };
 
 Result<RouterModel> RouterModel::parse(std::string_view bytes, std::string_view origin) {
+  return parse_image(FileImage::copy_of(bytes), origin);
+}
+
+Result<RouterModel> RouterModel::parse_image(FileImage file, std::string_view origin) {
+  auto impl = std::make_shared<Impl>();
+  impl->file = std::move(file);
+  const std::string_view bytes = impl->file.bytes();
   Cursor c(bytes, origin);
   QAPLAN_ASSIGN_OR_RETURN(const std::string_view magic, c.bytes(8, "magic"));
   if (std::memcmp(magic.data(), kRouterMagic, 8) != 0)
@@ -205,7 +219,6 @@ Result<RouterModel> RouterModel::parse(std::string_view bytes, std::string_view 
                      "implements \"" + std::string(kRouterFeatureSpec) + "\")");
   QAPLAN_TRY(c.padding("metadata padding"));
 
-  auto impl = std::make_shared<Impl>();
   impl->name = meta.name;
   impl->metadata = std::string(meta_text);
   QAPLAN_ASSIGN_OR_RETURN(const std::uint32_t hash_bits, c.u32("hash bits"));
@@ -285,11 +298,10 @@ Result<RouterModel> RouterModel::parse(std::string_view bytes, std::string_view 
     w.before = before;
     before += static_cast<std::uint64_t>(std::popcount(w.present));
   }
-  impl->weights.resize(w_bytes.size());
-  std::memcpy(impl->weights.data(), w_bytes.data(), w_bytes.size());
-  if (std::any_of(impl->weights.begin(), impl->weights.end(),
-                  [](std::int8_t w) { return w == std::numeric_limits<std::int8_t>::min(); }))
+  // -128 (0x80) has no negation in int8: the trainer never writes it.
+  if (w_bytes.find('\x80') != std::string_view::npos)
     return c.invalid("weight -128 is outside the quantized range [-127, 127]");
+  impl->weights = reinterpret_cast<const std::int8_t*>(w_bytes.data());
   const auto& dep = impl->labels[static_cast<std::size_t>(Head::kDependent)];
   for (std::size_t k = 0; k < dep.size(); ++k)
     if (dep[k] == "independent") impl->independent = static_cast<std::uint8_t>(k);
@@ -302,8 +314,8 @@ Result<RouterModel> RouterModel::parse(std::string_view bytes, std::string_view 
 }
 
 Result<RouterModel> RouterModel::load(const std::filesystem::path& path) {
-  QAPLAN_ASSIGN_OR_RETURN(const std::string bytes, read_file(path, "router model"));
-  return parse(bytes, path.string());
+  QAPLAN_ASSIGN_OR_RETURN(FileImage bytes, FileImage::read(path, "router model"));
+  return parse_image(std::move(bytes), path.string());
 }
 
 void RouterModel::predict(std::string_view normalized, std::string_view previous,

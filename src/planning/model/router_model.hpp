@@ -26,6 +26,8 @@
 
 namespace qaplan::internal {
 
+class FileImage;  // common/file_image.hpp
+
 /// The heads, in the fixed order of ModelOutput.
 enum class Head : std::uint8_t { kAct = 0, kIntent, kCategory, kSource, kDependent };
 inline constexpr std::size_t kHeads = 5;
@@ -64,6 +66,7 @@ class RouterModel {
 
  private:
   struct Impl;
+  static Result<RouterModel> parse_image(FileImage file, std::string_view origin);
   explicit RouterModel(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
   std::shared_ptr<const Impl> impl_;
 };

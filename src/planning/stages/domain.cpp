@@ -35,12 +35,20 @@ void hit_texts(const ScannedQuery& q, In&& in, std::vector<std::string_view>& ou
     if (in(c.list)) out.push_back(std::string_view(q.query.text).substr(c.begin, c.end - c.begin));
 }
 
-// True when `term` holds one of `words` (on word boundaries, as a cue would be found).
+// `words` folded as the lexicon's terms are, once (not once per term), empty ones left out.
+std::vector<std::string> folded(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  for (const auto* words : {&a, &b})
+    for (const std::string& raw : *words) {
+      char buf[kMaxFoldBytes];
+      if (const std::string_view w = fold_for_model(raw, buf); !w.empty()) out.emplace_back(w);
+    }
+  return out;
+}
+
+// True when `term` holds one of the folded `words` (on word boundaries, as a cue would be found).
 bool holds_any(std::string_view term, const std::vector<std::string>& words) {
-  for (const std::string& raw : words) {
-    char buf[kMaxFoldBytes];
-    const std::string_view w = fold_for_model(raw, buf);  // terms are folded
-    if (w.empty()) continue;
+  for (const std::string& w : words) {
     for (std::size_t at = term.find(w); at != std::string_view::npos; at = term.find(w, at + 1))
       if (at_word_boundaries(term, static_cast<std::uint32_t>(at),
                              static_cast<std::uint32_t>(at + w.size())))
@@ -77,6 +85,8 @@ std::vector<int> map_sources(const DomainLexicon& domain, const Config& config) 
 DomainReader::DomainReader(DomainLexicon lexicon, const Config& config)
     : lexicon_(std::move(lexicon)) {
   const std::vector<int> map = map_sources(lexicon_, config);
+  const std::vector<std::string> asking =
+      folded(config.route.evidence.interrogatives, config.rewrite.question_words);
   roles_.resize(lexicon_.term_count());
   for (std::uint32_t t = 0; t < roles_.size(); ++t) {
     const int src = lexicon_.term_source(t);
@@ -88,8 +98,7 @@ DomainReader::DomainReader(DomainLexicon lexicon, const Config& config)
     // 提供, 完成, 手机 are in every KB and in every polite thank-you too.
     r.anchors = src >= 0 || lexicon_.sources().empty();
     const std::string_view text = lexicon_.term_text(t);
-    r.asks = holds_any(text, config.route.evidence.interrogatives) ||
-             holds_any(text, config.rewrite.question_words);
+    r.asks = holds_any(text, asking);
   }
   if (std::count_if(map.begin(), map.end(), [](int s) { return s >= 0; }) < 2) return;
   for (const SourceConfig& s : config.sources)
