@@ -46,6 +46,7 @@ Status read_engines(Reader& r, EnginesConfig& c) {
   QAPLAN_TRY(r.count("num_candidates_factor", c.num_candidates_factor));
   QAPLAN_TRY(r.get("faq_return_fields", c.faq_return_fields));
   QAPLAN_TRY(r.get("doc_return_fields", c.doc_return_fields));
+  QAPLAN_TRY(r.get("highlight", c.highlight));
   QAPLAN_TRY(r.section("elasticsearch", false, [&](Reader& s) -> Status {
     QAPLAN_TRY(s.get("version", c.es_version));
     QAPLAN_TRY(s.get("license", c.es_license));

@@ -61,6 +61,9 @@ Result<EngineRequests> build_es(Shape& s) {
       Json body = {{"size", k}, {"retriever", {{"rrf", rrf}}}};
       if (s.c.dedupe == Dedupe::kAfterFusion) body["collapse"] = {{"field", s.c.parent_field}};
       body["_source"] = source_fields(s.c, doc);
+      // 8.x documents highlighting beside an rrf retriever; 9.0 answered it with an error
+      // (RankDocsQuery cannot be rewritten), so 9.x goes without and a note says so.
+      if (s.c.highlight && !v.at_least(9, 0)) body["highlight"] = highlight_fields(s.c);
       s.out.requests.push_back(
           make_request(col + ":rrf", col, "search", index_of(s.c, col), body, "", legs));
       continue;
@@ -76,11 +79,17 @@ Result<EngineRequests> build_es(Shape& s) {
       // One hit per parent in every leg: what fuse_client and the in-process executor fuse.
       body["collapse"] = {{"field", s.c.parent_field}};
       body["_source"] = source_fields(s.c, doc);
+      if (s.c.highlight && l.modality != "dense") body["highlight"] = highlight_fields(s.c);
       s.out.requests.push_back(
           make_request(leg_name(l), col, "search", index_of(s.c, col), body, "", {li}));
     }
   }
   report_knobs(s, server);
+  if (s.c.highlight && server && v.at_least(9, 0))
+    s.out.notes.push_back("highlight: not requested beside the rrf retriever on " + v.str() +
+                          " (9.0 fails highlighting fused hits); highlight the returned ids in a "
+                          "second search, or use client fusion");
+  note_dense_highlight(s);
   if (s.dense && s.in.vectors.empty())
     s.out.notes.push_back("query_vector_builder: Elasticsearch embeds each text with model " +
                           s.c.es_embedding_model_id);

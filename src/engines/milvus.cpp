@@ -194,6 +194,9 @@ Result<EngineRequests> build_milvus(Shape& s) {
   s.out.notes.push_back(
       "output_fields: every name must be a field of the collection (or "
       "enable_dynamic_field); [engines] faq_return_fields / doc_return_fields");
+  if (s.c.highlight)
+    s.out.notes.push_back("highlight: Milvus returns no highlighted fragments; the text comes in "
+                          "output_fields");
   return std::move(s.out);
 }
 

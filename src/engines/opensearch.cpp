@@ -83,11 +83,17 @@ Result<EngineRequests> build_os(Shape& s) {
                                             : dsl_bm25_query(s, l.text, filters);
       body["collapse"] = {{"field", s.c.parent_field}};  // what fuse_client fuses: parents
       body["_source"] = source_fields(s.c, doc);
+      if (s.c.highlight && l.modality != "dense") body["highlight"] = highlight_fields(s.c);
       s.out.requests.push_back(
           make_request(leg_name(l), col, "search", index_of(s.c, col), body, "", {li}));
     }
   }
   report_knobs(s, server);
+  if (s.c.highlight && server)
+    s.out.notes.push_back("highlight: not requested inside a hybrid query (qaplan does not rely on "
+                          "highlighting of fused hybrid hits); highlight the returned ids in a "
+                          "second search, or use client fusion");
+  note_dense_highlight(s);
   if (s.dense)
     s.out.notes.push_back(
         "knn k is per shard: each shard returns up to k neighbours before the "

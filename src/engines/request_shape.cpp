@@ -289,6 +289,14 @@ Json source_fields(const EnginesConfig& c, bool doc) {
   return f;
 }
 
+Json highlight_fields(const EnginesConfig& c) { return {{"fields", {{c.text_field, Json::object()}}}}; }
+
+void note_dense_highlight(Shape& s) {
+  if (s.c.highlight && s.dense)
+    s.out.notes.push_back("highlight: kNN legs have no query terms; only BM25 hits carry "
+                          "highlighted fragments");
+}
+
 const std::string& index_of(const EnginesConfig& c, const std::string& col) {
   return col == "faq" ? c.faq_index : c.doc_index;
 }

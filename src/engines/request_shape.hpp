@@ -76,6 +76,10 @@ Json leg_filters(const Shape& s, const Leg& l);
 Json dsl_bm25_query(const Shape& s, std::size_t text, const Json& filters);
 // What every hit returns: id, parent, source (and table for documents), then the return fields.
 Json source_fields(const EnginesConfig& c, bool doc);
+/// `highlight` of a search body: fragments of text_field, the engine's default tags.
+Json highlight_fields(const EnginesConfig& c);
+/// With highlight on and dense legs: the note that kNN hits carry no fragments.
+void note_dense_highlight(Shape& s);
 const std::string& index_of(const EnginesConfig& c, const std::string& col);
 // Records a leg asks for to yield `parents` parents once chunks are deduped by parent.
 int candidates(const EnginesConfig& c, int parents);

@@ -162,6 +162,13 @@ EnginesConfig with_variant(EnginesConfig c, const std::string& variant) {
     c.dedupe = Dedupe::kAfterFusion;
   } else if (variant == "none") {
     c.dedupe = Dedupe::kNone;
+  } else if (variant == "highlight") {
+    c.es_license = "enterprise";
+    c.highlight = true;
+  } else if (variant == "highlight-none") {
+    c.es_license = "enterprise";
+    c.dedupe = Dedupe::kNone;
+    c.highlight = true;
   } else if (variant == "epoch") {
     c.date_unit = "epoch_millis";
     c.date_end_field = "";
@@ -201,6 +208,12 @@ std::vector<std::pair<const Case*, Target>> golden_targets() {
       {Engine::kOpenSearch, "2.19", "epoch"},                // format epoch_millis
       {Engine::kMilvus, "2.5", "epoch"},
       {Engine::kElasticsearch, "9.1", "enterprise-after"},   // 9.x: the 8.16+ requests
+      {Engine::kElasticsearch, "8.16", "highlight"},         // client legs: BM25 highlighted
+      {Engine::kElasticsearch, "8.16", "highlight-none"},    // ... and beside the rrf retriever
+      {Engine::kElasticsearch, "9.1", "highlight-none"},     // 9.x: left out, with a note
+      {Engine::kOpenSearch, "2.19", "highlight-none"},       // hybrid: left out, with a note
+      {Engine::kOpenSearch, "2.10", "highlight"},            // client legs: BM25 highlighted
+      {Engine::kMilvus, "2.5", "highlight"},                 // none: a note
   };
   for (const Case& c : cases())
     if (c.id == "compliance-last-month" || c.id == "followup-approval" || c.id == "dept-last-week")
@@ -320,6 +333,57 @@ TEST(EnginesGates, ElasticsearchRrfWindowIsNamedByVersionAndIsTheTopK) {
       EXPECT_LE(child["knn"]["num_candidates"].get<int>(), 10000);
       EXPECT_TRUE(child["knn"].contains("similarity"));
     }
+}
+
+// Highlighted fragments where the engine gives them, and a note where it cannot: never a request
+// the version would refuse, never a highlight on a kNN leg (it has no terms to mark).
+TEST(EnginesGates, HighlightOnlyWhereTheVersionCanHighlight) {
+  const Prepared p = with_filters();
+  auto notes_of = [](const EngineRequests& r) {
+    std::string all;
+    for (const auto& n : r.notes) all += n + ";";
+    return all;
+  };
+  auto client = render(p, Engine::kElasticsearch, "8.16", with_variant(shipped_engines(), "highlight"));
+  ASSERT_TRUE(client.ok());
+  ASSERT_EQ(client->mode, "client_fusion");
+  int highlighted = 0;
+  for (std::size_t i = 0; i < client->requests.size(); ++i) {
+    const Json b = request_body(*client, i);
+    const bool dense = b["query"].contains("knn");
+    EXPECT_EQ(b.contains("highlight"), !dense) << client->requests[i].name;
+    if (!dense) {
+      EXPECT_TRUE(b["highlight"]["fields"].contains(shipped_engines().text_field));
+      ++highlighted;
+    }
+  }
+  EXPECT_GT(highlighted, 0);
+  const EnginesConfig server = with_variant(shipped_engines(), "highlight-none");
+  auto es8 = render(p, Engine::kElasticsearch, "8.16", server);
+  auto es9 = render(p, Engine::kElasticsearch, "9.1", server);
+  auto os = render(p, Engine::kOpenSearch, "2.19", server);
+  auto milvus = render(p, Engine::kMilvus, "2.5", server);
+  ASSERT_TRUE(es8.ok() && es9.ok() && os.ok() && milvus.ok());
+  ASSERT_EQ(es8->mode, "server_fusion");
+  ASSERT_EQ(es9->mode, "server_fusion");
+  ASSERT_EQ(os->mode, "server_fusion");
+  EXPECT_TRUE(request_body(*es8, 0).contains("highlight"));
+  EXPECT_EQ(notes_of(*es8).find("not requested"), std::string::npos) << notes_of(*es8);
+  EXPECT_FALSE(request_body(*es9, 0).contains("highlight"));
+  EXPECT_NE(notes_of(*es9).find("highlight: not requested beside the rrf retriever"),
+            std::string::npos) << notes_of(*es9);
+  for (std::size_t i = 0; i < os->requests.size(); ++i)
+    EXPECT_FALSE(request_body(*os, i).contains("highlight")) << os->requests[i].name;
+  EXPECT_NE(notes_of(*os).find("highlight: not requested inside a hybrid query"),
+            std::string::npos) << notes_of(*os);
+  EXPECT_NE(notes_of(*milvus).find("highlight: Milvus returns no highlighted fragments"),
+            std::string::npos);
+  // Off (the default): no highlight anywhere, no highlight note.
+  auto off = render(p, Engine::kElasticsearch, "8.16", with_variant(shipped_engines(), "enterprise-none"));
+  ASSERT_TRUE(off.ok());
+  for (std::size_t i = 0; i < off->requests.size(); ++i)
+    EXPECT_FALSE(request_body(*off, i).contains("highlight"));
+  EXPECT_EQ(notes_of(*off).find("highlight"), std::string::npos);
 }
 
 TEST(EnginesGates, ElasticsearchBasicLicenceOrDedupeBeforeFusionFusesOnTheClient) {

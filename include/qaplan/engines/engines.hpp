@@ -83,6 +83,7 @@ QAPLAN_API std::string_view to_string(Dedupe d) noexcept;
 /// | candidate_factor | 3 | records each leg asks for per parent wanted: factor × top_k chunks hold top_k parents when no parent has more than `factor` records |
 /// | num_candidates_factor | 2 | ES kNN num_candidates / OpenSearch ef_search = min(10000, max(n, factor × n)) for n records wanted |
 /// | faq_return_fields, doc_return_fields | ["text", "answer"], ["text", "title", "file", "section"] | stored fields returned with every hit (prompt text and citation) beside id, parent, source and table |
+/// | highlight | false | ES / OpenSearch BM25 requests ask for highlighted fragments of text_field (not where the version cannot highlight fused hits: a note says so) |
 /// | [engines.elasticsearch] version, license, embedding_model_id | "8.16", "basic", "" | license "enterprise"/"trial" allow RRF; a model id makes ES embed the query (query_vector_builder) |
 /// | [engines.opensearch] version, pipeline_id | "2.19", "qaplan-rrf" | the pipeline is named pipeline_id + "-k" + rrf_k |
 /// | [engines.milvus] version, metric_type, search_params | "2.5", "COSINE", {} | dense leg params (e.g. ef) |
@@ -111,6 +112,7 @@ struct EnginesConfig {
   int num_candidates_factor = 2;
   std::vector<std::string> faq_return_fields = {"text", "answer"};
   std::vector<std::string> doc_return_fields = {"text", "title", "file", "section"};
+  bool highlight = false;
   std::string es_version = "8.16";
   std::string es_license = "basic";
   std::string es_embedding_model_id;
