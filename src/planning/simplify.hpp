@@ -20,6 +20,13 @@ namespace qaplan::internal {
 /// character). One table lookup per code point.
 bool has_traditional(std::string_view utf8) noexcept;
 
+/// True unless the conversion is known to return `utf8` (valid UTF-8) as it is: it holds a
+/// character that changes on its own, a phrase of tw2s::hidden_phrases() (解析度, 瞭解), or a
+/// code point beyond the BMP. Exact where has_traditional() is only a gate (it marks 解 for
+/// 瞭解's sake), so a cue such as 了解 is known to be Simplified without setting OpenCC up.
+/// Linear in the text (a few binary searches per character); not on the planning path.
+bool conversion_may_change(std::string_view utf8);
+
 /// The Simplified form of `utf8` when has_traditional(), else `utf8` itself. Errors: kInternal
 /// when OpenCC or its tw2sp data cannot be loaded.
 QAPLAN_API Result<std::string> to_simplified(std::string_view utf8);
@@ -31,5 +38,8 @@ Status ensure_simplifier();
 /// The compiled set of BMP code points the conversion changes (1024 × 64 bits), for the test
 /// that checks it against OpenCC's tables at run time.
 std::span<const std::uint64_t> traditional_table() noexcept;
+/// The compiled code points that change on their own, and the compiled hidden phrases (sorted).
+std::span<const std::uint64_t> changed_alone_table() noexcept;
+std::span<const std::string_view> hidden_phrase_table() noexcept;
 
 }  // namespace qaplan::internal

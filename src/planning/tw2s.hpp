@@ -4,8 +4,14 @@
 // (simplify.cpp) and the build computes the set with it once (tools/gen/tw2s_table.cpp), so a
 // process start no longer converts the whole CJK block to find out (it took ~40 ms).
 #include <opencc/Config.hpp>
+#include <opencc/Conversion.hpp>
+#include <opencc/ConversionChain.hpp>
 #include <opencc/Converter.hpp>
+#include <opencc/DictEntry.hpp>
+#include <opencc/DictGroup.hpp>
+#include <opencc/Lexicon.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -51,9 +57,9 @@ inline opencc::ConverterPtr make_converter() {
   return config.NewFromString(kConfigJson, "");
 }
 
-// The code points the conversion changes: one conversion of every BMP CJK code point, one per
-// line (a line break never belongs to a phrase), plus the round-trip gaps' characters.
-inline BmpBits changed_code_points(const opencc::Converter& converter) {
+// The code points the conversion changes on their own: one conversion of every BMP CJK code
+// point, one per line (a line break never belongs to a phrase).
+inline BmpBits changed_alone_code_points(const opencc::Converter& converter) {
   std::string in;
   std::vector<std::uint32_t> cps;
   auto add_range = [&](std::uint32_t lo, std::uint32_t hi) {
@@ -80,12 +86,59 @@ inline BmpBits changed_code_points(const opencc::Converter& converter) {
     a = ea + 1;
     b = eb + 1;
   }
+  return bits;
+}
+
+inline bool has_bit(const BmpBits& bits, std::int32_t cp) {
+  return cp >= 0 && cp < 0x10000 && (bits[static_cast<std::size_t>(cp) / 64] >> (cp % 64) & 1) != 0;
+}
+
+// The gate has_traditional() reads: what changes on its own, plus the round-trip gaps' characters.
+inline BmpBits changed_code_points(const opencc::Converter& converter) {
+  BmpBits bits = changed_alone_code_points(converter);
   for (const auto& [trad, simp] : kRoundTripGaps)
     for (std::size_t i = 0; i < trad.size();) {
       const std::int32_t cp = next_code_point(trad, i);
-      if (cp > 0 && cp < 0x10000) set(static_cast<std::uint32_t>(cp));
+      if (cp > 0 && cp < 0x10000) bits[static_cast<std::uint32_t>(cp) / 64] |= std::uint64_t{1} << (cp % 64);
     }
   return bits;
+}
+
+// The phrases the conversion may change although none of their characters changes on its own
+// (a Taiwan phrase such as 解析度 → 分辨率, and the round-trip gaps): every key of the conversion's
+// dictionaries with a value other than itself whose characters are all unchanged alone (or
+// outside the BMP table), sorted. Text holding none of them and no character that changes alone
+// is returned by the conversion as it is — what lets a rules file's cues be checked without
+// setting OpenCC up.
+inline std::vector<std::string> hidden_phrases(const opencc::Converter& converter,
+                                               const BmpBits& alone) {
+  std::vector<std::string> out;
+  auto consider = [&](const opencc::DictPtr& dict) {
+    const opencc::LexiconPtr lex = dict->GetLexicon();
+    for (std::size_t e = 0; e < lex->Length(); ++e) {
+      const opencc::DictEntry* entry = lex->At(e);
+      const std::string key = entry->Key();
+      const auto values = entry->Values();
+      if (std::all_of(values.begin(), values.end(), [&](const std::string& v) { return v == key; }))
+        continue;
+      bool changes_alone = false;
+      std::size_t chars = 0;
+      for (std::size_t i = 0; i < key.size(); ++chars)
+        changes_alone = has_bit(alone, next_code_point(key, i)) || changes_alone;
+      if (!changes_alone && chars > 1) out.push_back(key);
+    }
+  };
+  for (const opencc::ConversionPtr& conversion : converter.GetConversionChain()->GetConversions()) {
+    const opencc::DictPtr dict = conversion->GetDict();
+    if (const auto group = std::dynamic_pointer_cast<opencc::DictGroup>(dict))
+      for (const opencc::DictPtr& d : group->GetDicts()) consider(d);
+    else
+      consider(dict);
+  }
+  for (const auto& [trad, simp] : kRoundTripGaps) out.emplace_back(trad);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 }  // namespace qaplan::internal::tw2s

@@ -26,7 +26,8 @@ TEST(CueForm, TheShortcutAgreesWithNormalizingOnRandomCues) {
   // compatibility ideographs, punctuation, extension B).
   const std::vector<std::string> pieces = {
       "a", "z", "0", "9", "vpn", "年", "假", "报", "销", "了", "解", "干", "后", "㐀", "A", "Ｖ",
-      "１", " ", "  ", "報", "銷", "瞭", "體", "豈", "，", "-", ".", "𠀀", "\u3000", "ａ", "é"};
+      "１", " ", "  ", "報", "銷", "瞭", "體", "豈", "，", "-", ".", "𠀀", "\u3000", "ａ", "é",
+      "析", "度", "滑", "鼠", "解析度", "滑鼠", "瞭解"};
   std::mt19937 rng(20261203);
   std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1), len(1, 6);
   int plain = 0, changed = 0;

@@ -10,7 +10,11 @@
 #include <opencc/Config.hpp>
 #include <opencc/Converter.hpp>
 
+#include <algorithm>
 #include <fstream>
+#include <random>
+#include <string>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "planning/simplify.hpp"
@@ -128,6 +132,48 @@ TEST(Traditional, TheCompiledTableIsOpenCCsOwn) {
   EXPECT_TRUE(bit(U'瞭'));  // a round-trip gap opens the gate too
   EXPECT_FALSE(bit(U'报'));
   EXPECT_FALSE(bit(U'么'));
+  // The exact tables beside the gate: what changes alone, and the phrases that change although
+  // none of their characters does.
+  const auto converter = internal::tw2s::make_converter();
+  const auto alone = internal::tw2s::changed_alone_code_points(*converter);
+  const auto compiled_alone = internal::changed_alone_table();
+  ASSERT_EQ(compiled_alone.size(), alone.size());
+  EXPECT_TRUE(std::equal(alone.begin(), alone.end(), compiled_alone.begin()));
+  const auto hidden = internal::tw2s::hidden_phrases(*converter, alone);
+  const auto compiled_hidden = internal::hidden_phrase_table();
+  ASSERT_EQ(compiled_hidden.size(), hidden.size());
+  EXPECT_TRUE(std::equal(hidden.begin(), hidden.end(), compiled_hidden.begin()));
+  EXPECT_TRUE(std::binary_search(hidden.begin(), hidden.end(), "解析度"));  // → 分辨率
+  EXPECT_TRUE(std::binary_search(hidden.begin(), hidden.end(), "瞭解"));    // a round-trip gap
+}
+
+// conversion_may_change() says "no" only where the conversion returns the text as it is (what
+// lets the cues of a rules file be checked without OpenCC), on random texts built from the
+// characters of hidden phrases, of the gaps, Traditional and Simplified ones.
+TEST(Traditional, ConversionMayChangeIsNeverWrongWhenItSaysNo) {
+  const auto converter = internal::tw2s::make_converter();
+  const std::vector<std::string> pieces = {"了", "解", "析", "度", "瞭", "滑", "鼠", "年", "假",
+                                           "报", "報", "體", "软", "软件", "a", "1", "，",
+                                           "解析度", "滑鼠", "瞭解", "记忆体"};
+  std::mt19937 rng(20261203);
+  std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1), len(1, 5);
+  int no = 0, yes = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string text;
+    for (std::size_t n = len(rng); n > 0; --n) text += pieces[pick(rng)];
+    if (internal::conversion_may_change(text)) {
+      ++yes;
+      continue;
+    }
+    ++no;
+    ASSERT_EQ(converter->Convert(text), text) << text;
+    ASSERT_EQ(internal::to_simplified(text).value(), text) << text;
+  }
+  EXPECT_GT(no, 1000);
+  EXPECT_GT(yes, 1000);
+  EXPECT_FALSE(internal::conversion_may_change("了解一下解释"));
+  EXPECT_TRUE(internal::conversion_may_change("解析度"));
+  EXPECT_TRUE(internal::conversion_may_change("我不太瞭解"));
 }
 
 }  // namespace
