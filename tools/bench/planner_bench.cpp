@@ -390,6 +390,17 @@ void BM_PlannerCreate(benchmark::State& state) {
   }
 }
 
+// What a host pays to start: the config found and read, the router model read and hashed, the
+// domain lexicon loaded, the tries built (warm: the files are in the page cache and the heap is
+// reused; a fresh process also pays its page faults, docs/benchmarks.md#start-up).
+void BM_CreateDefault(benchmark::State& state) {
+  for (auto _ : state) {
+    auto p = qaplan::Planner::create_default();
+    if (!p.ok()) state.SkipWithError(p.error().to_string().c_str());
+    benchmark::DoNotOptimize(p);
+  }
+}
+
 // prepare() reads steady_clock for its StageTimings (10 reads on the retrieval path); this is
 // the price of one read on this machine, to put the stage numbers above in proportion.
 void BM_SteadyClockNow(benchmark::State& state) {
@@ -415,6 +426,7 @@ BENCHMARK(BM_Category);
 BENCHMARK(BM_Plan);
 BENCHMARK(BM_AnalysisStage);
 BENCHMARK(BM_PlannerCreate)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CreateDefault)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SteadyClockNow);
 
 // ---- --per-question mode -------------------------------------------------------------------
