@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <optional>
-#include <sstream>
 #include <vector>
 
 #include "common/printable.hpp"

@@ -86,7 +86,7 @@ bool conversion_may_change(std::string_view utf8) {
     const std::size_t at = i;
     const std::int32_t cp = next_code_point(utf8, i);
     if (cp < 0 || cp >= 0x10000) return true;  // beyond the tables (or not UTF-8): may change
-    if ((tw2s::kChangedAloneBmp[cp / 64] >> (cp % 64) & 1) != 0) return true;
+    if (tw2s::has_bit(tw2s::kChangedAloneBmp, cp)) return true;
     if (hidden_phrase_at(utf8.substr(at), cp)) return true;
   }
   return false;

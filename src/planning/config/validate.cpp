@@ -18,9 +18,9 @@ namespace {
 // basic block and extension A) and the Traditional → Simplified conversion is known to leave it
 // as it is: NFKC casefold leaves each of those characters, and without a space or anything the
 // conversion changes, normalization has nothing else to change (it may still run the
-// conversion, which then returns the cue: 了解, whose 解 opens has_traditional()'s gate). Most of a rules file's thousands of cues are such, and checking them
-// this way instead of normalizing each (twice: the reader and validate()) was a fifth of a CLI
-// start.
+// conversion, which then returns the cue: 了解, whose 解 opens has_traditional()'s gate). Most
+// of a rules file's thousands of cues are such, and checking them this way instead of
+// normalizing each (twice: the reader and validate()) was a fifth of a CLI start.
 bool plainly_normalized(std::string_view cue) {
   for (std::size_t i = 0; i < cue.size();) {
     const std::int32_t cp = next_code_point(cue, i);
