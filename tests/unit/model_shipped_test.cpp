@@ -97,6 +97,15 @@ TEST(ModelShipped, LoadsWithTheRecordedFingerprint) {
             (std::vector<std::string>{"independent", "dependent"}));
 }
 
+// The manual names the shipped file's fingerprint; a retrained model must update it.
+TEST(ModelShipped, TheDocsNameTheShippedFingerprint) {
+  const std::string sha = model().sha256();
+  for (const char* doc : {"docs/model.md", "docs/classifier.md"}) {
+    const std::string text = qaplan::test::slurp(qaplan::test::source_dir() / doc);
+    EXPECT_NE(text.find(sha), std::string::npos) << doc << " does not name " << sha;
+  }
+}
+
 TEST(ModelShipped, TrainedFromTheDataInTheRepository) {
   // The model's metadata names the data it was trained on; the data on disk must still be it.
   const auto meta = nlohmann::json::parse(model().metadata());
