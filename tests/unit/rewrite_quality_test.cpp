@@ -76,18 +76,24 @@ std::map<std::string, Tally> measure(bool model_on) {
     if (!prep.ok()) continue;
     const bool got = prep->intent && prep->intent->intent == Intent::kFollowUp;
     std::string query = r.question;
+    std::string reasons;
     if (prep->route.route == Route::kRetrieval) {
       auto a = planner.analyze(*prep, ctx);
       EXPECT_TRUE(a.ok()) << r.question;
       if (a.ok()) query = a->rewrite.query;
+      if (a.ok())
+        for (const std::string& why : a->rewrite.reasons) reasons += " " + why;
     }
     const bool exact = key(query, cfg.input) == key(expected, cfg.input);
-    // QAPLAN_REWRITE_DUMP=dev (or test) lists the misses of that split, for working on the rules.
-    if (const char* d = std::getenv("QAPLAN_REWRITE_DUMP"); d && !exact && j.at("split") == d)
-      std::printf("MISS %s [%s] %s | %s => %s | got %s\n", j.at("id").get<std::string>().c_str(),
-                  j.at("kind").get<std::string>().c_str(),
+    // QAPLAN_REWRITE_DUMP=dev (or test) lists the misses of that split, for working on the rules;
+    // dev+ (test+) lists the exact matches too.
+    if (const char* d = std::getenv("QAPLAN_REWRITE_DUMP");
+        d && (!exact || std::string_view(d).ends_with("+")) &&
+        std::string_view(d).substr(0, std::string_view(d).find('+')) == j.at("split"))
+      std::printf("%s %s [%s] %s | %s => %s | got %s |%s\n", exact ? "HIT " : "MISS",
+                  j.at("id").get<std::string>().c_str(), j.at("kind").get<std::string>().c_str(),
                   r.history.empty() ? "" : r.history.back().c_str(), r.question.c_str(),
-                  expected.c_str(), query.c_str());
+                  expected.c_str(), query.c_str(), reasons.c_str());
     for (const std::string& split : {j.at("split").get<std::string>(), std::string("all")}) {
       Tally& t = out[split];
       (got && gold ? t.tp : got ? t.fp : gold ? t.fn : t.tn) += 1;
