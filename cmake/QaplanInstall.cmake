@@ -1,6 +1,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
-install(TARGETS qaplan qaplan_common qaplan_planning qaplan_ranking qaplan_eval qaplan_training
+install(TARGETS qaplan qaplan_common qaplan_planning qaplan_ranking qaplan_retrieval qaplan_eval
+  qaplan_training
   qaplan_engines EXPORT qaplanTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -14,6 +14,12 @@
 
 namespace qaplan {
 
+/// A named text input (a file's content and the name used in error messages / reports).
+struct NamedText {
+  std::string name;  ///< e.g. the file name; appears in error contexts and the report
+  std::string text;  ///< raw bytes (hashes are computed over exactly these bytes)
+};
+
 /// The file's bytes. Errors: kIo "cannot read <what>: <reason>" with file = the path.
 QAPLAN_API Result<std::string> read_file(const std::filesystem::path& path,
                                          std::string_view what = "file");

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "common.hpp"
-#include "qaplan/eval/ask.hpp"
+#include "qaplan/retrieval/ask.hpp"
 #include "qaplan/ranking/config.hpp"
 #include "saved_index.hpp"
 #include "qaplan/planning/config.hpp"

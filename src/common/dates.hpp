@@ -39,6 +39,10 @@ std::string format_offset(int offset_minutes);
 /// Exactly `YYYY-MM-DD` at the start of `s` (10 bytes; what follows is not looked at), year
 /// 0001..9999, a real day of that month.
 std::optional<Day> parse_date_prefix(std::string_view s) noexcept;
+/// Exactly `YYYY-MM-DD`, nothing before or after it.
+inline bool is_iso_date(std::string_view s) noexcept {
+  return s.size() == 10 && parse_date_prefix(s).has_value();
+}
 
 /// An instant plus the UTC offset it was written with.
 struct Instant {

@@ -1,5 +1,5 @@
 // Client-side fusion: what an engine cannot fuse, qaplan fuses with the same code and order as
-// the in-process executor (eval/executor.cpp run_leg): per leg one hit per parent, cut to top k,
+// the in-process executor (retrieval/executor.cpp run_leg): per leg one hit per parent, cut to top k,
 // fuse_rrf in leg order, cut to top k; documents with prefer_table put table rows first.
 #include <algorithm>
 #include <map>

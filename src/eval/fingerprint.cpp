@@ -6,7 +6,7 @@
 
 #include "common/json_reader.hpp"
 #include "common/sha256.hpp"
-#include "eval/canonical_json.hpp"
+#include "common/canonical_json.hpp"
 #include "qaplan/eval/dataset.hpp"
 
 namespace qaplan {

@@ -7,8 +7,8 @@
 
 #include "common/sha256.hpp"
 #include "qaplan/eval/chain_eval.hpp"
-#include "qaplan/eval/executor.hpp"
-#include "qaplan/eval/kb.hpp"
+#include "qaplan/retrieval/executor.hpp"
+#include "qaplan/retrieval/kb.hpp"
 #include "qaplan/io.hpp"
 
 namespace qaplan {

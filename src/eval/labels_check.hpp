@@ -3,7 +3,7 @@
 // written for: the same KB version, and every expected FAQ and chunk id present in it.
 #include <string>
 
-#include "qaplan/eval/executor.hpp"
+#include "qaplan/retrieval/executor.hpp"
 #include "qaplan/status.hpp"
 
 namespace qaplan::internal {

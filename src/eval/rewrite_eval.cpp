@@ -10,7 +10,7 @@
 
 #include "common/json_reader.hpp"
 #include "eval/labels_check.hpp"
-#include "eval/jsonl_lines.hpp"
+#include "common/jsonl_lines.hpp"
 #include "eval/report_util.hpp"
 #include "qaplan/eval/chain_eval.hpp"
 #include "qaplan/eval/dataset.hpp"

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "common/json_reader.hpp"
-#include "eval/jsonl_lines.hpp"
+#include "common/jsonl_lines.hpp"
 #include "eval/report_util.hpp"
 #include "qaplan/io.hpp"
 

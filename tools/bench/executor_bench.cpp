@@ -35,9 +35,9 @@
 #include <unistd.h>
 
 #include "common/percentile.hpp"
-#include "qaplan/eval/ask.hpp"
+#include "qaplan/retrieval/ask.hpp"
 #include "qaplan/eval/chain_eval.hpp"
-#include "qaplan/eval/executor.hpp"
+#include "qaplan/retrieval/executor.hpp"
 #include "qaplan/io.hpp"
 
 namespace {

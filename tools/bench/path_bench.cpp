@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "common/percentile.hpp"
-#include "qaplan/eval/ask.hpp"
+#include "qaplan/retrieval/ask.hpp"
 #include "qaplan/io.hpp"
 #include "qaplan/ranking/index_dir.hpp"
 #include "qaplan/ranking/vector_index.hpp"

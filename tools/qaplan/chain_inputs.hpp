@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "qaplan/eval/chain_eval.hpp"
-#include "qaplan/eval/executor.hpp"
+#include "qaplan/retrieval/executor.hpp"
 
 namespace qaplan::cli {
 

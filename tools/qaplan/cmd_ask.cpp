@@ -1,12 +1,12 @@
 // qaplan ask: a question to ranked passages with their text over a saved index, in one step
-// (include/qaplan/eval/ask.hpp): the plan's route, rewrite, variants, filters and limits applied.
+// (include/qaplan/retrieval/ask.hpp): the plan's route, rewrite, variants, filters and limits applied.
 #include <iostream>
 
 #include "analysis_options.hpp"
 #include "cli.hpp"
 #include "config_lookup.hpp"
 #include "vectors_file.hpp"
-#include "qaplan/eval/ask.hpp"
+#include "qaplan/retrieval/ask.hpp"
 
 namespace qaplan::cli {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "cli.hpp"
 #include "config_lookup.hpp"
-#include "qaplan/eval/kb.hpp"
+#include "qaplan/retrieval/kb.hpp"
 
 namespace qaplan::cli {
 namespace {

@@ -3,7 +3,7 @@
 /// QueryAnalysis as the search requests of Elasticsearch 8/9, OpenSearch 2/3 or Milvus 2.4/2.5,
 /// for a named server version, with field names from `[engines]` in the rules file.
 ///
-/// What is searched is exactly what the in-process executor (eval/executor.hpp) searches:
+/// What is searched is exactly what the in-process executor (retrieval/executor.hpp) searches:
 ///  - query texts: the rewrite of a follow-up (else the normalized question), then — only when
 ///    the plan says `use_query_variants` — the other variants, without repeats;
 ///  - collections: FAQ (`run_faq`, `faq_top_k`) and documents (`run_doc`, `doc_top_k`);

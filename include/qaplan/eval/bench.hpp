@@ -47,6 +47,7 @@
 #include "qaplan/ranking/config.hpp"
 #include "qaplan/eval/calibrate.hpp"
 #include "qaplan/export.hpp"
+#include "qaplan/io.hpp"  // NamedText
 #include "qaplan/eval/metrics.hpp"
 #include "qaplan/status.hpp"
 #include "qaplan/ranking/vector_index.hpp"
@@ -59,12 +60,6 @@ enum class VectorBackend { kLocalTfidf, kCached };
 QAPLAN_API std::string_view to_string(VectorBackend backend) noexcept;
 /// Inverse of to_string; kInvalidInput for any other spelling.
 QAPLAN_API Result<VectorBackend> parse_vector_backend(std::string_view text);
-
-/// A named text input (a file's content and the name used in error messages / reports).
-struct NamedText {
-  std::string name;  ///< e.g. the file name; appears in error contexts and the report
-  std::string text;  ///< raw bytes (hashes are computed over exactly these bytes)
-};
 
 /// The inputs of one run.
 struct BenchInputs {

@@ -51,8 +51,8 @@
 #include <vector>
 
 #include "qaplan/eval/dataset.hpp"  // Split
-#include "qaplan/eval/executor.hpp"
-#include "qaplan/eval/kb.hpp"
+#include "qaplan/retrieval/executor.hpp"
+#include "qaplan/retrieval/kb.hpp"
 #include "qaplan/export.hpp"
 #include "qaplan/planning/config.hpp"
 #include "qaplan/planning/planner.hpp"

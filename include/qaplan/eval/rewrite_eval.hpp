@@ -45,7 +45,7 @@
 #include <vector>
 
 #include "qaplan/eval/bench.hpp"  // NamedText
-#include "qaplan/eval/executor.hpp"
+#include "qaplan/retrieval/executor.hpp"
 #include "qaplan/export.hpp"
 #include "qaplan/planning/config.hpp"
 #include "qaplan/planning/planner.hpp"

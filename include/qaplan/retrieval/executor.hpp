@@ -56,7 +56,7 @@
 #include <string_view>
 #include <vector>
 
-#include "qaplan/eval/kb.hpp"
+#include "qaplan/retrieval/kb.hpp"
 #include "qaplan/export.hpp"
 #include "qaplan/planning/analysis.hpp"
 #include "qaplan/planning/plan.hpp"

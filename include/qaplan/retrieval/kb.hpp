@@ -25,8 +25,8 @@
 #include <string_view>
 #include <vector>
 
-#include "qaplan/eval/bench.hpp"  // NamedText
 #include "qaplan/export.hpp"
+#include "qaplan/io.hpp"  // NamedText
 #include "qaplan/status.hpp"
 
 namespace qaplan {

@@ -1,5 +1,5 @@
-// qaplan ask (include/qaplan/eval/ask.hpp): one question to passages over a saved index.
-#include "qaplan/eval/ask.hpp"
+// qaplan ask (include/qaplan/retrieval/ask.hpp): one question to passages over a saved index.
+#include "qaplan/retrieval/ask.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,7 +7,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "qaplan/eval/executor.hpp"
+#include "qaplan/retrieval/executor.hpp"
 #include "qaplan/planning/json.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
 

@@ -1,16 +1,16 @@
 // The knowledge base loader and its fingerprints (kb.hpp).
-#include "qaplan/eval/kb.hpp"
+#include "qaplan/retrieval/kb.hpp"
 
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "common/canonical_json.hpp"
+#include "common/dates.hpp"
 #include "common/json_reader.hpp"
+#include "common/jsonl_lines.hpp"
 #include "common/sha256.hpp"
-#include "eval/canonical_json.hpp"
-#include "eval/jsonl_lines.hpp"
-#include "qaplan/eval/dataset.hpp"
 #include "qaplan/io.hpp"
 
 namespace qaplan {
@@ -30,7 +30,7 @@ std::string source_field(const js::Json& o) {
 
 std::optional<std::string> date_field(const js::Json& o, const char* key) {
   auto d = js::opt_string(o, "", key);
-  if (d && !parse_iso_date(*d).ok()) js::fail(key, "not an ISO-8601 date YYYY-MM-DD: " + *d);
+  if (d && !internal::dates::is_iso_date(*d)) js::fail(key, "not an ISO-8601 date YYYY-MM-DD: " + *d);
   return d;
 }
 

@@ -1,5 +1,5 @@
 // The plan executor (executor.hpp).
-#include "qaplan/eval/executor.hpp"
+#include "qaplan/retrieval/executor.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,9 +7,9 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "common/dates.hpp"
 #include "common/utf8.hpp"
 #include "planning/text.hpp"
-#include "qaplan/eval/dataset.hpp"
 #include "qaplan/ranking/embedder.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
 
@@ -106,6 +106,15 @@ struct KbIndex::Impl {
 };
 
 namespace {
+
+// The filter's dates are whole ISO days, or absent; anything else is refused by field.
+Status check_dates(const ExecutionFilters& f) {
+  for (const auto* d : {&f.date_from, &f.date_to})
+    if (!d->empty() && !internal::dates::is_iso_date(*d))
+      return make_error(ErrorCode::kInvalidInput, "not an ISO-8601 date YYYY-MM-DD: " + *d,
+                        d == &f.date_from ? "filters.date_from" : "filters.date_to");
+  return {};
+}
 
 Status build_collection(Collection& c, const std::vector<std::string>& texts, const Tokenizer& tok,
                         const Bm25Options& bm25, std::string_view what,
@@ -410,10 +419,7 @@ ExecutionFilters ExecutionFilters::with_preferences_required() const {
 
 Result<std::vector<std::uint32_t>> KbIndex::search_leg(const LegQuery& q) const {
   const Impl& k = *impl_;
-  for (const auto* d : {&q.filters.date_from, &q.filters.date_to})
-    if (!d->empty() && !parse_iso_date(*d).ok())
-      return make_error(ErrorCode::kInvalidInput, "not an ISO-8601 date YYYY-MM-DD: " + *d,
-                        d == &q.filters.date_from ? "filters.date_from" : "filters.date_to");
+  QAPLAN_TRY(check_dates(q.filters));
   PreparedQuery pq;
   QAPLAN_TRY(k.tokenizer.tokenize_into(q.text, pq.tokens));
   const Collection& c = q.faq ? k.faq : k.doc;
@@ -737,10 +743,7 @@ Result<Execution> execute_with_knobs(const Preparation& prep, const PlanKnobs& k
   }
   const KbIndex::Impl& k = *index.impl_;
   const ExecutionFilters& f = inputs.filters;
-  for (const auto* d : {&f.date_from, &f.date_to})
-    if (!d->empty() && !parse_iso_date(*d).ok())
-      return make_error(ErrorCode::kInvalidInput, "not an ISO-8601 date YYYY-MM-DD: " + *d,
-                        d == &f.date_from ? "filters.date_from" : "filters.date_to");
+  QAPLAN_TRY(check_dates(f));
 
   // 1. Query texts: the main query (rewrite or normalized question), then the variants.
   auto t0 = Clock::now();
