@@ -9,6 +9,18 @@ void knob(EngineRequests& r, std::string name, std::string status, std::string d
   r.knobs.push_back({std::move(name), std::move(status), std::move(detail)});
 }
 
+// The headroom of an Elasticsearch client-fusion knn leg: the chunks each shard returns.
+std::string es_client_knn_words(const Shape& s, int k) {
+  if (!s.dense) return "";
+  const int w = candidates(s.c, k);
+  const std::string nc = std::to_string(num_candidates(s.c, w));
+  if (!es_knn_k(s.version))
+    return "; knn num_candidates " + nc + " chunks per shard (" + s.version.str() +
+           "'s knn query has no k) so the collapse finds them";
+  return "; knn k " + std::to_string(w) + " chunks per shard (num_candidates " + nc +
+         ") so the collapse finds them";
+}
+
 // How many records each leg asks for, in the engine's words.
 std::string window_words(const Shape& s, bool server, int k) {
   const std::string n = std::to_string(k);
@@ -19,9 +31,7 @@ std::string window_words(const Shape& s, bool server, int k) {
     case Engine::kElasticsearch:
       return server ? "size " + n + "; knn k and the RRF window " + per_leg_window +
                           (fused_chunks ? " chunks, collapsed to parents after fusion" : " chunks")
-                    : "size " + n + " parents per leg (collapse); knn num_candidates " +
-                          std::to_string(num_candidates(s.c, candidates(s.c, k))) +
-                          " so the collapse finds them";
+                    : "size " + n + " parents per leg (collapse)" + es_client_knn_words(s, k);
     case Engine::kOpenSearch:
       return server ? "size " + n + "; knn k and pagination_depth " + per_leg_window +
                           (fused_chunks ? " chunks, collapsed to parents after fusion" : " chunks")

@@ -88,6 +88,8 @@ const std::string& index_of(const EnginesConfig& c, const std::string& col);
 int candidates(const EnginesConfig& c, int parents);
 // ANN candidates examined to return `n` records (ES num_candidates, OpenSearch ef_search).
 int num_candidates(const EnginesConfig& c, int n);
+// Whether an Elasticsearch knn query takes `k` (from 8.15; the 8.14 client types refuse it).
+bool es_knn_k(const Version& v);
 // The OpenSearch search pipeline: its id carries k, so two configs never share one.
 std::string os_pipeline_id(const EnginesConfig& c);
 // Every plan knob and filter with its fate (knobs.cpp).

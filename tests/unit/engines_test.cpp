@@ -548,10 +548,38 @@ TEST(EnginesGates, EveryLegYieldsTopKParents) {
         EXPECT_EQ(b["size"], k) << q.name;
         const Json& query = b["query"];
         if (!query.contains("knn")) continue;
-        const int n = r == &*es ? query["knn"]["num_candidates"].get<int>()
-                                : query["knn"]["embedding"]["k"].get<int>();
-        EXPECT_GE(n, c.candidate_factor * k) << q.name;
+        const Json& knn = query["knn"].contains("embedding") ? query["knn"]["embedding"] : query["knn"];
+        const int n = knn.value("k", 0);  // chunks per shard: ES k from 8.15, OpenSearch k
+        EXPECT_EQ(n, c.candidate_factor * k) << q.name;
       }
+  }
+  // Elasticsearch: a knn query without k keeps only `size` chunks per shard from 8.18 / 9.0, so k
+  // carries the headroom from 8.15 (the first knn query with k); 8.14 keeps num_candidates.
+  for (const char* version : {"8.14", "8.16", "9.1"}) {
+    SCOPED_TRACE(version);
+    const EnginesConfig c = shipped_engines();
+    auto es = render(p, Engine::kElasticsearch, version, c);
+    ASSERT_TRUE(es.ok());
+    ASSERT_EQ(es->mode, "client_fusion");
+    const bool with_k = std::string(version) != "8.14";
+    int dense = 0;
+    for (const EngineRequest& q : es->requests) {
+      const Json b = Json::parse(q.body);
+      if (!b["query"].contains("knn")) continue;
+      ++dense;
+      const Json& knn = b["query"]["knn"];
+      const int want = c.candidate_factor * b["size"].get<int>();
+      EXPECT_EQ(knn.contains("k"), with_k) << q.name;
+      if (with_k) EXPECT_EQ(knn["k"], want) << q.name;
+      EXPECT_GE(knn["num_candidates"].get<int>(), want) << q.name;
+    }
+    EXPECT_EQ(dense, 2);
+    for (const KnobMapping& m : es->knobs)
+      if (m.name == "doc_top_k")
+        EXPECT_NE(m.detail.find(with_k ? "knn k " + std::to_string(c.candidate_factor * k)
+                                        : std::string("has no k")),
+                  std::string::npos)
+            << m.detail;
   }
   // Server fusion collapsing after fusion: each child and the window hold factor × k chunks.
   auto es = render(p, Engine::kElasticsearch, "8.16", with_variant(shipped_engines(), "enterprise-after"));
@@ -574,7 +602,7 @@ TEST(EnginesGates, EveryLegYieldsTopKParents) {
   ASSERT_TRUE(es5.ok());
   for (const EngineRequest& q : es5->requests)
     if (q.collection == "doc" && q.body.find("\"knn\"") != std::string::npos)
-      EXPECT_EQ(Json::parse(q.body)["query"]["knn"]["num_candidates"], 2 * 5 * k);
+      EXPECT_EQ(Json::parse(q.body)["query"]["knn"]["k"], 5 * k);
 }
 
 // A department or tag read from words is a preference: one more dense and BM25 leg of the main
