@@ -140,6 +140,7 @@ const std::vector<Case>& cases() {
       {"short-query", "发票"},
       {"id-shape", "合同编号HT-2024-0312的审批进度"},
       {"direct-thanks", "好的，谢谢"},
+      {"knowledge-six-legs", "合同从起草、审批、盖章到归档，整个流程帮我梳理一下"},
   };
   return c;
 }
@@ -199,6 +200,8 @@ std::vector<std::pair<const Case*, Target>> golden_targets() {
       {Engine::kOpenSearch, "2.10", "none"},                 // no RRF: client fusion
       {Engine::kOpenSearch, "2.19", "none"},                 // filters repeated per sub-query
       {Engine::kOpenSearch, "3.0", "none"},                  // hybrid.filter
+      {Engine::kOpenSearch, "2.19", "after"},                // no collapse with hybrid: client
+      {Engine::kOpenSearch, "3.0", "after"},                 // ... until 3.1
       {Engine::kOpenSearch, "3.1", "after"},                 // collapse with hybrid
       {Engine::kMilvus, "2.4", ""},                          // no BM25: dense legs only
       {Engine::kMilvus, "2.4", "after"},                     // no grouping on hybrid: client
@@ -218,6 +221,9 @@ std::vector<std::pair<const Case*, Target>> golden_targets() {
   for (const Case& c : cases())
     if (c.id == "compliance-last-month" || c.id == "followup-approval" || c.id == "dept-last-week")
       for (const Target& t : gates) out.push_back({&c, t});
+  // Two texts and a preferred leg: six document legs, more than a hybrid query takes.
+  for (const Case& c : cases())
+    if (c.id == "knowledge-six-legs") out.push_back({&c, {Engine::kOpenSearch, "2.19", "none"}});
   // Query variants on Milvus without dedupe: hybrid_search would drop the variants' legs.
   for (const Case& c : cases())
     if (c.id == "followup-english") out.push_back({&c, {Engine::kMilvus, "2.5", "none"}});
@@ -470,6 +476,51 @@ TEST(EnginesGates, OpenSearchWithMoreThanFiveLegsFusesOnTheClient) {
   std::string reasons;
   for (const auto& s : r->mode_reasons) reasons += s;
   EXPECT_NE(reasons.find("at most 5"), std::string::npos) << reasons;
+  // A plan that has six document legs of its own (two texts, a preferred leg): each leg its own
+  // request, collapsed, and no pipeline.
+  const Prepared six = prepare({"six", "合同从起草、审批、盖章到归档，整个流程帮我梳理一下"});
+  auto r6 = render(six, Engine::kOpenSearch, "2.19", with_variant(shipped_engines(), "none"));
+  ASSERT_TRUE(r6.ok());
+  std::size_t doc_legs = 0;
+  for (const Leg& l : r6->legs) doc_legs += l.collection == "doc";
+  EXPECT_GT(doc_legs, 5u);
+  EXPECT_EQ(r6->mode, "client_fusion");
+  std::string why;
+  for (const auto& s : r6->mode_reasons) why += s;
+  EXPECT_NE(why.find(std::to_string(doc_legs) + " legs: a hybrid query takes at most 5"),
+            std::string::npos) << why;
+  EXPECT_EQ(r6->requests.size(), r6->legs.size());
+  for (const EngineRequest& q : r6->requests) {
+    EXPECT_EQ(q.api, "search") << q.name;
+    EXPECT_EQ(Json::parse(q.body)["collapse"]["field"], "parent_id") << q.name;
+  }
+}
+
+// A hybrid query collapses by parent from 3.1; before, after_fusion would lose the collapse, so
+// the legs are fused on the client, each collapsed, and no pipeline is emitted.
+TEST(EnginesGates, OpenSearchCollapsesAfterFusionOnlyFrom31) {
+  const Prepared p = with_filters();
+  const EnginesConfig after = with_variant(shipped_engines(), "after");
+  for (const char* version : {"2.19", "3.0"}) {
+    SCOPED_TRACE(version);
+    auto r = render(p, Engine::kOpenSearch, version, after);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->mode, "client_fusion");
+    std::string reasons;
+    for (const auto& x : r->mode_reasons) reasons += x + ";";
+    EXPECT_NE(reasons.find("collapse with a hybrid query needs 3.1"), std::string::npos) << reasons;
+    EXPECT_EQ(r->requests.size(), r->legs.size());  // one request per leg, none lost
+    for (const EngineRequest& q : r->requests) {
+      EXPECT_EQ(q.api, "search") << q.name;  // no search pipeline
+      const Json b = Json::parse(q.body);
+      EXPECT_FALSE(b["query"].contains("hybrid")) << q.name;
+      EXPECT_EQ(b["collapse"]["field"], "parent_id") << q.name;
+    }
+  }
+  auto r31 = render(p, Engine::kOpenSearch, "3.1", after);
+  ASSERT_TRUE(r31.ok());
+  EXPECT_EQ(r31->mode, "server_fusion");
+  EXPECT_EQ(request_body(*r31, r31->requests.size() - 1)["collapse"]["field"], "parent_id");
 }
 
 TEST(EnginesGates, MilvusRepeatsFiltersPerSubRequestAndGatesBm25AndGrouping) {
