@@ -78,6 +78,81 @@ void report_routing(Shape& s) {
        g.model_tier.empty() ? "" : g.model_tier + ": the answering model is the host's choice");
 }
 
+// Why the question's words gave no date filter, from the analysis' reasons ("" when none).
+std::string no_time_reason(const Filters& f) {
+  std::string why;
+  for (const std::string& r : f.reasons)
+    if (r.starts_with("time:no filter") || r.starts_with("time:skipped") ||
+        r.starts_with("uncertain:time"))
+      why += (why.empty() ? "" : "; ") + r;
+  return why;
+}
+
+void report_time(Shape& s, const std::string& where) {
+  const std::vector<TimeRange> ranges = time_ranges(s.a.filters);
+  if (ranges.size() > 1) {
+    std::string periods;
+    for (const TimeRange& t : ranges)
+      periods += (periods.empty() ? "" : ", ") + t.expression + " [" + t.from + ", " + t.to + ")";
+    return knob(s.out, "filters.time", "host",
+                std::to_string(ranges.size()) + " periods compared (" + periods +
+                    "): no date filter in the requests (one range would drop a side, a span "
+                    "would merge them); run one request per period to keep each side's evidence");
+  }
+  if (ranges.empty()) return knob(s.out, "filters.time", "not_set", no_time_reason(s.a.filters));
+  const TimeRange& t = ranges.front();
+  const std::string unit =
+      s.engine == Engine::kMilvus && s.c.date_unit == "date" ? "epoch_seconds" : s.c.date_unit;
+  knob(s.out, "filters.time", "request",
+       "[" + t.from + ", " + t.to + ")" +
+           (own_date_field(t) ? " on " + t.field + " (" + t.date + ")" : std::string()) +
+           " anchored at " + t.anchor + " (" + t.timezone + ") as " + unit + ": " + where);
+}
+
+// The scope and metadata filters, and the legs the engine cannot run.
+void report_filters(Shape& s, bool server) {
+  EngineRequests& r = s.out;
+  const Filters& f = s.a.filters;
+  knob(r, "filters.sources", s.prep.effective_sources.empty() ? "not_set" : "request",
+       s.prep.effective_sources.empty() ? "every source"
+                                        : s.c.source_field + " on both collections");
+  const std::string where =
+      s.engine == Engine::kMilvus
+          ? "expr of every sub-request (documents)"
+          : (server && s.engine == Engine::kOpenSearch && s.version.at_least(3, 0)
+                 ? "hybrid.filter (documents)"
+                 : "every leg's filter, inside kNN (documents)");
+  report_time(s, where);
+  // A preference (read from words) is required only by the preferred legs.
+  auto word_filter = [&](const char* name, const char* key, bool set, const std::string& what) {
+    if (!set) return knob(r, name, "not_set", "");
+    knob(r, name, "request",
+         f.prefers(key)
+             ? "preferred (read from words): required only by the preferred document legs of the "
+               "main text, so RRF ranks matching sections higher and the others still come back"
+             : what);
+  };
+  word_filter("filters.department", "department", f.department.has_value(), where);
+  word_filter("filters.tags", "tags", !f.tags.empty(), std::string("all of them: ") + where);
+  word_filter("filters.path_prefix", "path_prefix", f.path_prefix.has_value(), where);
+  knob(r, "filters.is_signed", f.is_signed ? "request" : "not_set", f.is_signed ? where : "");
+  if (f.user)
+    knob(r, "filters.user", s.c.owner_field.empty() ? "unsupported" : "request",
+         s.c.owner_field.empty() ? "[engines] owner_field is not set" : where);
+  else
+    knob(r, "filters.user", "not_set", "");
+  if (!s.dense)
+    knob(r, "dense_legs", "unsupported",
+         "no query vectors were given" +
+             std::string(s.engine == Engine::kElasticsearch
+                             ? " and [engines.elasticsearch] embedding_model_id is not set"
+                             : "") +
+             ": lexical legs only");
+  if (!s.lexical)
+    knob(r, "bm25_legs", "unsupported",
+         "Milvus " + s.version.str() + " has no BM25 function (from 2.5): dense legs only");
+}
+
 }  // namespace
 
 void report_knobs(Shape& s, bool server) {
@@ -132,63 +207,7 @@ void report_knobs(Shape& s, bool server) {
                                     : std::string(" (fuse_client does it)"))
                       : "off");
   report_routing(s);
-  // Filters.
-  const Filters& f = s.a.filters;
-  knob(r, "filters.sources", s.prep.effective_sources.empty() ? "not_set" : "request",
-       s.prep.effective_sources.empty() ? "every source"
-                                        : s.c.source_field + " on both collections");
-  const char* where = s.engine == Engine::kMilvus
-                          ? "expr of every sub-request (documents)"
-                          : (server && s.engine == Engine::kOpenSearch && s.version.at_least(3, 0)
-                                 ? "hybrid.filter (documents)"
-                                 : "every leg's filter, inside kNN (documents)");
-  if (const std::vector<TimeRange> ranges = time_ranges(f); ranges.size() > 1) {
-    std::string periods;
-    for (const TimeRange& t : ranges)
-      periods += (periods.empty() ? "" : ", ") + t.expression + " [" + t.from + ", " + t.to + ")";
-    knob(r, "filters.time", "host",
-         std::to_string(ranges.size()) + " periods compared (" + periods +
-             "): no date filter in the requests (one range would drop a side, a span would merge "
-             "them); run one request per period to keep each side's evidence");
-  } else if (!ranges.empty()) {
-    const TimeRange& t = ranges.front();
-    std::string unit =
-        s.engine == Engine::kMilvus && s.c.date_unit == "date" ? "epoch_seconds" : s.c.date_unit;
-    knob(r, "filters.time", "request",
-         "[" + t.from + ", " + t.to + ")" +
-             (own_date_field(t) ? " on " + t.field + " (" + t.date + ")" : std::string()) +
-             " anchored at " + t.anchor + " (" + t.timezone + ") as " + unit + ": " + where);
-  } else {
-    knob(r, "filters.time", "not_set", "");
-  }
-  // A preference (read from words) is required only by the preferred legs.
-  auto word_filter = [&](const char* name, const char* key, bool set, const std::string& what) {
-    if (!set) return knob(r, name, "not_set", "");
-    knob(r, name, "request",
-         f.prefers(key)
-             ? "preferred (read from words): required only by the preferred document legs of the "
-               "main text, so RRF ranks matching sections higher and the others still come back"
-             : what);
-  };
-  word_filter("filters.department", "department", f.department.has_value(), where);
-  word_filter("filters.tags", "tags", !f.tags.empty(), std::string("all of them: ") + where);
-  word_filter("filters.path_prefix", "path_prefix", f.path_prefix.has_value(), where);
-  knob(r, "filters.is_signed", f.is_signed ? "request" : "not_set", f.is_signed ? where : "");
-  if (f.user)
-    knob(r, "filters.user", s.c.owner_field.empty() ? "unsupported" : "request",
-         s.c.owner_field.empty() ? "[engines] owner_field is not set" : where);
-  else
-    knob(r, "filters.user", "not_set", "");
-  if (!s.dense)
-    knob(r, "dense_legs", "unsupported",
-         "no query vectors were given" +
-             std::string(s.engine == Engine::kElasticsearch
-                             ? " and [engines.elasticsearch] embedding_model_id is not set"
-                             : "") +
-             ": lexical legs only");
-  if (!s.lexical)
-    knob(r, "bm25_legs", "unsupported",
-         "Milvus " + s.version.str() + " has no BM25 function (from 2.5): dense legs only");
+  report_filters(s, server);
 }
 
 }  // namespace qaplan::engines::detail

@@ -523,6 +523,37 @@ TEST(EnginesGates, OpenSearchCollapsesAfterFusionOnlyFrom31) {
   EXPECT_EQ(request_body(*r31, r31->requests.size() - 1)["collapse"]["field"], "parent_id");
 }
 
+// Without the event date's field the range is no filter, and the knob says why (not only the
+// analysis' reasons): a host reading `knobs` sees the date was dropped on purpose.
+TEST(EnginesGates, ADroppedEventDateSaysWhyInTheTimeKnob) {
+  const Prepared p = prepare({"u", "最近7天更新的IT公告"});
+  ASSERT_FALSE(p.analysis.filters.time);
+  for (Engine e : {Engine::kElasticsearch, Engine::kOpenSearch, Engine::kMilvus}) {
+    SCOPED_TRACE(to_string(e));
+    auto r = render(p, e, e == Engine::kElasticsearch ? "8.16" : e == Engine::kOpenSearch ? "2.19" : "2.5",
+                    shipped_engines());
+    ASSERT_TRUE(r.ok());
+    for (const EngineRequest& q : r->requests) {
+      EXPECT_EQ(q.body.find("\"range\""), std::string::npos) << q.name;
+      EXPECT_EQ(q.body.find("effective_"), std::string::npos) << q.name;
+    }
+    int seen = 0;
+    for (const KnobMapping& m : r->knobs)
+      if (m.name == "filters.time") {
+        ++seen;
+        EXPECT_EQ(m.status, "not_set");
+        EXPECT_NE(m.detail.find("needs [filters] updated_date_field"), std::string::npos) << m.detail;
+        EXPECT_NE(m.detail.find("never the validity range"), std::string::npos) << m.detail;
+      }
+    EXPECT_EQ(seen, 1);
+  }
+  // No date in the question: nothing to explain.
+  auto none = render(prepare({"n", "报销流程是什么"}), Engine::kElasticsearch, "8.16", shipped_engines());
+  ASSERT_TRUE(none.ok());
+  for (const KnobMapping& m : none->knobs)
+    if (m.name == "filters.time") EXPECT_EQ(m.detail, "");
+}
+
 TEST(EnginesGates, MilvusRepeatsFiltersPerSubRequestAndGatesBm25AndGrouping) {
   const Prepared p = with_filters();
   auto r25 = render(p, Engine::kMilvus, "2.5", with_variant(shipped_engines(), "none"));
