@@ -40,6 +40,22 @@ const Planner& planner() {
   return p;
 }
 
+// Documents that carry their event dates ([filters]; the shipped KB has none): 发布, 签署, 更新
+// filter these fields instead of being dropped.
+const Planner& dated_planner() {
+  static const Planner p = [] {
+    auto cfg = load_config(test::shipped_config());
+    EXPECT_TRUE(cfg.ok());
+    cfg->filters.published_date_field = "published_on";
+    cfg->filters.signed_date_field = "signed_on";
+    cfg->filters.updated_date_field = "updated_at";
+    auto pl = Planner::create(std::move(cfg).value());
+    EXPECT_TRUE(pl.ok()) << pl.error().to_string();
+    return std::move(pl).value();
+  }();
+  return p;
+}
+
 EnginesConfig shipped_engines() {
   auto c = load_engines_config(test::shipped_config());
   EXPECT_TRUE(c.ok()) << c.error().to_string();
@@ -53,6 +69,7 @@ struct Case {
   std::string source = {};
   std::string department = {};
   std::string user = {};
+  bool dated = false;  // planned by dated_planner()
 };
 
 // Deterministic 4-dimensional "embeddings" (the request shape is what is tested, not the model).
@@ -79,14 +96,15 @@ struct Prepared {
 Prepared prepare(const Case& c) {
   PrepareRequest req{c.question, c.history, "", std::nullopt};
   if (!c.source.empty()) req.source = c.source;
-  auto prep = planner().prepare(req);
+  const Planner& pl = c.dated ? dated_planner() : planner();
+  auto prep = pl.prepare(req);
   EXPECT_TRUE(prep.ok()) << c.id << ": " << prep.error().to_string();
   AnalysisContext ctx;
   ctx.now = "2026-11-30T10:00:00+08:00";
   ctx.timezone = "Asia/Shanghai";
   if (!c.department.empty()) ctx.session_department = c.department;
   if (!c.user.empty()) ctx.session_user = c.user;
-  auto a = planner().analyze(*prep, ctx);
+  auto a = pl.analyze(*prep, ctx);
   EXPECT_TRUE(a.ok()) << c.id << ": " << a.error().to_string();
   return {std::move(prep).value(), std::move(a).value()};
 }
@@ -141,6 +159,9 @@ const std::vector<Case>& cases() {
       {"id-shape", "合同编号HT-2024-0312的审批进度"},
       {"direct-thanks", "好的，谢谢"},
       {"knowledge-six-legs", "合同从起草、审批、盖章到归档，整个流程帮我梳理一下"},
+      {"dated-published", "上个月发布的考勤制度", {}, "", "", "", true},
+      {"dated-signed", "法务部上周签署的合同清单", {}, "", "", "", true},
+      {"dated-updated", "最近7天更新的IT公告", {}, "", "", "", true},
   };
   return c;
 }
@@ -313,6 +334,15 @@ Prepared with_filters() {
   Prepared p = with_preferences();
   p.analysis.filters.preferred.clear();
   return p;
+}
+
+// Whether `want` is `j` or a value anywhere inside it.
+bool holds(const Json& j, const Json& want) {
+  if (j == want) return true;
+  if (j.is_structured())
+    for (const Json& v : j)
+      if (holds(v, want)) return true;
+  return false;
 }
 
 Json request_body(const EngineRequests& r, std::size_t i) { return Json::parse(r.requests.at(i).body); }
@@ -521,6 +551,57 @@ TEST(EnginesGates, OpenSearchCollapsesAfterFusionOnlyFrom31) {
   ASSERT_TRUE(r31.ok());
   EXPECT_EQ(r31->mode, "server_fusion");
   EXPECT_EQ(request_body(*r31, r31->requests.size() - 1)["collapse"]["field"], "parent_id");
+}
+
+// 发布 / 签署 / 更新 filter the documents' own event date when [filters] names its field: a
+// [from, to) range on that field alone, never the validity overlap, on every engine.
+TEST(EnginesGates, EventDatesFilterTheirOwnFieldOnEveryEngine) {
+  const std::pair<const char*, const char*> cases[] = {{"上个月发布的考勤制度", "published_on"},
+                                                       {"法务部上周签署的合同清单", "signed_on"},
+                                                       {"最近7天更新的IT公告", "updated_at"}};
+  for (const auto& [question, field] : cases) {
+    SCOPED_TRACE(question);
+    const Prepared p = prepare({"e", question, {}, "", "", "", true});
+    ASSERT_TRUE(p.analysis.filters.time);
+    const TimeRange& t = *p.analysis.filters.time;
+    ASSERT_EQ(t.field, field);
+    const Json want = {{"range", {{field, {{"gte", t.from}, {"lt", t.to}, {"format", "yyyy-MM-dd"}}}}}};
+    for (Engine e : {Engine::kElasticsearch, Engine::kOpenSearch, Engine::kMilvus}) {
+      SCOPED_TRACE(to_string(e));
+      auto r = render(p, e, e == Engine::kElasticsearch ? "8.16" : e == Engine::kOpenSearch ? "2.19" : "2.5",
+                      shipped_engines());
+      ASSERT_TRUE(r.ok());
+      int dated = 0;
+      for (const EngineRequest& q : r->requests) {
+        EXPECT_EQ(q.body.find("effective_"), std::string::npos) << q.name;  // no validity overlap
+        const bool has_field = q.body.find(field) != std::string::npos;
+        EXPECT_EQ(has_field, q.collection == "doc") << q.name;  // FAQ entries carry no dates
+        if (!has_field) continue;
+        ++dated;
+        if (e == Engine::kMilvus) {
+          const std::string expr = Json::parse(q.body).value("filter", std::string());
+          EXPECT_NE(expr.find(std::string(field) + " >= "), std::string::npos) << expr;
+          EXPECT_NE(expr.find(std::string(field) + " < "), std::string::npos) << expr;
+        } else {
+          EXPECT_TRUE(holds(Json::parse(q.body), want)) << q.body;
+        }
+      }
+      EXPECT_GT(dated, 0);
+      for (const KnobMapping& m : r->knobs)
+        if (m.name == "filters.time") {
+          EXPECT_EQ(m.status, "request");
+          EXPECT_NE(m.detail.find(std::string("on ") + field + " (" + t.date + ")"),
+                    std::string::npos) << m.detail;
+        }
+    }
+  }
+  // Milvus reads epoch seconds of local midnight: 上个月 from 2026-11-30 (Asia/Shanghai) is
+  // [2026-10-01, 2026-11-01).
+  auto mv = render(prepare({"e", "上个月发布的考勤制度", {}, "", "", "", true}), Engine::kMilvus, "2.5",
+                   shipped_engines());
+  ASSERT_TRUE(mv.ok());
+  EXPECT_NE(mv->requests.back().body.find("published_on >= 1790784000 and published_on < 1793462400"),
+            std::string::npos) << mv->requests.back().body;
 }
 
 // Without the event date's field the range is no filter, and the knob says why (not only the
