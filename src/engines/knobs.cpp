@@ -78,6 +78,30 @@ void report_routing(Shape& s) {
        g.model_tier.empty() ? "" : g.model_tier + ": the answering model is the host's choice");
 }
 
+// The source scope and why it is what it is: one source named (by the question or the host),
+// candidates because the evidence named several or was too weak for one, or the scenario's own.
+void report_sources(Shape& s) {
+  const Preparation& p = s.prep;
+  std::string names;
+  for (const std::string& x : p.effective_sources) names += (names.empty() ? "" : ", ") + x;
+  if (names.empty()) return knob(s.out, "filters.sources", "not_set", "every source");
+  const std::string what = s.c.source_field + " in [" + names + "] on both collections: ";
+  const std::string said = p.source.detail.empty() ? "" : " (" + p.source.detail + ")";
+  if (p.effective_source) {
+    const bool host = p.effective_source != p.source.value;
+    return knob(s.out, "filters.sources", "request",
+                what + (host ? "the request's source filter"
+                             : "decided by " + std::string(to_string(p.source.decided_by)) + said));
+  }
+  if (!p.source.detail.ends_with("→ candidates"))
+    return knob(s.out, "filters.sources", "request",
+                what + "the scenario's allowed sources, no narrower source decided" + said);
+  const std::string why = "the evidence named several sources or was too weak for one" + said;
+  knob(s.out, "filters.sources", "request",
+       what + "candidates: " + why + ", so the scope is widened to them, not narrowed to a guess");
+  s.out.notes.push_back("sources: widened to the candidates " + names + ", not one source: " + why);
+}
+
 // Why the question's words gave no date filter, from the analysis' reasons ("" when none).
 std::string no_time_reason(const Filters& f) {
   std::string why;
@@ -113,9 +137,7 @@ void report_time(Shape& s, const std::string& where) {
 void report_filters(Shape& s, bool server) {
   EngineRequests& r = s.out;
   const Filters& f = s.a.filters;
-  knob(r, "filters.sources", s.prep.effective_sources.empty() ? "not_set" : "request",
-       s.prep.effective_sources.empty() ? "every source"
-                                        : s.c.source_field + " on both collections");
+  report_sources(s);
   const std::string where =
       s.engine == Engine::kMilvus
           ? "expr of every sub-request (documents)"

@@ -158,6 +158,7 @@ const std::vector<Case>& cases() {
       {"short-query", "发票"},
       {"id-shape", "合同编号HT-2024-0312的审批进度"},
       {"direct-thanks", "好的，谢谢"},
+      {"sources-widened", "研发岗位入职发什么笔记本"},
       {"knowledge-six-legs", "合同从起草、审批、盖章到归档，整个流程帮我梳理一下"},
       {"dated-published", "上个月发布的考勤制度", {}, "", "", "", true},
       {"dated-signed", "法务部上周签署的合同清单", {}, "", "", "", true},
@@ -633,6 +634,42 @@ TEST(EnginesGates, ADroppedEventDateSaysWhyInTheTimeKnob) {
   ASSERT_TRUE(none.ok());
   for (const KnobMapping& m : none->knobs)
     if (m.name == "filters.time") EXPECT_EQ(m.detail, "");
+}
+
+// A scope of several candidate sources (the evidence too weak or split for one) is a widened
+// scope, and the request says so and why; one source says where it came from.
+TEST(EnginesGates, AWidenedSourceScopeSaysWhy) {
+  const Prepared p = prepare({"w", "研发岗位入职发什么笔记本"});
+  ASSERT_FALSE(p.prep.effective_source);
+  ASSERT_GT(p.prep.effective_sources.size(), 1u);
+  auto r = render(p, Engine::kElasticsearch, "8.16", shipped_engines());
+  ASSERT_TRUE(r.ok());
+  const KnobMapping* sources = nullptr;
+  for (const KnobMapping& m : r->knobs)
+    if (m.name == "filters.sources") sources = &m;
+  ASSERT_TRUE(sources);
+  EXPECT_EQ(sources->status, "request");
+  for (const std::string& x : p.prep.effective_sources)
+    EXPECT_NE(sources->detail.find(x), std::string::npos) << sources->detail;
+  EXPECT_NE(sources->detail.find("candidates: the evidence named several sources or was too weak"),
+            std::string::npos) << sources->detail;
+  EXPECT_NE(sources->detail.find(p.prep.source.detail), std::string::npos) << sources->detail;
+  std::string notes;
+  for (const std::string& n : r->notes) notes += n + ";";
+  EXPECT_NE(notes.find("sources: widened to the candidates"), std::string::npos) << notes;
+  // The host's source filter (not the question's), and a source the question named: no
+  // widening note.
+  for (const Case& c : {Case{"h", "报销需要哪些发票", {}, "hr"}, Case{"q", "差旅住宿标准是多少"}}) {
+    const Prepared one = prepare(c);
+    ASSERT_TRUE(one.prep.effective_source) << c.question;
+    auto o = render(one, Engine::kOpenSearch, "2.19", shipped_engines());
+    ASSERT_TRUE(o.ok());
+    for (const KnobMapping& m : o->knobs)
+      if (m.name == "filters.sources")
+        EXPECT_NE(m.detail.find(c.source.empty() ? "decided by" : "the request's source filter"),
+                  std::string::npos) << m.detail;
+    for (const std::string& n : o->notes) EXPECT_EQ(n.find("sources:"), std::string::npos) << n;
+  }
 }
 
 TEST(EnginesGates, MilvusRepeatsFiltersPerSubRequestAndGatesBm25AndGrouping) {
