@@ -337,6 +337,11 @@ Prepared with_filters() {
   return p;
 }
 
+// The shipped config's version of each engine.
+const char* default_version(Engine e) {
+  return e == Engine::kElasticsearch ? "8.16" : e == Engine::kOpenSearch ? "2.19" : "2.5";
+}
+
 // Whether `want` is `j` or a value anywhere inside it.
 bool holds(const Json& j, const Json& want) {
   if (j == want) return true;
@@ -519,7 +524,8 @@ TEST(EnginesGates, OpenSearchWithMoreThanFiveLegsFusesOnTheClient) {
   std::string why;
   for (const auto& s : r6->mode_reasons) why += s;
   EXPECT_NE(why.find(std::to_string(doc_legs) + " legs: a hybrid query takes at most 5"),
-            std::string::npos) << why;
+            std::string::npos)
+      << why;
   EXPECT_EQ(r6->requests.size(), r6->legs.size());
   for (const EngineRequest& q : r6->requests) {
     EXPECT_EQ(q.api, "search") << q.name;
@@ -566,11 +572,11 @@ TEST(EnginesGates, EventDatesFilterTheirOwnFieldOnEveryEngine) {
     ASSERT_TRUE(p.analysis.filters.time);
     const TimeRange& t = *p.analysis.filters.time;
     ASSERT_EQ(t.field, field);
-    const Json want = {{"range", {{field, {{"gte", t.from}, {"lt", t.to}, {"format", "yyyy-MM-dd"}}}}}};
+    const Json want = {
+        {"range", {{field, {{"gte", t.from}, {"lt", t.to}, {"format", "yyyy-MM-dd"}}}}}};
     for (Engine e : {Engine::kElasticsearch, Engine::kOpenSearch, Engine::kMilvus}) {
       SCOPED_TRACE(to_string(e));
-      auto r = render(p, e, e == Engine::kElasticsearch ? "8.16" : e == Engine::kOpenSearch ? "2.19" : "2.5",
-                      shipped_engines());
+      auto r = render(p, e, default_version(e), shipped_engines());
       ASSERT_TRUE(r.ok());
       int dated = 0;
       for (const EngineRequest& q : r->requests) {
@@ -592,17 +598,20 @@ TEST(EnginesGates, EventDatesFilterTheirOwnFieldOnEveryEngine) {
         if (m.name == "filters.time") {
           EXPECT_EQ(m.status, "request");
           EXPECT_NE(m.detail.find(std::string("on ") + field + " (" + t.date + ")"),
-                    std::string::npos) << m.detail;
+                    std::string::npos)
+              << m.detail;
         }
     }
   }
   // Milvus reads epoch seconds of local midnight: 上个月 from 2026-11-30 (Asia/Shanghai) is
   // [2026-10-01, 2026-11-01).
-  auto mv = render(prepare({"e", "上个月发布的考勤制度", {}, "", "", "", true}), Engine::kMilvus, "2.5",
-                   shipped_engines());
+  auto mv = render(prepare({"e", "上个月发布的考勤制度", {}, "", "", "", true}), Engine::kMilvus,
+                   "2.5", shipped_engines());
   ASSERT_TRUE(mv.ok());
-  EXPECT_NE(mv->requests.back().body.find("published_on >= 1790784000 and published_on < 1793462400"),
-            std::string::npos) << mv->requests.back().body;
+  EXPECT_NE(
+      mv->requests.back().body.find("published_on >= 1790784000 and published_on < 1793462400"),
+      std::string::npos)
+      << mv->requests.back().body;
 }
 
 // Without the event date's field the range is no filter, and the knob says why (not only the
@@ -612,8 +621,7 @@ TEST(EnginesGates, ADroppedEventDateSaysWhyInTheTimeKnob) {
   ASSERT_FALSE(p.analysis.filters.time);
   for (Engine e : {Engine::kElasticsearch, Engine::kOpenSearch, Engine::kMilvus}) {
     SCOPED_TRACE(to_string(e));
-    auto r = render(p, e, e == Engine::kElasticsearch ? "8.16" : e == Engine::kOpenSearch ? "2.19" : "2.5",
-                    shipped_engines());
+    auto r = render(p, e, default_version(e), shipped_engines());
     ASSERT_TRUE(r.ok());
     for (const EngineRequest& q : r->requests) {
       EXPECT_EQ(q.body.find("\"range\""), std::string::npos) << q.name;
@@ -624,13 +632,15 @@ TEST(EnginesGates, ADroppedEventDateSaysWhyInTheTimeKnob) {
       if (m.name == "filters.time") {
         ++seen;
         EXPECT_EQ(m.status, "not_set");
-        EXPECT_NE(m.detail.find("needs [filters] updated_date_field"), std::string::npos) << m.detail;
+        EXPECT_NE(m.detail.find("needs [filters] updated_date_field"), std::string::npos)
+            << m.detail;
         EXPECT_NE(m.detail.find("never the validity range"), std::string::npos) << m.detail;
       }
     EXPECT_EQ(seen, 1);
   }
   // No date in the question: nothing to explain.
-  auto none = render(prepare({"n", "报销流程是什么"}), Engine::kElasticsearch, "8.16", shipped_engines());
+  auto none =
+      render(prepare({"n", "报销流程是什么"}), Engine::kElasticsearch, "8.16", shipped_engines());
   ASSERT_TRUE(none.ok());
   for (const KnobMapping& m : none->knobs)
     if (m.name == "filters.time") EXPECT_EQ(m.detail, "");
@@ -652,7 +662,8 @@ TEST(EnginesGates, AWidenedSourceScopeSaysWhy) {
   for (const std::string& x : p.prep.effective_sources)
     EXPECT_NE(sources->detail.find(x), std::string::npos) << sources->detail;
   EXPECT_NE(sources->detail.find("candidates: the evidence named several sources or was too weak"),
-            std::string::npos) << sources->detail;
+            std::string::npos)
+      << sources->detail;
   EXPECT_NE(sources->detail.find(p.prep.source.detail), std::string::npos) << sources->detail;
   std::string notes;
   for (const std::string& n : r->notes) notes += n + ";";
@@ -667,7 +678,8 @@ TEST(EnginesGates, AWidenedSourceScopeSaysWhy) {
     for (const KnobMapping& m : o->knobs)
       if (m.name == "filters.sources")
         EXPECT_NE(m.detail.find(c.source.empty() ? "decided by" : "the request's source filter"),
-                  std::string::npos) << m.detail;
+                  std::string::npos)
+            << m.detail;
     for (const std::string& n : o->notes) EXPECT_EQ(n.find("sources:"), std::string::npos) << n;
   }
 }
@@ -748,7 +760,8 @@ TEST(EnginesGates, EveryLegYieldsTopKParents) {
         EXPECT_EQ(b["size"], k) << q.name;
         const Json& query = b["query"];
         if (!query.contains("knn")) continue;
-        const Json& knn = query["knn"].contains("embedding") ? query["knn"]["embedding"] : query["knn"];
+        const Json& knn =
+            query["knn"].contains("embedding") ? query["knn"]["embedding"] : query["knn"];
         const int n = knn.value("k", 0);  // chunks per shard: ES k from 8.15, OpenSearch k
         EXPECT_EQ(n, c.candidate_factor * k) << q.name;
       }
@@ -777,7 +790,7 @@ TEST(EnginesGates, EveryLegYieldsTopKParents) {
     for (const KnobMapping& m : es->knobs)
       if (m.name == "doc_top_k")
         EXPECT_NE(m.detail.find(with_k ? "knn k " + std::to_string(c.candidate_factor * k)
-                                        : std::string("has no k")),
+                                       : std::string("has no k")),
                   std::string::npos)
             << m.detail;
   }
