@@ -22,6 +22,8 @@ Json es_knn(const Shape& s, std::size_t text, int n, const Json& filters, bool w
 
 }  // namespace
 
+bool es_knn_k(const Version& v) { return v.at_least(8, 15); }
+
 Result<EngineRequests> build_es(Shape& s) {
   const Version& v = s.version;
   const bool licensed = s.c.es_license == "enterprise" || s.c.es_license == "trial";
@@ -72,8 +74,11 @@ Result<EngineRequests> build_es(Shape& s) {
       const Leg& l = s.out.legs[li];
       const Json filters = leg_filters(s, l);
       Json body = {{"size", k}};
-      if (l.modality == "dense")  // candidate_factor × k chunks, so the collapse finds k parents
-        body["query"] = {{"knn", es_knn(s, l.text, candidates(s.c, k), filters, false)}};
+      // candidate_factor × k chunks, so the collapse finds k parents. The knn query takes k from
+      // 8.15; 8.18 and 9.x default it to size (too few chunks to collapse), while 8.14 keeps
+      // num_candidates per shard and has no k.
+      if (l.modality == "dense")
+        body["query"] = {{"knn", es_knn(s, l.text, candidates(s.c, k), filters, es_knn_k(v))}};
       else
         body["query"] = dsl_bm25_query(s, l.text, filters);
       // One hit per parent in every leg: what fuse_client and the in-process executor fuse.

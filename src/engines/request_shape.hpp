@@ -60,6 +60,9 @@ Result<Shape> shape(Engine e, const Preparation& prep, const QueryAnalysis& a,
 std::size_t max_legs_per_collection(const EngineRequests& r);
 std::vector<Searched> searched(const EngineRequests& r);
 bool choose_mode(EngineRequests& r, std::vector<std::string> why_client, std::string server_reason);
+// The periods of the question: every range of a comparison, else the one range (a host may
+// have set `time` alone).
+std::vector<TimeRange> time_ranges(const Filters& x);
 std::optional<TimeRange> request_range(const Filters& x);
 // A time bound as the configured unit (a day, or epoch seconds / milliseconds of its midnight).
 Json bound(const std::string& day, const TimeRange& t, const std::string& unit);
@@ -85,8 +88,11 @@ const std::string& index_of(const EnginesConfig& c, const std::string& col);
 int candidates(const EnginesConfig& c, int parents);
 // ANN candidates examined to return `n` records (ES num_candidates, OpenSearch ef_search).
 int num_candidates(const EnginesConfig& c, int n);
+// Whether an Elasticsearch knn query takes `k` (from 8.15; the 8.14 client types refuse it).
+bool es_knn_k(const Version& v);
 // The OpenSearch search pipeline: its id carries k, so two configs never share one.
 std::string os_pipeline_id(const EnginesConfig& c);
+// Every plan knob and filter with its fate (knobs.cpp).
 void report_knobs(Shape& s, bool server);
 
 // A Milvus request (its Node SDK body) as pymilvus keyword arguments and as a REST v2 call

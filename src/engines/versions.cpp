@@ -29,7 +29,8 @@ Result<Version> parse_version(Engine e, std::string_view text) {
   }
   bool ok = false;
   switch (e) {
-    // 9.x takes the requests of 8.16+ (it removed only what qaplan never sends: _knn_search).
+    // 9.x takes the requests of 8.16+: knn queries carry k (9.0 defaults it to size), fused hits
+    // go unhighlighted (9.0 refuses it) and _knn_search, which 9.0 removed, is never sent.
     case Engine::kElasticsearch: ok = (v.major == 8 && v.minor >= 14) || v.major == 9; break;
     case Engine::kOpenSearch: ok = (v.major == 2 && v.minor >= 10) || v.major == 3; break;
     case Engine::kMilvus: ok = v.major == 2 && v.minor >= 4; break;

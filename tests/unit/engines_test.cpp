@@ -40,6 +40,22 @@ const Planner& planner() {
   return p;
 }
 
+// Documents that carry their event dates ([filters]; the shipped KB has none): 发布, 签署, 更新
+// filter these fields instead of being dropped.
+const Planner& dated_planner() {
+  static const Planner p = [] {
+    auto cfg = load_config(test::shipped_config());
+    EXPECT_TRUE(cfg.ok());
+    cfg->filters.published_date_field = "published_on";
+    cfg->filters.signed_date_field = "signed_on";
+    cfg->filters.updated_date_field = "updated_at";
+    auto pl = Planner::create(std::move(cfg).value());
+    EXPECT_TRUE(pl.ok()) << pl.error().to_string();
+    return std::move(pl).value();
+  }();
+  return p;
+}
+
 EnginesConfig shipped_engines() {
   auto c = load_engines_config(test::shipped_config());
   EXPECT_TRUE(c.ok()) << c.error().to_string();
@@ -53,6 +69,7 @@ struct Case {
   std::string source = {};
   std::string department = {};
   std::string user = {};
+  bool dated = false;  // planned by dated_planner()
 };
 
 // Deterministic 4-dimensional "embeddings" (the request shape is what is tested, not the model).
@@ -79,14 +96,15 @@ struct Prepared {
 Prepared prepare(const Case& c) {
   PrepareRequest req{c.question, c.history, "", std::nullopt};
   if (!c.source.empty()) req.source = c.source;
-  auto prep = planner().prepare(req);
+  const Planner& pl = c.dated ? dated_planner() : planner();
+  auto prep = pl.prepare(req);
   EXPECT_TRUE(prep.ok()) << c.id << ": " << prep.error().to_string();
   AnalysisContext ctx;
   ctx.now = "2026-11-30T10:00:00+08:00";
   ctx.timezone = "Asia/Shanghai";
   if (!c.department.empty()) ctx.session_department = c.department;
   if (!c.user.empty()) ctx.session_user = c.user;
-  auto a = planner().analyze(*prep, ctx);
+  auto a = pl.analyze(*prep, ctx);
   EXPECT_TRUE(a.ok()) << c.id << ": " << a.error().to_string();
   return {std::move(prep).value(), std::move(a).value()};
 }
@@ -140,6 +158,11 @@ const std::vector<Case>& cases() {
       {"short-query", "发票"},
       {"id-shape", "合同编号HT-2024-0312的审批进度"},
       {"direct-thanks", "好的，谢谢"},
+      {"sources-widened", "研发岗位入职发什么笔记本"},
+      {"knowledge-six-legs", "合同从起草、审批、盖章到归档，整个流程帮我梳理一下"},
+      {"dated-published", "上个月发布的考勤制度", {}, "", "", "", true},
+      {"dated-signed", "法务部上周签署的合同清单", {}, "", "", "", true},
+      {"dated-updated", "最近7天更新的IT公告", {}, "", "", "", true},
   };
   return c;
 }
@@ -199,6 +222,8 @@ std::vector<std::pair<const Case*, Target>> golden_targets() {
       {Engine::kOpenSearch, "2.10", "none"},                 // no RRF: client fusion
       {Engine::kOpenSearch, "2.19", "none"},                 // filters repeated per sub-query
       {Engine::kOpenSearch, "3.0", "none"},                  // hybrid.filter
+      {Engine::kOpenSearch, "2.19", "after"},                // no collapse with hybrid: client
+      {Engine::kOpenSearch, "3.0", "after"},                 // ... until 3.1
       {Engine::kOpenSearch, "3.1", "after"},                 // collapse with hybrid
       {Engine::kMilvus, "2.4", ""},                          // no BM25: dense legs only
       {Engine::kMilvus, "2.4", "after"},                     // no grouping on hybrid: client
@@ -218,6 +243,9 @@ std::vector<std::pair<const Case*, Target>> golden_targets() {
   for (const Case& c : cases())
     if (c.id == "compliance-last-month" || c.id == "followup-approval" || c.id == "dept-last-week")
       for (const Target& t : gates) out.push_back({&c, t});
+  // Two texts and a preferred leg: six document legs, more than a hybrid query takes.
+  for (const Case& c : cases())
+    if (c.id == "knowledge-six-legs") out.push_back({&c, {Engine::kOpenSearch, "2.19", "none"}});
   // Query variants on Milvus without dedupe: hybrid_search would drop the variants' legs.
   for (const Case& c : cases())
     if (c.id == "followup-english") out.push_back({&c, {Engine::kMilvus, "2.5", "none"}});
@@ -307,6 +335,20 @@ Prepared with_filters() {
   Prepared p = with_preferences();
   p.analysis.filters.preferred.clear();
   return p;
+}
+
+// The shipped config's version of each engine.
+const char* default_version(Engine e) {
+  return e == Engine::kElasticsearch ? "8.16" : e == Engine::kOpenSearch ? "2.19" : "2.5";
+}
+
+// Whether `want` is `j` or a value anywhere inside it.
+bool holds(const Json& j, const Json& want) {
+  if (j == want) return true;
+  if (j.is_structured())
+    for (const Json& v : j)
+      if (holds(v, want)) return true;
+  return false;
 }
 
 Json request_body(const EngineRequests& r, std::size_t i) { return Json::parse(r.requests.at(i).body); }
@@ -470,6 +512,176 @@ TEST(EnginesGates, OpenSearchWithMoreThanFiveLegsFusesOnTheClient) {
   std::string reasons;
   for (const auto& s : r->mode_reasons) reasons += s;
   EXPECT_NE(reasons.find("at most 5"), std::string::npos) << reasons;
+  // A plan that has six document legs of its own (two texts, a preferred leg): each leg its own
+  // request, collapsed, and no pipeline.
+  const Prepared six = prepare({"six", "合同从起草、审批、盖章到归档，整个流程帮我梳理一下"});
+  auto r6 = render(six, Engine::kOpenSearch, "2.19", with_variant(shipped_engines(), "none"));
+  ASSERT_TRUE(r6.ok());
+  std::size_t doc_legs = 0;
+  for (const Leg& l : r6->legs) doc_legs += l.collection == "doc";
+  EXPECT_GT(doc_legs, 5u);
+  EXPECT_EQ(r6->mode, "client_fusion");
+  std::string why;
+  for (const auto& s : r6->mode_reasons) why += s;
+  EXPECT_NE(why.find(std::to_string(doc_legs) + " legs: a hybrid query takes at most 5"),
+            std::string::npos)
+      << why;
+  EXPECT_EQ(r6->requests.size(), r6->legs.size());
+  for (const EngineRequest& q : r6->requests) {
+    EXPECT_EQ(q.api, "search") << q.name;
+    EXPECT_EQ(Json::parse(q.body)["collapse"]["field"], "parent_id") << q.name;
+  }
+}
+
+// A hybrid query collapses by parent from 3.1; before, after_fusion would lose the collapse, so
+// the legs are fused on the client, each collapsed, and no pipeline is emitted.
+TEST(EnginesGates, OpenSearchCollapsesAfterFusionOnlyFrom31) {
+  const Prepared p = with_filters();
+  const EnginesConfig after = with_variant(shipped_engines(), "after");
+  for (const char* version : {"2.19", "3.0"}) {
+    SCOPED_TRACE(version);
+    auto r = render(p, Engine::kOpenSearch, version, after);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->mode, "client_fusion");
+    std::string reasons;
+    for (const auto& x : r->mode_reasons) reasons += x + ";";
+    EXPECT_NE(reasons.find("collapse with a hybrid query needs 3.1"), std::string::npos) << reasons;
+    EXPECT_EQ(r->requests.size(), r->legs.size());  // one request per leg, none lost
+    for (const EngineRequest& q : r->requests) {
+      EXPECT_EQ(q.api, "search") << q.name;  // no search pipeline
+      const Json b = Json::parse(q.body);
+      EXPECT_FALSE(b["query"].contains("hybrid")) << q.name;
+      EXPECT_EQ(b["collapse"]["field"], "parent_id") << q.name;
+    }
+  }
+  auto r31 = render(p, Engine::kOpenSearch, "3.1", after);
+  ASSERT_TRUE(r31.ok());
+  EXPECT_EQ(r31->mode, "server_fusion");
+  EXPECT_EQ(request_body(*r31, r31->requests.size() - 1)["collapse"]["field"], "parent_id");
+}
+
+// 发布 / 签署 / 更新 filter the documents' own event date when [filters] names its field: a
+// [from, to) range on that field alone, never the validity overlap, on every engine.
+TEST(EnginesGates, EventDatesFilterTheirOwnFieldOnEveryEngine) {
+  const std::pair<const char*, const char*> cases[] = {{"上个月发布的考勤制度", "published_on"},
+                                                       {"法务部上周签署的合同清单", "signed_on"},
+                                                       {"最近7天更新的IT公告", "updated_at"}};
+  for (const auto& [question, field] : cases) {
+    SCOPED_TRACE(question);
+    const Prepared p = prepare({"e", question, {}, "", "", "", true});
+    ASSERT_TRUE(p.analysis.filters.time);
+    const TimeRange& t = *p.analysis.filters.time;
+    ASSERT_EQ(t.field, field);
+    const Json want = {
+        {"range", {{field, {{"gte", t.from}, {"lt", t.to}, {"format", "yyyy-MM-dd"}}}}}};
+    for (Engine e : {Engine::kElasticsearch, Engine::kOpenSearch, Engine::kMilvus}) {
+      SCOPED_TRACE(to_string(e));
+      auto r = render(p, e, default_version(e), shipped_engines());
+      ASSERT_TRUE(r.ok());
+      int dated = 0;
+      for (const EngineRequest& q : r->requests) {
+        EXPECT_EQ(q.body.find("effective_"), std::string::npos) << q.name;  // no validity overlap
+        const bool has_field = q.body.find(field) != std::string::npos;
+        EXPECT_EQ(has_field, q.collection == "doc") << q.name;  // FAQ entries carry no dates
+        if (!has_field) continue;
+        ++dated;
+        if (e == Engine::kMilvus) {
+          const std::string expr = Json::parse(q.body).value("filter", std::string());
+          EXPECT_NE(expr.find(std::string(field) + " >= "), std::string::npos) << expr;
+          EXPECT_NE(expr.find(std::string(field) + " < "), std::string::npos) << expr;
+        } else {
+          EXPECT_TRUE(holds(Json::parse(q.body), want)) << q.body;
+        }
+      }
+      EXPECT_GT(dated, 0);
+      for (const KnobMapping& m : r->knobs)
+        if (m.name == "filters.time") {
+          EXPECT_EQ(m.status, "request");
+          EXPECT_NE(m.detail.find(std::string("on ") + field + " (" + t.date + ")"),
+                    std::string::npos)
+              << m.detail;
+        }
+    }
+  }
+  // Milvus reads epoch seconds of local midnight: 上个月 from 2026-11-30 (Asia/Shanghai) is
+  // [2026-10-01, 2026-11-01).
+  auto mv = render(prepare({"e", "上个月发布的考勤制度", {}, "", "", "", true}), Engine::kMilvus,
+                   "2.5", shipped_engines());
+  ASSERT_TRUE(mv.ok());
+  EXPECT_NE(
+      mv->requests.back().body.find("published_on >= 1790784000 and published_on < 1793462400"),
+      std::string::npos)
+      << mv->requests.back().body;
+}
+
+// Without the event date's field the range is no filter, and the knob says why (not only the
+// analysis' reasons): a host reading `knobs` sees the date was dropped on purpose.
+TEST(EnginesGates, ADroppedEventDateSaysWhyInTheTimeKnob) {
+  const Prepared p = prepare({"u", "最近7天更新的IT公告"});
+  ASSERT_FALSE(p.analysis.filters.time);
+  for (Engine e : {Engine::kElasticsearch, Engine::kOpenSearch, Engine::kMilvus}) {
+    SCOPED_TRACE(to_string(e));
+    auto r = render(p, e, default_version(e), shipped_engines());
+    ASSERT_TRUE(r.ok());
+    for (const EngineRequest& q : r->requests) {
+      EXPECT_EQ(q.body.find("\"range\""), std::string::npos) << q.name;
+      EXPECT_EQ(q.body.find("effective_"), std::string::npos) << q.name;
+    }
+    int seen = 0;
+    for (const KnobMapping& m : r->knobs)
+      if (m.name == "filters.time") {
+        ++seen;
+        EXPECT_EQ(m.status, "not_set");
+        EXPECT_NE(m.detail.find("needs [filters] updated_date_field"), std::string::npos)
+            << m.detail;
+        EXPECT_NE(m.detail.find("never the validity range"), std::string::npos) << m.detail;
+      }
+    EXPECT_EQ(seen, 1);
+  }
+  // No date in the question: nothing to explain.
+  auto none =
+      render(prepare({"n", "报销流程是什么"}), Engine::kElasticsearch, "8.16", shipped_engines());
+  ASSERT_TRUE(none.ok());
+  for (const KnobMapping& m : none->knobs)
+    if (m.name == "filters.time") EXPECT_EQ(m.detail, "");
+}
+
+// A scope of several candidate sources (the evidence too weak or split for one) is a widened
+// scope, and the request says so and why; one source says where it came from.
+TEST(EnginesGates, AWidenedSourceScopeSaysWhy) {
+  const Prepared p = prepare({"w", "研发岗位入职发什么笔记本"});
+  ASSERT_FALSE(p.prep.effective_source);
+  ASSERT_GT(p.prep.effective_sources.size(), 1u);
+  auto r = render(p, Engine::kElasticsearch, "8.16", shipped_engines());
+  ASSERT_TRUE(r.ok());
+  const KnobMapping* sources = nullptr;
+  for (const KnobMapping& m : r->knobs)
+    if (m.name == "filters.sources") sources = &m;
+  ASSERT_TRUE(sources);
+  EXPECT_EQ(sources->status, "request");
+  for (const std::string& x : p.prep.effective_sources)
+    EXPECT_NE(sources->detail.find(x), std::string::npos) << sources->detail;
+  EXPECT_NE(sources->detail.find("candidates: the evidence named several sources or was too weak"),
+            std::string::npos)
+      << sources->detail;
+  EXPECT_NE(sources->detail.find(p.prep.source.detail), std::string::npos) << sources->detail;
+  std::string notes;
+  for (const std::string& n : r->notes) notes += n + ";";
+  EXPECT_NE(notes.find("sources: widened to the candidates"), std::string::npos) << notes;
+  // The host's source filter (not the question's), and a source the question named: no
+  // widening note.
+  for (const Case& c : {Case{"h", "报销需要哪些发票", {}, "hr"}, Case{"q", "差旅住宿标准是多少"}}) {
+    const Prepared one = prepare(c);
+    ASSERT_TRUE(one.prep.effective_source) << c.question;
+    auto o = render(one, Engine::kOpenSearch, "2.19", shipped_engines());
+    ASSERT_TRUE(o.ok());
+    for (const KnobMapping& m : o->knobs)
+      if (m.name == "filters.sources")
+        EXPECT_NE(m.detail.find(c.source.empty() ? "decided by" : "the request's source filter"),
+                  std::string::npos)
+            << m.detail;
+    for (const std::string& n : o->notes) EXPECT_EQ(n.find("sources:"), std::string::npos) << n;
+  }
 }
 
 TEST(EnginesGates, MilvusRepeatsFiltersPerSubRequestAndGatesBm25AndGrouping) {
@@ -548,10 +760,39 @@ TEST(EnginesGates, EveryLegYieldsTopKParents) {
         EXPECT_EQ(b["size"], k) << q.name;
         const Json& query = b["query"];
         if (!query.contains("knn")) continue;
-        const int n = r == &*es ? query["knn"]["num_candidates"].get<int>()
-                                : query["knn"]["embedding"]["k"].get<int>();
-        EXPECT_GE(n, c.candidate_factor * k) << q.name;
+        const Json& knn =
+            query["knn"].contains("embedding") ? query["knn"]["embedding"] : query["knn"];
+        const int n = knn.value("k", 0);  // chunks per shard: ES k from 8.15, OpenSearch k
+        EXPECT_EQ(n, c.candidate_factor * k) << q.name;
       }
+  }
+  // Elasticsearch: a knn query without k keeps only `size` chunks per shard from 8.18 / 9.0, so k
+  // carries the headroom from 8.15 (the first knn query with k); 8.14 keeps num_candidates.
+  for (const char* version : {"8.14", "8.16", "9.1"}) {
+    SCOPED_TRACE(version);
+    const EnginesConfig c = shipped_engines();
+    auto es = render(p, Engine::kElasticsearch, version, c);
+    ASSERT_TRUE(es.ok());
+    ASSERT_EQ(es->mode, "client_fusion");
+    const bool with_k = std::string(version) != "8.14";
+    int dense = 0;
+    for (const EngineRequest& q : es->requests) {
+      const Json b = Json::parse(q.body);
+      if (!b["query"].contains("knn")) continue;
+      ++dense;
+      const Json& knn = b["query"]["knn"];
+      const int want = c.candidate_factor * b["size"].get<int>();
+      EXPECT_EQ(knn.contains("k"), with_k) << q.name;
+      if (with_k) EXPECT_EQ(knn["k"], want) << q.name;
+      EXPECT_GE(knn["num_candidates"].get<int>(), want) << q.name;
+    }
+    EXPECT_EQ(dense, 2);
+    for (const KnobMapping& m : es->knobs)
+      if (m.name == "doc_top_k")
+        EXPECT_NE(m.detail.find(with_k ? "knn k " + std::to_string(c.candidate_factor * k)
+                                       : std::string("has no k")),
+                  std::string::npos)
+            << m.detail;
   }
   // Server fusion collapsing after fusion: each child and the window hold factor × k chunks.
   auto es = render(p, Engine::kElasticsearch, "8.16", with_variant(shipped_engines(), "enterprise-after"));
@@ -574,7 +815,7 @@ TEST(EnginesGates, EveryLegYieldsTopKParents) {
   ASSERT_TRUE(es5.ok());
   for (const EngineRequest& q : es5->requests)
     if (q.collection == "doc" && q.body.find("\"knn\"") != std::string::npos)
-      EXPECT_EQ(Json::parse(q.body)["query"]["knn"]["num_candidates"], 2 * 5 * k);
+      EXPECT_EQ(Json::parse(q.body)["query"]["knn"]["k"], 5 * k);
 }
 
 // A department or tag read from words is a preference: one more dense and BM25 leg of the main
