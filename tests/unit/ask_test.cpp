@@ -1,6 +1,6 @@
-// ask_index in process (include/qaplan/eval/ask.hpp) over a saved index of the shipped knowledge
+// ask_index in process (include/qaplan/retrieval/ask.hpp) over a saved index of the shipped knowledge
 // base: passages with text, and where the time went — planning against retrieval.
-#include "qaplan/eval/ask.hpp"
+#include "qaplan/retrieval/ask.hpp"
 
 #include <gtest/gtest.h>
 

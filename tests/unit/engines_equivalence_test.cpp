@@ -36,8 +36,8 @@
 #include <vector>
 
 #include "qaplan/engines/engines.hpp"
-#include "qaplan/eval/executor.hpp"
-#include "qaplan/eval/kb.hpp"
+#include "qaplan/retrieval/executor.hpp"
+#include "qaplan/retrieval/kb.hpp"
 #include "qaplan/planning/planner.hpp"
 #include "qaplan/ranking/embedder.hpp"
 #include "test_support.hpp"

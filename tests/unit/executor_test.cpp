@@ -7,7 +7,7 @@
 
 #include "common/utf8.hpp"
 #include "qaplan/eval/chain_eval.hpp"
-#include "qaplan/eval/executor.hpp"
+#include "qaplan/retrieval/executor.hpp"
 #include "qaplan/ranking/embedder.hpp"
 #include "qaplan/ranking/vector_index.hpp"
 #include "test_support.hpp"

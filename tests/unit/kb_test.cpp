@@ -6,7 +6,7 @@
 #include <set>
 
 #include "qaplan/eval/chain_eval.hpp"
-#include "qaplan/eval/kb.hpp"
+#include "qaplan/retrieval/kb.hpp"
 #include "qaplan/planning/config.hpp"
 #include "test_support.hpp"
 
