@@ -1,6 +1,7 @@
-# Finds what the Python binding (python/, issue 13) needs: a Python 3 interpreter with its headers
-# and pybind11 — on Debian `python3-dev` and `pybind11-dev`, which scripts/setup.sh installs.
-# Sets QAPLAN_PYTHON_AVAILABLE and, when it is false, QAPLAN_PYTHON_MISSING (what to install).
+# Finds what the Python binding (python/, docs/python.md) needs: a Python 3 interpreter with its
+# headers and pybind11 — on Debian `python3-dev` and `pybind11-dev`, which scripts/setup.sh
+# installs. Sets QAPLAN_PYTHON_AVAILABLE and, when it is false, QAPLAN_PYTHON_MISSING (what to
+# install).
 #
 # The interpreter: -DPython_EXECUTABLE=… when given; otherwise Debian's /usr/bin/python3 when it
 # exists — the interpreter for which Debian's python3-numpy and python3-pytest are installed

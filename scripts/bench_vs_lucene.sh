@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# qaplan BM25 vs Lucene 8 on the same synthetic corpora, side by side in one run (issues 3 and 12).
-# A benchmark, not a test: it never fails on a missed target; it prints the numbers and says which
-# targets were met.
+# qaplan BM25 vs Lucene 8 on the same synthetic corpora, side by side in one run
+# (docs/benchmarks.md). A benchmark, not a test: it never fails on a missed target; it prints the
+# numbers and says which targets were met.
 #
 #   scripts/bench_vs_lucene.sh [QAPLAN_BIN] [SHARED_DIR]
 #     QAPLAN_BIN  the qaplan CLI (default: build/qaplan under the repo root)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lucene parity on real text (issue 3 item 14): CMRC 2018 dev, 848 passages x 3 219 questions.
+# Lucene parity on real text (docs/benchmarks.md): CMRC 2018 dev, 848 passages x 3 219 questions.
 #
 #   scripts/lucene_parity.sh [QAPLAN_BIN] [SHARED_DIR]
 #     QAPLAN_BIN  the qaplan CLI (default: build/qaplan under the repo root)
@@ -72,7 +72,7 @@ fi
 for norms in lucene exact; do
   "$bin" search --corpus "$work/corpus.jsonl" --queries "$work/queries.jsonl" --mode bm25 \
     --norms "$norms" --k 10 --format tsv --output "$work/qaplan_$norms.tsv"
-  # The saved index (issue 12) must rank exactly like the in-memory build: same bytes out.
+  # The saved index (docs/indexes.md) must rank exactly like the in-memory build: same bytes out.
   "$bin" index build --corpus "$work/corpus.jsonl" --output "$work/index_$norms" --norms "$norms" >/dev/null
   "$bin" search --index "$work/index_$norms" --queries "$work/queries.jsonl" --mode bm25 \
     --k 10 --format tsv --output "$work/qaplan_index_$norms.tsv"

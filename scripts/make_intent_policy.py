@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Builds eval_sets/intent_policy.json, the sample set of `qaplan eval-policy` (seed 000).
+"""Builds eval_sets/intent_policy.json, the sample set of `qaplan eval-policy` (docs/evaluation.md).
 
 Every expectation is a LABEL (what a person says is right), never the planner's output:
-  - the seed's worked examples, as the seed states them (critical);
+  - the worked examples of tests/data/golden_plans.jsonl, as they are stated (critical);
   - tests/data/trap_questions.jsonl: work questions holding an out-of-scope / handoff / social
     word stay on retrieval, real out-of-scope and handoff requests are answered (critical);
   - tests/data/labelled_plans.jsonl and own_plans.jsonl route expectations (critical);
@@ -44,7 +44,7 @@ def add(severity, question, note, history=None, scenario=None, source_filter=Non
     samples.append(s)
 
 
-# --- the seed's worked examples (seed 000, 五类问题的参数体感 / 典型运行结果) ---------------------
+# --- the worked examples (五类问题的参数体感 / 典型运行结果) ------------------------------------
 add("critical", "异地入职材料办理时需要准备哪些资料和审批信息", "seed: FAQ query",
     route="retrieval", intent="FAQ_QUERY",
     plan_contains={"run_faq": True, "run_doc": True, "doc_top_k": 10, "use_query_variants": False,
@@ -73,7 +73,7 @@ add("critical", "帮我分析一下这个问题", "seed: low decision score fall
     plan_contains={"faq_direct_exact_only": True, "faq_direct_threshold": 0.86,
                    "final_context_top_n": 6})
 
-# --- whole-message decisions (issue 7 item 2 table) -------------------------------------------
+# --- whole-message decisions (docs/guide.md, dialogue acts) -----------------------------------
 for r in rows("trap_questions.jsonl"):
     if r["expect_route"] == "retrieval":
         add("critical", r["question"], f"trap word {r['trap']} in a work question", route="retrieval")
@@ -81,7 +81,7 @@ for r in rows("trap_questions.jsonl"):
         add("critical", r["question"], f"a real {r['expect_reason']} request",
             route="direct_answer", route_reason=r["expect_reason"])
 
-# --- the issue's and our labelled route tables -------------------------------------------------
+# --- the labelled route tables -------------------------------------------------------------------
 for name in ("labelled_plans.jsonl", "own_plans.jsonl"):
     for r in rows(name):
         e = r["expect"]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build the router classifier's training data: eval_sets/router/ (issue 7, item 6).
+"""Build the router classifier's training data: eval_sets/router/ (docs/classifier.md).
 
 Usage: scripts/make_router_data.py [--external DIR] [--out DIR] [--check]
   --external  the shared external data folder (default: ../shared/external beside the checkout)
@@ -427,7 +427,7 @@ def test_table_texts():
     for r in read_jsonl(os.path.join(data, "followups.jsonl")):
         if r["split"] == "test":
             texts.append(r["question"])
-    # The policy evaluation gate (issue 7 item 11) is a test set too.
+    # The intent-policy gate (eval_sets/intent_policy.json) is a test set too.
     with open(os.path.join(ROOT, "eval_sets", "intent_policy.json"), encoding="utf-8") as f:
         texts += [s["question"] for s in json.load(f)["samples"]]
     return texts

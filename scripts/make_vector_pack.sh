@@ -1,6 +1,6 @@
 #!/bin/sh
-# Regenerates the shipped vector pack eval_sets/vectors/ (issue 3 item 11) with qaplan's
-# built-in local-tfidf embedder: TF-IDF fitted on the body text of the in-scope chunks of
+# Regenerates the shipped vector pack eval_sets/vectors/ (docs/guide.md, the frozen benchmark) with
+# qaplan's built-in local-tfidf embedder: TF-IDF fitted on the body text of the in-scope chunks of
 # eval_sets/policy-retrieval-v1.json. Deterministic: rerunning it reproduces the files byte for
 # byte. Usage: scripts/make_vector_pack.sh [path/to/qaplan]   (default: build/qaplan)
 set -eu

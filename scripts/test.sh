@@ -7,8 +7,8 @@
 #      replays its seeds and past findings and fuzzes 20 s (QAPLAN_FUZZ_SECONDS; 0 skips the smoke)
 #   3. packaging: a consumer project via find_package (install tree) and add_subdirectory
 #   4. the frozen retrieval benchmark on both backends (smoke: exit 0 and reports written)
-#   4a. eval-policy with --fail-on-critical (issue 7 item 11); eval-rewrite with its 90 % gate (issue 8 item 9);
-#       eval-route on eval_sets/ood with its gates (issue 22 item 8)
+#   4a. eval-policy with --fail-on-critical; eval-rewrite with its 90 % gate (docs/eval-rewrite.md);
+#       eval-route on eval_sets/ood with its gates (docs/routing.md)
 #   4b. eval-chain over the shipped KB and chain set; a regression beyond tolerance exits 3 (fails)
 #   5. Lucene parity on CMRC 2018 (skips loudly when ../shared or apt is unavailable; with ../shared
 #      present every gate must run: QAPLAN_REQUIRE_PEERS=1 turns a skip into a failure)
@@ -50,7 +50,7 @@ cmake --preset asan >/dev/null
 cmake --build --preset asan -j"$JOBS"
 ctest --preset asan -j"$JOBS"
 
-# Fuzz smoke (issue 11 item 3): every target replays its seeds and tests/fuzz/regressions, then
+# Fuzz smoke (docs/reliability.md): every target replays its seeds and tests/fuzz/regressions, then
 # fuzzes 20 s, two side by side (30 s until 2026-12-03, when CI reached 30.5 minutes; the long
 # campaign is scripts/fuzz.sh 600, docs/reliability.md). The replayed regressions also run in every build as
 # FuzzRegression.* unit tests, and FuzzHarness.* checks that the harnesses' own config still loads.

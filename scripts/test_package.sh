@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packaging test (issue 2, acceptance 2): a host project (tests/package) uses qaplan
+# Packaging test (docs/library.md): a host project (tests/package) uses qaplan
 #   (a) from an install tree:  cmake --install BUILD_DIR into a temp prefix, find_package(qaplan);
 #   (b) through add_subdirectory() of this checkout;
 # and in both cases runs one Planner::prepare() on a golden question.

@@ -1,4 +1,4 @@
-// A host's condense-question step as qaplan's rewrite hook, in C++ (issue 23 item 4).
+// A host's condense-question step as qaplan's rewrite hook, in C++ (docs/rewrite.md).
 //
 // StubLlm stands in for the LLM a host would call with request.prompt: it answers with a JSON
 // array holding one standalone question. qaplan validates it and uses it instead of the built-in

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A host's condense-question step as qaplan's rewrite hook (issue 23 item 4).
+"""A host's condense-question step as qaplan's rewrite hook (docs/rewrite.md).
 
 The callable below stands in for the LLM a host would call: it gets qaplan's filled-in prompt
 (the follow-up, the compressed history) and answers with a JSON array holding one standalone

@@ -1,5 +1,5 @@
 #pragma once
-// The one ranking order of the library (DESIGN.md, determinism): score descending, ties by lower
+// The one ranking order of the library (docs/guide.md, ranking): score descending, ties by lower
 // document index — a document's position in its collection, as Lucene breaks ties.
 namespace qaplan::internal {
 

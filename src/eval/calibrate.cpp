@@ -10,7 +10,7 @@
 namespace qaplan {
 namespace {
 
-// Exact comparison of two candidates by the seed's order. With P positives and N negatives,
+// Exact comparison of two candidates by the calibration's order. With P positives and N negatives,
 // objective = (sp / P + nr / N) / 2, so comparing sp * N + nr * P is exact in integers.
 bool better(const ThresholdCandidate& a, const ThresholdCandidate& b, std::size_t pos,
             std::size_t neg) {

@@ -333,7 +333,7 @@ Result<ChainReport> run_eval_chain(const Config& config, std::string_view config
   }
   const ChainMetrics& gate = ec.regression_split == Split::kDev ? r.dev : r.test;
   if (r.regression_note.empty()) check_regression(ec.baselines.at(r.baseline_key), gate, r);
-  // What-ifs: the seed's first step against missing evidence (widen the pool).
+  // What-ifs: the first step against missing evidence (widen the pool; docs/evaluation.md).
   struct Step {
     const char* knob;
     int delta;

@@ -332,7 +332,7 @@ Recommendation model_min_score_recommendation(const js::Json& m, const ChainEval
   return rec;
 }
 
-// Frequent conflicts: the seed keeps the conservative score and asks for samples.
+// Frequent conflicts: keep the conservative score and ask for samples (docs/evaluation.md).
 Recommendation conflict_recommendation(const js::Json& m, const std::string& gate_reason) {
   Recommendation c;
   c.parameter = "[intent_gateway] conflict_final_score";

@@ -1,4 +1,4 @@
-// qaplan ask and search --with-text (issue 26 item 5): a question to ranked passages with their
+// qaplan ask and search --with-text (docs/indexes.md): a question to ranked passages with their
 // text over a saved index, the plan's rewrite, scope, time range and limits applied.
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-// The bad-input catalogue (issue 11): every file in tests/data/bad_inputs/ (plus large or
-// derived inputs generated here: overlong lines, deep nesting, edited copies of the shipped rules
-// and vector pack) driven through the CLI. A bad input must give exit 2 and exactly one line on
-// stderr, "qaplan: …", naming the file (and line / field where there is one), valid UTF-8 and
-// free of control bytes; inputs that are merely unusual (BOM, CRLF, empty) must work. Outputs
-// that cannot be written (a full disk: `ulimit -f`, /dev/full) give exit 2 and leave no partial
-// output file behind.
+// The bad-input catalogue (docs/reliability.md): every file in tests/data/bad_inputs/ (plus large
+// or derived inputs generated here: overlong lines, deep nesting, edited copies of the shipped
+// rules and vector pack) driven through the CLI. A bad input must give exit 2 and exactly one line
+// on stderr, "qaplan: …", naming the file (and line / field where there is one), valid UTF-8 and
+// free of control bytes; inputs that are merely unusual (BOM, CRLF, empty) must work. Outputs that
+// cannot be written (a full disk: `ulimit -f`, /dev/full) give exit 2 and leave no partial output
+// file behind.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -223,8 +223,8 @@ TEST_F(BadInputs, RulesFilesGeneratedFromTheShippedOne) {
   ASSERT_NE(seed, std::string::npos);
   big.replace(seed, big.find('\n', seed + 1) - seed, "\nseed = 99999999999999999999999");
   expect_refused(run("config check " + rules_copy("big.toml", big)), "big.toml", "seed: out of range");
-  // Issue 11's crash (a multi-line string ending in four quotes, then 20 000 nested arrays) and
-  // its slow dotted key, at the end of an otherwise valid file.
+  // A crash fuzzing found (a multi-line string ending in four quotes, then 20 000 nested arrays)
+  // and its slow dotted key, at the end of an otherwise valid file.
   const std::string deep = shipped + "x = \"\"\"a\"\"\"\"\ny = " + std::string(20000, '[') +
                            std::string(20000, ']') + "\n# \"\n";
   expect_refused(run("config check " + rules_copy("deep.toml", deep)), "deep.toml", "nesting deeper");

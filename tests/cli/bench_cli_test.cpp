@@ -211,7 +211,7 @@ TEST_F(BenchCli, InvalidInvocationsExitTwo) {
   EXPECT_FALSE(fs::exists(dir_ / "o"));
 }
 
-// ---- defaults and lookup (issue 10 item 6) ---------------------------------------------------
+// ---- defaults and lookup -----------------------------------------------------------------
 
 // Without --query-vectors/--index-vectors the cached backend reads vectors/ beside the dataset
 // (for the shipped dataset: the shipped pack, eval_sets/vectors/).

@@ -1,4 +1,4 @@
-// `qaplan calibrate` end to end (issue 9 items 4, 6).
+// `qaplan calibrate` end to end (docs/evaluation.md).
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,5 +1,5 @@
 // `qaplan config check` refuses, through the real binary, every config that loads but would break
-// or silently do nothing at run time (issue 10 item 3): one test per rule. Each test edits a copy
+// or silently do nothing at run time (docs/config.md): one test per rule. Each test edits a copy
 // of the shipped config/rules.toml, computes where the error must point from the edited text,
 // and asserts exit 2, one stderr line `qaplan: file:line[:col] field: message`, the field and
 // the message.
@@ -199,7 +199,7 @@ TEST_F(ConfigCheck, EveryMatchedListIsCheckedForNormalizedForm) {
 }
 
 TEST_F(ConfigCheck, EmptyKeywordListsThatWouldNeverMatchAreRefused) {
-  // A source may list no keywords (issue 22): it is known by name, its words come from the
+  // A source may list no keywords: it is known by name, its words come from the
   // domain lexicon or the model.
   {
     std::string text = shipped();

@@ -1,4 +1,4 @@
-// Issue 10 items 1 and 8: one config lookup order for every subcommand (--config, $QAPLAN_CONFIG,
+// One config lookup order (docs/guide.md) for every subcommand (--config, $QAPLAN_CONFIG,
 // the checkout's config/rules.toml, the user config dir, the installed default / the build
 // tree's source file), `-v` naming the file and how it was found, and `qaplan --version`.
 // Every case runs the real binary with a controlled working directory and environment.

@@ -1,4 +1,4 @@
-// Issue 14 item 3: `qaplan plan "<q>" --engine es|opensearch|milvus [--engine-version V]
+// docs/engines.md: `qaplan plan "<q>" --engine es|opensearch|milvus [--engine-version V]
 // [--vectors FILE]` prints the engine requests beside the plan; bad combinations exit 2 with
 // one line naming the flag or file.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// `qaplan eval-chain` end to end on the shipped knowledge base and chain set (issue 9 items 3, 6).
+// `qaplan eval-chain` end to end on the shipped knowledge base and chain set (docs/evaluation.md).
 #include <gtest/gtest.h>
 
 #include <filesystem>

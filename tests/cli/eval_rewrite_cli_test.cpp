@@ -1,4 +1,4 @@
-// `qaplan eval-rewrite` end to end (issue 8 item 9): the shipped follow-ups over the shipped
+// `qaplan eval-rewrite` end to end (docs/eval-rewrite.md): the shipped follow-ups over the shipped
 // knowledge base and the frozen single-turn benchmark; every figure of report.json recomputed
 // here from its per-question rows; the Recall@5 gate both ways; bad datasets.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// `qaplan eval-route` end to end (issue 22 item 8): per domain and split counts of real questions
+// `qaplan eval-route` end to end (docs/routing.md): per domain and split counts of real questions
 // answered directly and social messages answered directly, the gate both ways (exit 3 only with
 // --fail-on-gate), bad rows named by file and line (exit 2), and the shipped out-of-domain set
 // passing the gate CI holds it to.

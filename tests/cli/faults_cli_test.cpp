@@ -1,5 +1,5 @@
-// Issue 24's fault catalogue, the entries fixed so far, as CLI regression tests: each ran
-// against the earlier main and went wrong as its comment says.
+// The fault catalogue of docs/reliability.md as CLI regression tests: before its fix each went
+// wrong as its comment says.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>

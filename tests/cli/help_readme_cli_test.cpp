@@ -338,7 +338,7 @@ TEST(HelpReadme, DocsNameOnlyFilesThatExist) {
 
 namespace {
 
-// The README's quickstart runs as written (issue 26 item 2): every command exits 0, the follow-up
+// The README's quickstart runs as written: every command exits 0, the follow-up
 // is rewritten as the text says, and `ask` prints passages with their text.
 TEST(HelpReadme, TheQuickstartRunsAsWritten) {
   const std::vector<std::string> lines =

@@ -1,5 +1,5 @@
-// `qaplan index build` and `qaplan search --index` through the binary (issue 12): the saved index
-// answers exactly like the in-memory search, the files are byte-identical across builds and
+// `qaplan index build` and `qaplan search --index` through the binary (docs/indexes.md): the saved
+// index answers exactly like the in-memory search, the files are byte-identical across builds and
 // thread counts, and bad indexes exit 2 with one line naming the file.
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// qaplan kb build and the evaluation commands on a host's own knowledge base (issue 26 item 4):
+// qaplan kb build and the evaluation commands on a host's own knowledge base:
 // docs/evaluation.md's walk-through over examples/kb runs as written, and bad input is refused
 // before anything is published.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Issue 10 item 5, across every subcommand: a usage or input error is one line on stderr,
+// Across every subcommand: a usage or input error is one line on stderr,
 // prefixed "qaplan: " once, names the flag or file, never doubles a prefix ("qaplan: qaplan
 // bench:", "--output: --output …"), and exits 2. A usage error points at the help of the
 // subcommand being parsed.

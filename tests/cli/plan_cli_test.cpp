@@ -611,7 +611,7 @@ TEST(QaplanCli, UsageErrorsAreOneLineNamingTheProblem) {
   expect_invalid(run("config"), "config without check");
 }
 
-// ---- batch: command-line defaults, id, stdin, --pretty (issue 10 item 4) -----------------------
+// ---- batch: command-line defaults, id, stdin, --pretty ---------------------------------------
 
 // A line without history/scenario/source takes the command line's; a line with its own keeps it
 // (an explicit empty history included). Each result equals the single-question run with the
@@ -741,7 +741,7 @@ TEST(PlanCli, BatchRefusesPretty) {
   EXPECT_EQ(run("plan --input " + sh_quote(f.string())).status, 0);
 }
 
-// ---- messages (issue 10 item 5) --------------------------------------------------------------
+// ---- messages ------------------------------------------------------------------------------
 
 // "qaplan: <flag or field>: <message>", one line, the prefix and the flag each said once.
 void expect_message(const RunResult& r, const std::string& field, const std::string& what) {

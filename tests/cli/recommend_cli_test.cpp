@@ -1,5 +1,5 @@
-// The seed's workflow end to end: eval-policy → eval-chain → calibrate → recommend (issue 9
-// item 5). Recommend prints the diff and never edits the config.
+// The tuning workflow end to end: eval-policy → eval-chain → calibrate → recommend
+// (docs/evaluation.md). Recommend prints the diff and never edits the config.
 #include <gtest/gtest.h>
 
 #include <filesystem>

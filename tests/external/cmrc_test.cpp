@@ -1,4 +1,4 @@
-// Real text (issue 3 item 13): CMRC 2018 dev (CC BY-SA 4.0, ../shared/external/cmrc2018) as a
+// Real text (docs/benchmarks.md): CMRC 2018 dev (CC BY-SA 4.0, ../shared/external/cmrc2018) as a
 // passage-retrieval check. Corpus = the 848 paragraph contexts (body only, file order); queries =
 // the 3 219 questions; the single relevant passage of question DEV_n_QUERY_m is paragraph DEV_n.
 // Every question is ranked against all passages with the library's tokenizer and BM25 (exact
@@ -217,7 +217,7 @@ TEST_F(CmrcTest, PrunedSearchEqualsExhaustiveOnRealText) {
 }
 
 TEST_F(CmrcTest, Bm25LuceneNormsMatchLuceneQuality) {
-  // Lucene 8 (one-byte norms): R@1 0.9599, MRR@10 0.9763 in issue 3 / peers/README.md; on
+  // Lucene 8 (one-byte norms): R@1 0.9599, MRR@10 0.9763 in peers/README.md; on
   // qaplan's own tokens (scripts/lucene_parity.sh) Lucene gives R@1 0.9596 (3 089 of 3 219) and
   // MRR@10 0.9761, and norms=lucene reproduces its top-10 exactly. The band (±0.0015, about five
   // questions) covers both figures and fails on any real drift of the tokenizer or the scorer.

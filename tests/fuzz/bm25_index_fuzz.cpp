@@ -1,4 +1,4 @@
-// Fuzz target: the saved-index loaders (issue 12) — Bm25Index::from_image (the bytes
+// Fuzz target: the saved-index loaders (docs/indexes.md) — Bm25Index::from_image (the bytes
 // `qaplan search --index` maps) and VectorIndex::deserialize. Checksums would reject almost every
 // mutation before the structure is looked at, so the BM25 image is opened WITHOUT checksum
 // verification and the input is read as edits of a valid image: byte 0 picks the loader, then

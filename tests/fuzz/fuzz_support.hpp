@@ -1,7 +1,7 @@
 #pragma once
-// Shared by the libFuzzer targets (issue 11): invariant checks that abort with a one-line reason
-// (libFuzzer then saves the input as crash-*), and small input-splitting helpers. Every target
-// checks properties of the result, not only that nothing crashed.
+// Shared by the libFuzzer targets (docs/reliability.md): invariant checks that abort with a
+// one-line reason (libFuzzer then saves the input as crash-*), and small input-splitting helpers.
+// Every target checks properties of the result, not only that nothing crashed.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>

@@ -49,7 +49,7 @@ void round_trip(const T& x, Parse parse, Write write,
 }
 
 // "not a finite float" is only for numbers beyond float range: one below the smallest subnormal
-// becomes a signed zero (vector_pack.hpp), however small (issue 11: 1e-400 was refused).
+// becomes a signed zero (vector_pack.hpp), however small (1e-400 was once refused).
 void check_parse_error(const Error& e) {
   fuzz::check_error(e);
   QAPLAN_FUZZ_CHECK(e.code == ErrorCode::kInvalidInput, e.to_string());

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`pip install . --no-build-isolation --no-index` works with Debian's setuptools (issue 13 item 1)
+"""`pip install . --no-build-isolation --no-index` works with Debian's setuptools (docs/python.md)
 and with every other CPython of the same minor version on PATH (pyenv's, without `wheel`).
 
 ctest `python_pip_install`: a throw-away venv (--system-site-packages: Debian's setuptools,
@@ -36,8 +36,8 @@ print(json.dumps({"plan": planner.prepare(sys.argv[1]).to_json(), "pkg": str(pkg
 
 def other_interpreters() -> list[str]:
     """Other CPythons on PATH (a pyenv shim, say) of this one's minor version: the configured build
-    tree's extension fits them, so their `pip install .` is checked too (issue 26 item 3: pyenv's
-    Python has no `wheel`; setup.py borrows Debian's)."""
+    tree's extension fits them, so their `pip install .` is checked too (pyenv's Python has
+    no `wheel`; setup.py borrows Debian's)."""
     seen = {os.path.realpath(sys.executable)}
     out = []
     for name in ("python3", f"python3.{sys.version_info[1]}"):

@@ -1,4 +1,4 @@
-"""Planner.ask over a SavedIndex is `qaplan ask` (issue 26 item 5): the same dict for direct
+"""Planner.ask over a SavedIndex is `qaplan ask` (docs/python.md): the same dict for direct
 answers, follow-ups, scoped and dated questions, with and without explain."""
 
 from __future__ import annotations

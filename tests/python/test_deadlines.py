@@ -1,6 +1,6 @@
-"""Issue 24 item 3 from Python: a hook or intent model that never returns costs the request its
-budget (budget + 50 ms at most), and Ctrl-C or exit() during a hook reach the program instead of
-being swallowed as a failed hook call."""
+"""Hook deadlines from Python (docs/python.md): a hook or intent model that never returns costs
+the request its budget (budget + 50 ms at most), and Ctrl-C or exit() during a hook reach the
+program instead of being swallowed as a failed hook call."""
 
 from __future__ import annotations
 

@@ -134,7 +134,7 @@ def _check_typed_views(prep, d):
 
 
 def test_typed_views_match_the_cli(planner, cli):
-    # The seed's golden questions plus direct answers, follow-ups and a scenario/source request:
+    # The golden questions plus direct answers, follow-ups and a scenario/source request:
     # the reference is the CLI's live output, so a change of rules or model moves both sides.
     rows = read_jsonl(DATA / "golden_plans.jsonl")
     reqs = [(r["question"], r.get("history") or [], {}) for r in rows] + [
@@ -268,7 +268,7 @@ def test_bad_requests_raise_invalid_input(qaplan, planner, args, kwargs, field):
 @pytest.mark.parametrize(
     "kwargs, field",
     [
-        ({"session_department": "\udc80"}, "session_department"),  # lone surrogate (issue 24 item 7)
+        ({"session_department": "\udc80"}, "session_department"),  # lone surrogate
         ({"session_department": b"\xff\xfe"}, "session_department"),
         ({"session_user": "a\x1b[31mb"}, "session_user"),  # a control byte
         ({"timezone": "\ud800"}, "timezone"),
@@ -313,7 +313,7 @@ def test_config_errors_carry_file_line_key(qaplan, tmp_path):
 
 
 def test_a_host_lexicon_scopes_its_own_sources(qaplan, cli, tmp_path):
-    """Issue 22: a planner built with a host's domain lexicon (domain_lexicon=) reports it and
+    """A planner built with a host's domain lexicon (domain_lexicon=) reports it and
     reads the host's words; a missing file is an error naming it."""
     lexicon = tmp_path / "bank.qdl"
     run_cli(cli, "domain", "build", "--kb", str(SOURCE_DIR / "eval_sets" / "domains" / "bank"),

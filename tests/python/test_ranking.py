@@ -91,7 +91,7 @@ def test_bm25_equals_cli(qaplan, cli, tmp_path, corpus, queries, norms):
 
 
 def test_bm25_load_memory_is_immune_and_mmap_notices_changes(qaplan, tmp_path, corpus):
-    """Issue 24 item 2: load="memory" reads the file into memory; a mapped index whose file is
+    """load="memory" reads the file into memory; a mapped index whose file is
     written over in place raises from unchanged() instead of being read."""
     ids, texts = corpus
     path = tmp_path / "bm25.qidx"
@@ -271,7 +271,7 @@ def test_bad_ranking_input_raises(qaplan):
     assert info.value.field == "texts[1]"
     with pytest.raises(qaplan.InvalidInput):
         qaplan.Bm25Index(["a", "b"], ids=["x"])
-    # ids as the CLI takes them (issue 24 items 5, 9): one document per id, no control characters
+    # ids as the CLI takes them: one document per id, no control characters
     with pytest.raises(qaplan.InvalidInput) as info:
         qaplan.Bm25Index(["a", "b"], ids=["x", "x"])
     assert info.value.field == "id" and "duplicate id" in str(info.value)

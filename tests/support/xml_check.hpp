@@ -1,8 +1,8 @@
 #pragma once
-// A small strict XML 1.0 well-formedness checker for the SVG charts the reports write (issue 9
-// item 6): one root element, properly nested and matching tags, quoted attributes without
-// duplicates or a raw `<`, only the five predefined entities and numeric character references,
-// no text outside the root, valid UTF-8. Comments, processing instructions and an XML
+// A small strict XML 1.0 well-formedness checker for the SVG charts the reports write
+// (docs/evaluation.md): one root element, properly nested and matching tags, quoted attributes
+// without duplicates or a raw `<`, only the five predefined entities and numeric character
+// references, no text outside the root, valid UTF-8. Comments, processing instructions and an XML
 // declaration are accepted; DOCTYPE and CDATA are not (the writer never emits them). Returns ""
 // when well-formed, else "offset N: what is wrong".
 #include <set>

@@ -1,6 +1,6 @@
-// Eight threads sharing one opened (mapped) BM25 index and one deserialized HNSW index (issue 12
-// item 6): every answer must equal the one computed on one thread first. Run in the TSan build
-// (label tsan) by scripts/test.sh, where a data race fails the run.
+// Eight threads sharing one opened (mapped) BM25 index and one deserialized HNSW index
+// (docs/library.md): every answer must equal the one computed on one thread first. Run in the TSan
+// build (label tsan) by scripts/test.sh, where a data race fails the run.
 #include <gtest/gtest.h>
 #include <unistd.h>
 

@@ -1,6 +1,6 @@
-// Issue 8: Planner::analyze — rewrite, variants (glossary, hooks validated fail-closed), routing,
-// execution path, fallback ladder, prompt profile and the cost ledger. The model is off so every
-// expectation follows from the rules in config/rules.toml.
+// Planner::analyze (docs/guide.md, query analysis) — rewrite, variants (glossary, hooks validated
+// fail-closed), routing, execution path, fallback ladder, prompt profile and the cost ledger. The
+// model is off so every expectation follows from the rules in config/rules.toml.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -116,7 +116,7 @@ TEST(AnalysisRewrite, FollowUpIsRewrittenWithHistoryAndRetrievedWithout) {
   EXPECT_EQ(r.a.variants[0].text, "那审批呢");
   EXPECT_EQ(r.a.variants[1].kind, "rewrite");
   EXPECT_EQ(r.a.variants[1].text, r.a.rewrite.query);
-  // The hook's summary keeps the entity explicit (seed 002 §5).
+  // The hook's summary keeps the entity explicit.
   EXPECT_TRUE(has(r.a.rewrite.history_summary, "[上下文]"));
   EXPECT_TRUE(has(r.a.rewrite.history_summary, "[当前] 那审批呢"));
 }
@@ -145,8 +145,8 @@ TEST(AnalysisRewrite, TopicSwitchDoesNotDragTheOldTopic) {
 }
 
 // A subjectless continuation carries the topic with the word the previous question asked about
-// (issue 23 item 3) — not a lone character, not across a negation, not when the turn has its own
-// subject. The shipped model is on: without it the rules leave these turns standalone.
+// (docs/rewrite.md, subject carry) — not a lone character, not across a negation, not when the turn
+// has its own subject. The shipped model is on: without it the rules leave these turns standalone.
 TEST(AnalysisRewrite, SubjectlessContinuationCarriesTheTopicAndItsPredicate) {
   static const Planner shipped = Planner::create(load_config(test::shipped_config()).value()).value();
   const std::vector<std::array<std::string, 4>> cases = {
@@ -300,12 +300,12 @@ TEST(AnalysisHooks, ValidVariantsAreKeptViolatorsDroppedWithAReason) {
   EXPECT_EQ(r.a.cost.model_calls, 1);
   EXPECT_EQ(r.a.cost.variants_rejected, 4);
   EXPECT_EQ(count_kind(r.a, "multi_query"), 2);
-  // The prompt is seed 002's template with the question in place.
+  // The prompt is the [rewrite] prompt template with the question in place.
   EXPECT_TRUE(has(hook->last_prompt, "保留所有实体与数值约束"));
   EXPECT_TRUE(has(hook->last_prompt, r.a.rewrite.query));
 }
 
-// Issue 23 item 4: the host replaces a follow-up's rewrite (kind "condense"), validated; the
+// The host replaces a follow-up's rewrite (docs/rewrite.md) (kind "condense"), validated; the
 // built-in rewrite stands when the reply is refused or the call fails.
 TEST(AnalysisHooks, CondenseReplacesTheFollowUpRewriteWhenItPassesTheChecks) {
   auto hook = std::make_shared<ScriptedHook>();

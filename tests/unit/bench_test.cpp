@@ -319,7 +319,7 @@ TEST(Bench, ManifestListsEveryQueryAndBindsTheIndex) {
 
 }  // namespace
 
-// The bench report reads cold (issue 9 items 6-7): every metric defined, counts beside every
+// The bench report reads cold: every metric defined, counts beside every
 // percentage, no JSON null in Markdown, the calibration curve as valid inline SVG, and an
 // explanation when a calibration rejects everything (RRF here: see the fixture's comment).
 TEST(BenchReport, MarkdownReadsCold) {

@@ -1,4 +1,4 @@
-// FAQ direct-threshold calibration per band and the `calibrate` run (issue 9 item 4).
+// FAQ direct-threshold calibration per band and the `calibrate` run (docs/evaluation.md).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -125,7 +125,7 @@ TEST(Calibration, DevOnlyFrozenThenTestAndEveryCandidateCarriesItsProvenance) {
     EXPECT_EQ(b.test_candidate.threshold, b.dev.threshold);
     EXPECT_EQ(b.test_current.correct + b.test_current.missed, b.test_positives);
   }
-  // Seed 000 values are the current values of their keys.
+  // The shipped values are the current values of their keys.
   std::map<std::string, double> current;
   for (const auto& b : r->bands) current[b.band.id] = b.dev.current;
   if (current.count("category_pricing")) EXPECT_DOUBLE_EQ(current["category_pricing"], 0.84);

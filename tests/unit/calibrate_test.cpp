@@ -1,4 +1,4 @@
-// Dev-only threshold calibration (seed 001 / issue 3 item 8) on hand-computed fixtures.
+// Dev-only threshold calibration (calibrate.hpp) on hand-computed fixtures.
 #include "qaplan/eval/calibrate.hpp"
 
 #include <gtest/gtest.h>

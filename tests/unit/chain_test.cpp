@@ -1,4 +1,4 @@
-// The chain set, the metric arithmetic, the regression gate and the whole run (issue 9 item 3).
+// The chain set, the metric arithmetic, the regression gate and the whole run (docs/evaluation.md).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

@@ -56,7 +56,7 @@ TEST(Corpus, ErrorsNameFileLineAndField) {
   EXPECT_EQ(err("{\"id\":\"a\",\"text\":\"x\"}\n{\"text\":\"y\"}\n"), "c.jsonl:2 id: missing field");
   EXPECT_EQ(err("{\"id\":\"\",\"text\":\"y\"}"), "c.jsonl:1 id: must be a non-empty string");
   EXPECT_EQ(err("{\"id\":7,\"text\":\"y\"}"), "c.jsonl:1 id: must be a non-empty string");
-  // Control characters in an id reached TSV output and engine requests raw (issue 24 item 5):
+  // Control characters in an id reached TSV output and engine requests raw:
   // escaped or raw, C0, DEL and C1 are refused on the fast and the general path alike.
   for (const char* id : {"a\\tb", "a\\u0000b", "\\u001b[31m", "a\x7f", "a\xc2\x85", "a\\u009f"})
     EXPECT_EQ(err(std::string("{\"id\":\"") + id + "\",\"text\":\"y\"}"),

@@ -23,7 +23,7 @@ using qaplan::test::source_dir;
 
 // The pinned fingerprints of eval_sets/policy-retrieval-v1.json. They must agree with
 // eval_sets/fingerprints.json and eval_sets/README.md (checked below). Changing the dataset
-// means a new dataset version, not a silent update of these values (seed 001).
+// means a new dataset version, not a silent update of these values.
 constexpr const char* kDatasetSha =
     "4b4ca9205ccd93e3240ef8eed526e892d5073be17394a4d780c5b4de680488ff";
 constexpr const char* kCorpusSha =

@@ -1,6 +1,6 @@
-// Issue 24 item 3: deadlines that hold. A host hook or intent model that never returns costs a
+// Deadlines that hold (docs/reliability.md). A host hook or intent model that never returns costs a
 // request its budget, not the request (src/common/deadline.hpp); an abandoned call's late result
-// never reaches a later request; hung calls are capped. The bound checked is the issue's:
+// never reaches a later request; hung calls are capped. The bound checked:
 // budget + 50 ms (a correctness bound on a call that never returns, not a speed measurement).
 #include <gtest/gtest.h>
 

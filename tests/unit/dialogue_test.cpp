@@ -1,7 +1,7 @@
-// Issue 7 with the model switched off: the rule half of every decision — whole-message dialogue
-// acts, social words that do not count, English cues, follow-ups and topic switches, source
-// carry-over, scenario narrowing — and the gateway's five policies with synthetic candidates
-// and host IntentModels that fail in every way.
+// Dialogue acts (docs/guide.md) with the model switched off: the rule half of every decision —
+// whole-message dialogue acts, social words that do not count, English cues, follow-ups and topic
+// switches, source carry-over, scenario narrowing — and the gateway's five policies with synthetic
+// candidates and host IntentModels that fail in every way.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The plan executor runs exactly what the plan says (issue 9 item 2).
+// The plan executor runs exactly what the plan says (docs/evaluation.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -473,7 +473,7 @@ TEST(Executor, CosineEqualsTheEmbedderAndVectorIndex) {
   }
 }
 
-// Golden values from seed 000: the plans of its examples, and which band sets their threshold.
+// Golden values: the plans of the worked examples, and which band sets their threshold.
 TEST(Executor, SeedExamplesGetTheSeedThresholdsAndBands) {
   struct Case {
     const char* question;

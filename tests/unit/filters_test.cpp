@@ -1,5 +1,5 @@
-// Query filters (issue 8 item 5): department, tags, path_prefix, is_signed, the asker's own group
-// and the [filters] config section. Time expressions: time_expr_test.cpp.
+// Query filters (docs/guide.md, query analysis): department, tags, path_prefix, is_signed, the
+// asker's own group and the [filters] config section. Time expressions: time_expr_test.cpp.
 #include "planning/analysis/filters.hpp"
 
 #include <gtest/gtest.h>
@@ -237,7 +237,7 @@ TEST(Filters, WordFiltersArePreferencesUnlessRequired) {
   EXPECT_NE(cfg.error().to_string().find("word_filters"), std::string::npos);
 }
 
-// Issue 22 item 4: the documents' publication / signing date fields are read from [filters];
+// The documents' publication / signing date fields are read from [filters];
 // the shipped KB has neither, so the shipped values are "".
 TEST(Filters, DateFieldsAreConfigured) {
   EXPECT_EQ(shipped().published_date_field, "");

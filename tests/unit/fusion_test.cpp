@@ -16,7 +16,7 @@ using qaplan::RrfOptions;
 
 namespace {
 
-// Two lists as in seed 001: BM25 then cosine.
+// Two lists as the benchmark fuses them: BM25 then cosine.
 const RankedList kBm25 = {{2, 5.0}, {0, 3.0}, {1, 1.0}};
 const RankedList kCos = {{0, 0.9}, {3, 0.8}};
 

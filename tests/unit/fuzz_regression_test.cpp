@@ -1,6 +1,6 @@
-// Regression tests for what fuzzing found (issue 11; tests/fuzz). Each test is the reproducer of
-// one finding, minimised, and asserts the fixed behaviour; before the fix each either crashed
-// (stack overflow), took seconds, or refused valid input.
+// Regression tests for what fuzzing found (docs/reliability.md; tests/fuzz). Each test is the
+// reproducer of one finding, minimised, and asserts the fixed behaviour; before the fix each either
+// crashed (stack overflow), took seconds, or refused valid input.
 #include <gtest/gtest.h>
 
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// Streaming index build from JSONL (issue 12 items 2, 5, 6): the same documents and ranking as the
+// Streaming index build from JSONL (docs/indexes.md): the same documents and ranking as the
 // load-everything path, the same errors as load_jsonl, identical bytes with any thread count, and
 // the tokenizer's ASCII fast path agreeing with ICU.
 #include <gtest/gtest.h>
@@ -131,7 +131,7 @@ TEST_F(IndexBuild, CollectionDirectoryRoundTrip) {
   EXPECT_FALSE(qaplan::CollectionIndex::open(dir_ / "nothing").ok());
 }
 
-// Issue 24 item 1: a host that opened an index keeps searching it, whole, while newer
+// Generations: a host that opened an index keeps searching it, whole, while newer
 // generations are published and the one it mapped is removed from disk.
 TEST_F(IndexBuild, AnOpenIndexOutlivesLaterGenerations) {
   auto first = qaplan::build_bm25_from_jsonl(write("c.jsonl", corpus_text(300, 2)));
@@ -152,7 +152,7 @@ TEST_F(IndexBuild, AnOpenIndexOutlivesLaterGenerations) {
   EXPECT_EQ(reopened->size(), other->size());
 }
 
-// Issue 24 item 2: a mapped index whose file is written over in place (cp new old: same inode)
+// Index loading: a mapped index whose file is written over in place (cp new old: same inode)
 // or truncated is refused by unchanged() before it is read; one read into memory is immune; a
 // file replaced by rename leaves the mapping intact.
 TEST_F(IndexBuild, AFileChangedUnderAMappedIndexIsRefusedAndMemoryLoadIsImmune) {

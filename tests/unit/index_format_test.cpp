@@ -1,5 +1,5 @@
-// Saved BM25 indexes (issue 12): save → open ranks bit-identically to the in-memory build, the
-// bytes do not depend on the build (twice, or with more threads), and a damaged, truncated,
+// Saved BM25 indexes (docs/indexes.md): save → open ranks bit-identically to the in-memory build,
+// the bytes do not depend on the build (twice, or with more threads), and a damaged, truncated,
 // foreign-version or wrong-tokenizer file is refused with an error naming it — never read out of
 // bounds (run under ASan by scripts/test.sh).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Saved HNSW indexes (issue 12 item 7): serialize → deserialize restores the very same graph
+// Saved HNSW indexes (docs/indexes.md): serialize → deserialize restores the very same graph
 // (identical results, identical bytes when serialized again), and damaged or forged images are
 // refused before hnswlib ever follows a link.
 #include <gtest/gtest.h>

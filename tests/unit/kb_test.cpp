@@ -1,4 +1,4 @@
-// The shipped knowledge base and chain sets: strict loading and fingerprints (issue 9 item 1).
+// The shipped knowledge base and chain sets: strict loading and fingerprints (docs/evaluation.md).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -26,7 +26,7 @@ TEST(KnowledgeBase, ShippedKbLoadsAndMatchesItsRegisteredVersion) {
   EXPECT_EQ(kb->version, "kb-1");
   EXPECT_EQ(kb->faqs.size(), 183u);
   EXPECT_EQ(kb->docs.size(), 267u);
-  // Issue 9 item 1: >= 150 FAQs over the five sources, >= 200 chunks with parents, sections,
+  // What the KB must hold: >= 150 FAQs over the five sources, >= 200 chunks with parents, sections,
   // effective dates and table rows of lists, ledgers, detail and standard tables.
   std::map<std::string, int> by_source;
   for (const auto& f : kb->faqs) {

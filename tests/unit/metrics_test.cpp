@@ -1,4 +1,5 @@
-// Metrics of the frozen retrieval benchmark on a hand-computed fixture (seed 001 metric list).
+// Metrics of the frozen retrieval benchmark on a hand-computed fixture (the definitions in
+// metrics.hpp).
 #include "qaplan/eval/metrics.hpp"
 
 #include <gtest/gtest.h>

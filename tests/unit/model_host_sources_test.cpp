@@ -1,8 +1,8 @@
-// Issue 22 item 7, "the host's own labels": a host whose knowledge base has other sources than the
-// shipped five trains the router model on its own data, with the source labels taken from its own
-// rules.toml, and plans with it. The data is generated here (templates about two bank sources,
-// cards and loans, plus social and follow-up rows), so the test needs nothing but the checkout's
-// config/rules.toml to start the host's config from.
+// The host's own labels (docs/train-your-own.md): a host whose knowledge base has other sources
+// than the shipped five trains the router model on its own data, with the source labels taken from
+// its own rules.toml, and plans with it. The data is generated here (templates about two bank
+// sources, cards and loans, plus social and follow-up rows), so the test needs nothing but the
+// checkout's config/rules.toml to start the host's config from.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -388,7 +388,7 @@ TEST_F(HostSources, TheShippedConfigTakesNoSourceFromTheHostsModel) {
   shipped->model.sha256 = t.sha256;
   const auto p = qaplan::Planner::create(*shipped);
   // Either policy keeps a host's label from becoming a scope the config does not have: refusing
-  // the model at load (map_model_labels before issue 22) or treating its unknown source labels
+  // the model at load (what map_model_labels once did) or treating its unknown source labels
   // as no evidence for any source (the other heads still serve).
   if (!p.ok()) {
     EXPECT_EQ(p.error().code, qaplan::ErrorCode::kInvalidConfig);

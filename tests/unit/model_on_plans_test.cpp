@@ -1,10 +1,10 @@
-// The built-in model is on in the shipped config (issue 7, item 7): every plan it changes on the
+// The built-in model is on in the shipped config (docs/guide.md): every plan it changes on the
 // repository's plan tables is listed, with the gateway's decision_policy, in
 // tests/support/model_on_diffs.jsonl. This test plans every row of tests/data/golden_plans.jsonl,
 // labelled_plans.jsonl and own_plans.jsonl twice — shipped config (model on) and the same config
 // with `[model] enabled = false` — and asserts that exactly the listed rows differ, each in
 // exactly the listed fields, with the listed values on both sides and the listed policy. The
-// seed's worked examples (golden_plans) must print what the seed prints.
+// worked examples (golden_plans) must print what they state.
 //
 // A row "differs" when any of these differs: route, route reason, intent, requires_rewrite,
 // intent confidence, effective_source(s), category, suggested source, or any retrieval_plan field.
@@ -179,10 +179,10 @@ TEST(ModelOnPlans, ExactlyTheListedRowsDifferFromRuleOnly) {
     EXPECT_TRUE(actual.count(key)) << "listed difference no longer happens: " << key;
 }
 
-// The seed's six worked examples (tests/data/golden_plans.jsonl) hold with the model on: every
-// field the table pins (route, intent, rewrite, rule id, confidence ceiling, plan knobs, plan reason,
-// plan minimums) is what the seed prints. (Where the model agrees, the decision score becomes 0.99
-// — seed 000's arbitration — which no worked example pins; those rows are listed in
+// The six worked examples (tests/data/golden_plans.jsonl) hold with the model on: every field the
+// table pins (route, intent, rewrite, rule id, confidence ceiling, plan knobs, plan reason, plan
+// minimums) is what the example states. (Where the model agrees, the decision score becomes 0.99 —
+// the gateway's rule_model_agree — which no worked example pins; those rows are listed in
 // model_on_diffs.jsonl.)
 TEST(ModelOnPlans, SeedWorkedExamplesHold) {
   int rows = 0;
@@ -239,9 +239,9 @@ TEST(ModelOnPlans, TheModelDoesNotRefuseATurnTheFollowUpRulesContinue) {
     ASSERT_TRUE(p.ok()) << p.error().to_string();
     EXPECT_EQ(std::string(qaplan::to_string(p->route.route)), r.route) << r.question;
   }
-  // Without history nothing continues, and the model's small-talk reading meets the evidence
-  // check (issue 22): 谁 asks about something other than the assistant, so it is retrieved and
-  // the route says why.
+  // Without history nothing continues, and the model's small-talk reading meets the evidence check
+  // (docs/routing.md): 谁 asks about something other than the assistant, so it is retrieved and the
+  // route says why.
   auto alone = planner(true).prepare({"后续谁来处置", {}, "", std::nullopt});
   ASSERT_TRUE(alone.ok());
   EXPECT_EQ(alone->route.route, qaplan::Route::kRetrieval);

@@ -1,6 +1,6 @@
-// Table-driven tests: the seed's golden rows, the labelled questions and our own, each
+// Table-driven tests: the golden rows, the labelled questions and our own, each
 // a line of tests/data/*_plans.jsonl with the question and what must hold. These are the rule
-// half (the model switched off: seed 000's worked examples hold exactly); what the shipped model
+// half (the model switched off: the worked examples hold exactly); what the shipped model
 // changes on the same rows is asserted row by row in model_on_plans_test.cpp.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// apply_candidate_after_review / keep_current decisions and the config diff (issue 9 item 5).
+// apply_candidate_after_review / keep_current decisions and the config diff (docs/evaluation.md).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

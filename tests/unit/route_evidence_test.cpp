@@ -1,8 +1,8 @@
-// Issue 22 items 2, 3, 4 and 6 with the shipped model on: a direct answer needs positive evidence
-// and no evidence of a request; a hard source scope needs strong, unambiguous evidence; the
-// dependent head makes a follow-up where the rules are silent; social acts survive connectives,
-// a social word before a question does not swallow it, and a script no list knows is retrieved.
-// Product names are generated, not listed: the planner must not depend on knowing them.
+// Decisions on the host's domain (docs/routing.md) with the shipped model on: a direct answer needs
+// positive evidence and no evidence of a request; a hard source scope needs strong, unambiguous
+// evidence; the dependent head makes a follow-up where the rules are silent; social acts survive
+// connectives, a social word before a question does not swallow it, and a script no list knows is
+// retrieved. Product names are generated, not listed: the planner must not depend on knowing them.
 #include <gtest/gtest.h>
 
 #include <string>

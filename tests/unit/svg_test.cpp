@@ -1,4 +1,4 @@
-// The report charts are well-formed, deterministic SVG documents (issue 9 item 6).
+// The report charts are well-formed, deterministic SVG documents (docs/evaluation.md).
 #include <gtest/gtest.h>
 
 #include <cmath>

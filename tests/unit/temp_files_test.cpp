@@ -1,5 +1,5 @@
 // Temp files and staging removed when a signal ends the process (src/common/temp_files.hpp,
-// qaplan::remove_temp_files_on_signals; issue 24 item 6).
+// qaplan::remove_temp_files_on_signals; docs/reliability.md).
 #include <gtest/gtest.h>
 
 #include <signal.h>

@@ -1,5 +1,6 @@
-// Time expressions → anchored [from, to) ranges (issue 8 item 5), through extract_filters with the
-// shipped [filters] section, plus the shared calendar module (common/dates.hpp).
+// Time expressions → anchored [from, to) ranges (docs/guide.md, time filters), through
+// extract_filters with the shipped [filters] section, plus the shared calendar module
+// (common/dates.hpp).
 #include "planning/analysis/time_expr.hpp"
 
 #include <gtest/gtest.h>
@@ -306,7 +307,7 @@ TEST(TimeExpr, WordsThatAreNotTimeFilters) {
   });
 }
 
-// Issue 22 item 2: two periods compared are two ranges, never their span and never one dropped.
+// Two periods compared are two ranges, never their span and never one dropped.
 TEST(TimeExpr, ComparedPeriodsAreTwoRanges) {
   struct Cmp {
     const char* question;
@@ -362,7 +363,7 @@ TEST(TimeExpr, ComparedPeriodsAreTwoRanges) {
       << joined(many.reasons);
 }
 
-// Issue 22 item 1: a verb complement (一下, 看下 …) never swallows the time word after it; the
+// A verb complement (一下, 看下 …) never swallows the time word after it; the
 // words the guards protect (统一|月度, 目前|年假 …) stay protected.
 TEST(TimeExpr, VerbComplementKeepsTheTimeWord) {
   constexpr const char* kMar15 = "2026-03-15T10:00:00+08:00";
@@ -400,7 +401,7 @@ TEST(TimeExpr, VerbComplementKeepsTheTimeWord) {
   EXPECT_EQ(cmp.time_ranges[1].from, "2026-01-01");
 }
 
-// Issue 22 item 4: the verb next to the expression says which date it constrains.
+// The verb next to the expression says which date it constrains.
 TEST(TimeExpr, PublishedSignedAndEffectiveDates) {
   struct DateCase {
     const char* question;

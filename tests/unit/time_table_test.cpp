@@ -1,4 +1,4 @@
-// Issue 22 item 5: one table of time expressions anchored at instants near a month, quarter and
+// One table of time expressions anchored at instants near a month, quarter and
 // year end, each read in two zones (Asia/Shanghai, America/New_York), with the exact [from, to).
 // The instants are chosen so the two zones disagree on the calendar day — the case --tz exists
 // for — and two more pin New York's DST rules (a fixed −05:00 would name another day).
@@ -174,7 +174,7 @@ const std::vector<Row>& table() {
       {"春节前的值班安排", kYearEnd, kSH, "2027-01-07", "2027-02-06"},
       {"春节前的值班安排", kYearEnd, kNY, "2026-01-18", "2026-02-17"},
       {"春节后", kMonthEnd, kSH, "2026-02-17", "2026-03-19"},
-      // a verb complement before the time word (issue 22 item 1)
+      // a verb complement before the time word
       {"帮我查一下去年第三季度的差旅费报销制度", kMonthEnd, kSH, "2025-07-01", "2025-10-01"},
       {"看下去年的年报", kYearEnd, kSH, "2026-01-01", "2027-01-01"},
       {"我想看一下去年的审计报告", kYearEnd, kNY, "2025-01-01", "2026-01-01"},

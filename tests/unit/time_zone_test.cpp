@@ -1,6 +1,6 @@
-// Issue 22 items 2–4 beyond the grammar: time zones resolved through ICU (IANA names with their
-// DST rules, offsets; an unknown zone is an error naming it, in the library and the CLI), and the
-// engine requests for two compared periods and for publication / signing dates.
+// Time filters beyond the grammar (docs/guide.md): time zones resolved through ICU (IANA names with
+// their DST rules, offsets; an unknown zone is an error naming it, in the library and the CLI), and
+// the engine requests for two compared periods and for publication / signing dates.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

@@ -32,7 +32,7 @@ TEST(Tokenizer, Version) {
   EXPECT_EQ(qaplan::kTokenizerVersion, "nfkc-cjk-bigrams-ascii-1");
 }
 
-// Every line of tests/data/tokenizer_vectors.jsonl: the normative examples first, then
+// Every line of tests/data/tokenizer_vectors.jsonl: the normative examples first, then
 // hand-written edge cases.
 TEST(Tokenizer, Vectors) {
   const Tokenizer t = make();

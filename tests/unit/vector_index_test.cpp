@@ -163,7 +163,7 @@ TEST(VectorIndex, EmptyIndex) {
   EXPECT_TRUE(idx->search_exact(q, 3)->empty());
 }
 
-// Issue 3 item 5: on an 18-row corpus HNSW equals brute force exactly (docs and scores).
+// On an 18-row corpus HNSW equals brute force exactly (docs and scores).
 TEST(VectorIndex, SmallCorpusEqualsBruteForce) {
   Rng rng(18);
   const std::size_t d = 24;
@@ -204,7 +204,7 @@ TEST(VectorIndex, SameInputSameResults) {
   }
 }
 
-// Issue 3 item 5: recall@10 ≥ 0.99 against brute force on ≥ 10 000 clustered vectors at the
+// Recall@10 ≥ 0.99 against brute force on ≥ 10 000 clustered vectors at the
 // default (configured) ef_search, tie-aware: a returned doc whose score is ≥ the exact 10th
 // score counts as correct.
 TEST(VectorIndex, RecallAt10OnClusteredVectors) {

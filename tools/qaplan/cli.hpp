@@ -10,7 +10,7 @@
 
 namespace qaplan::cli {
 
-/// Exit codes (DESIGN.md §4), one table for every subcommand.
+/// Exit codes (docs/guide.md, exit status), one table for every subcommand.
 enum Exit : int { kOk = 0, kInternal = 1, kInvalid = 2, kGateFailed = 3 };
 
 /// ErrorCode → exit status.

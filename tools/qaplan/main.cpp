@@ -1,4 +1,4 @@
-// qaplan CLI entry point: wires subcommands, maps errors to exit codes (DESIGN.md §4).
+// qaplan CLI entry point: wires subcommands, maps errors to exit codes (docs/guide.md).
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Time expressions of a question (docs/notes/time-filters.md): found in one linear pass, then
+// Time expressions of a question (docs/guide.md#time-filters): found in one linear pass, then
 // anchored at the request's `now` into an absolute [from, to) of local calendar days. The grammar
 // is built in (it is the language, not a deployment's vocabulary); its fixed words go into the
 // filters automaton (filters.cpp) beside the configured cues, so a question is scanned once.
