@@ -93,7 +93,7 @@ void report_sources(Shape& s) {
                 what + (host ? "the request's source filter"
                              : "decided by " + std::string(to_string(p.source.decided_by)) + said));
   }
-  if (!p.source.detail.ends_with("→ candidates"))
+  if (!p.source.detail.ends_with(kScopeWidenedToCandidates))
     return knob(s.out, "filters.sources", "request",
                 what + "the scenario's allowed sources, no narrower source decided" + said);
   const std::string why = "the evidence named several sources or was too weak for one" + said;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "qaplan/planning/plan.hpp"
@@ -54,6 +55,10 @@ struct ModelVerdicts {
 };
 
 /// Everything prepare() decided. For a direct answer, intent/plan/trace are empty.
+/// How a source decision's detail ends when weak or split evidence widened the scope to the
+/// candidate sources (`effective_sources`) rather than one source; engine reports key on it.
+inline constexpr std::string_view kScopeWidenedToCandidates = " → candidates";
+
 struct Preparation {
   std::string query;  ///< the raw question
   NormalizedQuery normalized;

@@ -130,7 +130,7 @@ SourceDecision soft(const Config& c, const std::vector<std::size_t>& cands,
   for (std::string_view p : why) n += p.size();
   d.scope.detail.reserve(n + 16);
   for (std::string_view p : why) d.scope.detail += p;
-  d.scope.detail += cands.empty() ? " → every source" : " → candidates";
+  d.scope.detail += cands.empty() ? std::string_view(" → every source") : kScopeWidenedToCandidates;
   return d;
 }
 
