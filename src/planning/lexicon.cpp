@@ -67,6 +67,7 @@ Result<Lexicon> Lexicon::create(Config config) {
   ids.condition_marker = add_list(c.rewrite.condition_markers);
   ids.comparison_marker = add_list(c.rewrite.comparison_markers);
   ids.elaboration_marker = add_list(c.rewrite.elaboration_markers);
+  ids.sequence_marker = add_list(c.rewrite.sequence_markers);
   ids.question_word = add_list(c.rewrite.question_words);
   ids.count = next;
   m.build();
@@ -117,7 +118,8 @@ void trim_social_edges(ScannedQuery& a, const LexiconIds& ids) {
 }
 
 std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& a,
-                                                   std::initializer_list<std::uint32_t> lists) {
+                                                   std::initializer_list<std::uint32_t> lists,
+                                                   std::uint32_t lead_only) {
   const std::string& t = a.query.text;
   auto strippable = [&](std::uint32_t list) {
     return std::find(lists.begin(), lists.end(), list) != lists.end();
@@ -173,7 +175,7 @@ std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& a,
                            std::any_of(a.hits.begin(), a.hits.end(), [&](const CueHit& h) {
                              return h.end == best->begin && strippable(h.list);
                            });
-    if (one_code_point(*best) && !separated) break;
+    if ((one_code_point(*best) || best->list == lead_only) && !separated) break;
     e = last_word_end(best->begin);
     moved = true;
   }

@@ -91,6 +91,7 @@ struct LexiconIds {
   std::uint32_t condition_marker = 0;
   std::uint32_t comparison_marker = 0;
   std::uint32_t elaboration_marker = 0;
+  std::uint32_t sequence_marker = 0;
   std::uint32_t question_word = 0;
   std::uint32_t count = 0;
 };
@@ -138,9 +139,11 @@ void trim_social_edges(ScannedQuery& q, const LexiconIds& ids);
 /// Bytes [begin, end) of `q`'s text without the hits of `lists` at its edges and the non-word
 /// characters beside them. A one-character cue (好, 嗯) only counts when punctuation or another
 /// such cue separates it from the rest, so 好用吗 keeps its 好. The rewriter trims the social
-/// acts only (politeness frames the question it rewrites).
+/// acts only (politeness frames the question it rewrites). A hit of `lead_only` at the end counts
+/// only when set apart the same way (张敏周末在吗 asks; 你好，在吗 greets).
 std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& q,
-                                                   std::initializer_list<std::uint32_t> lists);
+                                                   std::initializer_list<std::uint32_t> lists,
+                                                   std::uint32_t lead_only = UINT32_MAX);
 
 /// False when a cue hit [b, e) would cut an ASCII word (see lexicon.cpp).
 bool at_word_boundaries(std::string_view text, std::uint32_t b, std::uint32_t e);

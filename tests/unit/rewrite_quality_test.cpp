@@ -393,3 +393,46 @@ TEST(RewriteRules, ARequestForDetailAsksThePreviousQuestionAgain) {
 }
 
 }  // namespace
+
+TEST(RewriteRules, APersonIsFoundByTheShapeOfTheirName) {
+  // A surname and one or two characters ICU does not know: the name, not the verb after it.
+  const auto name = rewrite("她几点下班", {"报销问题请找财务部的李娜负责"});
+  EXPECT_TRUE(has(name.query, "李娜几点下班")) << name.query;
+  // A surname and a title.
+  const auto title = rewrite("他的电话是多少", {"合同由王经理审核"});
+  EXPECT_TRUE(has(title.query, "王经理的电话")) << title.query;
+  // 在吗 closing a question asks whether someone is there; it is no greeting to trim.
+  const auto there = rewrite("她明天在吗", {"考勤问题找人事部的刘芳"});
+  EXPECT_TRUE(has(there.query, "刘芳明天在吗")) << there.query;
+}
+
+TEST(RewriteRules, AConditionAsksThePreviousQuestionInAnotherCase) {
+  const auto same = rewrite("如果是中途入职呢", {"年终奖怎么计算"});
+  EXPECT_TRUE(has(same.query, "如果是中途入职")) << same.query;
+  EXPECT_TRUE(has(same.query, "年终奖怎么计算")) << same.query;
+  // An event (丢了) asks what to do; so does a condition after a yes-or-no question.
+  const auto event = rewrite("如果丢了呢", {"工牌怎么补办"});
+  EXPECT_TRUE(has(event.query, "怎么办")) << event.query;
+  const auto yes_no = rewrite("万一没赶上呢", {"出差能改签吗"});
+  EXPECT_TRUE(has(yes_no.query, "怎么办")) << yes_no.query;
+}
+
+TEST(RewriteRules, AQuestionAboutAStatementDropsTheFrameAroundIt) {
+  const auto r = rewrite("难不难", {"我想考个会计证"});
+  EXPECT_TRUE(r.query.starts_with("考个会计证")) << r.query;
+}
+
+TEST(RewriteRules, TheNextStepAfterAStatementContinuesTheWholeStatement) {
+  const auto r = rewrite("主管批完以后呢", {"我在费控系统提交了报销单"});
+  EXPECT_TRUE(r.query.starts_with("费控系统提交了报销单")) << r.query;
+  EXPECT_TRUE(has(r.query, "主管批完以后")) << r.query;
+  // "What else, after …" inside the turn presupposes the step the history reached.
+  const auto inside = rewrite("报到以后还要交什么", {"新员工材料已经邮寄了"});
+  EXPECT_TRUE(inside.follow_up) << inside.query;
+}
+
+TEST(RewriteRules, AnAsciiWordGluedToChineseIsAName) {
+  // IT of IT资产清单 is no English pronoun "it": the antecedent keeps it.
+  const auto r = rewrite("它现在归谁管", {"IT资产清单里AB-12-0001是什么"});
+  EXPECT_TRUE(has(r.query, "it资产清单")) << r.query;
+}

@@ -228,10 +228,14 @@ struct RewriteConfig {
   std::vector<std::string> function_words;  ///< words never part of an antecedent (你, 的, 怎么)
   std::vector<std::string> person_pronouns;  ///< 他, 她, 他们, he, she, they
   std::vector<std::string> thing_pronouns;   ///< 它, 这个, 那个, it, this, that
+  /// Surnames and titles by which 他 / 她 finds a name ICU's dictionary lacks (张|敏, 陈|经理)
+  std::vector<std::string> person_surnames;
+  std::vector<std::string> person_titles;  ///< 经理, 老师, 主管: a surname before one is a person
   std::vector<std::string> ellipsis_markers;  ///< stripped from a fragment: 那, 还有, what about
   std::vector<std::string> condition_markers;  ///< 如果, 要是, 万一, what if
   std::vector<std::string> comparison_markers;  ///< 和, 跟, 相比, compared with
   std::vector<std::string> elaboration_markers;  ///< 详细说说, 说清楚一点, tell me more
+  std::vector<std::string> sequence_markers;  ///< ask for the next step: 接下来, 之后, then what
   std::vector<std::string> question_words;  ///< mark a predicate: 怎么, 多少, 几, 吗, how, what
   std::string prompt;  ///< multi_query template; {q} = the question, {history} = the summary
   std::string hyde_prompt;           ///< hyde template (a hypothetical answer passage)

@@ -1,5 +1,8 @@
 #include "planning/analysis/antecedent.hpp"
 
+#include <algorithm>
+
+#include "common/icu.hpp"
 #include "common/utf8.hpp"
 
 namespace qaplan::internal {
@@ -22,9 +25,37 @@ std::optional<std::string> who_was_asked(std::string_view prev, const std::vecto
   return std::string(slice(prev, spans[first].begin, spans[last].end));
 }
 
+bool listed(const std::vector<std::string>& list, std::string_view word) {
+  return std::find(list.begin(), list.end(), word) != list.end();
+}
+
+// A Chinese personal name ICU's dictionary does not hold, read from its shape: a listed surname
+// standing alone followed by one or two lone characters (张|敏 in 张敏负责, 周|杰|伦), or by a
+// title (陈|经理). ICU glues the name's characters to no word, and a run of content words (张敏负责)
+// would otherwise carry the verb along with the name.
+std::optional<std::string> surname_name(std::string_view turn, const PhraseReader& reader) {
+  const RewriteConfig& cfg = reader.lex().config().rewrite;
+  const std::vector<Token> t = words_of(turn);
+  auto lone = [&](std::size_t i) {
+    return i < t.size() && t[i].single_han && !reader.is_function(t[i].text(turn));
+  };
+  for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+    if (!listed(cfg.person_surnames, t[i].text(turn))) continue;
+    if (i > 0 && lone(i - 1)) continue;  // a character of an unknown word (社|保), not a surname
+    std::size_t end = i + 1;
+    while (end < t.size() && end <= i + 2 && lone(end)) ++end;
+    if (end == i + 1 && !listed(cfg.person_titles, t[i + 1].text(turn))) continue;
+    if (end == i + 1) ++end;
+    return std::string(slice(turn, t[i].begin, t[end - 1].end));
+  }
+  return std::nullopt;
+}
+
 // A name (a run of characters ICU does not know) in `turn`, with the names coordinated with it
 // (鹿晗和关晓彤) when `plural`.
 std::optional<std::string> name_in(std::string_view turn, const PhraseReader& reader, bool plural) {
+  if (!plural)
+    if (auto name = surname_name(turn, reader)) return name;
   const std::vector<Span> spans = reader.spans(turn);
   for (std::size_t k = 0; k < spans.size(); ++k) {
     if (!spans[k].name_like) continue;

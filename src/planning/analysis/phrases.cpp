@@ -59,19 +59,45 @@ std::vector<Token> words_of(std::string_view text) {
   return out;
 }
 
+// A word ICU glued from function characters (我想, 你在) is no content either.
+bool PhraseReader::of_function_chars(std::string_view word) const {
+  std::size_t i = 0, n = 0;
+  while (i < word.size()) {
+    const std::size_t b = i;
+    if (next_code_point(word, i) < 0x3400 || !is_function(word.substr(b, i - b))) return false;
+    ++n;
+  }
+  return n >= 2;
+}
+
 std::vector<Span> PhraseReader::spans(std::string_view text) const {
   const std::vector<Token> tokens = words_of(text);
   const ScannedQuery scanned = lex_.scan(NormalizedQuery{std::string(text), 0});
   const std::uint32_t qw = lex_.ids().question_word;
+  // An ASCII word glued to Chinese (IT设备台账) is a name, never an English function word (it).
+  // A single letter (A类) is left to the rules for codes.
+  auto glued = [&](std::size_t i) {
+    auto han = [&](std::size_t k) { return tokens[k].word && !tokens[k].ascii; };
+    return tokens[i].ascii && tokens[i].end - tokens[i].begin >= 2 && ((i > 0 && tokens[i - 1].end == tokens[i].begin && han(i - 1)) ||
+                               (i + 1 < tokens.size() && tokens[i + 1].begin == tokens[i].end &&
+                                han(i + 1)));
+  };
   auto function = [&](std::size_t i) {
     const Token& t = tokens[i];
-    if (!t.word || is_function(t.text(text))) return true;
+    if (!t.word) return true;
+    if (glued(i)) return false;
+    if (is_function(t.text(text)) || of_function_chars(t.text(text))) return true;
     for (const CueHit& h : scanned.hits)
       if (h.list == qw && h.begin < t.end && t.begin < h.end) return true;
     return false;
   };
   std::vector<bool> fn(tokens.size());
   for (std::size_t i = 0; i < tokens.size(); ++i) fn[i] = function(i);
+  // A listed function word ICU cut in pieces (接|下来) is one function word.
+  for (std::size_t i = 0; i + 1 < tokens.size(); ++i)
+    for (std::size_t n = 2; n <= 3 && i + n <= tokens.size(); ++n)
+      if (is_function(slice(text, tokens[i].begin, tokens[i + n - 1].end)))
+        std::fill(fn.begin() + i, fn.begin() + i + n, true);
   // A one-letter ASCII word closing the text after a content word is a label, not an article
   // (building a, plan b).
   for (std::size_t i = tokens.size(); i-- > 0;) {

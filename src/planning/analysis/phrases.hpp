@@ -39,6 +39,8 @@ class PhraseReader {
   PhraseReader(const Lexicon& lex, const WordSet& words) : lex_(lex), function_(words) {}
 
   bool is_function(std::string_view word) const { return function_.contains(word); }
+  /// A Han word of two or more characters that are each a function word (我想, 你在).
+  bool of_function_chars(std::string_view word) const;
 
   // Runs of content words. A run ends at a function word, at a word holding a question word
   // (几年, 多少) and before a lone one-character word that is followed by another content word

@@ -64,6 +64,22 @@ bool names_only(std::string_view turn) {
   return true;
 }
 
+// A statement without the function words in front of what it is about (我想学游泳 → 学游泳,
+// 最近在看三体 → 看三体): the frame a question about it continues. A lone function character
+// before a content word stays: it governs that word (用车申请, 看三体).
+std::string_view statement_core(std::string_view statement, const PhraseReader& reader) {
+  const std::vector<Token> t = words_of(statement);
+  auto function = [&](std::size_t i) {
+    const std::string_view w = t[i].text(statement);
+    return !t[i].word || reader.is_function(w) || reader.of_function_chars(w);
+  };
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const bool governs = t[i].single_han && i + 1 < t.size() && !function(i + 1);
+    if (!function(i) || governs) return statement.substr(t[i].begin);
+  }
+  return statement;
+}
+
 // What the rewrite reads of the history: the window (newest turn first), the previous question
 // — the newest turn that reads like one (history may hold the assistant's answers too), else the
 // newest turn — with its content spans, scan and topic.
@@ -152,6 +168,13 @@ std::optional<Step> pronoun_step(const TurnView& t) {
   return std::nullopt;
 }
 
+// 1a. The next step after a statement of where the user is (我在费控系统提交了报销单 + 主管批完
+// 之后呢): the statement, then the turn — never the turn's words in the statement's place.
+std::optional<Step> sequence_step(const TurnView& t, std::string_view frag) {
+  if (t.h.prev_is_question || !t.q.has(t.lex.ids().sequence_marker)) return std::nullopt;
+  return Step{join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix:next_step"};
+}
+
 // 1b. A request to say more (详细说说, 说清楚一点) with no words of its own asks the previous
 // question — or the topic the user named (合同里的违约金条款) — again in more detail: the request
 // in front of it. After an answer it continues the answer. Never a noun in the topic's place.
@@ -165,6 +188,16 @@ std::optional<Step> elaboration_step(const TurnView& t, std::string_view frag) {
   return Step{join(t.h.prev_text, frag), "statement_prefix"};
 }
 
+// True when `q` asks with a question word (怎么, 多少, 谁), not only yes or no (吗, 是否).
+bool asks_wh(const ScannedQuery& q, std::string_view text, const LexiconIds& ids) {
+  for (const CueHit& h : q.hits) {
+    if (h.list != ids.question_word || h.end > text.size()) continue;
+    const std::string_view w = slice(text, h.begin, h.end);
+    if (w != "吗" && w != "嘛" && w != "是否" && w != "能否") return true;
+  }
+  return false;
+}
+
 // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
 std::optional<Step> condition_step(const TurnView& t) {
   const auto m = first_hit(t.q, t.lex.ids().condition_marker);
@@ -176,6 +209,11 @@ std::optional<Step> condition_step(const TurnView& t) {
   std::string_view body = rest;
   const bool ne = body.ends_with("呢");
   if (ne) body = trim_end(body.substr(0, body.size() - 3));
+  // 如果是台风假上班呢 after 加班费怎么算 asks that question again in another case: the
+  // condition in front of the whole previous question. An event (硬盘坏了呢), or a previous
+  // question that only asks yes or no, asks what to do instead.
+  if (ne && !body.ends_with("了") && asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
+    return Step{join(join(t.text.substr(0, m->end), body), t.h.prev_text), "condition:same_question"};
   std::string out = join(join(t.text.substr(0, m->end), t.r.topic_anchor), body);
   if (ne) out += "怎么办";
   return Step{std::move(out), "condition"};
@@ -239,7 +277,8 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // question continues.
   if (std::string_view(t.question).find(t.r.topic_anchor) != std::string_view::npos)
     return {std::string(t.question), "has_topic"};
-  if (!t.h.prev_is_question) return {join(t.h.prev_text, frag), "statement_prefix"};
+  if (!t.h.prev_is_question)
+    return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
   if (auto subject = carried_subject(t.h.prev_text, t.h.prev_spans, t.h.subject_end, frag, t.reader))
     return {join(*subject, frag), "topic_prefix:predicate"};
   return {join(t.r.topic_anchor, frag), "topic_prefix"};
@@ -299,6 +338,7 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   if (!h.topic()) return done({std::string(question), "no_antecedent"});
   bool asks_ne = false;
   const std::string_view frag = fragment_of(t, asks_ne);
+  if (auto s = sequence_step(t, frag)) return done(std::move(*s));
   if (auto s = elaboration_step(t, frag)) return done(std::move(*s));
   if (auto s = condition_step(t)) return done(std::move(*s));
   if (auto s = comparison_step(t, frag)) return done(std::move(*s));
@@ -311,7 +351,8 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
 std::string_view without_social_edges(std::string_view text, const Lexicon& lex) {
   const LexiconIds& ids = lex.ids();
   const ScannedQuery q = lex.scan(NormalizedQuery{std::string(text), 0});
-  const auto [b, e] = trim_edges(q, {ids.greeting, ids.thanks, ids.goodbye, ids.acknowledgement});
+  const auto [b, e] =
+      trim_edges(q, {ids.greeting, ids.thanks, ids.goodbye, ids.acknowledgement}, ids.greeting);
   return b < e ? text.substr(b, e - b) : text;
 }
 

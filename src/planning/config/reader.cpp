@@ -282,6 +282,9 @@ Status read_rewrite(Reader& r, RewriteConfig& w) {
     QAPLAN_TRY(read_cues(r, key, *list, true));
   // Optional: a rules file written before the list existed keeps working, with no elaboration rule.
   QAPLAN_TRY(read_cues(r, "elaboration_markers", w.elaboration_markers, false));
+  QAPLAN_TRY(read_cues(r, "sequence_markers", w.sequence_markers, false));
+  QAPLAN_TRY(read_cues(r, "person_surnames", w.person_surnames, false));
+  QAPLAN_TRY(read_cues(r, "person_titles", w.person_titles, false));
   QAPLAN_TRY(r.get("prompt", w.prompt, true));
   for (auto [key, text, required] : {std::tuple{"hyde_prompt", &w.hyde_prompt, true},
                                      std::tuple{"step_back_prompt", &w.step_back_prompt, true},
