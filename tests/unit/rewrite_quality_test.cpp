@@ -436,3 +436,15 @@ TEST(RewriteRules, AnAsciiWordGluedToChineseIsAName) {
   const auto r = rewrite("它现在归谁管", {"IT资产清单里AB-12-0001是什么"});
   EXPECT_TRUE(has(r.query, "it资产清单")) << r.query;
 }
+
+TEST(RewriteRules, WhyAfterAStatementAsksWhyOfItsSubject) {
+  const auto r = rewrite("为啥", {"我的加班申请被驳回了"});
+  EXPECT_TRUE(has(r.query, "加班申请为啥被驳回了")) << r.query;
+  // A comparison that opens with 比 has left out its subject.
+  const auto cmp = rewrite("比上海便宜吗", {"杭州办公室的房租多少"});
+  EXPECT_TRUE(cmp.follow_up);
+  EXPECT_TRUE(has(cmp.query, "杭州办公室的房租比上海便宜吗")) << cmp.query;
+  // A lone verb opening the turn is no subject: the topic's word is carried.
+  const auto verb = rewrite("举几个例子", {"数据出境有哪些规定"});
+  EXPECT_TRUE(has(verb.query, "数据出境规定举几个例子")) << verb.query;
+}

@@ -52,8 +52,11 @@ std::optional<std::string> carried_subject(std::string_view prev_text,
     if (gap.find(neg) != std::string_view::npos) return std::nullopt;
   for (const Token& t : words_of(gap))
     if (t.single_han && !reader.is_function(t.text(gap))) return std::nullopt;
+  // A lone character opening the turn is its verb (举几个例子), not a subject of its own.
   const std::vector<Span> own = reader.spans(turn);
-  if (!own.empty() && own.front().begin == 0) return std::nullopt;
+  if (!own.empty() && own.front().begin == 0 &&
+      count_code_points(slice(turn, own.front().begin, own.front().end)) >= 2)
+    return std::nullopt;
   return join(slice(prev_text, prev_spans.front().begin, subject_end), word);
 }
 
@@ -246,6 +249,21 @@ std::optional<Step> which_step(const TurnView& t) {
   return std::nullopt;
 }
 
+// A bare "why" after a one-clause statement (报销单被退回了 + 为什么) asks why of what the statement
+// says of its subject: the question word after the subject (报销单为什么被退回了).
+std::optional<std::string> why_inside(const TurnView& t, std::string_view frag) {
+  const auto w = first_hit(t.q, t.lex.ids().question_word);
+  const std::size_t at = static_cast<std::size_t>(frag.data() - t.question.data());
+  if (!w || w->begin != at || w->end != at + frag.size() || t.h.prev_spans.empty()) return std::nullopt;
+  if (frag != "为什么" && frag != "为啥") return std::nullopt;
+  const std::string_view s = statement_core(t.h.prev_text, t.reader);
+  const std::size_t dropped = static_cast<std::size_t>(s.data() - t.h.prev_text.data());
+  if (!names_only(s) || t.h.subject_end <= dropped || t.h.subject_end - dropped >= s.size())
+    return std::nullopt;
+  const std::size_t cut = t.h.subject_end - dropped;
+  return join(join(s.substr(0, cut), frag), s.substr(cut));
+}
+
 // 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
 // or the topic in front.
 Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
@@ -277,8 +295,10 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // question continues.
   if (std::string_view(t.question).find(t.r.topic_anchor) != std::string_view::npos)
     return {std::string(t.question), "has_topic"};
-  if (!t.h.prev_is_question)
+  if (!t.h.prev_is_question) {
+    if (auto why = why_inside(t, frag)) return {std::move(*why), "statement_why"};
     return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
+  }
   if (auto subject = carried_subject(t.h.prev_text, t.h.prev_spans, t.h.subject_end, frag, t.reader))
     return {join(*subject, frag), "topic_prefix:predicate"};
   return {join(t.r.topic_anchor, frag), "topic_prefix"};
