@@ -127,7 +127,7 @@ for r in rows("category_source.jsonl"):
 
 doc = {
     "version": "intent-policy-1",
-    "description": "Labelled samples for `qaplan eval-policy` (seed 000 evaluate_intent_policy). "
+    "description": "Labelled samples for `qaplan eval-policy` (the intent policy's labelled questions; docs/evaluation.md). "
                    "Built by scripts/make_intent_policy.py from tests/data; expectations are "
                    "labels, not planner output. critical = must hold for CI; warning = reported.",
     "samples": samples,

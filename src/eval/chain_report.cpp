@@ -461,7 +461,7 @@ void chain_md_bands(const ChainReport& r, std::string& md) {
 
 // The same questions with one default changed.
 void chain_md_what_ifs(const ChainReport& r, std::string& md) {
-  md += "## What-ifs (the seed's first step against missing evidence)\n\nThe same questions with "
+  md += "## What-ifs (the first step against missing evidence: widen the pool)\n\nThe same questions with "
         "one default changed (a new Planner from an edited copy of the config).\n\n"
         "| change | split | evidence recall@5 | context recall | keyword coverage | hit-type accuracy |\n"
         "|---|---|---|---|---|---|\n";
