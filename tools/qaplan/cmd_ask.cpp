@@ -47,8 +47,8 @@ int run_ask(AskOptions& o) {
   auto r = ask_index(*planner, req, analysis_context(o.analysis), *index, *store, ranking->rrf,
                      query_vectors);
   if (!r) return report(r.error());
-  std::cout << ask_to_json(*r, o.explain, o.pretty) << '\n' << std::flush;
-  return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
+  std::cout << ask_to_json(*r, o.explain, o.pretty) << '\n';
+  return flush_stdout();
 }
 
 }  // namespace

@@ -374,8 +374,8 @@ int write_results(const SearchOptions& o, const SearchSession& s,
                : format_json(s.queries[i].id, results[i], s.id_of, s.prepared[i].tokens.empty(),
                              o.pretty, s.store ? &*s.store : nullptr);
   if (o.output.empty() || o.output == "-") {
-    std::cout << out << std::flush;
-    return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
+    std::cout << out;
+    return flush_stdout();
   }
   if (Status st = write_file_atomic(o.output, out, s.inputs); !st) return report(st.error());
   return kOk;
