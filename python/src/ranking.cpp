@@ -107,8 +107,7 @@ PyBm25 build_bm25(const std::vector<std::vector<std::string>>& docs,
                          " documents",
                      "ids"));
   for (std::size_t i = 0; i < ids.size(); ++i)
-    if (ids[i].empty())
-      raise(make_error(ErrorCode::kInvalidInput, "must not be empty", "ids[" + std::to_string(i) + "]"));
+    unwrap(check_document_id(ids[i], "ids[" + std::to_string(i) + "]"));
   Result<Bm25Index> r = make_error(ErrorCode::kInternal, "not built");
   {
     py::gil_scoped_release nogil;
@@ -155,6 +154,10 @@ std::vector<std::string> check_ids(py::handle ids, std::size_t n) {
   if (!out.empty() && out.size() != n)
     raise(make_error(ErrorCode::kInvalidInput,
                      "has " + std::to_string(out.size()) + " ids for " + std::to_string(n) + " rows", "ids"));
+  // The same ids as a BM25 index takes: valid UTF-8 (a lone surrogate arrives as invalid
+  // bytes), no control characters.
+  for (std::size_t i = 0; i < out.size(); ++i)
+    unwrap(check_document_id(out[i], "ids[" + std::to_string(i) + "]"));
   return out;
 }
 

@@ -179,6 +179,11 @@ class QAPLAN_API Bm25Index {
   std::shared_ptr<const internal::Bm25Data> impl_;
 };
 
+/// A document id as every index keeps it (they reach JSON and TSV output, logs and engine
+/// requests): non-empty, valid UTF-8 (RFC 3629: no surrogates, no overlong forms) and without
+/// control characters (C0, DEL, C1). Errors: kInvalidInput naming `field`.
+QAPLAN_API Status check_document_id(std::string_view id, std::string_view field = "id");
+
 /// Builds a `Bm25Index` one document at a time without keeping the documents: each call to
 /// `add()` folds the document's (term, frequency) pairs into per-term compressed buffers, so
 /// memory is bounded by the index being built. `finish()` sorts the dictionary, encodes the
@@ -192,8 +197,8 @@ class QAPLAN_API Bm25Builder {
 
   /// Adds the next document (its index is the number of documents added before). `id` is kept
   /// when not empty (all documents must then have one). Errors: kInvalidInput for more than
-  /// 2^32 − 2 documents, for a document with more than 2^32 − 1 tokens, or for an id given to
-  /// some documents and not others.
+  /// 2^32 − 2 documents, for a document with more than 2^32 − 1 tokens, for an id given to
+  /// some documents and not others, an id check_document_id() refuses, or a duplicate id.
   Status add(std::span<const std::string> tokens, std::string_view id = {});
   Status add(const std::vector<std::string>& tokens, std::string_view id = {}) {
     return add(std::span<const std::string>(tokens), id);
