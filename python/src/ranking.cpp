@@ -326,7 +326,7 @@ void register_saved_index(py::module_& m) {
       .def(py::init([](py::handle path) {
              const std::string dir = fspath(path, "path");
              CollectionIndex index = unwrap(CollectionIndex::open(dir, true));
-             DocStore store = unwrap(DocStore::open(dir, index.size()));
+             DocStore store = unwrap(DocStore::open(index));  // the index's own generation
              return PySavedIndex{std::move(index), std::move(store), dir};
            }),
            py::arg("path"),

@@ -28,7 +28,7 @@ struct SavedKb {
     EXPECT_TRUE(bytes.ok());
     EXPECT_TRUE(save_collection_index(dir.path(), *bm25, nullptr, {}, &*bytes).ok());
     index.emplace(CollectionIndex::open(dir.path()).value());
-    store.emplace(DocStore::open(dir.path(), index->size()).value());
+    store.emplace(DocStore::open(*index).value());
     planner.emplace(Planner::create(load_config(test::shipped_config()).value()).value());
   }
 };

@@ -40,7 +40,7 @@ int run_ask(AskOptions& o) {
   }
   auto index = CollectionIndex::open(o.index, !query_vectors.empty());
   if (!index) return report(index.error());
-  auto store = DocStore::open(o.index, index->size());
+  auto store = DocStore::open(*index);  // the index's generation, not CURRENT read again
   if (!store) return report(store.error());
   PrepareRequest req{question, o.history, o.scenario, std::nullopt};
   if (!o.source.empty()) req.source = o.source;

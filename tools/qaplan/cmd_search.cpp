@@ -247,7 +247,7 @@ Status open_saved_index(const SearchOptions& o, const HybridOptions& hopts, Sear
   s.ndocs = s.index->size();
   s.id_of = [&s](std::uint32_t d) { return s.index->doc_id(d); };
   if (o.with_text) {
-    QAPLAN_ASSIGN_OR_RETURN(s.store, DocStore::open(o.index, s.index->size()));
+    QAPLAN_ASSIGN_OR_RETURN(s.store, DocStore::open(*s.index));
   }
   QAPLAN_TRY(tokenize_queries(o, s));
   if (o.mode != "bm25") QAPLAN_TRY(attach_query_vectors(o, s));
