@@ -38,7 +38,8 @@ int run_ask(AskOptions& o) {
     if (!v) return report(v.error());
     query_vectors = std::move(*v);
   }
-  auto index = CollectionIndex::open(o.index, !query_vectors.empty());
+  auto index =
+      CollectionIndex::open(o.index, !query_vectors.empty(), true, ranking->load == "memory");
   if (!index) return report(index.error());
   auto store = DocStore::open(*index);  // the index's generation, not CURRENT read again
   if (!store) return report(store.error());

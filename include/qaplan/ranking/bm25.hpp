@@ -131,9 +131,11 @@ class QAPLAN_API Bm25Index {
   static Result<Bm25Index> open(const std::filesystem::path& path, const Bm25OpenOptions& opts = {});
 
   /// OK unless the file this index maps was written over or truncated in place since it was
-  /// opened (one fstat; always OK for an index in memory). Call it before a batch of searches:
-  /// reading a changed mapping would rank against other bytes or die with SIGBUS.
-  /// Errors: kIo naming the file.
+  /// opened (one fstat of the kept descriptor: size and mtime; always OK for an index in
+  /// memory). Call it before a batch of searches: reading a changed mapping would rank against
+  /// other bytes or die with SIGBUS. It notices a change at the next call only: a change during
+  /// a batch can still be read (use `in_memory` to survive any change). Errors: kIo naming the
+  /// file.
   Status unchanged() const;
 
   /// The same checks as `open()` on an image held in memory (copied; e.g. from a blob store).
