@@ -202,6 +202,31 @@ TEST_F(FaultsFiles, IndexBuildsPublishGenerationsUnderALock) {
   }
 }
 
+// Item 3: `bench --write-vector-pack` renamed its two files into DIR one by one without the
+// lock: two runs could leave one's index beside the other's query vectors, a kill the same. The
+// pair is now published as one generation under DIR/.lock, as an index build and reports are.
+TEST_F(FaultsFiles, AVectorPackIsPublishedAsOneGenerationUnderTheLock) {
+  namespace fs = std::filesystem;
+  const fs::path out = dir_ / "pack";
+  const std::string write =
+      q() + " bench --backend local-tfidf --dataset " +
+      sh_quote((qaplan::test::source_dir() / "eval_sets" / "policy-retrieval-v1.json").string()) +
+      " --write-vector-pack " + sh_quote(out.string());
+  for (int n = 0; n < 2; ++n) {
+    const auto r = run(write);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(fs::read_symlink(out / "current"), "gen-" + std::to_string(n));
+    EXPECT_EQ(qaplan::test::published_names(out),
+              (std::set<std::string>{"local-tfidf.index.json", "local-tfidf.query-vectors.json"}));
+  }
+  // The published pair is the shipped pack, byte for byte, read through the links.
+  const fs::path shipped = qaplan::test::source_dir() / "eval_sets" / "vectors";
+  for (const char* name : {"local-tfidf.index.json", "local-tfidf.query-vectors.json"})
+    EXPECT_EQ(qaplan::test::slurp(out / name), qaplan::test::slurp(shipped / name)) << name;
+  expect_refused_while_locked(out, write);
+  EXPECT_EQ(fs::read_symlink(out / "current"), "gen-1");
+}
+
 // Item 1/3: a report set (report.json + report.md) could end as a new json beside an old md.
 // Reports are now published like index generations: DIR/gen-N written whole, DIR/current
 // switched by one rename, DIR/report.* links through it. A stale real file of the old layout is
