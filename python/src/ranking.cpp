@@ -323,14 +323,26 @@ void register_saved_index(py::module_& m) {
                            "An index directory from `qaplan index build`, opened once (BM25, its "
                            "vectors when it has them, and the document store) for Planner.ask. "
                            "Immutable and thread-safe.")
-      .def(py::init([](py::handle path) {
-             const std::string dir = fspath(path, "path");
-             CollectionIndex index = unwrap(CollectionIndex::open(dir, true));
-             DocStore store = unwrap(DocStore::open(index));  // the index's own generation
-             return PySavedIndex{std::move(index), std::move(store), dir};
-           }),
-           py::arg("path"),
-           "Raises IoError naming the file (no index, or one built with --no-store).")
+      .def(
+          py::init([](py::handle path, const std::string& load) {
+            if (load != "mmap" && load != "memory")
+              raise(make_error(ErrorCode::kInvalidInput, "must be \"mmap\" or \"memory\"", "load"));
+            const std::string dir = fspath(path, "path");
+            // CURRENT is read once: the store comes from the index's own generation.
+            CollectionIndex index =
+                unwrap(CollectionIndex::open(dir, true, true, load == "memory"));
+            DocStore store = unwrap(DocStore::open(index));
+            return PySavedIndex{std::move(index), std::move(store), dir};
+          }),
+          py::arg("path"), py::kw_only(), py::arg("load") = "mmap",
+          "Raises IoError naming the file (no index, or one built with --no-store). "
+          "load=\"mmap\" maps bm25.qidx (pages shared through the page cache); load=\"memory\" "
+          "reads it into the process, immune to any change on disk.")
+      .def(
+          "unchanged", [](const PySavedIndex& s) { unwrap(s.index.unchanged()); },
+          "Raises qaplan.IoError when the mapped bm25.qidx was written over or truncated in "
+          "place since it was opened (call before a batch of questions); never for "
+          "load=\"memory\". A change between two calls can still be read.")
       .def("__len__", [](const PySavedIndex& s) { return s.index.size(); })
       .def_readonly("path", &PySavedIndex::path);
 }
