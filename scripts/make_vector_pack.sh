@@ -6,6 +6,12 @@
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 qaplan=${1:-"$root/build/qaplan"}
+# --write-vector-pack publishes a generation (DIR/gen-N, DIR/current, links): written to a
+# scratch directory, then the two files are copied in as the plain files the repository ships.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 "$qaplan" bench --backend local-tfidf \
   --dataset "$root/eval_sets/policy-retrieval-v1.json" \
-  --write-vector-pack "$root/eval_sets/vectors"
+  --write-vector-pack "$tmp/pack" >/dev/null
+cp -L "$tmp/pack/local-tfidf.index.json" "$tmp/pack/local-tfidf.query-vectors.json" \
+  "$root/eval_sets/vectors/"

@@ -107,8 +107,7 @@ PyBm25 build_bm25(const std::vector<std::vector<std::string>>& docs,
                          " documents",
                      "ids"));
   for (std::size_t i = 0; i < ids.size(); ++i)
-    if (ids[i].empty())
-      raise(make_error(ErrorCode::kInvalidInput, "must not be empty", "ids[" + std::to_string(i) + "]"));
+    unwrap(check_document_id(ids[i], "ids[" + std::to_string(i) + "]"));
   Result<Bm25Index> r = make_error(ErrorCode::kInternal, "not built");
   {
     py::gil_scoped_release nogil;
@@ -155,6 +154,10 @@ std::vector<std::string> check_ids(py::handle ids, std::size_t n) {
   if (!out.empty() && out.size() != n)
     raise(make_error(ErrorCode::kInvalidInput,
                      "has " + std::to_string(out.size()) + " ids for " + std::to_string(n) + " rows", "ids"));
+  // The same ids as a BM25 index takes: valid UTF-8 (a lone surrogate arrives as invalid
+  // bytes), no control characters.
+  for (std::size_t i = 0; i < out.size(); ++i)
+    unwrap(check_document_id(out[i], "ids[" + std::to_string(i) + "]"));
   return out;
 }
 
@@ -320,14 +323,26 @@ void register_saved_index(py::module_& m) {
                            "An index directory from `qaplan index build`, opened once (BM25, its "
                            "vectors when it has them, and the document store) for Planner.ask. "
                            "Immutable and thread-safe.")
-      .def(py::init([](py::handle path) {
-             const std::string dir = fspath(path, "path");
-             CollectionIndex index = unwrap(CollectionIndex::open(dir, true));
-             DocStore store = unwrap(DocStore::open(dir, index.size()));
-             return PySavedIndex{std::move(index), std::move(store), dir};
-           }),
-           py::arg("path"),
-           "Raises IoError naming the file (no index, or one built with --no-store).")
+      .def(
+          py::init([](py::handle path, const std::string& load) {
+            if (load != "mmap" && load != "memory")
+              raise(make_error(ErrorCode::kInvalidInput, "must be \"mmap\" or \"memory\"", "load"));
+            const std::string dir = fspath(path, "path");
+            // CURRENT is read once: the store comes from the index's own generation.
+            CollectionIndex index =
+                unwrap(CollectionIndex::open(dir, true, true, load == "memory"));
+            DocStore store = unwrap(DocStore::open(index));
+            return PySavedIndex{std::move(index), std::move(store), dir};
+          }),
+          py::arg("path"), py::kw_only(), py::arg("load") = "mmap",
+          "Raises IoError naming the file (no index, or one built with --no-store). "
+          "load=\"mmap\" maps bm25.qidx (pages shared through the page cache); load=\"memory\" "
+          "reads it into the process, immune to any change on disk.")
+      .def(
+          "unchanged", [](const PySavedIndex& s) { unwrap(s.index.unchanged()); },
+          "Raises qaplan.IoError when the mapped bm25.qidx was written over or truncated in "
+          "place since it was opened (call before a batch of questions); never for "
+          "load=\"memory\". A change between two calls can still be read.")
       .def("__len__", [](const PySavedIndex& s) { return s.index.size(); })
       .def_readonly("path", &PySavedIndex::path);
 }

@@ -22,6 +22,7 @@
 #include "common/enum_table.hpp"
 #include "common/ordering.hpp"
 #include "common/printable.hpp"
+#include "common/utf8.hpp"
 #include "qaplan/io.hpp"
 #include "ranking/internal/bitpack.hpp"
 #include "ranking/internal/bm25_image.hpp"
@@ -162,6 +163,19 @@ std::size_t Bm25Builder::memory_bytes() const noexcept {
   return b;
 }
 
+Status check_document_id(std::string_view id, std::string_view field) {
+  if (id.empty())
+    return make_error(ErrorCode::kInvalidInput, "must not be empty", std::string(field));
+  if (const std::size_t bad = internal::first_invalid_utf8(id); bad != std::string_view::npos)
+    return make_error(ErrorCode::kInvalidInput,
+                      "is not valid UTF-8 (byte " + std::to_string(bad) + ")", std::string(field));
+  if (internal::has_control_character(id))
+    return make_error(ErrorCode::kInvalidInput,
+                      "must not contain control characters (tab, line breaks, NUL, ESC, …)",
+                      std::string(field));
+  return {};
+}
+
 Status Bm25Builder::add(std::span<const std::string> tokens, std::string_view id) {
   State& s = *s_;
   const std::size_t d = s.lengths.size();
@@ -175,11 +189,10 @@ Status Bm25Builder::add(std::span<const std::string> tokens, std::string_view id
                       "document " + std::to_string(d) +
                           (s.ids ? " has no id while earlier ones have" : " has an id while earlier ones have none"));
   if (s.ids) {
-    // Ids reach TSV output, logs and engine requests: no control characters; and one document
-    // per id (a hash hit is confirmed on the stored id), whoever builds — CLI, C++ or Python.
-    if (internal::has_control_character(id))
-      return make_error(ErrorCode::kInvalidInput,
-                        "must not contain control characters (tab, line breaks, NUL, ESC, …)", "id");
+    // Ids reach TSV output, logs and engine requests: valid text without control characters;
+    // and one document per id (a hash hit is confirmed on the stored id), whoever builds — CLI,
+    // C++ or Python.
+    QAPLAN_TRY(check_document_id(id));
     const std::uint64_t h =
         internal::checksum64({reinterpret_cast<const std::uint8_t*>(id.data()), id.size()});
     const auto [it, inserted] = s.seen.try_emplace(h, static_cast<std::uint32_t>(d));

@@ -45,9 +45,9 @@ Result<std::string> make_doc_store(const std::filesystem::path& corpus, const Bm
   return out;
 }
 
-Result<DocStore> DocStore::open(const std::filesystem::path& dir, std::size_t documents) {
-  QAPLAN_ASSIGN_OR_RETURN(const std::filesystem::path gen, current_generation(dir));
-  const std::filesystem::path file = gen / kDocStoreFile;
+Result<DocStore> DocStore::open(const CollectionIndex& index) {
+  const std::size_t documents = index.size();
+  const std::filesystem::path file = index.generation() / kDocStoreFile;
   std::error_code ec;
   if (!std::filesystem::exists(file, ec))
     return make_file_error(ErrorCode::kIo,

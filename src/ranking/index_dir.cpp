@@ -176,6 +176,7 @@ Result<CollectionIndex> CollectionIndex::open(const fs::path& dir, bool load_vec
     c.vectors_ = std::make_shared<const VectorIndex>(std::move(v));
   }
   c.bm25_ = std::move(bm25);
+  c.generation_ = gen;
   return c;
 }
 

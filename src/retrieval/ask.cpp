@@ -194,6 +194,9 @@ Result<AskResult> ask_index(const Planner& planner, const PrepareRequest& reques
   if (prep.plan->knobs().use_query_variants)
     for (const std::string& v : in.variants) r.queries.push_back(v);
   Scope scope{in.filters.sources.empty() ? prep.effective_sources : in.filters.sources, in.filters};
+  // The searches below are one batch over the index: a mapped file written over or truncated
+  // since it was opened is refused here (one fstat), not read (docs/indexes.md).
+  QAPLAN_TRY(index.unchanged());
   const auto top_k = static_cast<std::size_t>(std::max(prep.plan->knobs().doc_top_k, 1));
   std::set<std::string> unknown;
   ParsedDocs docs(store);

@@ -41,15 +41,39 @@ void expect_refused_while_locked(const std::filesystem::path& dir, const std::st
   EXPECT_NE(r.err.find("pid " + std::to_string(::getpid())), std::string::npos) << r.err;
 }
 
-// Item 6 / 9: --version and --help on a full disk exited 0.
-TEST(FaultsCli, HelpAndVersionOnAFullDiskExitTwo) {
+// Item 6 / 9: --version and --help on a full disk exited 0. Every command's stdout is checked:
+// a failed write is exit 2 with one line naming stdout and the errno text (it said "cannot write
+// to stdout" without the reason, or nothing).
+TEST(FaultsCli, EveryCommandOnAFullDiskExitsTwoWithErrno) {
   if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "SKIPPED: no /dev/full";
-  for (const char* args : {"--version", "--help", "plan --help"}) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("qaplan-full-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string corpus = (dir / "c.jsonl").string();
+  std::ofstream(corpus) << "{\"id\":\"a\",\"text\":\"年假怎么申请\"}\n";
+  const std::string ix = sh_quote((dir / "ix").string());
+  ASSERT_EQ(run(q() + " index build --corpus " + sh_quote(corpus) + " --output " + ix).status, 0);
+  const std::string rules =
+      sh_quote((qaplan::test::source_dir() / "config" / "rules.toml").string());
+  for (const std::string& args : std::vector<std::string>{
+           "--version", "--help", "plan --help", "plan 年假怎么申请",
+           "rewrite 那病假呢 --history 年假怎么申请", "config check " + rules,
+           "tokenize --input " + sh_quote(corpus), "search --query 年假 --index " + ix,
+           "search --query 年假 --corpus " + sh_quote(corpus), "ask 年假怎么申请 --index " + ix,
+           "index build --corpus " + sh_quote(corpus) + " --output " + ix}) {
     const auto r = run(q() + " " + args + " > /dev/full");
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_TRUE(one_line(r.err)) << args << ": " << r.err;
-    EXPECT_NE(r.err.find("stdout"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("stdout: cannot write: No space left on device"), std::string::npos)
+        << args << ": " << r.err;
   }
+  // A batch stops at the first failed write instead of planning the rest for nobody.
+  std::ofstream(dir / "q.jsonl") << "{\"question\":\"年假怎么申请\"}\n";
+  const auto r =
+      run(q() + " plan --input " + sh_quote((dir / "q.jsonl").string()) + " > /dev/full");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
 }
 
 // Item 9: `--version --bogus` exited 0 (CLI11 answers --version before reading the rest).
@@ -176,6 +200,31 @@ TEST_F(FaultsFiles, IndexBuildsPublishGenerationsUnderALock) {
     EXPECT_TRUE(one_line(r.err)) << r.err;
     EXPECT_NE(r.err.find("CURRENT"), std::string::npos) << r.err;
   }
+}
+
+// Item 3: `bench --write-vector-pack` renamed its two files into DIR one by one without the
+// lock: two runs could leave one's index beside the other's query vectors, a kill the same. The
+// pair is now published as one generation under DIR/.lock, as an index build and reports are.
+TEST_F(FaultsFiles, AVectorPackIsPublishedAsOneGenerationUnderTheLock) {
+  namespace fs = std::filesystem;
+  const fs::path out = dir_ / "pack";
+  const std::string write =
+      q() + " bench --backend local-tfidf --dataset " +
+      sh_quote((qaplan::test::source_dir() / "eval_sets" / "policy-retrieval-v1.json").string()) +
+      " --write-vector-pack " + sh_quote(out.string());
+  for (int n = 0; n < 2; ++n) {
+    const auto r = run(write);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(fs::read_symlink(out / "current"), "gen-" + std::to_string(n));
+    EXPECT_EQ(qaplan::test::published_names(out),
+              (std::set<std::string>{"local-tfidf.index.json", "local-tfidf.query-vectors.json"}));
+  }
+  // The published pair is the shipped pack, byte for byte, read through the links.
+  const fs::path shipped = qaplan::test::source_dir() / "eval_sets" / "vectors";
+  for (const char* name : {"local-tfidf.index.json", "local-tfidf.query-vectors.json"})
+    EXPECT_EQ(qaplan::test::slurp(out / name), qaplan::test::slurp(shipped / name)) << name;
+  expect_refused_while_locked(out, write);
+  EXPECT_EQ(fs::read_symlink(out / "current"), "gen-1");
 }
 
 // Item 1/3: a report set (report.json + report.md) could end as a new json beside an old md.

@@ -4,6 +4,7 @@ answers, follow-ups, scoped and dated questions, with and without explain."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -70,3 +71,32 @@ def test_query_vectors_add_a_cosine_leg(qaplan, planner, cli, tmp_path):
                       "--config", str(RULES), "--vectors", str(tmp_path / "q.json")).stdout
     assert got == json.loads(cli_out)
     assert target in [p["id"] for p in got["passages"]]
+
+
+def test_saved_index_load_memory_is_immune_and_mmap_notices_changes(qaplan, planner, cli, tmp_path):
+    """SavedIndex had no load= and no unchanged(): a host could not choose the memory mode nor
+    check a mapped index before a batch. A mapped bm25.qidx written over in place now raises
+    IoError from unchanged() and from ask(); load="memory" answers as before."""
+    run_cli(cli, "index", "build", "--corpus", str(SOURCE_DIR / "eval_sets" / "kb" / "docs.jsonl"),
+            "--output", str(tmp_path / "ix"))
+    mapped = qaplan.SavedIndex(tmp_path / "ix")
+    memory = qaplan.SavedIndex(tmp_path / "ix", load="memory")
+    mapped.unchanged()
+    memory.unchanged()
+    before = planner.ask("出差住宿标准是多少", memory, now=NOW)
+    assert planner.ask("出差住宿标准是多少", mapped, now=NOW) == before
+    live = tmp_path / "ix" / (tmp_path / "ix" / "CURRENT").read_text().strip() / "bm25.qidx"
+    time.sleep(0.05)  # file times tick with the kernel's coarse clock
+    with open(live, "r+b") as f:
+        f.seek(64)
+        f.write(b"XXXX")
+    with pytest.raises(qaplan.IoError) as e:
+        mapped.unchanged()
+    assert "bm25.qidx" in str(e.value) and "changed on disk" in str(e.value)
+    with pytest.raises(qaplan.IoError):
+        planner.ask("出差住宿标准是多少", mapped, now=NOW)
+    memory.unchanged()
+    assert planner.ask("出差住宿标准是多少", memory, now=NOW) == before
+    with pytest.raises(qaplan.InvalidInput) as e:
+        qaplan.SavedIndex(tmp_path / "ix", load="disk")
+    assert e.value.field == "load"

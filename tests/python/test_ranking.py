@@ -229,6 +229,11 @@ def test_vector_search_bad_input(qaplan, np):
         index.search_many(np.ones(4, np.float32))
     with pytest.raises(qaplan.InvalidInput):
         qaplan.VectorIndex(np.eye(4, dtype=np.float32), ids=["a"])
+    # ids are checked as a BM25 index checks them (a lone surrogate, a control byte were kept)
+    for bad in ("\ud800", "c\x1b", ""):
+        with pytest.raises(qaplan.InvalidInput) as info:
+            qaplan.VectorIndex(np.eye(4, dtype=np.float32), ids=["a", "b", bad, "d"])
+        assert info.value.field == "ids[2]", bad
     with pytest.raises(qaplan.InvalidInput):
         qaplan.LocalTfidfEmbedder.fit(["好的"]).embed("zzz")
 
@@ -275,10 +280,14 @@ def test_bad_ranking_input_raises(qaplan):
     with pytest.raises(qaplan.InvalidInput) as info:
         qaplan.Bm25Index(["a", "b"], ids=["x", "x"])
     assert info.value.field == "id" and "duplicate id" in str(info.value)
-    for bad in ("x\x1b[31m", "x\x00", "x\ty", "x\x85"):
+    # ... and valid text: a lone surrogate (invalid UTF-8 once encoded) was accepted
+    for bad in ("x\x1b[31m", "x\x00", "x\ty", "x\x85", "\ud800", "x\udcff", ""):
         with pytest.raises(qaplan.InvalidInput) as info:
             qaplan.Bm25Index(["a", "b"], ids=["ok", bad])
-        assert info.value.field == "id", bad
+        assert info.value.field == "ids[1]", bad
+        with pytest.raises(qaplan.InvalidInput) as info:
+            qaplan.Bm25Index.from_tokens([["a"], ["b"]], ids=["ok", bad])
+        assert info.value.field == "ids[1]", bad
     # constructor arguments are input, not config: InvalidInput naming the argument
     for kwargs, field in (({"norms": "bm42"}, "norms"), ({"b": 2.0}, "b"), ({"k1": -1.0}, "k1"),
                           ({"k1": float("nan")}, "k1")):

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
 #include <optional>
+#include <thread>
 
 #include "qaplan/ranking/index_dir.hpp"
 #include "test_support.hpp"
@@ -28,7 +30,7 @@ struct SavedKb {
     EXPECT_TRUE(bytes.ok());
     EXPECT_TRUE(save_collection_index(dir.path(), *bm25, nullptr, {}, &*bytes).ok());
     index.emplace(CollectionIndex::open(dir.path()).value());
-    store.emplace(DocStore::open(dir.path(), index->size()).value());
+    store.emplace(DocStore::open(*index).value());
     planner.emplace(Planner::create(load_config(test::shipped_config()).value()).value());
   }
 };
@@ -61,6 +63,36 @@ TEST(Ask, TimesPlanningAndRetrievalApart) {
   EXPECT_GT(hi->timings.prepare_ns, 0);
   EXPECT_EQ(hi->timings.analyze_ns, 0);
   EXPECT_EQ(hi->timings.retrieve_ns, 0);
+}
+
+// A mapped index written over in place after it was opened: ask_index refuses it, naming the
+// file, before its searches read it (it searched the changed bytes); one loaded into memory
+// answers as before.
+TEST(Ask, AMappedIndexChangedOnDiskIsRefusedBeforeTheSearches) {
+  const SavedKb kb;
+  auto memory = CollectionIndex::open(kb.dir.path(), true, true, /*in_memory=*/true);
+  ASSERT_TRUE(memory.ok());
+  const PrepareRequest req{"出差住宿标准是多少", {}, "", std::nullopt};
+  AnalysisContext ctx;
+  ctx.now = "2026-03-15T10:00:00+08:00";
+  const auto before = ask_index(*kb.planner, req, ctx, *memory, *kb.store);
+  ASSERT_TRUE(before.ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // a new coarse mtime
+  const auto live = kb.index->generation() / kBm25IndexFile;
+  {
+    std::fstream over(live, std::ios::binary | std::ios::in | std::ios::out);
+    over.seekp(64);
+    over.write("XXXX", 4);
+  }
+  auto r = ask_index(*kb.planner, req, ctx, *kb.index, *kb.store);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kIo);
+  EXPECT_EQ(r.error().file, live.string());
+  auto again = ask_index(*kb.planner, req, ctx, *memory, *kb.store);
+  ASSERT_TRUE(again.ok());
+  ASSERT_EQ(again->passages.size(), before->passages.size());
+  for (std::size_t i = 0; i < before->passages.size(); ++i)
+    EXPECT_EQ(again->passages[i].id, before->passages[i].id);
 }
 
 }  // namespace

@@ -39,6 +39,25 @@ const Docs kDocs = {
 double K(double dl) { return 1.2 * (0.25 + 0.75 * dl / 2.75); }
 const double kLn2 = std::log(2.0);
 
+// Ids were checked for control characters but not for valid UTF-8: invalid bytes (a lone
+// surrogate from Python arrives as ED A0 80) went into the index and out to JSON and TSV.
+TEST(Bm25, IdsMustBeValidTextWithoutControlCharacters) {
+  for (const std::string bad :
+       {std::string("\xff"), std::string("a\xed\xa0\x80"), std::string("\xc0\xaf"),
+        std::string("a\x1b"), std::string("a\0b", 3), std::string("a\xc2\x85")}) {
+    auto b = qaplan::Bm25Builder::create();
+    ASSERT_TRUE(b.ok());
+    ASSERT_TRUE(b->add(Q{"x"}, "ok").ok());
+    const qaplan::Status s = b->add(Q{"y"}, bad);
+    ASSERT_FALSE(s.ok()) << bad;
+    EXPECT_EQ(s.error().code, qaplan::ErrorCode::kInvalidInput);
+    EXPECT_EQ(s.error().field, "id");
+  }
+  EXPECT_FALSE(qaplan::check_document_id("\xed\xa0\x80", "ids[3]").ok());
+  EXPECT_EQ(qaplan::check_document_id("\xed\xa0\x80", "ids[3]").error().field, "ids[3]");
+  EXPECT_TRUE(qaplan::check_document_id("文档-1 café").ok());
+}
+
 TEST(Bm25, Statistics) {
   const Bm25Index idx = build(kDocs);
   EXPECT_EQ(idx.size(), 5u);

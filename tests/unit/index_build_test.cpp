@@ -4,18 +4,19 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <filesystem>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
-#include <thread>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/icu.hpp"
+#include "qaplan/io.hpp"
 #include "qaplan/ranking/bm25.hpp"
 #include "qaplan/ranking/corpus.hpp"
-#include "qaplan/io.hpp"
+#include "qaplan/ranking/doc_store.hpp"
 #include "qaplan/ranking/index_dir.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
 
@@ -192,6 +193,33 @@ TEST_F(IndexBuild, AFileChangedUnderAMappedIndexIsRefusedAndMemoryLoadIsImmune) 
   // In memory: nothing on disk reaches it.
   EXPECT_TRUE(memory->unchanged().ok());
   EXPECT_EQ(memory->bm25().search(q, 10), before);
+}
+
+// CURRENT was read by CollectionIndex::open and again by DocStore::open: a build published in
+// between paired generation N's index with generation N+1's documents. The store now comes from
+// the generation the index was opened from.
+TEST_F(IndexBuild, TheStoreComesFromTheIndexsOwnGeneration) {
+  auto publish = [&](const std::string& name, const std::string& prefix) {
+    const fs::path corpus =
+        write(name, "{\"id\":\"" + prefix + "1\",\"text\":\"年假\"}\n{\"id\":\"" + prefix +
+                        "2\",\"text\":\"病假\"}\n");
+    auto bm25 = qaplan::build_bm25_from_jsonl(corpus);
+    ASSERT_TRUE(bm25.ok());
+    auto store = qaplan::make_doc_store(corpus, *bm25);
+    ASSERT_TRUE(store.ok());
+    ASSERT_TRUE(qaplan::save_collection_index(dir_ / "ix", *bm25, nullptr, {}, &*store).ok());
+  };
+  publish("a.jsonl", "a");
+  auto index = qaplan::CollectionIndex::open(dir_ / "ix");
+  ASSERT_TRUE(index.ok());
+  publish("b.jsonl", "b");  // after the index was opened, before its store
+  EXPECT_EQ(index->generation(), dir_ / "ix" / "gen-0");
+  auto store = qaplan::DocStore::open(*index);
+  ASSERT_TRUE(store.ok()) << store.error().to_string();
+  ASSERT_EQ(store->size(), index->size());
+  for (std::size_t d = 0; d < index->size(); ++d)
+    EXPECT_NE(store->line(d).find("\"id\":\"" + index->doc_id(d) + "\""), std::string::npos)
+        << store->line(d);
 }
 
 // The tokenizer skips ICU for pure-ASCII text; that must give exactly ICU's NFKC_Casefold.

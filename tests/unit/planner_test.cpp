@@ -141,6 +141,25 @@ TEST(Planner, CreateRejectsInvalidConfig) {
   EXPECT_EQ(p.error().code, ErrorCode::kInvalidConfig);
 }
 
+// "1 turns" (issue 24, item 9): the history limit's message counts turns in words. A limit of 0
+// — the only one a single turn could exceed — is refused when the Planner is created, so one
+// turn always fits; over the limit the message names the count, the limit and the key.
+TEST(Planner, TheHistoryLimitIsAtLeastOneTurnAndItsMessageCountsTurns) {
+  Config c = load_config(test::shipped_config()).value();
+  c.input.max_history_turns = 0;
+  auto refused = Planner::create(c);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().to_string().find("max_history_turns"), std::string::npos);
+  c.input.max_history_turns = 1;
+  auto p = Planner::create(c);
+  ASSERT_TRUE(p.ok()) << p.error().to_string();
+  EXPECT_TRUE(p->prepare(PrepareRequest{"那病假呢", {"年假怎么申请"}, "", std::nullopt}).ok());
+  auto over = p->prepare(PrepareRequest{"那病假呢", {"你好", "年假怎么申请"}, "", std::nullopt});
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.error().field, "history");
+  EXPECT_EQ(over.error().message, "2 turns, limit 1 ([input] max_history_turns)");
+}
+
 TEST(Planner, ResultValueOnErrorThrows) {
   auto r = planner().prepare(PrepareRequest{"", {}, "", std::nullopt});
   EXPECT_THROW((void)r.value(), BadResultAccess);

@@ -5,6 +5,8 @@
 //
 // BM_SavedSearchThreads: the same top-10 searches over the index saved and opened as a host opens
 // it (mapped), from 1, 2 and 4 threads sharing it; items_per_second is the total over threads.
+// BM_Unchanged: one Bm25Index::unchanged() of that mapped index (one fstat), the check a host
+// runs before each batch of searches.
 //
 //   build*/bench/bm25_bench [--benchmark_filter=…]   (QAPLAN_BM25_BENCH_DOCS overrides 100 000)
 #include <benchmark/benchmark.h>
@@ -149,6 +151,15 @@ BENCHMARK(BM_SavedSearchThreads)
     ->Threads(4)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
+
+void BM_Unchanged(benchmark::State& st) {
+  const qaplan::Bm25Index& idx = saved();
+  for (auto _ : st) {
+    qaplan::Status s = idx.unchanged();
+    benchmark::DoNotOptimize(s);
+  }
+}
+BENCHMARK(BM_Unchanged)->Unit(benchmark::kNanosecond);
 
 }  // namespace
 

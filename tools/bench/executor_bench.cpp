@@ -152,7 +152,7 @@ const SavedKb& saved_kb() {
       std::exit(1);
     }
     k.index = must(qaplan::CollectionIndex::open(k.dir, false));
-    k.store = must(qaplan::DocStore::open(k.dir, k.index->size()));
+    k.store = must(qaplan::DocStore::open(*k.index));
     return k;
   }();
   return kb;

@@ -240,7 +240,7 @@ int main(int argc, char** argv) {
   for (const auto& [dir, is_hybrid] : {std::pair{lexical, false}, std::pair{hybrid, true}}) {
     auto index = qaplan::CollectionIndex::open(dir);
     if (!index.ok()) return std::fprintf(stderr, "%s\n", index.error().to_string().c_str()), 1;
-    auto store = qaplan::DocStore::open(dir, index->size());
+    auto store = qaplan::DocStore::open(*index);
     if (!store.ok()) return std::fprintf(stderr, "%s\n", store.error().to_string().c_str()), 1;
     run(*planner, *index, *store, qs, 1, is_hybrid);  // warm-up pass
     const Stages s = run(*planner, *index, *store, qs, reps, is_hybrid);

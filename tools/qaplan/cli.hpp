@@ -19,6 +19,23 @@ int exit_code_for(ErrorCode code);
 /// Prints "qaplan: <error>" as one line on stderr and returns its exit code.
 int report(const Error& e);
 
+/// Results go to stdout, and a full disk or a closed pipe must not pass as success. While a
+/// StdoutGuard lives, std::cout writes to descriptor 1 through a buffer that keeps the errno of
+/// the first failed write (iostreams and stdio lose it: a later call overwrites errno).
+/// flush_stdout() then returns `status`, or — when a write failed — prints "qaplan: stdout:
+/// cannot write: <errno text>" and returns exit 2. One helper for every command's output.
+class StdoutGuard {
+ public:
+  StdoutGuard();
+  ~StdoutGuard();
+  StdoutGuard(const StdoutGuard&) = delete;
+  StdoutGuard& operator=(const StdoutGuard&) = delete;
+
+ private:
+  std::streambuf* previous_;
+};
+int flush_stdout(int status = kOk);
+
 /// Before a long run, what its output write would meet: `path` is no directory, its directory
 /// exists and a file can be created there now (a probe file, removed at once — a read-only
 /// filesystem or a missing permission fails here, not after the work). kInvalidInput / kIo

@@ -38,17 +38,18 @@ int run_ask(AskOptions& o) {
     if (!v) return report(v.error());
     query_vectors = std::move(*v);
   }
-  auto index = CollectionIndex::open(o.index, !query_vectors.empty());
+  auto index =
+      CollectionIndex::open(o.index, !query_vectors.empty(), true, ranking->load == "memory");
   if (!index) return report(index.error());
-  auto store = DocStore::open(o.index, index->size());
+  auto store = DocStore::open(*index);  // the index's generation, not CURRENT read again
   if (!store) return report(store.error());
   PrepareRequest req{question, o.history, o.scenario, std::nullopt};
   if (!o.source.empty()) req.source = o.source;
   auto r = ask_index(*planner, req, analysis_context(o.analysis), *index, *store, ranking->rrf,
                      query_vectors);
   if (!r) return report(r.error());
-  std::cout << ask_to_json(*r, o.explain, o.pretty) << '\n' << std::flush;
-  return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
+  std::cout << ask_to_json(*r, o.explain, o.pretty) << '\n';
+  return flush_stdout();
 }
 
 }  // namespace

@@ -126,10 +126,13 @@ int run_write_pack(const BenchArgs& a) {
   const fs::path dir(a.write_vector_pack);
   if (Status st = prepare_output_dir(dir, inputs, "--write-vector-pack"); !st)
     return report(st.error());
-  if (Status st = write_file_atomic(dir / kPackIndexFile, pack->index_json, inputs); !st)
-    return report(st.error());
-  if (Status st = write_file_atomic(dir / kPackQueryFile, pack->pack_json, inputs); !st)
-    return report(st.error());
+  // The index and the query vectors are one set: published as one generation under DIR/.lock
+  // like an index build (two renames without the lock could pair one run's index with another's
+  // queries, or leave a half-switched pair after a kill).
+  const std::vector<std::pair<std::string, std::string>> files{
+      {std::string(kPackIndexFile), pack->index_json},
+      {std::string(kPackQueryFile), pack->pack_json}};
+  if (Status st = write_files_atomic(dir, files, inputs); !st) return report(st.error());
   std::cout << (dir / kPackIndexFile).string() << '\n' << (dir / kPackQueryFile).string() << '\n';
   return kOk;
 }

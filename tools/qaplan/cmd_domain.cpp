@@ -90,8 +90,8 @@ int run_build(const DomainOptions& o) {
   j["min_df"] = lex->min_df;
   j["bytes"] = lex->text.size();
   j["timing"] = {{"read_and_count_s", read_s}, {"total_s", seconds_since(t0)}};
-  std::cout << j.dump(o.pretty ? 2 : -1) << '\n' << std::flush;
-  return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
+  std::cout << j.dump(o.pretty ? 2 : -1) << '\n';
+  return flush_stdout();
 }
 
 int run_background(const DomainOptions& o) {
@@ -105,8 +105,8 @@ int run_background(const DomainOptions& o) {
   nlohmann::ordered_json j;
   j["background"] = o.output;
   j["bytes"] = text->size();
-  std::cout << j.dump(o.pretty ? 2 : -1) << '\n' << std::flush;
-  return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
+  std::cout << j.dump(o.pretty ? 2 : -1) << '\n';
+  return flush_stdout();
 }
 
 void add_build(CLI::App& sub, const std::shared_ptr<DomainOptions>& o) {

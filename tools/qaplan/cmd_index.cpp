@@ -147,8 +147,8 @@ int run_index_build(const IndexOptions& o, const RankingConfig& ranking) {
   j["threads"] = o.threads;
   j["timing"] = {{"build_s", secs},
                  {"docs_per_s", secs > 0 ? static_cast<double>(st.docs) / secs : 0.0}};
-  std::cout << j.dump(o.pretty ? 2 : -1) << '\n' << std::flush;
-  return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
+  std::cout << j.dump(o.pretty ? 2 : -1) << '\n';
+  return flush_stdout();
 }
 
 }  // namespace

@@ -56,8 +56,8 @@ int run_kb_build(KbOptions& o) {
     j["question_count"] = built->questions;
     j["questions_sha256"] = built->questions_sha256;
   }
-  std::cout << j.dump(o.pretty ? 2 : -1) << '\n' << std::flush;
-  return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
+  std::cout << j.dump(o.pretty ? 2 : -1) << '\n';
+  return flush_stdout();
 }
 
 }  // namespace

@@ -185,8 +185,8 @@ int run_train(const ModelArgs& a, const GlobalOptions& g) {
   }
   nlohmann::json out = {
       {"output", a.output}, {"sha256", trained->sha256}, {"bytes", trained->bytes.size()}};
-  std::cout << out.dump(g.pretty ? 2 : -1) << '\n' << std::flush;
-  return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
+  std::cout << out.dump(g.pretty ? 2 : -1) << '\n';
+  return flush_stdout();
 }
 
 int run_eval(const ModelArgs& a) {

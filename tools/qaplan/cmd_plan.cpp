@@ -90,6 +90,7 @@ int run_batch(const Planner& planner, const PlanOptions& o, const JsonOptions& j
     const std::optional<std::string> id = parsed.ok() ? parsed->id : batch_line_id(line);
     if (out.ok()) {
       std::cout << with_id(id, *out) << '\n';
+      if (!std::cout) return flush_stdout();  // nobody reads the rest: stop at once
       continue;
     }
     failed = true;

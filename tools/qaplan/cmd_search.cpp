@@ -247,7 +247,7 @@ Status open_saved_index(const SearchOptions& o, const HybridOptions& hopts, Sear
   s.ndocs = s.index->size();
   s.id_of = [&s](std::uint32_t d) { return s.index->doc_id(d); };
   if (o.with_text) {
-    QAPLAN_ASSIGN_OR_RETURN(s.store, DocStore::open(o.index, s.index->size()));
+    QAPLAN_ASSIGN_OR_RETURN(s.store, DocStore::open(*s.index));
   }
   QAPLAN_TRY(tokenize_queries(o, s));
   if (o.mode != "bm25") QAPLAN_TRY(attach_query_vectors(o, s));
@@ -321,8 +321,9 @@ Status run_rounds(const SearchOptions& o, const SearchSession& s, Clock::time_po
                   std::vector<RankedList>& results) {
   results.assign(s.prepared.size(), {});
   double first_ms = -1;
-  // A mapped index written over or truncated in place is refused before it is read (one fstat
-  // per 256 queries); a file replaced by rename leaves the mapping intact.
+  // A mapped index written over or truncated in place is noticed at the start of each round
+  // and every 256 queries (one fstat), and before the results read its ids; a change between
+  // two checks can still be read (docs/indexes.md). A file replaced by rename is harmless.
   constexpr std::size_t kCheckEvery = 256;
   auto one_round = [&](std::vector<double>* lat) -> Status {
     for (std::size_t i = 0; i < s.prepared.size(); ++i) {
@@ -367,6 +368,9 @@ Status run_rounds(const SearchOptions& o, const SearchSession& s, Clock::time_po
 
 int write_results(const SearchOptions& o, const SearchSession& s,
                   const std::vector<RankedList>& results) {
+  // Formatting reads each hit's id from the index: one more batch.
+  if (s.index)
+    if (Status st = s.index->unchanged(); !st) return report(st.error());
   std::string out;
   for (std::size_t i = 0; i < s.prepared.size(); ++i)
     out += o.format == "tsv"
@@ -374,8 +378,8 @@ int write_results(const SearchOptions& o, const SearchSession& s,
                : format_json(s.queries[i].id, results[i], s.id_of, s.prepared[i].tokens.empty(),
                              o.pretty, s.store ? &*s.store : nullptr);
   if (o.output.empty() || o.output == "-") {
-    std::cout << out << std::flush;
-    return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
+    std::cout << out;
+    return flush_stdout();
   }
   if (Status st = write_file_atomic(o.output, out, s.inputs); !st) return report(st.error());
   return kOk;

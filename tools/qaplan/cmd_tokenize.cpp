@@ -40,8 +40,8 @@ int run_tokenize(const TokenizeOptions& o) {
     out += '\n';
   }
   if (o.output.empty() || o.output == "-") {
-    std::cout << out << std::flush;
-    return std::cout ? kOk : report(make_error(ErrorCode::kIo, "cannot write to stdout"));
+    std::cout << out;
+    return flush_stdout();
   }
   if (Status s = write_file_atomic(o.output, out, {o.input}); !s) return report(s.error());
   return kOk;

@@ -14,24 +14,12 @@
 #include "config_lookup.hpp"
 #include "qaplan/version.hpp"
 
-namespace {
-
-// Results go to stdout: a full disk or a closed pipe must not pass as success, for --help and
-// --version as for any subcommand's output.
-int checked_stdout(int status) {
-  if (std::cout.flush() && std::fflush(stdout) == 0) return status;
-  if (status != qaplan::cli::kOk) return status;
-  std::cerr << "qaplan: cannot write to stdout" << (errno ? ": " : "")
-            << (errno ? std::strerror(errno) : "") << '\n';
-  return qaplan::cli::kInvalid;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   using namespace qaplan::cli;
   // Ctrl-C or a kill during a build or a report leaves no temp or staging file behind.
   qaplan::remove_temp_files_on_signals();
+  // Every command's stdout goes through one checked buffer (flush_stdout reports its errno).
+  const StdoutGuard stdout_guard;
   // CLI11 answers --version as soon as it meets the flag, before it reads the rest: an argument
   // beside it would pass unread.
   for (int i = 1; i < argc && argc > 2; ++i)
@@ -84,11 +72,11 @@ int main(int argc, char** argv) {
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
-      return checked_stdout(app.exit(e) == 0 ? kOk : kInvalid);
+      return flush_stdout(app.exit(e) == 0 ? kOk : kInvalid);
     } catch (const CLI::CallForAllHelp& e) {
-      return checked_stdout(app.exit(e) == 0 ? kOk : kInvalid);
+      return flush_stdout(app.exit(e) == 0 ? kOk : kInvalid);
     } catch (const CLI::CallForVersion& e) {
-      return checked_stdout(app.exit(e) == 0 ? kOk : kInvalid);
+      return flush_stdout(app.exit(e) == 0 ? kOk : kInvalid);
     } catch (const CLI::ParseError& e) {
       // Usage errors are one line, like every other error (CLI11 would print two).
       std::string msg = e.what();
@@ -124,7 +112,7 @@ int main(int argc, char** argv) {
     spdlog::set_level(spdlog::level::from_str(g.log_level));
     for (auto* sub : app.get_subcommands())
       if (auto it = runners.find(sub); it != runners.end()) {
-        return checked_stdout(it->second());
+        return flush_stdout(it->second());
       }
     return kInvalid;
   } catch (const std::exception& e) {

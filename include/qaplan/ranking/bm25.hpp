@@ -131,9 +131,11 @@ class QAPLAN_API Bm25Index {
   static Result<Bm25Index> open(const std::filesystem::path& path, const Bm25OpenOptions& opts = {});
 
   /// OK unless the file this index maps was written over or truncated in place since it was
-  /// opened (one fstat; always OK for an index in memory). Call it before a batch of searches:
-  /// reading a changed mapping would rank against other bytes or die with SIGBUS.
-  /// Errors: kIo naming the file.
+  /// opened (one fstat of the kept descriptor: size and mtime; always OK for an index in
+  /// memory). Call it before a batch of searches: reading a changed mapping would rank against
+  /// other bytes or die with SIGBUS. It notices a change at the next call only: a change during
+  /// a batch can still be read (use `in_memory` to survive any change). Errors: kIo naming the
+  /// file.
   Status unchanged() const;
 
   /// The same checks as `open()` on an image held in memory (copied; e.g. from a blob store).
@@ -179,6 +181,11 @@ class QAPLAN_API Bm25Index {
   std::shared_ptr<const internal::Bm25Data> impl_;
 };
 
+/// A document id as every index keeps it (they reach JSON and TSV output, logs and engine
+/// requests): non-empty, valid UTF-8 (RFC 3629: no surrogates, no overlong forms) and without
+/// control characters (C0, DEL, C1). Errors: kInvalidInput naming `field`.
+QAPLAN_API Status check_document_id(std::string_view id, std::string_view field = "id");
+
 /// Builds a `Bm25Index` one document at a time without keeping the documents: each call to
 /// `add()` folds the document's (term, frequency) pairs into per-term compressed buffers, so
 /// memory is bounded by the index being built. `finish()` sorts the dictionary, encodes the
@@ -192,8 +199,8 @@ class QAPLAN_API Bm25Builder {
 
   /// Adds the next document (its index is the number of documents added before). `id` is kept
   /// when not empty (all documents must then have one). Errors: kInvalidInput for more than
-  /// 2^32 − 2 documents, for a document with more than 2^32 − 1 tokens, or for an id given to
-  /// some documents and not others.
+  /// 2^32 − 2 documents, for a document with more than 2^32 − 1 tokens, for an id given to
+  /// some documents and not others, an id check_document_id() refuses, or a duplicate id.
   Status add(std::span<const std::string> tokens, std::string_view id = {});
   Status add(const std::vector<std::string>& tokens, std::string_view id = {}) {
     return add(std::span<const std::string>(tokens), id);

@@ -12,6 +12,7 @@
 
 #include "qaplan/export.hpp"
 #include "qaplan/ranking/bm25.hpp"
+#include "qaplan/ranking/index_dir.hpp"
 #include "qaplan/status.hpp"
 
 namespace qaplan {
@@ -26,11 +27,12 @@ QAPLAN_API Result<std::string> make_doc_store(const std::filesystem::path& corpu
 
 class QAPLAN_API DocStore {
  public:
-  /// Reads docs.jsonl of DIR's live generation (or of DIR without generations) into memory.
-  /// `documents` is the index's size, which the store must match. Errors: kIo naming the file
-  /// (an index built without a store says so and how to rebuild it), kInvalidInput on a size
-  /// mismatch.
-  static Result<DocStore> open(const std::filesystem::path& dir, std::size_t documents);
+  /// Reads docs.jsonl of the generation `index` was opened from (CollectionIndex::generation():
+  /// DIR/CURRENT is not read again, so a build published in between cannot hand this index the
+  /// next generation's documents) into memory. It must hold index.size() documents. Errors: kIo
+  /// naming the file (an index built without a store says so and how to rebuild it),
+  /// kInvalidInput on a size mismatch.
+  static Result<DocStore> open(const CollectionIndex& index);
 
   std::size_t size() const noexcept { return offsets_.empty() ? 0 : offsets_.size() - 1; }
   /// Document `doc`'s corpus line (a JSON object), without its "\n".

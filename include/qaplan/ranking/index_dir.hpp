@@ -68,6 +68,12 @@ class QAPLAN_API CollectionIndex {
   /// Bm25Index::unchanged() of the mapped file: call before a batch of searches.
   Status unchanged() const { return bm25_->unchanged(); }
 
+  /// The directory of the generation this index was opened from (DIR/gen-N, or DIR itself
+  /// without generations). DIR/CURRENT is read once, by open(): every other file of the index
+  /// (DocStore::open(const CollectionIndex&)) comes from here, so a build published meanwhile
+  /// cannot pair this generation's index with the next one's files.
+  const std::filesystem::path& generation() const noexcept { return generation_; }
+
   const Bm25Index& bm25() const noexcept { return *bm25_; }
   /// The vector index, or nullptr when the directory has none (or it was not loaded).
   const VectorIndex* vectors() const noexcept { return vectors_.get(); }
@@ -78,6 +84,7 @@ class QAPLAN_API CollectionIndex {
   CollectionIndex() = default;
   std::optional<Bm25Index> bm25_;
   std::shared_ptr<const VectorIndex> vectors_;
+  std::filesystem::path generation_;
 };
 
 /// Publishes bm25.qidx, when `vectors` is given hnsw.qidx (row i = document i), and when

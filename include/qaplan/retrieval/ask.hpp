@@ -60,7 +60,8 @@ struct AskResult {
 };
 
 /// Errors: as Planner::prepare / analyze (kInvalidInput naming the field), kInvalidInput when a
-/// query text cannot be tokenized.
+/// query text cannot be tokenized, kIo naming bm25.qidx when a mapped index changed on disk since
+/// it was opened (CollectionIndex::unchanged(), checked before the searches).
 ///
 /// `query_vectors`: embeddings of the query texts, the main query first, in the order of
 /// AskResult::queries (the caller's embedder; qaplan embeds nothing). With an index that holds

@@ -24,8 +24,9 @@ class MappedFile {
   void release(std::size_t upto) const noexcept;
   /// OK while the mapped file is as it was opened: its inode's size and mtime (fstat on the
   /// descriptor kept open) are unchanged. A file written over in place (`cp new old`) or
-  /// truncated is refused before it is read — its pages would be the new bytes or SIGBUS; a file
-  /// replaced by rename is another inode and leaves this mapping intact. Errors: kIo naming it.
+  /// truncated is refused at the next call — its pages would be the new bytes or SIGBUS; what is
+  /// read between two calls is not protected. A file replaced by rename is another inode and
+  /// leaves this mapping intact. Errors: kIo naming it.
   Status unchanged() const;
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
