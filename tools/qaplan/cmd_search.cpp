@@ -441,8 +441,8 @@ Runner register_search(CLI::App& app, GlobalOptions& g) {
                 "each hit also carries its document's text (from the index's docs.jsonl; --index "
                 "and --format json)");
   sub->add_flag("--pretty", o->pretty, "indent JSON output (default: one object per line)");
-  sub->add_option("--load", o->load, "with --index: mmap (map the file; a file written over in "
-                  "place is refused) | memory (read it into memory: immune to changes on disk) "
+  sub->add_option("--load", o->load, "with --index: mmap (map the file; a change on disk is "
+                  "refused at the next check, not in between) | memory (read it into memory: immune to changes on disk) "
                   "(default: [ranking.index] load)")
       ->check(CLI::IsMember({"mmap", "memory"}));
   return [o, &g] {

@@ -24,7 +24,7 @@ struct RankingConfig {
   RrfOptions rrf;
   double current_vector_threshold = 0.57;  ///< deployed cosine threshold (bench `vector_current`), [0, 1]
   /// [ranking.index] load: how a saved index's BM25 file is opened — "mmap" (shared page cache;
-  /// a file written over in place is refused at the next batch) or "memory" (read into memory:
+  /// a file changed on disk is refused at the next check, not between two) or "memory" (read into memory:
   /// immune to any change on disk, costs the file's size in RAM per process).
   std::string load = "mmap";
   std::string origin = "<memory>";         ///< file the config came from, used in error context
