@@ -406,6 +406,25 @@ TEST(RewriteRules, APersonIsFoundByTheShapeOfTheirName) {
   EXPECT_TRUE(has(there.query, "刘芳明天在吗")) << there.query;
 }
 
+// A noun names people by its last morpheme ([rewrite] person_heads): 他们 / 她们 take it up; a noun
+// the turn itself repeats is not what its pronoun means; a turn that names the people before its
+// own pronoun is left as typed.
+TEST(RewriteRules, APersonNounIsFoundByItsEnding) {
+  EXPECT_EQ(rewrite("他们每天工作几小时", {"快递员的工资怎么算"}).query, "快递员每天工作几小时");
+  EXPECT_EQ(rewrite("她们一般多大年纪", {"哪些女演员拿过金马奖"}).query, "女演员一般多大年纪");
+  EXPECT_EQ(rewrite("他们平均有几个孩子", {"有多少球员夫妻有了孩子又离婚"}).query,
+            "球员夫妻平均有几个孩子");
+  // The asker's own noun, not the one the answer names.
+  EXPECT_EQ(rewrite("他们的工牌多久能领到", {"新来的实习生要办工牌吗", "要，由部门主管在行政前台代领。"})
+                .query,
+            "实习生的工牌多久能领到");
+  const std::string in_turn = "告诉我哪些作家得过诺贝尔奖，他们写过什么";
+  EXPECT_TRUE(has(rewrite(in_turn, {"今天天气不错"}).query, "他们写过什么"));
+  // A word with such an ending that names no one (账户) is passed over.
+  EXPECT_EQ(rewrite("他们多久能处理好", {"账户被冻结了，工作人员说要再审核"}).query,
+            "工作人员多久能处理好");
+}
+
 TEST(RewriteRules, AConditionAsksThePreviousQuestionInAnotherCase) {
   const auto same = rewrite("如果是中途入职呢", {"年终奖怎么计算"});
   EXPECT_TRUE(has(same.query, "如果是中途入职")) << same.query;

@@ -231,6 +231,9 @@ struct RewriteConfig {
   /// Surnames and titles by which 他 / 她 finds a name ICU's dictionary lacks (张|敏, 陈|经理)
   std::vector<std::string> person_surnames;
   std::vector<std::string> person_titles;  ///< 经理, 老师, 主管: a surname before one is a person
+  /// Endings of nouns that name people (员, 者, 人, 师, 星): 他们 after 哪些明星… is the 明星
+  std::vector<std::string> person_heads;
+  std::vector<std::string> not_person_nouns;  ///< 发生, 账户, 排队: such an ending, not a person
   std::vector<std::string> ellipsis_markers;  ///< stripped from a fragment: 那, 还有, what about
   std::vector<std::string> condition_markers;  ///< 如果, 要是, 万一, what if
   std::vector<std::string> comparison_markers;  ///< 和, 跟, 相比, compared with

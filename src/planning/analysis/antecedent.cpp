@@ -69,6 +69,34 @@ std::optional<std::string> name_in(std::string_view turn, const PhraseReader& re
   return std::nullopt;
 }
 
+// A noun that names people by its ending (明星, 离异的明星 → 明星, 明星夫妻, 新员工): in the first
+// span of `turn` that has one, its longest leading run of words, two or more characters long, that
+// ends in one of `[rewrite] person_heads` (作家 of 作家得过诺贝尔奖); never one of `not_person_nouns`
+// nor one `question` repeats (他们平均有多少子女 after …明星夫妻有了子女…: the pronoun cannot stand
+// for a noun its own turn names). Chinese marks a person noun by its last morpheme (员, 者, 人,
+// 师), so no list of the nouns themselves is needed; the first one is the subject or topic, which
+// a subject pronoun most often takes up.
+std::optional<std::string> person_noun(std::string_view turn, std::string_view question,
+                                       const PhraseReader& reader) {
+  const RewriteConfig& rw = reader.lex().config().rewrite;
+  auto names_people = [&](std::string_view s) {
+    if (count_code_points(s) < 2 || question.find(s) != std::string_view::npos ||
+        listed(rw.not_person_nouns, s))
+      return false;
+    return std::any_of(rw.person_heads.begin(), rw.person_heads.end(),
+                       [&](const std::string& h) { return s.ends_with(h); });
+  };
+  const std::vector<Token> words = words_of(turn);
+  for (const Span& span : reader.spans(turn)) {
+    if (span.ascii) continue;
+    for (std::size_t k = words.size(); k-- > 0;)
+      if (words[k].end <= span.end && words[k].end > span.begin &&
+          names_people(slice(turn, span.begin, words[k].end)))
+        return std::string(slice(turn, span.begin, words[k].end));
+  }
+  return std::nullopt;
+}
+
 // Where an English noun phrase begins with its definite determiner or possessive (the NDA
 // template, our VPN): "it" stands for the whole phrase, so the rewrite keeps it ("can i modify
 // the nda template", not "can i modify nda template"). An indefinite a/an is not carried.
@@ -88,18 +116,27 @@ std::uint32_t with_determiner(std::string_view prev, std::uint32_t begin) {
 }  // namespace
 
 // Whom 他 / 她 / 他们 stands for: a name in the newest turn; else the one the previous question
-// asked about (公司的DPO是谁 → 公司的DPO); else a name in an older turn of the window. Nullopt
-// leaves it to the thing rule (the previous question's most specific phrase).
+// asked about (公司的DPO是谁 → 公司的DPO); else a noun naming people in the previous question (新来
+// 的实习生…), then in the newest turn (哪些明星); else a name or such a noun in an older turn of the
+// window. Nullopt leaves it to the thing rule (the previous question's most specific phrase).
 std::optional<std::string> person_antecedent(const std::vector<std::string_view>& window,
                                              std::string_view prev, const std::vector<Span>& prev_spans,
-                                             const ScannedQuery& prev_scan, std::string_view pronoun,
-                                             const PhraseReader& reader) {
+                                             const ScannedQuery& prev_scan, std::string_view question,
+                                             std::string_view pronoun, const PhraseReader& reader) {
   const bool plural = pronoun.ends_with("们") || pronoun == "they" || pronoun == "them";
   if (auto name = name_in(window.front(), reader, plural)) return name;
   if (auto who = who_was_asked(prev, prev_spans, prev_scan, reader.lex().ids())) return who;
-  for (std::size_t i = 1; i < window.size(); ++i)
+  if (auto noun = person_noun(prev, question, reader)) return noun;
+  if (auto noun = person_noun(window.front(), question, reader)) return noun;
+  for (std::size_t i = 1; i < window.size(); ++i) {
     if (auto name = name_in(window[i], reader, plural)) return name;
+    if (auto noun = person_noun(window[i], question, reader)) return noun;
+  }
   return std::nullopt;
+}
+
+bool names_a_person(std::string_view text, const PhraseReader& reader) {
+  return name_in(text, reader, false) || person_noun(text, {}, reader);
 }
 
 // Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
@@ -126,7 +163,10 @@ std::string thing_antecedent(std::string_view prev, const std::vector<Span>& pre
   auto entity = [&](std::size_t k) {
     return prev_spans[k].strong || container_begin(prev, prev_spans, k) != prev_spans[k].begin;
   };
+  // A bare number (2002 of 在2002年之前) is a time or a quantity the thing is described by.
   auto describes = [&](std::size_t k) {
+    const std::string_view s = slice(prev, prev_spans[k].begin, prev_spans[k].end);
+    if (s.find_first_not_of("0123456789.,") == std::string_view::npos) return true;
     if (slice(prev, prev_spans[k].end, prev_spans[k].end + 3) == "的") return true;
     for (const CueHit& h : prev_scan.hits)
       if (h.list == ids.question_word && h.end == prev_spans[k].begin) return true;

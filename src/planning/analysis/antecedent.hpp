@@ -11,12 +11,18 @@
 namespace qaplan::internal {
 
 /// Whom 他 / 她 / 他们 stands for: a name in the newest turn; else the one the previous question
-/// asked about (公司的DPO是谁 → 公司的DPO); else a name in an older turn of the window. Nullopt
-/// leaves it to the thing rule (the previous question's most specific phrase).
+/// asked about (公司的DPO是谁 → 公司的DPO); else a noun naming people (`[rewrite] person_heads`:
+/// 明星, 新员工) that `question` does not repeat, in the previous question, then in the newest
+/// turn; else a name or such a noun in an older turn of the window.
+/// Nullopt leaves it to the thing rule (the previous question's most specific phrase).
 std::optional<std::string> person_antecedent(const std::vector<std::string_view>& window,
                                              std::string_view prev, const std::vector<Span>& prev_spans,
-                                             const ScannedQuery& prev_scan, std::string_view pronoun,
+                                             const ScannedQuery& prev_scan, std::string_view question,
+                                             std::string_view pronoun,
                                              const PhraseReader& reader);
+
+/// True when `text` names a person: a name ICU does not know or a noun ending in a person head.
+bool names_a_person(std::string_view text, const PhraseReader& reader);
 
 /// What 它 / 这个 / 那个 stands for: the previous question's most specific span (an identifier, a
 /// 《title》 or a run looked up in a container first, then the longest; not a modifier or a

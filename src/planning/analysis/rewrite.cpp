@@ -153,9 +153,12 @@ std::optional<Step> pronoun_step(const TurnView& t) {
   for (auto [list, person] : {std::pair{ids.person_pronoun, true}, std::pair{ids.thing_pronoun, false}}) {
     const auto hit = first_hit(t.q, list);
     if (!hit || hit->end > t.text.size()) continue;
+    // 哪些明星…告诉我他们…: the turn names whom its own pronoun means.
+    if (person && names_a_person(t.text.substr(0, hit->begin), t.reader))
+      return Step{std::string(t.question), "pronoun:in_turn"};
     std::optional<std::string> antecedent;
     if (person)
-      antecedent = person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan,
+      antecedent = person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan, t.text,
                                      slice(t.text, hit->begin, hit->end), t.reader);
     if (!antecedent && t.h.topic())
       antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);

@@ -285,6 +285,8 @@ Status read_rewrite(Reader& r, RewriteConfig& w) {
   QAPLAN_TRY(read_cues(r, "sequence_markers", w.sequence_markers, false));
   QAPLAN_TRY(read_cues(r, "person_surnames", w.person_surnames, false));
   QAPLAN_TRY(read_cues(r, "person_titles", w.person_titles, false));
+  QAPLAN_TRY(read_cues(r, "person_heads", w.person_heads, false));
+  QAPLAN_TRY(read_cues(r, "not_person_nouns", w.not_person_nouns, false));
   QAPLAN_TRY(r.get("prompt", w.prompt, true));
   for (auto [key, text, required] : {std::tuple{"hyde_prompt", &w.hyde_prompt, true},
                                      std::tuple{"step_back_prompt", &w.step_back_prompt, true},

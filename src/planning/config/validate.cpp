@@ -121,7 +121,8 @@ Status validate_word_lists(const Config& c) {
                            &c.rewrite.thing_pronouns, &c.rewrite.ellipsis_markers,
                            &c.rewrite.condition_markers, &c.rewrite.comparison_markers,
                            &c.rewrite.elaboration_markers, &c.rewrite.question_words,
-                           &c.rewrite.person_surnames, &c.rewrite.person_titles,
+                           &c.rewrite.person_surnames, &c.rewrite.person_titles, &c.rewrite.person_heads,
+                           &c.rewrite.not_person_nouns,
                            &c.rewrite.sequence_markers})
     if (auto m = internal::check_cue_list(*list); !m.empty()) return bad(c, "word list", m);
   for (std::string_view key : kReplyKeys) {
