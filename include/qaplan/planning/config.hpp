@@ -239,6 +239,12 @@ struct RewriteConfig {
   std::vector<std::string> comparison_markers;  ///< 和, 跟, 相比, compared with
   std::vector<std::string> elaboration_markers;  ///< 详细说说, 说清楚一点, tell me more
   std::vector<std::string> sequence_markers;  ///< ask for the next step: 接下来, 之后, then what
+  /// Replies to a statement (docs/rewrite.md#replies-to-a-statement): the words a speaker opens
+  /// with (我, 我们), agreement (我也是), asking whether it holds (是吗, 真的吗), hearsay frames (听说)
+  std::vector<std::string> speaker_words;
+  std::vector<std::string> also_markers;
+  std::vector<std::string> confirm_markers;
+  std::vector<std::string> report_frames;
   std::vector<std::string> question_words;  ///< mark a predicate: 怎么, 多少, 几, 吗, how, what
   std::string prompt;  ///< multi_query template; {q} = the question, {history} = the summary
   std::string hyde_prompt;           ///< hyde template (a hypothetical answer passage)

@@ -12,6 +12,7 @@
 #include "planning/analysis/phrases.hpp"
 #include "planning/analysis/rewrite_check.hpp"
 #include "planning/analysis/segment.hpp"
+#include "planning/analysis/statement_reply.hpp"
 
 namespace qaplan::internal {
 
@@ -174,14 +175,25 @@ std::optional<Step> pronoun_step(const TurnView& t) {
   return std::nullopt;
 }
 
-// 1a. The next step after a statement of where the user is (我在费控系统提交了报销单 + 主管批完
+// 1a. A reply to the statement the newest turn made (我不打篮球了 + 为什么, + 我也是, + 真的吗):
+// built from that statement (statement_reply.hpp). The newest turn is a statement when the previous
+// question is an older turn or none.
+std::optional<Step> statement_reply_step(const TurnView& t, std::string_view frag) {
+  const std::string_view newest = t.h.window.front();
+  const bool statement = !t.h.prev_is_question || t.h.prev.data() != newest.data();
+  auto reply = reply_to_statement(newest, statement, frag, t.reader);
+  if (!reply) return std::nullopt;
+  return Step{std::move(reply->text), reply->reason};
+}
+
+// 1b. The next step after a statement of where the user is (我在费控系统提交了报销单 + 主管批完
 // 之后呢): the statement, then the turn — never the turn's words in the statement's place.
 std::optional<Step> sequence_step(const TurnView& t, std::string_view frag) {
   if (t.h.prev_is_question || !t.q.has(t.lex.ids().sequence_marker)) return std::nullopt;
   return Step{join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix:next_step"};
 }
 
-// 1b. A request to say more (详细说说, 说清楚一点) with no words of its own asks the previous
+// 1c. A request to say more (详细说说, 说清楚一点) with no words of its own asks the previous
 // question — or the topic the user named (合同里的违约金条款) — again in more detail: the request
 // in front of it. After an answer it continues the answer. Never a noun in the topic's place.
 std::optional<Step> elaboration_step(const TurnView& t, std::string_view frag) {
@@ -361,6 +373,7 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   if (!h.topic()) return done({std::string(question), "no_antecedent"});
   bool asks_ne = false;
   const std::string_view frag = fragment_of(t, asks_ne);
+  if (auto s = statement_reply_step(t, frag)) return done(std::move(*s));
   if (auto s = sequence_step(t, frag)) return done(std::move(*s));
   if (auto s = elaboration_step(t, frag)) return done(std::move(*s));
   if (auto s = condition_step(t)) return done(std::move(*s));

@@ -283,6 +283,10 @@ Status read_rewrite(Reader& r, RewriteConfig& w) {
   // Optional: a rules file written before the list existed keeps working, with no elaboration rule.
   QAPLAN_TRY(read_cues(r, "elaboration_markers", w.elaboration_markers, false));
   QAPLAN_TRY(read_cues(r, "sequence_markers", w.sequence_markers, false));
+  QAPLAN_TRY(read_cues(r, "speaker_words", w.speaker_words, false));
+  QAPLAN_TRY(read_cues(r, "also_markers", w.also_markers, false));
+  QAPLAN_TRY(read_cues(r, "confirm_markers", w.confirm_markers, false));
+  QAPLAN_TRY(read_cues(r, "report_frames", w.report_frames, false));
   QAPLAN_TRY(read_cues(r, "person_surnames", w.person_surnames, false));
   QAPLAN_TRY(read_cues(r, "person_titles", w.person_titles, false));
   QAPLAN_TRY(read_cues(r, "person_heads", w.person_heads, false));

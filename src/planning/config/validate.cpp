@@ -123,7 +123,9 @@ Status validate_word_lists(const Config& c) {
                            &c.rewrite.elaboration_markers, &c.rewrite.question_words,
                            &c.rewrite.person_surnames, &c.rewrite.person_titles, &c.rewrite.person_heads,
                            &c.rewrite.not_person_nouns,
-                           &c.rewrite.sequence_markers})
+                           &c.rewrite.sequence_markers, &c.rewrite.speaker_words,
+                           &c.rewrite.also_markers, &c.rewrite.confirm_markers,
+                           &c.rewrite.report_frames})
     if (auto m = internal::check_cue_list(*list); !m.empty()) return bad(c, "word list", m);
   for (std::string_view key : kReplyKeys) {
     const auto it = c.route.replies.find(std::string(key));

@@ -1,0 +1,80 @@
+#include "planning/analysis/statement_reply.hpp"
+
+#include <algorithm>
+
+#include "common/utf8.hpp"
+#include "planning/analysis/phrases.hpp"
+#include "planning/analysis/segment.hpp"
+
+namespace qaplan::internal {
+namespace {
+
+bool listed(const std::vector<std::string>& list, std::string_view word) {
+  return std::find(list.begin(), list.end(), word) != list.end();
+}
+
+// `text` without the speaker it opens with (我 of 我不打篮球了; ICU glues 我 to a function word: 我是,
+// 我把): the rest, or nullopt when the text opens otherwise (我国 is a noun), nothing follows, or
+// a plural speaker only owns the subject (我们部门周五要团建: two content words of two or more
+// characters follow it; after 我 they are a predicate: 我从来不吃香菜).
+std::optional<std::string_view> after_speaker(std::string_view text, const PhraseReader& reader) {
+  const std::vector<Token> t = segment_words(text);
+  if (t.empty()) return std::nullopt;
+  const std::string_view first = t.front().text(text);
+  auto content = [&](std::size_t i) {
+    const std::string_view w = t[i].text(text);
+    return t[i].word && !t[i].single_han && !reader.is_function(w) && !reader.of_function_chars(w);
+  };
+  for (const std::string& w : reader.lex().config().rewrite.speaker_words) {
+    if (!first.starts_with(w) || (first != w && !reader.of_function_chars(first))) continue;
+    const std::string_view rest = trim_start(text.substr(w.size()));
+    if (rest.empty() || rest.starts_with("的")) return std::nullopt;  // 我的加班申请: an owner
+    if (first == w && count_code_points(w) > 1 && t.size() > 2 && content(1) && content(2))
+      return std::nullopt;
+    return rest;
+  }
+  return std::nullopt;
+}
+
+// The statement without a hearsay frame in front (听说…, 你知道吗，…): what it reports.
+std::string_view reported(std::string_view said, const std::vector<std::string>& frames) {
+  for (bool again = true; again;) {
+    again = false;
+    for (const std::string& f : frames)
+      if (said.starts_with(f) && said.size() > f.size()) {
+        said = trim_start(said.substr(f.size()));
+        again = true;
+      }
+  }
+  return said;
+}
+
+}  // namespace
+
+std::optional<StatementReply> reply_to_statement(std::string_view said, bool statement,
+                                                 std::string_view turn, const PhraseReader& reader) {
+  const RewriteConfig& cfg = reader.lex().config().rewrite;
+  said = trim_end(said);
+  if (said.empty() || turn.empty()) return std::nullopt;
+  // A question that only frames a report (你知道吗，柯南已经连载三十年了) states it all the same.
+  if (!statement && reported(said, cfg.report_frames).size() == said.size()) return std::nullopt;
+  const auto rest = after_speaker(said, reader);
+  if (rest && (turn == "为什么" || turn == "为啥"))
+    return StatementReply{std::string(turn) + std::string(*rest), "statement_why:speaker"};
+  if (rest && listed(cfg.also_markers, turn)) {
+    // The marker's own speaker (我, 我们) says it too: 我也 + what was said after its speaker.
+    const auto own = after_speaker(turn, reader);
+    const std::string_view who = own ? turn.substr(0, turn.size() - own->size()) : turn.substr(0, 0);
+    if (who.empty()) return std::nullopt;
+    const std::string_view body = rest->starts_with("也") ? rest->substr(3) : *rest;
+    return StatementReply{std::string(trim_end(who)) + "也" + std::string(body), "also"};
+  }
+  if (listed(cfg.confirm_markers, turn)) {
+    const std::string_view s = reported(said, cfg.report_frames);
+    if (s.empty() || s.ends_with("吗")) return std::nullopt;
+    return StatementReply{std::string(s) + "吗", "confirm"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace qaplan::internal

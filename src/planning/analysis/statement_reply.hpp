@@ -1,0 +1,31 @@
+#pragma once
+// A reply to what the user's previous turn stated (我不打篮球了 + 为什么; 我喜欢看悬疑片 + 我也是;
+// 听说GTA6明年发售 + 真的吗): the turn asks about, or agrees with, the statement itself, so the
+// rewrite is built from the statement, not from a topic slotted into the turn
+// (docs/rewrite.md#replies-to-a-statement).
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "planning/analysis/phrases.hpp"
+
+namespace qaplan::internal {
+
+struct StatementReply {
+  std::string text;
+  const char* reason;
+};
+
+/// The rewrite of `turn` (markers and a closing 呢 already stripped) as a reply to `said`, the
+/// newest turn of the history; `statement` when that turn is no question (a question that only
+/// frames a report, 你知道吗，…, counts as one); nullopt when `turn` is no such reply.
+/// - 为什么 / 为啥 after a statement in the first person (`[rewrite] speaker_words`): why of what
+///   the speaker said, without the speaker (为什么不打篮球了; reason `statement_why:speaker`);
+/// - a word of `also_markers` (我也是) after such a statement: the statement said of the user too
+///   (我也喜欢看悬疑片; reason `also`);
+/// - a word of `confirm_markers` (是吗, 真的吗): the statement without a hearsay frame of
+///   `report_frames` (听说, 你知道吗) asked as a yes-or-no question (GTA6明年发售吗; reason `confirm`).
+std::optional<StatementReply> reply_to_statement(std::string_view said, bool statement,
+                                                 std::string_view turn, const PhraseReader& reader);
+
+}  // namespace qaplan::internal
