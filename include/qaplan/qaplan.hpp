@@ -3,7 +3,8 @@
 /// host needs.
 ///  - planning (qaplan::planning): question → route → intent → RetrievalPlan → analysis
 ///  - ranking (qaplan::ranking): tokenizer, BM25, HNSW vectors, RRF, saved indexes, document store
-///  - eval (qaplan::eval): the KB executor, `ask`, datasets, metrics, calibration, harnesses
+///  - retrieval (qaplan::retrieval): the KB and its executor, `ask`, the hybrid searcher
+///  - eval (qaplan::eval): datasets, metrics, calibration, harnesses
 ///  - engines (qaplan::engines): the plan as Elasticsearch / OpenSearch / Milvus requests
 /// Left out: qaplan/eval/svg.hpp (the charts of the evaluation reports, not a host API; include it
 /// by name). tests/unit/umbrella_test.cpp fails when a header is neither here nor named above.
@@ -29,7 +30,6 @@
 #include "qaplan/ranking/doc_store.hpp"
 #include "qaplan/ranking/embedder.hpp"
 #include "qaplan/ranking/fusion.hpp"
-#include "qaplan/ranking/hybrid.hpp"
 #include "qaplan/ranking/index_dir.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
 #include "qaplan/ranking/types.hpp"
@@ -37,6 +37,7 @@
 
 #include "qaplan/retrieval/ask.hpp"
 #include "qaplan/retrieval/executor.hpp"
+#include "qaplan/retrieval/hybrid.hpp"
 #include "qaplan/retrieval/kb.hpp"
 
 #include "qaplan/eval/bench.hpp"
