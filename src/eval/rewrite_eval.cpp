@@ -9,6 +9,7 @@
 #include <set>
 
 #include "common/json_reader.hpp"
+#include "eval/evidence_rank.hpp"
 #include "eval/labels_check.hpp"
 #include "common/jsonl_lines.hpp"
 #include "eval/report_util.hpp"
@@ -170,25 +171,9 @@ Config variants_forced(Config c) {
 
 void judge(const KbIndex& kb, const FollowupQuestion& q, const Execution& e, ArmOutcome& a) {
   a.ranks.clear();
-  if (q.expected_faq_id) {
-    std::optional<std::size_t> rank;
-    for (std::size_t i = 0; i < e.faq_hits.size(); ++i)
-      if (e.faq_hits[i].id == *q.expected_faq_id) {
-        rank = i + 1;
-        break;
-      }
-    a.ranks.push_back(rank);
-  }
-  for (const std::string& c : q.expected_chunk_ids) {
-    std::optional<std::size_t> rank;
-    if (auto s = kb.section_of_chunk(c))
-      for (std::size_t i = 0; i < e.doc_hits.size(); ++i)
-        if (e.doc_hits[i].item == *s) {
-          rank = i + 1;
-          break;
-        }
-    a.ranks.push_back(rank);
-  }
+  if (q.expected_faq_id) a.ranks.push_back(internal::faq_rank(e, *q.expected_faq_id));
+  for (const std::string& c : q.expected_chunk_ids)
+    a.ranks.push_back(internal::chunk_rank(kb, e, c));
 }
 
 void run_arm(const Preparation& prep, const KbIndex& kb, const FollowupQuestion& q,
