@@ -17,7 +17,8 @@
 #include "qaplan/eval/scope.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
 #include "qaplan/eval/vector_pack.hpp"
-#include "qaplan/ranking/hybrid.hpp"
+#include "qaplan/retrieval/hybrid.hpp"
+#include "retrieval/fusion.hpp"
 
 namespace qaplan {
 namespace {
@@ -145,12 +146,7 @@ constexpr const char* kScoreNames[] = {"cosine", "bm25", "rrf", "cosine"};
 
 RankedList method_list(const HybridHits& r, std::size_t method) {
   if (method == kBm25) return r.bm25;
-  if (method == kRrf) {
-    RankedList out;
-    out.reserve(r.fused.size());
-    for (const FusedHit& h : r.fused) out.push_back({h.doc, h.score});
-    return out;
-  }
+  if (method == kRrf) return internal::fused_scores(r.fused);
   return r.vector;  // vector and vector_current
 }
 

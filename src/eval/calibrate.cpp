@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "qaplan/eval/svg.hpp"
+#include "eval/svg.hpp"
 
 namespace qaplan {
 namespace {

@@ -10,7 +10,7 @@
 #include "common/json_reader.hpp"
 #include "eval/report_util.hpp"
 #include "eval/router_data.hpp"
-#include "qaplan/eval/svg.hpp"
+#include "eval/svg.hpp"
 #include "qaplan/io.hpp"
 #include "qaplan/version.hpp"
 

@@ -10,6 +10,7 @@
 
 #include "common/json_reader.hpp"
 #include "common/sha256.hpp"
+#include "eval/evidence_rank.hpp"
 #include "eval/report_util.hpp"
 #include "qaplan/io.hpp"
 #include "qaplan/version.hpp"
@@ -120,24 +121,12 @@ ChainResult run_chain_question(const Planner& planner, const KbIndex& kb, const 
   r.predicted = r.error.empty() ? r.execution.hit_type : HitType::kNoEvidence;
   const Execution& e = r.execution;
   // Judgement.
-  if (q.expected_faq_id)
-    for (std::size_t i = 0; i < e.faq_hits.size(); ++i)
-      if (e.faq_hits[i].id == *q.expected_faq_id) {
-        r.faq_rank = i + 1;
-        break;
-      }
+  if (q.expected_faq_id) r.faq_rank = internal::faq_rank(e, *q.expected_faq_id);
   std::set<std::string> in_context;
   for (const ContextItem& c : e.contexts)
     for (const std::string& id : c.chunk_ids) in_context.insert(id);
   for (const std::string& c : q.expected_chunk_ids) {
-    std::optional<std::size_t> rank;
-    if (auto s = kb.section_of_chunk(c))
-      for (std::size_t i = 0; i < e.doc_hits.size(); ++i)
-        if (e.doc_hits[i].item == *s) {
-          rank = i + 1;
-          break;
-        }
-    r.chunk_ranks.push_back(rank);
+    r.chunk_ranks.push_back(internal::chunk_rank(kb, e, c));
     r.chunks_in_context += in_context.count(c);
   }
   for (const std::string& kw : q.keywords) {

@@ -9,7 +9,7 @@
 #include "common/percentile.hpp"
 #include "common/sha256.hpp"
 #include "eval/report_util.hpp"
-#include "qaplan/eval/svg.hpp"
+#include "eval/svg.hpp"
 #include "qaplan/io.hpp"
 #include "qaplan/version.hpp"
 

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "common/json_reader.hpp"
+#include "eval/evidence_rank.hpp"
 #include "eval/labels_check.hpp"
 #include "common/jsonl_lines.hpp"
 #include "eval/report_util.hpp"
@@ -18,9 +19,10 @@
 #include "qaplan/io.hpp"
 #include "qaplan/planning/plan.hpp"
 #include "qaplan/ranking/bm25.hpp"
-#include "qaplan/ranking/embedder.hpp"
 #include "qaplan/ranking/fusion.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
+#include "retrieval/fusion.hpp"
+#include "retrieval/tfidf_cosine.hpp"
 
 namespace qaplan {
 namespace js = internal::json;
@@ -169,25 +171,9 @@ Config variants_forced(Config c) {
 
 void judge(const KbIndex& kb, const FollowupQuestion& q, const Execution& e, ArmOutcome& a) {
   a.ranks.clear();
-  if (q.expected_faq_id) {
-    std::optional<std::size_t> rank;
-    for (std::size_t i = 0; i < e.faq_hits.size(); ++i)
-      if (e.faq_hits[i].id == *q.expected_faq_id) {
-        rank = i + 1;
-        break;
-      }
-    a.ranks.push_back(rank);
-  }
-  for (const std::string& c : q.expected_chunk_ids) {
-    std::optional<std::size_t> rank;
-    if (auto s = kb.section_of_chunk(c))
-      for (std::size_t i = 0; i < e.doc_hits.size(); ++i)
-        if (e.doc_hits[i].item == *s) {
-          rank = i + 1;
-          break;
-        }
-    a.ranks.push_back(rank);
-  }
+  if (q.expected_faq_id) a.ranks.push_back(internal::faq_rank(e, *q.expected_faq_id));
+  for (const std::string& c : q.expected_chunk_ids)
+    a.ranks.push_back(internal::chunk_rank(kb, e, c));
 }
 
 void run_arm(const Preparation& prep, const KbIndex& kb, const FollowupQuestion& q,
@@ -275,44 +261,33 @@ RewriteRow run_followup(const Planner& planner, const Planner& shipped, const Kb
 // The single-turn benchmark over its scoped chunks
 // ---------------------------------------------------------------------------------------------
 
+// The benchmark's one collection: BM25 and the exact local-tfidf cosine over its scoped chunks,
+// the same legs the knowledge base runs (retrieval/tfidf_cosine.hpp).
 struct BenchSearch {
   ScopeResult scope;
   Tokenizer tok;
   Bm25Index bm25;
-  LocalTfidfEmbedder emb;
-  std::vector<std::vector<float>> doc_vectors;
+  internal::TfidfCosine cosine;
   std::vector<std::uint32_t> parent_of;  // doc → (source, section) group
   RrfOptions rrf;
 };
 
-RankedList cosine_list(const BenchSearch& s, std::string_view text) {
-  RankedList out;
-  auto q = s.emb.embed(text);
-  if (!q.ok()) return out;  // no vocabulary token: an empty list, like an empty BM25 list
-  for (std::uint32_t d = 0; d < s.doc_vectors.size(); ++d) {
-    double dot = 0.0;
-    const std::vector<float>& v = s.doc_vectors[d];
-    for (std::size_t j = 0; j < v.size(); ++j) dot += static_cast<double>(v[j]) * (*q)[j];
-    if (dot > 0) out.push_back({d, dot});
-  }
-  std::stable_sort(out.begin(), out.end(), [](const ScoredDoc& a, const ScoredDoc& b) {
-    return a.score > b.score;
-  });
-  return out;
-}
-
-// Every path adds its cosine and BM25 lists; the fused list is deduplicated by parent.
+// Every path adds its cosine and BM25 lists (untruncated); the fused list keeps the best chunk
+// per section.
 Result<RankedList> bench_search(const BenchSearch& s, const std::vector<std::string>& paths) {
   std::vector<RankedList> lists;
+  std::vector<double> acc;
   for (const std::string& p : paths) {
-    lists.push_back(cosine_list(s, p));
+    // A path that does not tokenize has two empty lists, like one without a vocabulary token.
     auto t = s.tok.tokenize(p);
+    lists.push_back(t.ok() ? s.cosine.search(s.cosine.weigh(*t), acc) : RankedList{});
     lists.push_back(t.ok() ? s.bm25.search(*t, 0) : RankedList{});
   }
-  QAPLAN_ASSIGN_OR_RETURN(std::vector<FusedHit> fused, fuse_rrf(lists, s.rrf));
-  RankedList out;
-  for (const FusedHit& h : fused) out.push_back({h.doc, h.score});
-  return dedupe_by_parent(out, s.parent_of);
+  const internal::FuseCut by_section{internal::kKeepAll,
+                                     [&](std::uint32_t doc) { return s.parent_of[doc]; }};
+  QAPLAN_ASSIGN_OR_RETURN(std::vector<FusedHit> fused,
+                          internal::fuse_legs(lists, s.rrf, by_section));
+  return internal::fused_scores(fused);
 }
 
 void judge_bench(const RankedList& hits, const std::vector<std::uint32_t>& relevant,
@@ -355,14 +330,16 @@ Status run_bench_collection(const Planner& planner, const Planner& shipped,
             .first->second);
   }
   QAPLAN_ASSIGN_OR_RETURN(Bm25Index bm25, Bm25Index::create(doc_tokens));
-  QAPLAN_ASSIGN_OR_RETURN(LocalTfidfEmbedder emb, LocalTfidfEmbedder::fit(texts));
-  std::vector<std::vector<float>> vectors;
-  for (const std::string& t : texts) {
-    QAPLAN_ASSIGN_OR_RETURN(std::vector<float> v, emb.embed(t));
-    vectors.push_back(std::move(v));
-  }
-  BenchSearch s{std::move(scope), std::move(tok), std::move(bm25), std::move(emb),
-                std::move(vectors), std::move(parent_of), RrfOptions{}};
+  QAPLAN_ASSIGN_OR_RETURN(internal::TfidfCosine cosine,
+                          internal::TfidfCosine::fit(texts, doc_tokens));
+  // Every chunk needs a vector: a chunk without a vocabulary token is refused, as embedding it
+  // would be.
+  for (std::size_t i = 0; i < doc_tokens.size(); ++i)
+    if (doc_tokens[i].empty())
+      return make_error(ErrorCode::kInvalidInput, "chunk has no token in the corpus vocabulary",
+                        "chunk " + scope.chunks[i].id);
+  BenchSearch s{std::move(scope), std::move(tok), std::move(bm25), std::move(cosine),
+                std::move(parent_of), RrfOptions{}};
 
   for (const Query& q : ds.queries) {
     if (!q.grounded()) continue;  // recall needs evidence; negatives have none

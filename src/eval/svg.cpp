@@ -1,5 +1,5 @@
 // Hand-written SVG charts (svg.hpp).
-#include "qaplan/eval/svg.hpp"
+#include "eval/svg.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -10,6 +10,8 @@
 #include "qaplan/retrieval/executor.hpp"
 #include "qaplan/planning/json.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
+#include "retrieval/fusion.hpp"
+#include "retrieval/vector_leg.hpp"
 
 namespace qaplan {
 namespace {
@@ -116,13 +118,12 @@ Result<std::vector<RankedList>> candidates(const std::vector<std::string>& queri
   }
   if (index.vectors() == nullptr) return out;
   for (std::size_t i = 0; i < vectors.size() && i < queries.size(); ++i) {
-    auto hits = index.vectors()->search(vectors[i], top_k * kPoolFactor);
+    auto hits = internal::vector_leg(*index.vectors(), vectors[i], top_k * kPoolFactor);
     if (!hits) {
       Error e = std::move(hits).error();
       e.field = "query_vectors[" + std::to_string(i) + "]";
       return e;
     }
-    std::erase_if(*hits, [](const ScoredDoc& h) { return !(h.score > 0); });
     out.push_back(std::move(*hits));
   }
   return out;
@@ -153,19 +154,23 @@ std::string string_field(const json& doc, const char* key, std::string fallback)
   return it != doc.end() && it->is_string() ? it->get<std::string>() : std::move(fallback);
 }
 
-// Fused hits → passages: best document per parent, at most `n`.
-std::vector<AskPassage> passages(const std::vector<FusedHit>& fused, const CollectionIndex& index,
-                                 const DocStore& store, ParsedDocs& docs, std::size_t n) {
+// The legs fused, one document per parent (its corpus line's parent_id, else its id), at most
+// `n`, as passages. Parents are numbered as they are first met: only equality matters.
+Result<std::vector<AskPassage>> passages(const std::vector<RankedList>& lists,
+                                         const RrfOptions& rrf, const CollectionIndex& index,
+                                         const DocStore& store, ParsedDocs& docs, std::size_t n) {
+  std::unordered_map<std::string, std::uint32_t> parent_ids;
+  auto parent_of = [&](std::uint32_t doc) {
+    std::string parent = string_field(docs[doc], "parent_id", std::string(index.doc_id(doc)));
+    const auto next = static_cast<std::uint32_t>(parent_ids.size());
+    return parent_ids.try_emplace(std::move(parent), next).first->second;
+  };
+  QAPLAN_ASSIGN_OR_RETURN(const std::vector<FusedHit> fused,
+                          internal::fuse_legs(lists, rrf, {n, parent_of}));
   std::vector<AskPassage> out;
-  std::set<std::string> parents;
-  for (const FusedHit& h : fused) {
-    if (out.size() == n) break;
-    const json& doc = docs[h.doc];
-    std::string id(index.doc_id(h.doc));
-    if (!parents.insert(string_field(doc, "parent_id", id)).second) continue;
-    out.push_back({h.doc, std::move(id), h.score, string_field(doc, "text", ""),
-                   std::string(store.line(h.doc))});
-  }
+  for (const FusedHit& h : fused)
+    out.push_back({h.doc, std::string(index.doc_id(h.doc)), h.score,
+                   string_field(docs[h.doc], "text", ""), std::string(store.line(h.doc))});
   return out;
 }
 
@@ -202,10 +207,10 @@ Result<AskResult> ask_index(const Planner& planner, const PrepareRequest& reques
   ParsedDocs docs(store);
   QAPLAN_ASSIGN_OR_RETURN(const std::vector<RankedList> lists,
                           legs(r.queries, query_vectors, index, docs, scope, top_k, unknown));
-  QAPLAN_ASSIGN_OR_RETURN(const std::vector<FusedHit> fused, fuse_rrf(lists, rrf));
-  r.passages =
-      passages(fused, index, store, docs,
-               static_cast<std::size_t>(std::max(prep.plan->knobs().final_context_top_n, 1)));
+  QAPLAN_ASSIGN_OR_RETURN(
+      r.passages,
+      passages(lists, rrf, index, store, docs,
+               static_cast<std::size_t>(std::max(prep.plan->knobs().final_context_top_n, 1))));
   r.timings.retrieve_ns = lap();
   for (const std::string& field : unknown)
     r.notes.push_back("filter on " + field + " not applied to documents without that field (kept)");

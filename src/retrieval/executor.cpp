@@ -10,8 +10,9 @@
 #include "common/dates.hpp"
 #include "common/utf8.hpp"
 #include "planning/text.hpp"
-#include "qaplan/ranking/embedder.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
+#include "retrieval/fusion.hpp"
+#include "retrieval/tfidf_cosine.hpp"
 
 namespace qaplan {
 namespace {
@@ -24,50 +25,13 @@ std::int64_t ns_since(Clock::time_point t0) {
 constexpr std::array<std::string_view, 4> kHitTypeNames = {"direct_answer", "faq_direct", "rag",
                                                            "no_evidence"};
 
-// A sparse local-tfidf vector: (dimension, weight) in ascending dimension order.
-using SparseVec = std::vector<std::pair<std::uint32_t, float>>;
-
-// The local-tfidf space of one collection (vocabulary and idf from LocalTfidfEmbedder::fit) with
-// an inverted index of the records' vectors, so a query's cosine with every record costs one
-// pass over the postings of the query's own dimensions.
-struct TfidfSpace {
-  std::unordered_map<std::string, std::uint32_t> dim;  // token → dimension
-  std::vector<double> idf;
-  std::vector<std::vector<std::pair<std::uint32_t, float>>> postings;  // dim → (record, weight)
-
-  // LocalTfidfEmbedder's vector of a token list: tf · idf over vocabulary tokens, L2-normalised
-  // in double with the norm summed in dimension order, each component rounded once to float.
-  SparseVec weigh(const std::vector<std::string>& tokens) const {
-    std::vector<std::uint32_t> dims;
-    dims.reserve(tokens.size());
-    for (const std::string& t : tokens)
-      if (auto it = dim.find(t); it != dim.end()) dims.push_back(it->second);
-    std::sort(dims.begin(), dims.end());
-    std::vector<std::pair<std::uint32_t, double>> w;
-    for (std::size_t i = 0; i < dims.size();) {
-      std::size_t j = i;
-      while (j < dims.size() && dims[j] == dims[i]) ++j;
-      w.emplace_back(dims[i], static_cast<double>(j - i) * idf[dims[i]]);
-      i = j;
-    }
-    double norm = 0.0;
-    for (const auto& [d, x] : w) norm += x * x;
-    norm = std::sqrt(norm);
-    SparseVec out;
-    if (norm == 0.0) return out;
-    out.reserve(w.size());
-    for (const auto& [d, x] : w) out.emplace_back(d, static_cast<float>(x / norm));
-    return out;
-  }
-};
-
 // One searchable collection: records (FAQ questions/paraphrases, or chunks), each belonging to an
 // item (the FAQ entry, or the section).
 struct Collection {
   std::vector<std::uint32_t> item_of;            // record → item
   std::vector<std::vector<std::string>> tokens;  // record → tokens (build time only)
   std::optional<Bm25Index> bm25;
-  TfidfSpace space;
+  std::optional<internal::TfidfCosine> cosine;
   std::size_t items = 0;
 };
 
@@ -79,7 +43,7 @@ struct Section {
 // A query text prepared for both collections.
 struct PreparedQuery {
   std::vector<std::string> tokens;
-  SparseVec faq_vec, doc_vec;
+  internal::SparseVec faq_vec, doc_vec;
 };
 
 // One list of (item, score), best first, unique items.
@@ -128,15 +92,9 @@ Status build_collection(Collection& c, const std::vector<std::string>& texts, co
   }
   QAPLAN_ASSIGN_OR_RETURN(Bm25Index idx, Bm25Index::create(c.tokens, bm25));
   c.bm25 = std::move(idx);
-  QAPLAN_ASSIGN_OR_RETURN(LocalTfidfEmbedder emb, LocalTfidfEmbedder::fit(texts));
-  c.space.idf = emb.idf();
-  c.space.dim.reserve(emb.vocabulary().size());
-  for (std::size_t j = 0; j < emb.vocabulary().size(); ++j)
-    c.space.dim.emplace(emb.vocabulary()[j], static_cast<std::uint32_t>(j));
-  c.space.postings.assign(emb.vocabulary().size(), {});
-  for (std::size_t r = 0; r < texts.size(); ++r)
-    for (const auto& [d, w] : c.space.weigh(c.tokens[r]))
-      c.space.postings[d].emplace_back(static_cast<std::uint32_t>(r), w);
+  QAPLAN_ASSIGN_OR_RETURN(internal::TfidfCosine cosine,
+                          internal::TfidfCosine::fit(texts, c.tokens));
+  c.cosine = std::move(cosine);
   c.tokens.clear();
   c.tokens.shrink_to_fit();
   return {};
@@ -144,9 +102,8 @@ Status build_collection(Collection& c, const std::vector<std::string>& texts, co
 
 // The record scores of one query text, keeping the best record per item: returns the items with
 // score > 0 and `allowed`, best first (ties by item), and fills best[item] (0 when absent).
-ItemList best_per_item(const std::vector<std::pair<std::uint32_t, double>>& record_scores,
-                       const Collection& c, const std::vector<char>& allowed,
-                       std::vector<double>& best) {
+ItemList best_per_item(const RankedList& record_scores, const Collection& c,
+                       const std::vector<char>& allowed, std::vector<double>& best) {
   best.assign(c.items, 0.0);
   std::vector<char> seen(c.items, 0);
   ItemList out;
@@ -159,29 +116,6 @@ ItemList best_per_item(const std::vector<std::pair<std::uint32_t, double>>& reco
       out.push_back({item, s});
     }
   }
-  return out;
-}
-
-// Record cosines of `q` (exact, over the inverted index), sorted best first, ties by record.
-std::vector<std::pair<std::uint32_t, double>> cosine_scores(const Collection& c, const SparseVec& q,
-                                                            std::vector<double>& acc) {
-  acc.assign(c.item_of.size(), 0.0);
-  for (const auto& [d, w] : q)
-    for (const auto& [r, x] : c.space.postings[d])
-      acc[r] += static_cast<double>(w) * static_cast<double>(x);
-  std::vector<std::pair<std::uint32_t, double>> out;
-  for (std::uint32_t r = 0; r < acc.size(); ++r)
-    if (acc[r] > 0) out.emplace_back(r, acc[r]);
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    return a.second > b.second || (a.second == b.second && a.first < b.first);
-  });
-  return out;
-}
-
-std::vector<std::pair<std::uint32_t, double>> bm25_scores(const Collection& c,
-                                                          const std::vector<std::string>& tokens) {
-  std::vector<std::pair<std::uint32_t, double>> out;
-  for (const ScoredDoc& d : c.bm25->search(tokens, 0)) out.emplace_back(d.doc, d.score);
   return out;
 }
 
@@ -322,8 +256,8 @@ std::optional<std::size_t> KbIndex::faq_index(std::string_view faq_id) const {
   if (it == impl_->faq_by_id.end()) return std::nullopt;
   return it->second;
 }
-std::size_t KbIndex::faq_dimensions() const noexcept { return impl_->faq.space.idf.size(); }
-std::size_t KbIndex::doc_dimensions() const noexcept { return impl_->doc.space.idf.size(); }
+std::size_t KbIndex::faq_dimensions() const noexcept { return impl_->faq.cosine->dimensions(); }
+std::size_t KbIndex::doc_dimensions() const noexcept { return impl_->doc.cosine->dimensions(); }
 const KbIndexOptions& KbIndex::options() const noexcept { return impl_->options; }
 
 Result<Execution> execute_plan(const Preparation& prep, const KbIndex& kb,
@@ -427,8 +361,8 @@ Result<std::vector<std::uint32_t>> KbIndex::search_leg(const LegQuery& q) const 
       q.faq ? faq_scope(k, q.filters.sources) : doc_scope(k, q.filters.sources, q.filters);
   std::vector<double> best, acc;
   ItemList list =
-      q.dense ? best_per_item(cosine_scores(c, c.space.weigh(pq.tokens), acc), c, allowed, best)
-              : best_per_item(bm25_scores(c, pq.tokens), c, allowed, best);
+      q.dense ? best_per_item(c.cosine->search(c.cosine->weigh(pq.tokens), acc), c, allowed, best)
+              : best_per_item(c.bm25->search(pq.tokens, 0), c, allowed, best);
   cut(list, q.top_k);
   std::vector<std::uint32_t> items;
   for (const ScoredDoc& d : list) items.push_back(d.doc);
@@ -473,15 +407,15 @@ Result<std::vector<PreparedQuery>> prepare_queries(const K& k, const Preparation
       e.field = i == 0 ? "query" : "variants[" + std::to_string(i - 1) + "]";
       return e;
     }
-    if (knobs.run_faq) queries[i].faq_vec = k.faq.space.weigh(queries[i].tokens);
-    if (knobs.run_doc) queries[i].doc_vec = k.doc.space.weigh(queries[i].tokens);
+    if (knobs.run_faq) queries[i].faq_vec = k.faq.cosine->weigh(queries[i].tokens);
+    if (knobs.run_doc) queries[i].doc_vec = k.doc.cosine->weigh(queries[i].tokens);
   }
   return queries;
 }
 
 // Runs one leg of collection `c` over every query text and fuses its lists (RRF), cut to top_k.
 // `preferred`: the scope of the main query's extra cosine and BM25 lists (preferences).
-// `acc`: scratch for cosine_scores, shared by the legs of one execution.
+// `acc`: scratch for the cosine search, shared by the legs of one execution.
 Status run_leg(const std::vector<PreparedQuery>& queries, const RrfOptions& rrf,
                std::vector<double>& acc, const Collection& c, const std::vector<char>& allowed,
                bool faq_side, int top_k, LegRun& leg,
@@ -489,15 +423,15 @@ Status run_leg(const std::vector<PreparedQuery>& queries, const RrfOptions& rrf,
   std::vector<double> best;
   leg.best_cos.assign(c.items, 0.0);
   // The main query's record scores, kept for the preferred lists (scored once, scoped twice).
-  std::vector<std::pair<std::uint32_t, double>> main_cos_raw, main_bm_raw;
+  RankedList main_cos_raw, main_bm_raw;
   auto add_cut = [&](ItemList list) {
     cut(list, top_k);
     leg.lists.push_back(std::move(list));
   };
   for (std::size_t i = 0; i < queries.size(); ++i) {
-    const SparseVec& qv = faq_side ? queries[i].faq_vec : queries[i].doc_vec;
-    auto cos_raw = cosine_scores(c, qv, acc);
-    auto bm_raw = bm25_scores(c, queries[i].tokens);
+    const internal::SparseVec& qv = faq_side ? queries[i].faq_vec : queries[i].doc_vec;
+    RankedList cos_raw = c.cosine->search(qv, acc);
+    RankedList bm_raw = c.bm25->search(queries[i].tokens, 0);
     ItemList cos = best_per_item(cos_raw, c, allowed, best);
     for (std::size_t it = 0; it < c.items; ++it)
       leg.best_cos[it] = std::max(leg.best_cos[it], best[it]);
@@ -515,9 +449,9 @@ Status run_leg(const std::vector<PreparedQuery>& queries, const RrfOptions& rrf,
     add_cut(best_per_item(main_cos_raw, c, *preferred, best));
     add_cut(best_per_item(main_bm_raw, c, *preferred, best));
   }
-  QAPLAN_ASSIGN_OR_RETURN(leg.fused, fuse_rrf(leg.lists, rrf));
-  if (leg.fused.size() > static_cast<std::size_t>(top_k))
-    leg.fused.resize(static_cast<std::size_t>(top_k));
+  // A negative top_k cuts nothing (as cut() does with a list).
+  const std::size_t limit = top_k < 0 ? internal::kKeepAll : static_cast<std::size_t>(top_k);
+  QAPLAN_ASSIGN_OR_RETURN(leg.fused, internal::fuse_legs(leg.lists, rrf, {limit, nullptr}));
   return {};
 }
 

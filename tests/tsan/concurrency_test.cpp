@@ -17,7 +17,7 @@
 #include "qaplan/planning/json.hpp"
 #include "qaplan/planning/planner.hpp"
 #include "qaplan/ranking/corpus.hpp"
-#include "qaplan/ranking/hybrid.hpp"
+#include "qaplan/retrieval/hybrid.hpp"
 #include "test_support.hpp"
 
 namespace {

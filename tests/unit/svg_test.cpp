@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "qaplan/eval/calibrate.hpp"
-#include "qaplan/eval/svg.hpp"
+#include "eval/svg.hpp"
 #include "support/xml_check.hpp"
 
 namespace {

@@ -19,7 +19,7 @@
 #include "qaplan/eval/dataset.hpp"
 #include "qaplan/eval/scope.hpp"
 #include "qaplan/planning/planner.hpp"
-#include "qaplan/ranking/hybrid.hpp"
+#include "qaplan/retrieval/hybrid.hpp"
 
 namespace {
 

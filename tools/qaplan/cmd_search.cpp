@@ -19,9 +19,9 @@
 #include "qaplan/eval/metrics.hpp"
 #include "qaplan/ranking/corpus.hpp"
 #include "qaplan/ranking/doc_store.hpp"
-#include "qaplan/ranking/hybrid.hpp"
 #include "qaplan/ranking/index_dir.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
+#include "qaplan/retrieval/hybrid.hpp"
 
 namespace qaplan::cli {
 namespace {
@@ -229,7 +229,8 @@ Status attach_query_vectors(const SearchOptions& o, SearchSession& s) {
   return {};
 }
 
-// A saved index: mapped, nothing rebuilt. Its BM25 parameters are part of it.
+// A saved index: mapped, nothing rebuilt, searched by the HybridSearcher a corpus file gets.
+// Its BM25 parameters are part of it.
 Status open_saved_index(const SearchOptions& o, const HybridOptions& hopts, SearchSession& s) {
   const auto t0 = Clock::now();
   const bool in_memory = o.load.value_or(o.ranking.load) == "memory";
@@ -251,23 +252,8 @@ Status open_saved_index(const SearchOptions& o, const HybridOptions& hopts, Sear
   }
   QAPLAN_TRY(tokenize_queries(o, s));
   if (o.mode != "bm25") QAPLAN_TRY(attach_query_vectors(o, s));
-  const CollectionIndex& ci = *s.index;
-  auto vec_hits = [&ci](const HybridQuery& q, std::size_t k) -> Result<RankedList> {
-    QAPLAN_ASSIGN_OR_RETURN(RankedList v, ci.vectors()->search(q.vector, k));
-    std::erase_if(v, [](const ScoredDoc& h) { return !(h.score > 0); });
-    return v;
-  };
-  s.rank_one = [&o, &s, &ci, vec_hits, rrf = hopts.rrf](std::size_t i) -> Result<RankedList> {
-    const HybridQuery& q = s.prepared[i];
-    if (o.mode == "bm25") return ci.bm25().search(q.tokens, o.k);
-    if (o.mode == "vector") return vec_hits(q, o.k);
-    QAPLAN_ASSIGN_OR_RETURN(RankedList v, vec_hits(q, 0));
-    QAPLAN_ASSIGN_OR_RETURN(auto fused, fuse_rrf({v, ci.bm25().search(q.tokens, 0)}, rrf));
-    const std::size_t n = o.k == 0 ? fused.size() : std::min(o.k, fused.size());
-    RankedList out;
-    for (std::size_t r = 0; r < n; ++r) out.push_back({fused[r].doc, fused[r].score});
-    return out;
-  };
+  QAPLAN_ASSIGN_OR_RETURN(s.searcher, HybridSearcher::open(*s.index, hopts.rrf));
+  s.rank_one = [&o, &s](std::size_t i) { return rank(*s.searcher, o.mode, s.prepared[i], o.k); };
   return {};
 }
 

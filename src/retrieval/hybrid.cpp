@@ -1,16 +1,21 @@
-#include "qaplan/ranking/hybrid.hpp"
+// HybridSearcher (include/qaplan/retrieval/hybrid.hpp): BM25, vectors and their fusion through
+// the retrieval room's one pipeline.
+#include "qaplan/retrieval/hybrid.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "qaplan/ranking/embedder.hpp"
 #include "qaplan/ranking/tokenizer.hpp"
+#include "retrieval/fusion.hpp"
+#include "retrieval/vector_leg.hpp"
 
 namespace qaplan {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t0) {
+double hybrid_ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
@@ -25,15 +30,24 @@ struct HybridSearcher::Impl {
   HybridOptions opts;
   std::optional<Bm25Index> bm25;
   std::optional<VectorIndex> vec;
-  std::vector<std::uint32_t> vec_doc;  // vector row → document (documents without vectors have no row)
+  std::vector<std::uint32_t>
+      vec_doc;  // vector row → document (documents without vectors have no row)
+  std::optional<CollectionIndex> saved;  // open(): its vectors, row i = document i
   std::optional<Tokenizer> tokenizer;
   std::optional<LocalTfidfEmbedder> embedder;  // only from_records() embeds queries
+
+  const VectorIndex* vectors() const {
+    if (vec) return &*vec;
+    return saved ? saved->vectors() : nullptr;
+  }
 };
 
 // Builds the legs of `impl` (shared by both factories).
-Status HybridSearcher::build_legs(Impl& impl, const std::vector<std::vector<std::string>>& doc_tokens,
-                  std::size_t dims, const std::vector<std::vector<float>>& doc_vectors,
-                  const HybridOptions& opts, HybridLegs legs) {
+Status HybridSearcher::build_legs(Impl& impl,
+                                  const std::vector<std::vector<std::string>>& doc_tokens,
+                                  std::size_t dims,
+                                  const std::vector<std::vector<float>>& doc_vectors,
+                                  const HybridOptions& opts, HybridLegs legs) {
   QAPLAN_TRY(opts.bm25.validate());
   QAPLAN_TRY(opts.hnsw.validate());
   QAPLAN_TRY(opts.rrf.validate());
@@ -62,10 +76,10 @@ Status HybridSearcher::build_legs(Impl& impl, const std::vector<std::vector<std:
   return {};
 }
 
-Result<HybridSearcher> HybridSearcher::create(const std::vector<std::vector<std::string>>& doc_tokens,
-                                              std::size_t dims,
-                                              const std::vector<std::vector<float>>& doc_vectors,
-                                              const HybridOptions& opts, HybridLegs legs) {
+Result<HybridSearcher> HybridSearcher::create(
+    const std::vector<std::vector<std::string>>& doc_tokens, std::size_t dims,
+    const std::vector<std::vector<float>>& doc_vectors, const HybridOptions& opts,
+    HybridLegs legs) {
   auto impl = std::make_shared<Impl>();
   QAPLAN_TRY(build_legs(*impl, doc_tokens, dims, doc_vectors, opts, legs));
   return HybridSearcher(std::move(impl));
@@ -118,6 +132,19 @@ Result<HybridSearcher> HybridSearcher::from_records(const std::vector<TextRecord
   return HybridSearcher(std::move(impl));
 }
 
+Result<HybridSearcher> HybridSearcher::open(const CollectionIndex& index, const RrfOptions& rrf) {
+  QAPLAN_TRY(rrf.validate());
+  QAPLAN_ASSIGN_OR_RETURN(Tokenizer tok, Tokenizer::create());
+  auto impl = std::make_shared<Impl>();
+  impl->tokenizer = tok;
+  impl->opts.bm25 = index.bm25().options();
+  impl->opts.rrf = rrf;
+  impl->n = index.size();
+  impl->bm25 = index.bm25();
+  impl->saved = index;
+  return HybridSearcher(std::move(impl));
+}
+
 Result<HybridQuery> HybridSearcher::prepare(std::string_view text) const {
   HybridQuery q;
   QAPLAN_TRY(impl_->tokenizer->tokenize_into(text, q.tokens));
@@ -133,40 +160,39 @@ RankedList HybridSearcher::bm25(const std::vector<std::string>& tokens, std::siz
 }
 
 Result<RankedList> HybridSearcher::vector(std::span<const float> query, std::size_t k) const {
-  if (query.empty() || !impl_->vec) return RankedList{};
-  QAPLAN_ASSIGN_OR_RETURN(RankedList v, impl_->vec->search(query, k));
-  // Like BM25, only documents with some similarity (cosine > 0) are hits.
-  std::erase_if(v, [](const ScoredDoc& h) { return !(h.score > 0); });
+  const VectorIndex* vi = impl_->vectors();
+  // Over a saved index the caller's vector is searched as given (its length is checked there);
+  // a searcher that embeds gives an empty vector to a query outside its vocabulary.
+  if (vi == nullptr || (query.empty() && !impl_->saved)) return RankedList{};
+  QAPLAN_ASSIGN_OR_RETURN(RankedList v, internal::vector_leg(*vi, query, k));
   // Rows are in document order, so mapping keeps ties broken by document.
-  for (auto& h : v) h.doc = impl_->vec_doc[h.doc];
+  if (!impl_->saved)
+    for (auto& h : v) h.doc = impl_->vec_doc[h.doc];
   return v;
 }
 
-Result<HybridHits> HybridSearcher::search(const HybridQuery& q) const {
+Result<HybridHits> HybridSearcher::search(const HybridQuery& q, std::size_t k) const {
   HybridHits h;
   auto t0 = Clock::now();
   QAPLAN_ASSIGN_OR_RETURN(h.vector, vector(q.vector, 0));
-  h.vector_ms = ms_since(t0);
+  h.vector_ms = hybrid_ms_since(t0);
   t0 = Clock::now();
   h.bm25 = bm25(q.tokens, 0);
-  h.bm25_ms = ms_since(t0);
+  h.bm25_ms = hybrid_ms_since(t0);
   t0 = Clock::now();
-  QAPLAN_ASSIGN_OR_RETURN(h.fused, fuse_rrf({h.vector, h.bm25}, impl_->opts.rrf));
-  h.fuse_ms = ms_since(t0);
+  QAPLAN_ASSIGN_OR_RETURN(h.fused, internal::fuse_legs({h.vector, h.bm25}, impl_->opts.rrf,
+                                                       {k == 0 ? internal::kKeepAll : k, nullptr}));
+  h.fuse_ms = hybrid_ms_since(t0);
   return h;
 }
 
 Result<RankedList> HybridSearcher::fused(const HybridQuery& q, std::size_t k) const {
-  QAPLAN_ASSIGN_OR_RETURN(HybridHits h, search(q));
-  const std::size_t n = k == 0 ? h.fused.size() : std::min(k, h.fused.size());
-  RankedList out;
-  out.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) out.push_back({h.fused[i].doc, h.fused[i].score});
-  return out;
+  QAPLAN_ASSIGN_OR_RETURN(HybridHits h, search(q, k));
+  return internal::fused_scores(h.fused);
 }
 
 std::size_t HybridSearcher::size() const noexcept { return impl_->n; }
 bool HybridSearcher::has_bm25() const noexcept { return impl_->bm25.has_value(); }
-bool HybridSearcher::has_vectors() const noexcept { return impl_->vec.has_value(); }
+bool HybridSearcher::has_vectors() const noexcept { return impl_->vectors() != nullptr; }
 
 }  // namespace qaplan

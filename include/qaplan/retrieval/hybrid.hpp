@@ -1,6 +1,8 @@
 #pragma once
 /// One collection searched three ways — BM25, cosine vectors (HNSW) and their RRF fusion — the
-/// pipeline behind `qaplan search` and the frozen benchmark, so the two can never drift apart.
+/// pipeline behind `qaplan search` (over a corpus file or a saved index) and the frozen
+/// benchmark, so they can never drift apart. Its fusion is the retrieval room's one pipeline,
+/// the one execute_plan and ask_index use too (docs/architecture.md).
 ///
 /// Lists follow the ranking library's rules: only documents with score > 0 are hits, ordering
 /// is score descending with ties by lower document index, and the fused list is RRF over
@@ -10,7 +12,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -20,6 +21,7 @@
 #include "qaplan/ranking/bm25.hpp"
 #include "qaplan/ranking/corpus.hpp"
 #include "qaplan/ranking/fusion.hpp"
+#include "qaplan/ranking/index_dir.hpp"
 #include "qaplan/ranking/types.hpp"
 #include "qaplan/ranking/vector_index.hpp"
 #include "qaplan/status.hpp"
@@ -46,8 +48,8 @@ struct HybridQuery {
   std::vector<float> vector;
 };
 
-/// The three untruncated lists of one query, plus how long each took (milliseconds, timing
-/// only; `fuse_ms` is the fusion alone).
+/// The three lists of one query, plus how long each took (milliseconds, timing only; `fuse_ms`
+/// is the fusion alone). `vector` and `bm25` are untruncated.
 struct HybridHits {
   RankedList vector;
   RankedList bm25;
@@ -74,6 +76,13 @@ class QAPLAN_API HybridSearcher {
   static Result<HybridSearcher> from_records(const std::vector<TextRecord>& docs,
                                              const HybridOptions& opts, HybridLegs legs = {});
 
+  /// Over a saved index (index_dir.hpp), nothing rebuilt: its BM25 leg and, when it has them,
+  /// its vectors (row i = document i). The searcher shares the index's data. Query vectors come
+  /// from the caller's embedder (prepare() gives tokens only), and every one is searched: a
+  /// vector of the wrong length, empty included, is VectorIndex::search's error.
+  /// Errors: kInvalidConfig for invalid `rrf`.
+  static Result<HybridSearcher> open(const CollectionIndex& index, const RrfOptions& rrf = {});
+
   /// Tokens (and vector, when this searcher embeds) of a query text. Errors: kInvalidInput for
   /// invalid UTF-8.
   Result<HybridQuery> prepare(std::string_view text) const;
@@ -82,8 +91,8 @@ class QAPLAN_API HybridSearcher {
   RankedList bm25(const std::vector<std::string>& tokens, std::size_t k) const;
   /// Vector top-k with score > 0, as document indexes (k == 0: every document with a vector).
   Result<RankedList> vector(std::span<const float> query, std::size_t k) const;
-  /// All three lists, untruncated.
-  Result<HybridHits> search(const HybridQuery& q) const;
+  /// All three lists; the fused one cut to `k` (k == 0: all of it).
+  Result<HybridHits> search(const HybridQuery& q, std::size_t k = 0) const;
   /// The fused list cut to k (k == 0: all), as (doc, fused score).
   Result<RankedList> fused(const HybridQuery& q, std::size_t k) const;
 
