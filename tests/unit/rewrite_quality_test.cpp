@@ -149,7 +149,7 @@ TEST(RewriteQuality, OpenDomainSetMeetsItsFloors) {
   const Tally& test = m.at("test");
   EXPECT_GE(test.precision(), 0.95);
   EXPECT_GE(test.recall(), 0.90);
-  EXPECT_GE(test.exact(), 0.22);
+  EXPECT_GE(test.exact(), 0.28);
   const auto& plain = test.by_kind.at("self_contained");
   EXPECT_GE(double(plain.first) / plain.second, 0.8) << "self-contained questions kept as typed";
 }
@@ -454,6 +454,18 @@ TEST(RewriteRules, AReplyToAStatementIsBuiltFromTheStatement) {
   // 我国 is no speaker, and 我们 before a noun owns the subject: neither is cut off.
   EXPECT_TRUE(has(rewrite("为什么", {"我国的高铁里程世界第一"}).query, "我国")) << "我国";
   EXPECT_FALSE(has(rewrite("我们也是", {"我们部门周五要团建"}).query, "我们也部门"));
+}
+
+// A short answer to a question put to the user, or to a choice, is that question said back with
+// the answer in its slot; 为啥 after such an answer asks why of it. The user's own question with a
+// slot word (要签几年) is no question put to the user: its fragment is no answer.
+TEST(RewriteRules, AShortAnswerFillsTheSlotTheQuestionAsked) {
+  const auto fruit = rewrite("芒果", {"你最喜欢吃什么水果"});
+  EXPECT_EQ(fruit.query, "我最喜欢吃芒果");
+  EXPECT_EQ(rewrite("游泳", {"好呀，你周末想去爬山还是游泳"}).query, "我周末想去游泳");
+  EXPECT_EQ(rewrite("年假", {"你要请年假还是病假"}).query, "我要请年假");
+  EXPECT_TRUE(has(rewrite("为啥", {"你最想去哪个城市旅游", "成都"}).query, "为啥最想去成都"));
+  EXPECT_FALSE(has(rewrite("十天", {"劳动合同要签几年"}).query, "劳动合同要签十天"));
 }
 
 TEST(RewriteRules, AConditionAsksThePreviousQuestionInAnotherCase) {

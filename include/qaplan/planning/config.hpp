@@ -245,6 +245,11 @@ struct RewriteConfig {
   std::vector<std::string> also_markers;
   std::vector<std::string> confirm_markers;
   std::vector<std::string> report_frames;
+  /// Answers to the other side's question (docs/rewrite.md#answers-to-a-question): whom it
+  /// addresses (你, 您, 你们), a choice (还是), the words that ask for a thing (什么, 哪, 几)
+  std::vector<std::string> addressee_words;
+  std::vector<std::string> alternative_markers;
+  std::vector<std::string> answer_slots;
   std::vector<std::string> question_words;  ///< mark a predicate: 怎么, 多少, 几, 吗, how, what
   std::string prompt;  ///< multi_query template; {q} = the question, {history} = the summary
   std::string hyde_prompt;           ///< hyde template (a hypothetical answer passage)

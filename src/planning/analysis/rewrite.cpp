@@ -6,6 +6,7 @@
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
+#include "planning/analysis/answer_fill.hpp"
 #include "planning/analysis/antecedent.hpp"
 #include "planning/analysis/coordination.hpp"
 #include "planning/analysis/ellipsis.hpp"
@@ -181,19 +182,45 @@ std::optional<Step> pronoun_step(const TurnView& t) {
 std::optional<Step> statement_reply_step(const TurnView& t, std::string_view frag) {
   const std::string_view newest = t.h.window.front();
   const bool statement = !t.h.prev_is_question || t.h.prev.data() != newest.data();
-  auto reply = reply_to_statement(newest, statement, frag, t.reader);
+  // A short answer to the question before it states that question's answer (你最喜欢哪个导演 +
+  // 姜文 → 我最喜欢姜文): 为啥 then asks why of that. An answer with its own speaker (我觉得…) is
+  // a statement already.
+  std::optional<std::string> answered;
+  if (statement && t.h.prev_is_question && t.h.window.size() > 1 &&
+      t.h.prev.data() == t.h.window[1].data() && names_only(newest) &&
+      !opening_word(newest, t.lex.config().rewrite.speaker_words, t.reader))
+    answered = fill_answer(t.h.prev, newest, t.reader);
+  auto reply = reply_to_statement(answered ? *answered : newest, statement, frag, t.reader);
   if (!reply) return std::nullopt;
   return Step{std::move(reply->text), reply->reason};
 }
 
-// 1b. The next step after a statement of where the user is (我在费控系统提交了报销单 + 主管批完
+// 1b. A short answer to the question the newest turn put (你想吃米饭还是面条 + 面条 → 我想吃面条):
+// the question said back with the answer in its slot (answer_fill.hpp). Only a bare answer: no
+// question of its own, no ellipsis marker. A choice (米饭还是面条) asks without a question word.
+std::optional<Step> answer_step(const TurnView& t, std::string_view frag, bool asks_ne) {
+  const std::string_view newest = t.h.window.front();
+  const bool asked = t.h.prev_is_question && t.h.prev.data() == newest.data();
+  const auto& alternatives = t.lex.config().rewrite.alternative_markers;
+  if (!asked && std::none_of(alternatives.begin(), alternatives.end(), [&](const std::string& m) {
+        return newest.find(m) != std::string_view::npos;
+      }))
+    return std::nullopt;
+  if (asks_ne || frag.size() != t.text.size() || question_like(t.text, t.q, t.lex.ids()))
+    return std::nullopt;
+  auto filled = fill_answer(newest, t.text, t.reader);
+  if (!filled) return std::nullopt;
+  return Step{std::move(*filled), "answer_fill"};
+}
+
+// 1c. The next step after a statement of where the user is (我在费控系统提交了报销单 + 主管批完
 // 之后呢): the statement, then the turn — never the turn's words in the statement's place.
 std::optional<Step> sequence_step(const TurnView& t, std::string_view frag) {
   if (t.h.prev_is_question || !t.q.has(t.lex.ids().sequence_marker)) return std::nullopt;
   return Step{join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix:next_step"};
 }
 
-// 1c. A request to say more (详细说说, 说清楚一点) with no words of its own asks the previous
+// 1d. A request to say more (详细说说, 说清楚一点) with no words of its own asks the previous
 // question — or the topic the user named (合同里的违约金条款) — again in more detail: the request
 // in front of it. After an answer it continues the answer. Never a noun in the topic's place.
 std::optional<Step> elaboration_step(const TurnView& t, std::string_view frag) {
@@ -374,6 +401,7 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   bool asks_ne = false;
   const std::string_view frag = fragment_of(t, asks_ne);
   if (auto s = statement_reply_step(t, frag)) return done(std::move(*s));
+  if (auto s = answer_step(t, frag, asks_ne)) return done(std::move(*s));
   if (auto s = sequence_step(t, frag)) return done(std::move(*s));
   if (auto s = elaboration_step(t, frag)) return done(std::move(*s));
   if (auto s = condition_step(t)) return done(std::move(*s));

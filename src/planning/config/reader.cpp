@@ -287,6 +287,9 @@ Status read_rewrite(Reader& r, RewriteConfig& w) {
   QAPLAN_TRY(read_cues(r, "also_markers", w.also_markers, false));
   QAPLAN_TRY(read_cues(r, "confirm_markers", w.confirm_markers, false));
   QAPLAN_TRY(read_cues(r, "report_frames", w.report_frames, false));
+  QAPLAN_TRY(read_cues(r, "addressee_words", w.addressee_words, false));
+  QAPLAN_TRY(read_cues(r, "alternative_markers", w.alternative_markers, false));
+  QAPLAN_TRY(read_cues(r, "answer_slots", w.answer_slots, false));
   QAPLAN_TRY(read_cues(r, "person_surnames", w.person_surnames, false));
   QAPLAN_TRY(read_cues(r, "person_titles", w.person_titles, false));
   QAPLAN_TRY(read_cues(r, "person_heads", w.person_heads, false));

@@ -125,7 +125,8 @@ Status validate_word_lists(const Config& c) {
                            &c.rewrite.not_person_nouns,
                            &c.rewrite.sequence_markers, &c.rewrite.speaker_words,
                            &c.rewrite.also_markers, &c.rewrite.confirm_markers,
-                           &c.rewrite.report_frames})
+                           &c.rewrite.report_frames, &c.rewrite.addressee_words,
+                           &c.rewrite.alternative_markers, &c.rewrite.answer_slots})
     if (auto m = internal::check_cue_list(*list); !m.empty()) return bad(c, "word list", m);
   for (std::string_view key : kReplyKeys) {
     const auto it = c.route.replies.find(std::string(key));

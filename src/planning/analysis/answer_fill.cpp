@@ -1,0 +1,101 @@
+#include "planning/analysis/answer_fill.hpp"
+
+#include <algorithm>
+
+#include "common/utf8.hpp"
+#include "planning/analysis/segment.hpp"
+
+namespace qaplan::internal {
+namespace {
+
+bool starts_with_any(std::string_view s, const std::vector<std::string>& words) {
+  return std::any_of(words.begin(), words.end(), [&](const std::string& w) { return s.starts_with(w); });
+}
+
+// The last clause of `text`: what follows its last comma (好啊，你想看哪部 → 你想看哪部).
+std::string_view last_clause(std::string_view text) {
+  std::size_t at = 0;
+  for (std::string_view comma : {"，", ",", "；", ";"}) {
+    const std::size_t p = text.rfind(comma);
+    if (p != std::string_view::npos) at = std::max(at, p + comma.size());
+  }
+  return trim_start(text.substr(at));
+}
+
+// [begin, end) of the slot a choice asks about (米饭还是面条 in 你想吃米饭还是面条): the second
+// alternative runs to the end; the first has as many words before the marker. `use` is the
+// alternative the answer completes (叫阿呆 for 阿呆), else the answer itself.
+struct Slot {
+  std::size_t begin = 0, end = 0;
+  std::string use;
+};
+
+std::optional<Slot> choice_slot(std::string_view c, const std::vector<Token>& t, std::string_view answer,
+                                const std::vector<std::string>& markers) {
+  for (std::size_t m = 1; m + 1 < t.size(); ++m) {
+    if (std::find(markers.begin(), markers.end(), t[m].text(c)) == markers.end()) continue;
+    std::size_t words = 0;
+    for (std::size_t k = m + 1; k < t.size(); ++k) words += t[k].word;
+    if (words == 0 || words > m) return std::nullopt;
+    const std::size_t first = m - words;
+    const std::string_view a = slice(c, t[first].begin, t[m].begin);
+    const std::string_view b = trim_end(c.substr(t[m].end));
+    Slot s{t[first].begin, c.size(), std::string(answer)};
+    for (std::string_view alt : {a, b})
+      if (alt.size() > answer.size() && alt.ends_with(answer)) s.use = std::string(alt);
+    return s;
+  }
+  return std::nullopt;
+}
+
+// The slot a question word asks about: from the word to the clause's end (什么类型的电影, 哪个宝可梦),
+// without a closing one-character verb after a word of its own (几点|到).
+std::optional<Slot> word_slot(std::string_view c, const std::vector<Token>& t, std::string_view answer,
+                              const std::vector<std::string>& slots) {
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    if (!starts_with_any(t[k].text(c), slots)) continue;
+    std::size_t end = t.back().end;
+    if (t.size() >= 2 && k + 2 == t.size() && t.back().single_han && !t[k].single_han)
+      end = t.back().begin;
+    return Slot{t[k].begin, end, std::string(answer)};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::size_t opening_word(std::string_view text, const std::vector<std::string>& words,
+                         const PhraseReader& reader) {
+  const std::vector<Token> t = segment_words(text);
+  if (t.empty()) return 0;
+  const std::string_view first = t.front().text(text);
+  for (const std::string& w : words)
+    if (first.starts_with(w) && (first == w || reader.of_function_chars(first))) return w.size();
+  return 0;
+}
+
+std::optional<std::string> fill_answer(std::string_view question, std::string_view answer,
+                                       const PhraseReader& reader) {
+  const RewriteConfig& cfg = reader.lex().config().rewrite;
+  const std::string_view c = trim_end(last_clause(question));
+  if (c.empty() || answer.empty() || cfg.speaker_words.empty()) return std::nullopt;
+  const std::vector<Token> t = segment_words(c);
+  const std::size_t addressee = opening_word(c, cfg.addressee_words, reader);
+  std::optional<Slot> slot = choice_slot(c, t, answer, cfg.alternative_markers);
+  if (!slot && addressee) slot = word_slot(c, t, answer, cfg.answer_slots);
+  if (!slot || slot->begin < addressee) return std::nullopt;
+  std::string out;
+  if (addressee) {
+    // 你们 → the plural speaker (the list's first, 我们), 你 / 您 → the singular one (its shortest, 我).
+    const bool plural = slice(c, 0, addressee).ends_with("们");
+    out = plural ? cfg.speaker_words.front() : *std::min_element(
+        cfg.speaker_words.begin(), cfg.speaker_words.end(),
+        [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
+  }
+  out.append(c.substr(addressee, slot->begin - addressee));
+  out += slot->use;
+  out.append(c.substr(slot->end));
+  return out;
+}
+
+}  // namespace qaplan::internal
