@@ -468,6 +468,15 @@ TEST(RewriteRules, AShortAnswerFillsTheSlotTheQuestionAsked) {
   EXPECT_FALSE(has(rewrite("十天", {"劳动合同要签几年"}).query, "劳动合同要签十天"));
 }
 
+// 它 / 这个 after an answer that named the thing a question asked for is that thing; after an
+// answer that is a statement about the user's own question it is still the question's thing.
+TEST(RewriteRules, AThingPronounAfterAnAnswerIsTheThingItNamed) {
+  EXPECT_EQ(rewrite("它贵吗", {"你最近在用什么耳机", "索尼的降噪耳机，音质不错"}).query, "索尼的降噪耳机贵吗");
+  EXPECT_EQ(rewrite("这个好玩吗", {"你最近玩什么游戏", "双人成行"}).query, "双人成行好玩吗");
+  EXPECT_EQ(rewrite("它多久更新一次", {"员工手册在哪看", "员工手册放在内网的制度栏目里，每年一月修订。"}).query,
+            "员工手册多久更新一次");
+}
+
 TEST(RewriteRules, AConditionAsksThePreviousQuestionInAnotherCase) {
   const auto same = rewrite("如果是中途入职呢", {"年终奖怎么计算"});
   EXPECT_TRUE(has(same.query, "如果是中途入职")) << same.query;

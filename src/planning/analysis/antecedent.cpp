@@ -139,6 +139,31 @@ bool names_a_person(std::string_view text, const PhraseReader& reader) {
   return name_in(text, reader, false) || person_noun(text, {}, reader);
 }
 
+// Code points of the longest answer clause read as a name alone (塞尔达王国之泪, 葬送的芙莉莲).
+constexpr std::size_t kShortAnswer = 8;
+
+std::optional<std::string> answered_thing(std::string_view answer, std::string_view prev,
+                                          const PhraseReader& reader) {
+  const RewriteConfig& rw = reader.lex().config().rewrite;
+  auto has_any = [&](const std::vector<std::string>& words) {
+    return std::any_of(words.begin(), words.end(),
+                       [&](const std::string& w) { return prev.find(w) != std::string_view::npos; });
+  };
+  if (!has_any(rw.answer_slots)) return std::nullopt;
+  std::string_view clause = answer;
+  for (std::string_view comma : {"，", ",", "。", "；"})
+    clause = clause.substr(0, clause.find(comma));
+  // A question put to the user (你平时用什么看剧) is answered by the thing itself; an answer to the
+  // user's own question (员工网络密码每季更新，…) is a statement about it, unless it is only a name.
+  if (!has_any(rw.addressee_words) && count_code_points(trim_end(clause)) > kShortAnswer)
+    return std::nullopt;
+  const std::vector<Span> spans = reader.spans(clause);
+  if (spans.empty()) return std::nullopt;
+  const std::string_view thing = slice(clause, spans.front().begin, phrase_end(clause, spans, 0));
+  if (count_code_points(thing) < 2) return std::nullopt;
+  return std::string(thing);
+}
+
 // Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
 // 模板能改…); 0 when none.
 std::size_t shared_head(std::string_view antecedent, std::string_view rest) {

@@ -24,6 +24,13 @@ std::optional<std::string> person_antecedent(const std::vector<std::string_view>
 /// True when `text` names a person: a name ICU does not know or a noun ending in a person head.
 bool names_a_person(std::string_view text, const PhraseReader& reader);
 
+/// What the newest turn answered when the previous question asked for a thing with a word of
+/// `[rewrite] answer_slots` (最近在追什么番 + 葬送的芙莉莲，超好看; 哪款啊 + 飞马40，穿着很软): the noun
+/// phrase that opens the answer's first clause, two or more characters long; nullopt otherwise.
+/// 它 / 这个 then stands for the thing the answer named, not for the question's word.
+std::optional<std::string> answered_thing(std::string_view answer, std::string_view prev,
+                                          const PhraseReader& reader);
+
 /// What 它 / 这个 / 那个 stands for: the previous question's most specific span (an identifier, a
 /// 《title》 or a run looked up in a container first, then the longest; not a modifier or a
 /// quantity). `prev_spans` must not be empty.

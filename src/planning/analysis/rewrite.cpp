@@ -162,6 +162,9 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     if (person)
       antecedent = person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan, t.text,
                                      slice(t.text, hit->begin, hit->end), t.reader);
+    const std::string_view newest = t.h.window.front();
+    if (!person && t.h.prev_is_question && t.h.prev.data() != newest.data())
+      antecedent = answered_thing(newest, t.h.prev, t.reader);
     if (!antecedent && t.h.topic())
       antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);
     if (!antecedent) return std::nullopt;
