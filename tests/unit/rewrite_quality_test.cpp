@@ -437,6 +437,8 @@ TEST(RewriteRules, APersonNounIsFoundByItsEnding) {
   EXPECT_EQ(rewrite("他们的工牌多久能领到", {"新来的实习生要办工牌吗", "要，由部门主管在行政前台代领。"})
                 .query,
             "实习生的工牌多久能领到");
+  // The person the newest turn spoke of last.
+  EXPECT_EQ(rewrite("他多大了", {"我挺喜欢阿森纳，萨卡太猛了"}).query, "萨卡多大了");
   const std::string in_turn = "告诉我哪些作家得过诺贝尔奖，他们写过什么";
   EXPECT_TRUE(has(rewrite(in_turn, {"今天天气不错"}).query, "他们写过什么"));
   // A word with such an ending that names no one (账户) is passed over.

@@ -69,6 +69,24 @@ std::optional<std::string> name_in(std::string_view turn, const PhraseReader& re
   return std::nullopt;
 }
 
+// A name in `turn`, its clauses read from the last (我喜欢曼城，哈兰德太猛了 → 哈兰德): the pronoun of
+// the next turn takes up the person the turn spoke of last.
+std::optional<std::string> name_in_newest_clause(std::string_view turn, const PhraseReader& reader,
+                                                 bool plural) {
+  std::string_view rest = turn;
+  while (true) {
+    std::size_t cut = 0, before = 0;  // the last clause starts at cut; its comma at before
+    for (std::string_view comma : {"，", ",", "；", ";", "。"})
+      if (const std::size_t p = rest.rfind(comma); p != std::string_view::npos && p + comma.size() > cut) {
+        cut = p + comma.size();
+        before = p;
+      }
+    if (auto name = name_in(rest.substr(cut), reader, plural)) return name;
+    if (cut == 0) return std::nullopt;
+    rest = rest.substr(0, before);
+  }
+}
+
 // A noun that names people by its ending (明星, 离异的明星 → 明星, 明星夫妻, 新员工): in the first
 // span of `turn` that has one, its longest leading run of words, two or more characters long, that
 // ends in one of `[rewrite] person_heads` (作家 of 作家得过诺贝尔奖); never one of `not_person_nouns`
@@ -124,7 +142,7 @@ std::optional<std::string> person_antecedent(const std::vector<std::string_view>
                                              const ScannedQuery& prev_scan, std::string_view question,
                                              std::string_view pronoun, const PhraseReader& reader) {
   const bool plural = pronoun.ends_with("们") || pronoun == "they" || pronoun == "them";
-  if (auto name = name_in(window.front(), reader, plural)) return name;
+  if (auto name = name_in_newest_clause(window.front(), reader, plural)) return name;
   if (auto who = who_was_asked(prev, prev_spans, prev_scan, reader.lex().ids())) return who;
   if (auto noun = person_noun(prev, question, reader)) return noun;
   if (auto noun = person_noun(window.front(), question, reader)) return noun;
