@@ -456,6 +456,12 @@ TEST(RewriteRules, AReplyToAStatementIsBuiltFromTheStatement) {
   // 我国 is no speaker, and 我们 before a noun owns the subject: neither is cut off.
   EXPECT_TRUE(has(rewrite("为什么", {"我国的高铁里程世界第一"}).query, "我国")) << "我国";
   EXPECT_FALSE(has(rewrite("我们也是", {"我们部门周五要团建"}).query, "我们也部门"));
+  // A bare predicate after it asks about what the speaker does: the object, with a one-character
+  // verb that makes it an activity; an opinion (我觉得…) is not what the speaker does.
+  EXPECT_EQ(rewrite("在哪办", {"我打算周六去车展"}).query, "车展在哪办");
+  EXPECT_EQ(rewrite("难不难", {"我想学吉他"}).query, "学吉他难不难");
+  EXPECT_FALSE(has(rewrite("贵吗", {"我觉得这家店的咖啡比星巴克好喝"}).query, "星巴克好喝贵吗") &&
+               !has(rewrite("贵吗", {"我觉得这家店的咖啡比星巴克好喝"}).query, "这家店"));
 }
 
 // A short answer to a question put to the user, or to a choice, is that question said back with

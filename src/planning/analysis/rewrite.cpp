@@ -340,6 +340,12 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // question continues.
   if (std::string_view(t.question).find(t.r.topic_anchor) != std::string_view::npos)
     return {std::string(t.question), "has_topic"};
+  // After the user's own statement (我最近在玩艾尔登法环 + 难吗) the predicate asks about what it
+  // said the user does: its object, not its frame.
+  if (const std::string_view newest = t.h.window.front();
+      !t.h.prev_is_question || t.h.prev.data() != newest.data())
+    if (auto object = spoken_object(newest, t.reader))
+      return {join(*object, frag), "statement_object"};
   if (!t.h.prev_is_question) {
     if (auto why = why_inside(t, frag)) return {std::move(*why), "statement_why"};
     return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};

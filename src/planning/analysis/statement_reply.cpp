@@ -51,6 +51,30 @@ std::string_view reported(std::string_view said, const std::vector<std::string>&
 
 }  // namespace
 
+std::optional<std::string> spoken_object(std::string_view said, const PhraseReader& reader) {
+  // The speaker's own clause (我挺喜欢张译的，演技很扎实 → 我挺喜欢张译的); an opinion (我觉得喜茶比
+  // 奈雪好喝) is about its own subject, not about what the speaker does.
+  for (std::string_view comma : {"，", ",", "；", ";"}) said = said.substr(0, said.find(comma));
+  said = trim_end(said);
+  if (reported(said, reader.lex().config().rewrite.report_frames).size() != said.size())
+    return std::nullopt;
+  const auto rest = after_speaker(said, reader);
+  if (!rest) return std::nullopt;
+  const std::vector<Span> spans = reader.spans(said);
+  if (spans.empty() || spans.back().begin < said.size() - rest->size()) return std::nullopt;
+  std::size_t k = spans.size() - 1;
+  while (k > 0 && slice(said, spans[k - 1].end, spans[k].begin) == "的") --k;
+  std::uint32_t begin = spans[k].begin;
+  // A one-character verb right before it makes it an activity (学|游泳, 做|蛋糕): kept with it.
+  const std::vector<Token> t = segment_words(said);
+  for (std::size_t i = 1; i < t.size(); ++i)
+    if (t[i].begin == begin && t[i - 1].single_han && !reader.is_function(t[i - 1].text(said)))
+      begin = t[i - 1].begin;
+  const std::string_view object = slice(said, begin, spans.back().end);
+  if (count_code_points(object) < 2) return std::nullopt;
+  return std::string(object);
+}
+
 std::optional<StatementReply> reply_to_statement(std::string_view said, bool statement,
                                                  std::string_view turn, const PhraseReader& reader) {
   const RewriteConfig& cfg = reader.lex().config().rewrite;
