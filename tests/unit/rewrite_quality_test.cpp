@@ -461,6 +461,11 @@ TEST(RewriteRules, AReplyToAStatementIsBuiltFromTheStatement) {
   EXPECT_EQ(rewrite("在哪办", {"我打算周六去车展"}).query, "车展在哪办");
   EXPECT_EQ(rewrite("难不难", {"我想学吉他"}).query, "学吉他难不难");
   EXPECT_TRUE(has(rewrite("贵吗", {"我觉得这家店的咖啡比星巴克好喝"}).query, "这家店的咖啡"));
+  // 它 after it is the thing the speaker does something with, without the verb.
+  EXPECT_EQ(rewrite("它对膝盖好吗", {"我最近开始学太极拳"}).query, "太极拳对膝盖好吗");
+  // A turn opening with 比 compares what the statement compared, or what it is about.
+  EXPECT_EQ(rewrite("比上海还贵吗", {"我觉得深圳的房租比广州贵"}).query, "深圳的房租比上海还贵吗");
+  EXPECT_EQ(rewrite("比老款的好吗", {"新版的耳机音质一般"}).query, "新版的耳机音质比老款的好吗");
 }
 
 // A short answer to a question put to the user, or to a choice, is that question said back with

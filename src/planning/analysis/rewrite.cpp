@@ -162,9 +162,12 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     if (person)
       antecedent = person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan, t.text,
                                      slice(t.text, hit->begin, hit->end), t.reader);
+    // 它 / 这个 after a turn that answered a question (你平时用什么看剧 + 我一般用腾讯视频) or that
+    // said what the user does (我最近开始练瑜伽): the thing it named.
     const std::string_view newest = t.h.window.front();
-    if (!person && t.h.prev_is_question && t.h.prev.data() != newest.data())
-      antecedent = answered_thing(newest, t.h.prev, t.reader);
+    const bool stated = !t.h.prev_is_question || t.h.prev.data() != newest.data();
+    if (!person && stated && t.h.prev_is_question) antecedent = answered_thing(newest, t.h.prev, t.reader);
+    if (!person && stated && !antecedent) antecedent = spoken_object(newest, t.reader, /*with_verb=*/false);
     if (!antecedent && t.h.topic())
       antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);
     if (!antecedent) return std::nullopt;
@@ -344,7 +347,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // said the user does: its object, not its frame.
   if (const std::string_view newest = t.h.window.front();
       !t.h.prev_is_question || t.h.prev.data() != newest.data())
-    if (auto object = spoken_object(newest, t.reader))
+    if (auto object = spoken_object(newest, t.reader, /*with_verb=*/true))
       return {join(*object, frag), "statement_object"};
   if (!t.h.prev_is_question) {
     if (auto why = why_inside(t, frag)) return {std::move(*why), "statement_why"};

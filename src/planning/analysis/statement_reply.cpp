@@ -9,6 +9,9 @@
 namespace qaplan::internal {
 namespace {
 
+// 比 opening a turn compares (intent rule follow_up_comparison_open; 比较 is one word, not 比).
+constexpr std::string_view kThan = "比";
+
 bool listed(const std::vector<std::string>& list, std::string_view word) {
   return std::find(list.begin(), list.end(), word) != list.end();
 }
@@ -49,9 +52,29 @@ std::string_view reported(std::string_view said, const std::vector<std::string>&
   return said;
 }
 
+
+// What a statement compares or is about (我觉得喜茶比奈雪好喝 → 喜茶; 新版红楼梦拍得一般 → 新版红楼梦):
+// what stands before its own 比 (a word opening with it: ICU glues 比奈 of 比奈雪; 这个比较贵 compares
+// 这个 too), else its first noun phrase; a turn that opens with 比 compares that.
+std::optional<std::string> compared_subject(std::string_view said, const PhraseReader& reader) {
+  const std::vector<Token> t = segment_words(said);
+  for (const Token& w : t)
+    if (w.text(said).starts_with(kThan)) {
+      const std::string_view subject = trim_end(said.substr(0, w.begin));
+      if (count_code_points(subject) < 2) return std::nullopt;
+      return std::string(subject);
+    }
+  const std::vector<Span> spans = reader.spans(said);
+  if (spans.empty()) return std::nullopt;
+  const std::string_view subject = slice(said, spans.front().begin, phrase_end(said, spans, 0));
+  if (count_code_points(subject) < 2) return std::nullopt;
+  return std::string(subject);
+}
+
 }  // namespace
 
-std::optional<std::string> spoken_object(std::string_view said, const PhraseReader& reader) {
+std::optional<std::string> spoken_object(std::string_view said, const PhraseReader& reader,
+                                         bool with_verb) {
   // The speaker's own clause (我挺喜欢张译的，演技很扎实 → 我挺喜欢张译的); an opinion (我觉得喜茶比
   // 奈雪好喝) is about its own subject, not about what the speaker does.
   for (std::string_view comma : {"，", ",", "；", ";"}) said = said.substr(0, said.find(comma));
@@ -67,7 +90,7 @@ std::optional<std::string> spoken_object(std::string_view said, const PhraseRead
   std::uint32_t begin = spans[k].begin;
   // A one-character verb right before it makes it an activity (学|游泳, 做|蛋糕): kept with it.
   const std::vector<Token> t = segment_words(said);
-  for (std::size_t i = 1; i < t.size(); ++i)
+  for (std::size_t i = 1; with_verb && i < t.size(); ++i)
     if (t[i].begin == begin && t[i - 1].single_han && !reader.is_function(t[i - 1].text(said)))
       begin = t[i - 1].begin;
   const std::string_view object = slice(said, begin, spans.back().end);
@@ -93,6 +116,9 @@ std::optional<StatementReply> reply_to_statement(std::string_view said, bool sta
     const std::string_view body = rest->starts_with("也") ? rest->substr(3) : *rest;
     return StatementReply{std::string(trim_end(who)) + "也" + std::string(body), "also"};
   }
+  if (const std::vector<Token> own = segment_words(turn); !own.empty() && own.front().text(turn) == kThan)
+    if (auto subject = compared_subject(reported(said, cfg.report_frames), reader))
+      return StatementReply{*subject + std::string(turn), "comparison:statement"};
   if (listed(cfg.confirm_markers, turn)) {
     const std::string_view s = reported(said, cfg.report_frames);
     if (s.empty() || s.ends_with("吗")) return std::nullopt;
