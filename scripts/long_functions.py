@@ -19,7 +19,8 @@ How it finds functions, and its limits: this is a brace matcher, not a parser.
   blanked first, so braces inside them do not count.
 - A `{` opens a function body when the text before it (back to the previous `;`, `{` or `}`)
   ends in `)`, optionally followed by qualifiers (const, noexcept, override, final, mutable,
-  a trailing return type `-> T`, or a constructor's member-initialiser list), and the word
+  a trailing return type `-> T`, a requires-clause, or a constructor's member-initialiser
+  list), and the word
   before the `(` is not a control keyword (if, for, while, switch, catch) and the head holds
   no `=` outside its parentheses (so lambdas assigned to a variable, and braced initialisers,
   are not functions).
@@ -29,6 +30,8 @@ How it finds functions, and its limits: this is a brace matcher, not a parser.
   (a local class's member) is counted as part of the outer one.
 - Body length is counted from the line of the opening `{` to the line of the closing `}`,
   both included; blank and comment lines count (it is the length a reader scrolls).
+- A `{` that is part of an expression (`v_{1}` in an initialiser list, a default argument
+  `= {}`) does not end the head of the function around it.
 - Macros that expand to braces, or unbalanced braces under #if, can confuse it; the tree
   has none that matter today.
 """
@@ -44,7 +47,7 @@ CONTROL = {"if", "for", "while", "switch", "catch", "return", "sizeof", "decltyp
            "alignof", "static_assert", "requires", "noexcept"}
 QUALIFIERS = re.compile(
     r"^(\s*(const|noexcept(\s*\([^()]*\))?|override|final|mutable|volatile|&|&&|try)\s*)*"
-    r"(->\s*[\w:<>,\s*&\[\]]+)?\s*$")
+    r"(\s*->\s*[\w:<>,\s*&\[\]]+)?(\s*requires\b.*)?\s*$")
 
 
 def strip_code(text: str) -> str:
@@ -162,8 +165,11 @@ def function_name(head: str) -> str | None:
 
 
 def braced_initialiser(head: str) -> bool:
-    """True when a `{` after `head` initialises a name (`v_{1}`, `Foo<T>{`), not a scope."""
+    """True when a `{` after `head` is part of an expression (`v_{1}`, `Foo<T>{`, a default
+    argument `= {}`), not a scope, so the head goes on past its `}`."""
     flat = " ".join(head.split())
+    if flat.count("(") > flat.count(")"):
+        return True  # inside a parameter list: a default argument `= {}`
     if not re.search(r"[\w>]$", flat):
         return False
     if re.search(r"\b(class|struct|union|enum|namespace|extern)\b", flat):
@@ -198,7 +204,6 @@ def functions(path: str):
                 if kind == "f":
                     yield name, line_of[start], line_of[i] - line_of[start] + 1
                 elif braced_initialiser(text[head_start:start]):
-                    # `v_{1}` inside a member-initialiser list: the head goes on past it.
                     last_break = head_start
         elif ch == ";":
             last_break = i + 1
@@ -254,6 +259,16 @@ Box::Box() : v_{1}, w_(2) {
   w_ = 6;
 }
 int short_one() { return 2; }
+int with_default(std::vector<int> v = {}, int w = int{2}) {
+  return w;
+}
+template <class T>
+auto twice(T t) -> T requires std::is_integral_v<T> {
+  return t + t;
+}
+int Box::operator()(int a) const noexcept {
+  return a;
+}
 }  // namespace demo
 auto lambda_at_namespace = [](int y) {
   y += 1;
@@ -273,7 +288,8 @@ def selftest() -> int:
         with open(os.path.join(root, "src", "demo.cpp"), "w", encoding="utf-8") as f:
             f.write(SELFTEST_SOURCE)
         got = {(name, count) for count, _, _, name in scan(root)}
-    want = {("get", 1), ("long_one", 9), ("Box::Box", 6), ("short_one", 1)}
+    want = {("get", 1), ("long_one", 9), ("Box::Box", 6), ("short_one", 1),
+            ("with_default", 3), ("Box::operator()", 3), ("twice", 3)}
     if got != want:
         print(f"FAIL: selftest found {sorted(got)}, expected {sorted(want)}")
         return 1
