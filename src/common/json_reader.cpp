@@ -104,4 +104,15 @@ const Json& req_array(const Json& obj, const std::string& path, std::string_view
   return v;
 }
 
+const Json& registry_entries(const Json& root, std::string_view format,
+                             std::string_view entries_key) {
+  expect_keys(root, "", {"format", entries_key});
+  if (root.at("format") != std::string(format))
+    fail("format", "must be \"" + std::string(format) + "\"");
+  const std::string key(entries_key);
+  const Json& entries = root.at(key);
+  if (!entries.is_object() || entries.empty()) fail(key, "must be a non-empty object");
+  return entries;
+}
+
 }  // namespace qaplan::internal::json

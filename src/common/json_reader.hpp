@@ -46,6 +46,11 @@ std::optional<std::string> opt_string(const Json& obj, const std::string& path,
 const Json& req_array(const Json& obj, const std::string& path, std::string_view key,
                       bool non_empty);
 
+/// A fingerprint registry's root, {"format": `format`, `entries_key`: {…}}: exactly those two
+/// keys, the format named, and entries that are a non-empty object, which it returns.
+const Json& registry_entries(const Json& root, std::string_view format,
+                             std::string_view entries_key);
+
 /// Runs `read()` (which may call fail()) and returns its value, or kInvalidInput with
 /// file = `input` (and `line` when given) and field = the failing JSON path.
 template <class F>

@@ -45,19 +45,15 @@ Result<RegisteredFile> verify_chain_file(const NamedText& file, const NamedText&
   QAPLAN_ASSIGN_OR_RETURN(
       auto entries, js::read_json(registry.name, 0, [&] {
         const js::Json root = js::parse_strict(registry.text);
-        js::expect_keys(root, "", {"format", "files"});
-        if (root.at("format") != "qaplan-chain-fingerprints-1")
-          js::fail("format", "must be \"qaplan-chain-fingerprints-1\"");
-        const js::Json& files = root.at("files");
-        if (!files.is_object() || files.empty()) js::fail("files", "must be a non-empty object");
+        const js::Json& files =
+            js::registry_entries(root, "qaplan-chain-fingerprints-1", "files");
         std::map<std::string, RegisteredFile> out;
         for (const auto& [n, e] : files.items()) {
           const std::string path = js::join("files", n);
           js::expect_keys(e, path, {"version", "kb", "sha256"});
           RegisteredFile r{js::req_string(e, path, "version"), js::req_string(e, path, "kb"),
                            js::req_string(e, path, "sha256")};
-          if (r.sha256.size() != 64 ||
-              r.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+          if (!internal::is_sha256_hex(r.sha256))
             js::fail(js::join(path, "sha256"), "must be 64 lower-case hex digits");
           out.emplace(n, std::move(r));
         }

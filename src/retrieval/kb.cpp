@@ -156,11 +156,7 @@ Result<KnowledgeBase> load_knowledge_base(const NamedText& faq, const NamedText&
   QAPLAN_ASSIGN_OR_RETURN(
       auto versions, js::read_json(registry.name, 0, [&] {
         const js::Json root = js::parse_strict(registry.text);
-        js::expect_keys(root, "", {"format", "versions"});
-        if (root.at("format") != "qaplan-kb-fingerprints-1")
-          js::fail("format", "must be \"qaplan-kb-fingerprints-1\"");
-        const js::Json& v = root.at("versions");
-        if (!v.is_object() || v.empty()) js::fail("versions", "must be a non-empty object");
+        const js::Json& v = js::registry_entries(root, "qaplan-kb-fingerprints-1", "versions");
         std::map<std::string, Entry> out;
         for (const auto& [name, e] : v.items()) {
           const std::string path = js::join("versions", name);

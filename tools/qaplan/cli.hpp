@@ -44,6 +44,18 @@ Status preflight_output_file(const std::filesystem::path& path, const char* flag
 /// The same for an output directory (it may not exist yet: its nearest existing parent is probed).
 Status preflight_output_dir(const std::filesystem::path& dir, const char* flag);
 
+/// A report command's output: publishes `files` into `dir` as one generation
+/// (write_files_atomic, never over one of `inputs`), then prints each file's path on stdout in
+/// the order given — the lines scripts read to find the reports.
+Status publish_reports(const std::filesystem::path& dir,
+                       const std::vector<std::pair<std::string, std::string>>& files,
+                       const std::vector<std::filesystem::path>& inputs);
+
+/// The flags of a command that runs the planner over a labelled set and writes report.json and
+/// report.md: --dataset (`dataset_help`), --output (required) and --config.
+void add_planner_report_flags(CLI::App& sub, std::string& dataset, std::string& output,
+                              std::string& config, const std::string& dataset_help);
+
 /// The chain set a KB command evaluates: --dataset when given, else the questions `kb build`
 /// published beside --kb (KB/questions/questions.jsonl) when there are any, else "" (the shipped
 /// set is then found as usual).

@@ -136,6 +136,21 @@ Status preflight_output_dir(const fs::path& dir, const char* flag) {
   return probe_dir(probe, flag, dir);
 }
 
+Status publish_reports(const fs::path& dir,
+                       const std::vector<std::pair<std::string, std::string>>& files,
+                       const std::vector<fs::path>& inputs) {
+  QAPLAN_TRY(write_files_atomic(dir, files, inputs));
+  for (const auto& [name, text] : files) std::cout << (dir / name).string() << '\n';
+  return {};
+}
+
+void add_planner_report_flags(CLI::App& sub, std::string& dataset, std::string& output,
+                              std::string& config, const std::string& dataset_help) {
+  sub.add_option("--dataset", dataset, dataset_help);
+  sub.add_option("--output", output, "directory for report.json and report.md")->required();
+  sub.add_option("--config", config, "rules file (default: the one `plan` uses)");
+}
+
 std::string chain_set_for(const std::string& dataset_flag, const std::string& kb_flag) {
   if (!dataset_flag.empty() || kb_flag.empty()) return dataset_flag;
   const std::filesystem::path q = std::filesystem::path(kb_flag) / "questions" / "questions.jsonl";

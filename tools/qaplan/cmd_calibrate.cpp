@@ -56,8 +56,7 @@ int run_calibrate(const CalibrateOptions& o) {
   for (auto& chart : calibration_report_charts(*rep)) files.push_back(std::move(chart));
   std::vector<fs::path> inputs = in->files;
   if (router) inputs.push_back(*router / "fingerprints.json");
-  if (Status st = write_files_atomic(o.output, files, inputs); !st) return report(st.error());
-  for (const auto& [name, text] : files) std::cout << (fs::path(o.output) / name).string() << '\n';
+  if (Status st = publish_reports(o.output, files, inputs); !st) return report(st.error());
   for (const BandCandidate& b : rep->bands)
     std::cerr << "qaplan calibrate: " << b.config_key << " " << b.dev.current << " -> "
               << b.dev.threshold << " (dev " << b.dev.samples << " samples, " << b.dev.positives

@@ -126,30 +126,21 @@ void add_build(CLI::App& sub, const std::shared_ptr<DomainOptions>& o) {
   build->add_option("--output", o->output, "lexicon file to write (never an input)")->required();
   build->add_option("--background", o->background,
                     "general-chat word frequencies (default: config/domain/background.tsv)");
-  build
-      ->add_option("--min-df", o->build.min_df,
-                   "documents a term needs (default 0 = auto: 1 under 200 documents, else 2)")
-      ->capture_default_str();
-  build
-      ->add_option("--max-terms", o->build.max_terms,
-                   "keep at most this many terms, highest df first")
-      ->capture_default_str();
-  build
-      ->add_option("--source-share", o->build.source_share,
-                   "share of a term's documents its best source needs to own it (0.5..1]")
-      ->capture_default_str();
-  build
-      ->add_option("--contrast", o->build.contrast,
-                   "a term chat uses is kept when its KB frequency is this many times chat's")
-      ->capture_default_str();
-  build
-      ->add_option("--chat-common", o->build.chat_common,
-                   "a term in at least this share of chat rows is general language")
-      ->capture_default_str();
-  build
-      ->add_option("--pair-share", o->build.pair_share,
-                   "an ICU-split pair is a term when it holds this share of each part's documents")
-      ->capture_default_str();
+  // The lexicon's tuning knobs: each shows its default in --help.
+  const auto knob = [build](const char* flag, auto& value, const char* what) {
+    build->add_option(flag, value, what)->capture_default_str();
+  };
+  knob("--min-df", o->build.min_df,
+       "documents a term needs (default 0 = auto: 1 under 200 documents, else 2)");
+  knob("--max-terms", o->build.max_terms, "keep at most this many terms, highest df first");
+  knob("--source-share", o->build.source_share,
+       "share of a term's documents its best source needs to own it (0.5..1]");
+  knob("--contrast", o->build.contrast,
+       "a term chat uses is kept when its KB frequency is this many times chat's");
+  knob("--chat-common", o->build.chat_common,
+       "a term in at least this share of chat rows is general language");
+  knob("--pair-share", o->build.pair_share,
+       "an ICU-split pair is a term when it holds this share of each part's documents");
   build->add_flag("--pretty", o->pretty, "indent the JSON summary");
 }
 

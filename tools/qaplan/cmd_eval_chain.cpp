@@ -38,8 +38,7 @@ int run_eval_chain_cmd(const EvalChainOptions& o) {
       {"report.json", chain_report_json(*rep, !o.compact)},
       {"report.md", chain_report_markdown(*rep)}};
   for (auto& chart : chain_report_charts(*rep)) files.push_back(std::move(chart));
-  if (Status st = write_files_atomic(o.output, files, in->files); !st) return report(st.error());
-  for (const auto& [name, text] : files) std::cout << (fs::path(o.output) / name).string() << '\n';
+  if (Status st = publish_reports(o.output, files, in->files); !st) return report(st.error());
   const auto pct = [](std::optional<double> v) {
     return v ? std::to_string(static_cast<int>(*v * 1000 + 0.5) / 10.0).substr(0, 4) + "%"
              : std::string("n/a");

@@ -24,20 +24,16 @@ int run_eval_policy(const EvalPolicyOptions& o) {
   if (!text) return report(text.error());
   auto dataset = parse_policy_dataset(*text, path->string());
   if (!dataset) return report(dataset.error());
-  auto cfg = load_cli_config(o.config);
-  if (!cfg) return report(cfg.error());
-  auto planner = Planner::create(std::move(cfg).value());
+  auto planner = load_cli_planner(o.config);
   if (!planner) return report(planner.error());
   const PolicyReport rep =
       evaluate_policy(*planner, *dataset, path->filename().string(), planner->model_description());
-  if (Status st = write_files_atomic(o.output,
-                                     {{"report.json", policy_report_json(rep)},
-                                      {"report.md", policy_report_markdown(rep)}},
-                                     {*path});
+  if (Status st = publish_reports(o.output,
+                                  {{"report.json", policy_report_json(rep)},
+                                   {"report.md", policy_report_markdown(rep)}},
+                                  {*path});
       !st)
     return report(st.error());
-  std::cout << (std::filesystem::path(o.output) / "report.json").string() << '\n'
-            << (std::filesystem::path(o.output) / "report.md").string() << '\n';
   std::cerr << "qaplan eval-policy: critical failed " << rep.critical_failed << "/"
             << rep.critical_samples << ", warnings failed " << rep.warning_failed << "/"
             << rep.warning_samples << '\n';
@@ -52,10 +48,9 @@ Runner register_eval_policy(CLI::App& app, GlobalOptions&) {
   auto* sub = app.add_subcommand(
       "eval-policy", "Check labelled samples against route, intent, source, rewrite, policy, "
                      "scores and plan (the intent-policy gate)");
-  sub->add_option("--dataset", o->dataset,
-                  "samples JSON (default: eval_sets/intent_policy.json, found like the config)");
-  sub->add_option("--output", o->output, "directory for report.json and report.md")->required();
-  sub->add_option("--config", o->config, "rules file (default: the one `plan` uses)");
+  add_planner_report_flags(
+      *sub, o->dataset, o->output, o->config,
+      "samples JSON (default: eval_sets/intent_policy.json, found like the config)");
   sub->add_flag("--fail-on-critical", o->fail_on_critical,
                 "exit 3 when any critical sample fails");
   return [o] { return run_eval_policy(*o); };

@@ -84,8 +84,7 @@ int run_eval_rewrite_cmd(const EvalRewriteOptions& o) {
     inputs.push_back(*bench_path);
     inputs.push_back(fingerprint_registry_path(*bench_path));
   }
-  if (Status st = write_files_atomic(o.output, files, inputs); !st) return report(st.error());
-  for (const auto& [name, text] : files) std::cout << (fs::path(o.output) / name).string() << '\n';
+  if (Status st = publish_reports(o.output, files, inputs); !st) return report(st.error());
   std::cerr << "qaplan eval-rewrite: follow-ups Recall@5 raw " << pct(rep->followups.all[0].recall(1))
             << ", rewrite " << pct(rep->followups.all[1].recall(1)) << ", rewrite+variants "
             << pct(rep->followups.all[2].recall(1)) << ", full " << pct(rep->followups.all[3].recall(1))

@@ -26,19 +26,15 @@ int run_eval_route(const EvalRouteOptions& o) {
   if (o.dataset.empty()) path = path->parent_path();
   auto samples = read_route_samples(*path);
   if (!samples) return report(samples.error());
-  auto cfg = load_cli_config(o.config);
-  if (!cfg) return report(cfg.error());
-  auto planner = Planner::create(std::move(cfg).value());
+  auto planner = load_cli_planner(o.config);
   if (!planner) return report(planner.error());
   const RouteReport rep = evaluate_routes(*planner, *samples, o.gate, path->filename().string());
-  if (Status st = write_files_atomic(o.output,
-                                     {{"report.json", route_report_json(rep)},
-                                      {"report.md", route_report_markdown(rep)}},
-                                     {*path});
+  if (Status st = publish_reports(o.output,
+                                  {{"report.json", route_report_json(rep)},
+                                   {"report.md", route_report_markdown(rep)}},
+                                  {*path});
       !st)
     return report(st.error());
-  std::cout << (std::filesystem::path(o.output) / "report.json").string() << '\n'
-            << (std::filesystem::path(o.output) / "report.md").string() << '\n';
   for (const RouteCell& c : rep.cells)
     if (c.domain == "all")
       std::cerr << "qaplan eval-route: " << c.split << ": questions answered directly "
@@ -56,10 +52,9 @@ Runner register_eval_route(CLI::App& app, GlobalOptions&) {
   auto* sub = app.add_subcommand(
       "eval-route", "Route labelled messages of other domains: real questions answered directly "
                     "and social messages retrieved, per domain and split");
-  sub->add_option("--dataset", o->dataset,
-                  "JSONL file or folder of them (default: eval_sets/ood, found like the config)");
-  sub->add_option("--output", o->output, "directory for report.json and report.md")->required();
-  sub->add_option("--config", o->config, "rules file (default: the one `plan` uses)");
+  add_planner_report_flags(
+      *sub, o->dataset, o->output, o->config,
+      "JSONL file or folder of them (default: eval_sets/ood, found like the config)");
   sub->add_option("--split", o->gate.split, "split the gate reads (default: test)")
       ->check(CLI::IsMember({"dev", "test"}));
   sub->add_option("--max-question-direct", o->gate.max_question_direct,

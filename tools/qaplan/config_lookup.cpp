@@ -68,6 +68,12 @@ Result<Config> load_cli_config(const std::string& flag_value) {
   return load_config(*path);
 }
 
+Result<Planner> load_cli_planner(const std::string& flag_value) {
+  auto cfg = load_cli_config(flag_value);
+  if (!cfg.ok()) return cfg.error();
+  return Planner::create(std::move(cfg).value());
+}
+
 Result<RankingConfig> load_cli_ranking_config(const std::string& flag_value) {
   auto path = find_config(flag_value);
   if (!path.ok()) return path.error();

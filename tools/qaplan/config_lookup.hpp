@@ -4,6 +4,7 @@
 
 #include "qaplan/config_location.hpp"
 #include "qaplan/planning/config.hpp"
+#include "qaplan/planning/planner.hpp"
 #include "qaplan/ranking/config.hpp"
 
 namespace qaplan::cli {
@@ -26,6 +27,9 @@ Result<std::filesystem::path> find_data_file(const std::string& flag_value,
 
 /// find_config() + load_config().
 Result<Config> load_cli_config(const std::string& flag_value);
+
+/// load_cli_config() + Planner::create(): the planner a command that only plans runs.
+Result<Planner> load_cli_planner(const std::string& flag_value);
 
 /// find_config() + load_ranking_config() ([ranking.*] of the same file).
 Result<RankingConfig> load_cli_ranking_config(const std::string& flag_value);
