@@ -53,6 +53,13 @@ Status read_cues(Reader& r, std::string_view key, std::vector<std::string>& out,
   return {};
 }
 
+// Several cue lists, all required or all optional.
+using CueList = std::pair<const char*, std::vector<std::string>*>;
+Status read_cue_lists(Reader& r, bool required, std::initializer_list<CueList> lists) {
+  for (auto [key, list] : lists) QAPLAN_TRY(read_cues(r, key, *list, required));
+  return {};
+}
+
 // Names that must be unique (sources, rule ids, patch ids, …): a second one is an error at its
 // own line that names the first.
 struct Unique {
@@ -185,20 +192,15 @@ Status read_intent_rule(Reader& r, IntentRuleConfig& rule, Unique& ids) {
 }
 
 Status read_route(Reader& r, RouteConfig& route) {
-  for (auto [key, list] : {std::pair{"greeting", &route.greeting}, std::pair{"thanks", &route.thanks},
-                           std::pair{"goodbye", &route.goodbye},
-                           std::pair{"acknowledgement", &route.acknowledgement},
-                           std::pair{"politeness", &route.politeness},
-                           std::pair{"handoff", &route.handoff},
-                           std::pair{"out_of_scope", &route.out_of_scope},
-                           std::pair{"chit_chat", &route.chit_chat},
-                           std::pair{"context_words", &route.context_words}})
-    QAPLAN_TRY(read_cues(r, key, *list, true));
-  QAPLAN_TRY(read_cues(r, "connectives", route.connectives, false));
-  QAPLAN_TRY(read_cues(r, "vocatives", route.vocatives, false));
-  // Optional: without them no request frame is recognised.
-  QAPLAN_TRY(read_cues(r, "request_verbs", route.request_verbs, false));
-  QAPLAN_TRY(read_cues(r, "request_objects", route.request_objects, false));
+  QAPLAN_TRY(read_cue_lists(r, true, {{"greeting", &route.greeting}, {"thanks", &route.thanks},
+                                      {"goodbye", &route.goodbye}, {"acknowledgement", &route.acknowledgement},
+                                      {"politeness", &route.politeness}, {"handoff", &route.handoff},
+                                      {"out_of_scope", &route.out_of_scope}, {"chit_chat", &route.chit_chat},
+                                      {"context_words", &route.context_words}}));
+  // Optional: without request_verbs / request_objects no request frame is recognised.
+  QAPLAN_TRY(read_cue_lists(r, false, {{"connectives", &route.connectives}, {"vocatives", &route.vocatives},
+                                       {"request_verbs", &route.request_verbs},
+                                       {"request_objects", &route.request_objects}}));
   if (route.request_verbs.empty() != route.request_objects.empty())
     if (const auto* x = r.find(route.request_verbs.empty() ? "request_objects" : "request_verbs"))
       return r.err(*x, "request_verbs", "request_verbs and request_objects come together");
@@ -272,28 +274,27 @@ Status read_rewrite(Reader& r, RewriteConfig& w) {
   QAPLAN_TRY(r.count("window_turns", w.window_turns, true));
   QAPLAN_TRY(r.count("max_growth", w.max_growth));
   QAPLAN_TRY(r.get("domain_word_break", w.domain_word_break));
-  for (auto [key, list] : {std::pair{"function_words", &w.function_words},
-                           std::pair{"person_pronouns", &w.person_pronouns},
-                           std::pair{"thing_pronouns", &w.thing_pronouns},
-                           std::pair{"ellipsis_markers", &w.ellipsis_markers},
-                           std::pair{"condition_markers", &w.condition_markers},
-                           std::pair{"comparison_markers", &w.comparison_markers},
-                           std::pair{"question_words", &w.question_words}})
-    QAPLAN_TRY(read_cues(r, key, *list, true));
-  // Optional: a rules file written before the list existed keeps working, with no elaboration rule.
-  QAPLAN_TRY(read_cues(r, "elaboration_markers", w.elaboration_markers, false));
-  QAPLAN_TRY(read_cues(r, "sequence_markers", w.sequence_markers, false));
-  QAPLAN_TRY(read_cues(r, "speaker_words", w.speaker_words, false));
-  QAPLAN_TRY(read_cues(r, "also_markers", w.also_markers, false));
-  QAPLAN_TRY(read_cues(r, "confirm_markers", w.confirm_markers, false));
-  QAPLAN_TRY(read_cues(r, "report_frames", w.report_frames, false));
-  QAPLAN_TRY(read_cues(r, "addressee_words", w.addressee_words, false));
-  QAPLAN_TRY(read_cues(r, "alternative_markers", w.alternative_markers, false));
-  QAPLAN_TRY(read_cues(r, "answer_slots", w.answer_slots, false));
-  QAPLAN_TRY(read_cues(r, "person_surnames", w.person_surnames, false));
-  QAPLAN_TRY(read_cues(r, "person_titles", w.person_titles, false));
-  QAPLAN_TRY(read_cues(r, "person_heads", w.person_heads, false));
-  QAPLAN_TRY(read_cues(r, "not_person_nouns", w.not_person_nouns, false));
+  QAPLAN_TRY(read_cue_lists(r, true, {{"function_words", &w.function_words},
+                                      {"person_pronouns", &w.person_pronouns},
+                                      {"thing_pronouns", &w.thing_pronouns},
+                                      {"ellipsis_markers", &w.ellipsis_markers},
+                                      {"condition_markers", &w.condition_markers},
+                                      {"comparison_markers", &w.comparison_markers},
+                                      {"question_words", &w.question_words}}));
+  // Optional: a rules file written before a list existed keeps working, without that list's rule.
+  QAPLAN_TRY(read_cue_lists(r, false, {{"elaboration_markers", &w.elaboration_markers},
+                                       {"sequence_markers", &w.sequence_markers},
+                                       {"speaker_words", &w.speaker_words},
+                                       {"also_markers", &w.also_markers},
+                                       {"confirm_markers", &w.confirm_markers},
+                                       {"report_frames", &w.report_frames},
+                                       {"addressee_words", &w.addressee_words},
+                                       {"alternative_markers", &w.alternative_markers},
+                                       {"answer_slots", &w.answer_slots},
+                                       {"person_surnames", &w.person_surnames},
+                                       {"person_titles", &w.person_titles},
+                                       {"person_heads", &w.person_heads},
+                                       {"not_person_nouns", &w.not_person_nouns}}));
   QAPLAN_TRY(r.get("prompt", w.prompt, true));
   for (auto [key, text, required] : {std::tuple{"hyde_prompt", &w.hyde_prompt, true},
                                      std::tuple{"step_back_prompt", &w.step_back_prompt, true},
