@@ -489,6 +489,11 @@ TEST(RewriteRules, AThingPronounAfterAnAnswerIsTheThingItNamed) {
             "员工手册多久更新一次");
 }
 
+// An aspect particle (过, 着) belongs to its verb: a fragment in the object's place keeps it.
+TEST(RewriteRules, AnAspectParticleStaysWithItsVerb) {
+  EXPECT_EQ(rewrite("大理呢", {"你去过三亚吗", "去过，海很蓝"}).query, "你去过大理吗");
+}
+
 TEST(RewriteRules, AConditionAsksThePreviousQuestionInAnotherCase) {
   const auto same = rewrite("如果是中途入职呢", {"年终奖怎么计算"});
   EXPECT_TRUE(has(same.query, "如果是中途入职")) << same.query;
