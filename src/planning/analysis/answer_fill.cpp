@@ -12,16 +12,6 @@ bool starts_with_any(std::string_view s, const std::vector<std::string>& words) 
   return std::any_of(words.begin(), words.end(), [&](const std::string& w) { return s.starts_with(w); });
 }
 
-// The last clause of `text`: what follows its last comma (好啊，你想看哪部 → 你想看哪部).
-std::string_view last_clause(std::string_view text) {
-  std::size_t at = 0;
-  for (std::string_view comma : {"，", ",", "；", ";"}) {
-    const std::size_t p = text.rfind(comma);
-    if (p != std::string_view::npos) at = std::max(at, p + comma.size());
-  }
-  return trim_start(text.substr(at));
-}
-
 // [begin, end) of the slot a choice asks about (米饭还是面条 in 你想吃米饭还是面条): the second
 // alternative runs to the end; the first has as many words before the marker. `use` is the
 // alternative the answer completes (叫阿呆 for 阿呆), else the answer itself.

@@ -73,18 +73,13 @@ std::optional<std::string> name_in(std::string_view turn, const PhraseReader& re
 // the next turn takes up the person the turn spoke of last.
 std::optional<std::string> name_in_newest_clause(std::string_view turn, const PhraseReader& reader,
                                                  bool plural) {
-  std::string_view rest = turn;
-  while (true) {
-    std::size_t cut = 0, before = 0;  // the last clause starts at cut; its comma at before
-    for (std::string_view comma : {"，", ",", "；", ";", "。"})
-      if (const std::size_t p = rest.rfind(comma); p != std::string_view::npos && p + comma.size() > cut) {
-        cut = p + comma.size();
-        before = p;
-      }
-    if (auto name = name_in(rest.substr(cut), reader, plural)) return name;
-    if (cut == 0) return std::nullopt;
-    rest = rest.substr(0, before);
+  for (std::string_view rest = trim_end(turn); !rest.empty();) {
+    const std::string_view clause = last_clause(rest);
+    if (auto name = name_in(clause, reader, plural)) return name;
+    if (clause.empty() || clause.size() >= rest.size()) break;  // each pass drops one clause
+    rest = trim_end(rest.substr(0, rest.size() - clause.size()));
   }
+  return std::nullopt;
 }
 
 // A noun that names people by its ending (明星, 离异的明星 → 明星, 明星夫妻, 新员工): in the first
@@ -168,9 +163,7 @@ std::optional<std::string> answered_thing(std::string_view answer, std::string_v
                        [&](const std::string& w) { return prev.find(w) != std::string_view::npos; });
   };
   if (!has_any(rw.answer_slots)) return std::nullopt;
-  std::string_view clause = answer;
-  for (std::string_view comma : {"，", ",", "。", "；"})
-    clause = clause.substr(0, clause.find(comma));
+  const std::string_view clause = first_clause(answer);
   // A question put to the user (你平时用什么看剧) is answered by the thing itself; an answer to the
   // user's own question (员工网络密码每季更新，…) is a statement about it, unless it is only a name.
   if (!has_any(rw.addressee_words) && count_code_points(trim_end(clause)) > kShortAnswer)

@@ -178,6 +178,23 @@ std::string_view trim_start(std::string_view s) {
   return s.substr(i);
 }
 
+namespace {
+// What ends a clause inside one turn (好啊，你想看哪部; 葬送的芙莉莲，超好看).
+constexpr std::string_view kClauseBreaks[] = {"，", ",", "；", ";", "。"};
+}  // namespace
+
+std::string_view first_clause(std::string_view s) {
+  for (std::string_view b : kClauseBreaks) s = s.substr(0, s.find(b));
+  return s;
+}
+
+std::string_view last_clause(std::string_view s) {
+  std::size_t at = 0;
+  for (std::string_view b : kClauseBreaks)
+    if (const std::size_t p = s.rfind(b); p != std::string_view::npos) at = std::max(at, p + b.size());
+  return trim_start(s.substr(at));
+}
+
 // 难不难, 好不好, 能不能, 可不可以: a character, 不, the same character again asks a yes-no
 // question as surely as a question word does.
 bool a_not_a(std::string_view text) {

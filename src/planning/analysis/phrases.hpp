@@ -62,6 +62,10 @@ std::string_view slice(std::string_view s, std::uint32_t b, std::uint32_t e);
 std::string_view trim_end(std::string_view s);
 /// Without leading non-word characters.
 std::string_view trim_start(std::string_view s);
+/// The first clause of `s`: up to its first clause break (，,；;。), or all of it.
+std::string_view first_clause(std::string_view s);
+/// The last clause of `s`: after its last clause break, without leading non-word characters.
+std::string_view last_clause(std::string_view s);
 /// 难不难, 好不好, 能不能: a character, 不, the same character again asks a yes-no question.
 bool a_not_a(std::string_view text);
 bool question_like(std::string_view text, const ScannedQuery& q, const LexiconIds& ids);

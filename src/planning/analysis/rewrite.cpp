@@ -99,6 +99,9 @@ struct HistoryView {
 
   /// The previous question's first content span, or null.
   const Span* topic() const { return prev_spans.empty() ? nullptr : &prev_spans.front(); }
+  /// The newest turn is a statement (an answer, or the user's own): the previous question, if
+  /// any, is an older turn.
+  bool newest_stated() const { return !prev_is_question || prev.data() != window.front().data(); }
 };
 
 HistoryView read_history(const std::vector<std::string>& history, const Lexicon& lex,
@@ -165,9 +168,10 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     // 它 / 这个 after a turn that answered a question (你平时用什么看剧 + 我一般用腾讯视频) or that
     // said what the user does (我最近开始练瑜伽): the thing it named.
     const std::string_view newest = t.h.window.front();
-    const bool stated = !t.h.prev_is_question || t.h.prev.data() != newest.data();
-    if (!person && stated && t.h.prev_is_question) antecedent = answered_thing(newest, t.h.prev, t.reader);
-    if (!person && stated && !antecedent) antecedent = spoken_object(newest, t.reader, /*with_verb=*/false);
+    if (!person && t.h.newest_stated() && t.h.prev_is_question)
+      antecedent = answered_thing(newest, t.h.prev, t.reader);
+    if (!person && t.h.newest_stated() && !antecedent)
+      antecedent = spoken_object(newest, t.reader, /*with_verb=*/false);
     if (!antecedent && t.h.topic())
       antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);
     if (!antecedent) return std::nullopt;
@@ -183,11 +187,10 @@ std::optional<Step> pronoun_step(const TurnView& t) {
 }
 
 // 1a. A reply to the statement the newest turn made (我不打篮球了 + 为什么, + 我也是, + 真的吗):
-// built from that statement (statement_reply.hpp). The newest turn is a statement when the previous
-// question is an older turn or none.
+// built from that statement (statement_reply.hpp).
 std::optional<Step> statement_reply_step(const TurnView& t, std::string_view frag) {
   const std::string_view newest = t.h.window.front();
-  const bool statement = !t.h.prev_is_question || t.h.prev.data() != newest.data();
+  const bool statement = t.h.newest_stated();
   // A short answer to the question before it states that question's answer (你最喜欢哪个导演 +
   // 姜文 → 我最喜欢姜文): 为啥 then asks why of that. An answer with its own speaker (我觉得…) is
   // a statement already.
@@ -206,7 +209,7 @@ std::optional<Step> statement_reply_step(const TurnView& t, std::string_view fra
 // question of its own, no ellipsis marker. A choice (米饭还是面条) asks without a question word.
 std::optional<Step> answer_step(const TurnView& t, std::string_view frag, bool asks_ne) {
   const std::string_view newest = t.h.window.front();
-  const bool asked = t.h.prev_is_question && t.h.prev.data() == newest.data();
+  const bool asked = !t.h.newest_stated();
   const auto& alternatives = t.lex.config().rewrite.alternative_markers;
   if (!asked && std::none_of(alternatives.begin(), alternatives.end(), [&](const std::string& m) {
         return newest.find(m) != std::string_view::npos;
@@ -345,9 +348,8 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     return {std::string(t.question), "has_topic"};
   // After the user's own statement (我最近在玩艾尔登法环 + 难吗) the predicate asks about what it
   // said the user does: its object, not its frame.
-  if (const std::string_view newest = t.h.window.front();
-      !t.h.prev_is_question || t.h.prev.data() != newest.data())
-    if (auto object = spoken_object(newest, t.reader, /*with_verb=*/true))
+  if (t.h.newest_stated())
+    if (auto object = spoken_object(t.h.window.front(), t.reader, /*with_verb=*/true))
       return {join(*object, frag), "statement_object"};
   if (!t.h.prev_is_question) {
     if (auto why = why_inside(t, frag)) return {std::move(*why), "statement_why"};

@@ -77,8 +77,7 @@ std::optional<std::string> spoken_object(std::string_view said, const PhraseRead
                                          bool with_verb) {
   // The speaker's own clause (我挺喜欢张译的，演技很扎实 → 我挺喜欢张译的); an opinion (我觉得喜茶比
   // 奈雪好喝) is about its own subject, not about what the speaker does.
-  for (std::string_view comma : {"，", ",", "；", ";"}) said = said.substr(0, said.find(comma));
-  said = trim_end(said);
+  said = trim_end(first_clause(said));
   if (reported(said, reader.lex().config().rewrite.report_frames).size() != said.size())
     return std::nullopt;
   const auto rest = after_speaker(said, reader);
