@@ -25,10 +25,6 @@ std::optional<std::string> who_was_asked(std::string_view prev, const std::vecto
   return std::string(slice(prev, spans[first].begin, spans[last].end));
 }
 
-bool listed(const std::vector<std::string>& list, std::string_view word) {
-  return std::find(list.begin(), list.end(), word) != list.end();
-}
-
 // A Chinese personal name ICU's dictionary does not hold, read from its shape: a listed surname
 // standing alone followed by one or two lone characters (张|敏 in 张敏负责, 周|杰|伦), or by a
 // title (陈|经理). ICU glues the name's characters to no word, and a run of content words (张敏负责)

@@ -183,6 +183,10 @@ namespace {
 constexpr std::string_view kClauseBreaks[] = {"，", ",", "；", ";", "。"};
 }  // namespace
 
+bool listed(const std::vector<std::string>& list, std::string_view word) {
+  return std::find(list.begin(), list.end(), word) != list.end();
+}
+
 std::string_view first_clause(std::string_view s) {
   for (std::string_view b : kClauseBreaks) s = s.substr(0, s.find(b));
   return s;

@@ -62,6 +62,8 @@ std::string_view slice(std::string_view s, std::uint32_t b, std::uint32_t e);
 std::string_view trim_end(std::string_view s);
 /// Without leading non-word characters.
 std::string_view trim_start(std::string_view s);
+/// True when `word` is one of `list` (a cue list of the rules file, read as a set).
+bool listed(const std::vector<std::string>& list, std::string_view word);
 /// The first clause of `s`: up to its first clause break (，,；;。), or all of it.
 std::string_view first_clause(std::string_view s);
 /// The last clause of `s`: after its last clause break, without leading non-word characters.

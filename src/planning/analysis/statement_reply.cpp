@@ -12,10 +12,6 @@ namespace {
 // 比 opening a turn compares (intent rule follow_up_comparison_open; 比较 is one word, not 比).
 constexpr std::string_view kThan = "比";
 
-bool listed(const std::vector<std::string>& list, std::string_view word) {
-  return std::find(list.begin(), list.end(), word) != list.end();
-}
-
 // `text` without the speaker it opens with (我 of 我不打篮球了; ICU glues 我 to a function word: 我是,
 // 我把): the rest, or nullopt when the text opens otherwise (我国 is a noun), nothing follows, or
 // a plural speaker only owns the subject (我们部门周五要团建: two content words of two or more
