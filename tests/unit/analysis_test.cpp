@@ -239,6 +239,27 @@ TEST(AnalysisGlossary, OnlyTheEffectiveSourcesGlossaryExpands) {
     for (const auto& v : r2.a.variants) EXPECT_FALSE(has(v.text, "密码重置")) << v.text;
 }
 
+// Without an effective source the candidates' glossaries expand (every glossary when the scope is
+// every source): an alias still reaches its standard term as one more variant.
+TEST(AnalysisGlossary, WithoutOneSourceTheCandidatesGlossariesExpand) {
+  // The shipped model leaves the carried keyword unconfirmed (rules alone would scope finance).
+  static const Planner shipped = Planner::create(load_config(test::shipped_config()).value()).value();
+  const auto r = analyze(shipped, "B类的呢", {"下个月要去国外出差", "普通员工境外A类住宿上限多少"});
+  ASSERT_TRUE(r.prep.plan->knobs().use_query_variants) << r.prep.plan->reason();
+  ASSERT_FALSE(r.prep.effective_source.has_value()) << r.prep.source.detail;
+  ASSERT_TRUE(has(r.a.rewrite.query, "住宿上限")) << r.a.rewrite.query;
+  const auto it = std::find_if(r.a.variants.begin(), r.a.variants.end(),
+                               [](const QueryVariant& v) { return v.kind == "glossary"; });
+  ASSERT_NE(it, r.a.variants.end());
+  EXPECT_EQ(it->origin, "finance");
+  EXPECT_TRUE(has(it->text, "住宿标准")) << it->text;
+  EXPECT_FALSE(has(it->text, "住宿上限")) << it->text;
+  // No alias in any glossary: no variant, and the reason says so.
+  const auto none = analyze(shipped, "B类的呢", {"下个月要去国外出差", "普通员工境外A类能订几星酒店"});
+  if (!none.prep.effective_source && none.prep.plan && none.prep.plan->knobs().use_query_variants)
+    EXPECT_EQ(count_kind(none.a, "glossary"), 0);
+}
+
 TEST(AnalysisGlossary, NoVariantsWhenThePlanSaysNo) {
   const auto r = analyze("年假怎么申请");  // FAQ: use_query_variants = false
   ASSERT_FALSE(r.prep.plan->knobs().use_query_variants);

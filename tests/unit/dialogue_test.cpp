@@ -160,6 +160,8 @@ Preparation model_prep(const std::string& q, std::vector<std::string> history) {
   return r.ok() ? std::move(r).value() : Preparation{};
 }
 
+bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
 bool tagged(const Preparation& p, const char* tag) {
   const auto& m = p.intent->matched_rules;
   return std::find(m.begin(), m.end(), tag) != m.end();
@@ -214,6 +216,38 @@ TEST(FollowUps, SourceCarriesOverFromHistory) {
   EXPECT_EQ(prep("那年假呢", {"报销流程是什么"}).effective_source, "hr");
   // Not a follow-up: nothing is carried.
   EXPECT_FALSE(prep("换个问题，这个怎么弄", {"报销流程是什么"}).effective_source.has_value());
+}
+
+// A keyword carried from an earlier turn is decided as that turn's own plan decided it: with the
+// model, a keyword it does not confirm widens to candidates that keep the keyword's source.
+TEST(FollowUps, ACarriedKeywordTheModelDoesNotConfirmWidensToCandidates) {
+  const std::string asked = "IT设备台账里XH-IT-2024-0034是什么设备";
+  const Preparation own = model_prep(asked, {});
+  ASSERT_FALSE(own.effective_source.has_value()) << own.source.detail;
+  ASSERT_GE(own.effective_sources.size(), 2u) << own.source.detail;
+  const Preparation p = model_prep("它现在在哪", {asked});
+  ASSERT_TRUE(p.intent);
+  EXPECT_EQ(p.intent->intent, Intent::kFollowUp);
+  EXPECT_FALSE(p.effective_source.has_value()) << p.source.detail;
+  EXPECT_EQ(p.effective_sources, own.effective_sources);
+  EXPECT_TRUE(p.source.detail.starts_with("carried from history")) << p.source.detail;
+  EXPECT_TRUE(has(p.source.detail, "unconfirmed")) << p.source.detail;
+  // Without a model the words are all there is: the keyword's source is the scope.
+  const Preparation rules = prep("它现在在哪", {asked});
+  EXPECT_TRUE(rules.effective_source.has_value()) << rules.source.detail;
+  EXPECT_NE(std::find(own.effective_sources.begin(), own.effective_sources.end(),
+                      rules.effective_source.value_or("")),
+            own.effective_sources.end());
+  // A keyword the model confirms is carried as the hard scope it was.
+  EXPECT_EQ(model_prep("审批呢", {"报销流程是什么"}).effective_source, "finance");
+}
+
+// A one-word reply the follow-up rules read as continuing the conversation is no unclear message.
+TEST(FollowUps, AOneWordReplyToAStatementIsRetrievedNotUnclear) {
+  const Preparation p = model_prep("真的吗", {"听说GTA6明年发售"});
+  EXPECT_EQ(p.route.route, Route::kRetrieval) << p.route.detail;
+  const Preparation alone = model_prep("真的吗", {});
+  EXPECT_EQ(alone.route.route, Route::kDirectAnswer);
 }
 
 TEST(Scenarios, ARestrictedScenarioNeverRetrievesEverything) {

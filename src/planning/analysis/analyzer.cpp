@@ -35,7 +35,7 @@ Result<Analyzer> Analyzer::create(const Config& c,
   const RewriteConfig& w = c.rewrite;
   for (const auto* list : {&w.function_words, &w.person_pronouns, &w.thing_pronouns,
                            &w.ellipsis_markers, &w.condition_markers, &w.comparison_markers,
-                           &w.elaboration_markers, &w.question_words})
+                           &w.elaboration_markers, &w.question_words, &w.report_frames})
     words.insert(words.end(), list->begin(), list->end());
   l.rewrite_words = WordSet(std::move(words));
   for (const auto& [source, terms] : c.glossary.terms) {
@@ -123,6 +123,27 @@ const std::string& prompt_for(std::string_view kind, const RewriteConfig& w) {
 
 bool seen(const std::vector<QueryVariant>& vs, std::string_view text) {
   return std::any_of(vs.begin(), vs.end(), [&](const QueryVariant& v) { return v.text == text; });
+}
+
+// Without one source the question may be in any of its candidates (every source when none are
+// named): each candidate's glossary that knows an alias of the query adds its variant — one more
+// search each, where a scope too narrow would have lost the answer.
+void glossary_of_candidates(std::string_view query, const std::vector<std::string>& candidates,
+                            const AnalysisLists& lists, const GlossaryConfig& glossary,
+                            QueryAnalysis& a) {
+  std::vector<std::string> sources = candidates;
+  if (sources.empty())
+    for (const auto& [source, terms] : glossary.terms) sources.push_back(source);
+  bool any = false;
+  for (const std::string& source : sources) {
+    std::vector<std::string> why;
+    std::string g = expand_glossary(query, source, lists, glossary, why);
+    if (g.empty() || seen(a.variants, g)) continue;
+    any = true;
+    a.variant_reasons.insert(a.variant_reasons.end(), why.begin(), why.end());
+    a.variants.push_back(QueryVariant{std::move(g), "glossary", false, source});
+  }
+  if (!any) a.variant_reasons.push_back("glossary:none (no alias in the candidate sources)");
 }
 
 // One hook call: its raw text, validated fail-closed. Returns the call record; kept variants go
@@ -384,7 +405,7 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
       if (!g.empty() && !seen(a.variants, g))
         a.variants.push_back(QueryVariant{std::move(g), "glossary", false, *prep.effective_source});
     } else {
-      a.variant_reasons.push_back("glossary:none (no effective source)");
+      glossary_of_candidates(query, prep.effective_sources, lists, c.glossary, a);
     }
     if (impl_->hook) {
       int budget_left = c.rewrite.max_variants;

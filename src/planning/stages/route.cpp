@@ -195,8 +195,10 @@ RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario
   if (auto it = ids.scenario_out_of_scope.find(scenario.name);
       it != ids.scenario_out_of_scope.end() && q.has(it->second))
     return direct(RouteReason::kOutOfScope, first_hit_text(q, it->second), DecidedBy::kRule, 0, c);
-  // A lone character no list knows (额, 啥): nothing to act on.
-  if (q.query.query_units <= c.route.unclear_max_units && !has_work_anchor(q, ids))
+  // A lone character no list knows (额, 啥): nothing to act on — unless the follow-up rules read
+  // it as a reply to the conversation (真的吗 after 听说GTA6明年发售).
+  if (q.query.query_units <= c.route.unclear_max_units && !has_work_anchor(q, ids) &&
+      !continues_conversation)
     return direct(RouteReason::kUnclear, q.query.text, DecidedBy::kRule, 0, c);
 
   std::string overruled;  // why the model's direct answer was not taken (retrieval's detail)

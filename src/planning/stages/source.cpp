@@ -243,12 +243,34 @@ SourceDecision source_of_turn(const NormalizedQuery& turn, const Lexicon& lex,
   return decide_source(q, ModelVerdict{}, lex, reader ? &d.sources : nullptr);
 }
 
+namespace {
+
+// Turn `i` of `history` decided with the model's verdict on it (and the turn before as its
+// context), as its own plan was.
+SourceDecision with_model(const std::vector<NormalizedQuery>& history, std::size_t i,
+                          const Lexicon& lex, const DomainReader* reader, HistoryModel model) {
+  const ScannedQuery q = lex.scan(history[i]);
+  DomainView d;
+  if (reader) d = reader->read(q, lex);
+  const std::string_view previous = i > 0 ? std::string_view(history[i - 1].text) : "";
+  ModelVerdict v;
+  v.map = model.labels;
+  model.model->predict(history[i].text, previous, v.out);
+  return decide_source(q, v, lex, reader ? &d.sources : nullptr);
+}
+
+}  // namespace
+
 void carry_history_source(const std::vector<NormalizedQuery>& history, const Lexicon& lex,
-                          const DomainReader* reader, SourceDecision& source) {
+                          const DomainReader* reader, HistoryModel model,
+                          SourceDecision& source) {
   std::optional<SourceDecision> carried;
   for (std::size_t i = history.size(); i-- > 0 && !carried;) {
     SourceDecision hs = source_of_turn(history[i], lex, reader);
-    if (hs.scope.value || !hs.candidates.empty()) carried = std::move(hs);
+    if (!hs.scope.value && hs.candidates.empty()) continue;
+    // Only a hard scope can be too narrow; the model is asked about that turn alone.
+    if (hs.scope.value && model.model) hs = with_model(history, i, lex, reader, model);
+    carried = std::move(hs);
   }
   if (carried) {
     source.scope = std::move(carried->scope);

@@ -19,6 +19,7 @@
 
 #include "planning/lexicon.hpp"
 #include "planning/model/model_view.hpp"
+#include "planning/model/router_model.hpp"
 #include "qaplan/planning/preparation.hpp"
 
 namespace qaplan::internal {
@@ -56,14 +57,22 @@ SourceDecision source_of_turn(const NormalizedQuery& turn, const Lexicon& lex,
                               const DomainReader* reader);
 
 /// A follow-up that names no source continues the conversation's source: the latest earlier
-/// turn whose words (keywords, KB terms) suggest one — its scope, or its candidates when they
-/// name several. Words, not the model: an earlier turn may itself be a fragment the model
-/// guesses at (我是普通员工去北京 after 出差住宿标准是多少). A source only the model guessed from
-/// the follow-up's few words (它的有效期是多久) yields to the history's. When no earlier turn
-/// suggests one either, the fragment's own guess is dropped: 它的年度限额是多少 says nothing
-/// about finance, and a wrong scope finds nothing where no scope finds the answer.
+/// turn whose words (keywords, KB terms) suggest one. That turn is then decided as it was when
+/// asked: with `model` (its verdict on that turn; null: none loaded), a keyword the model does
+/// not confirm widens to candidates (设备台账 is admin's word, the ledger is IT's), exactly as
+/// the turn's own plan did; the keyword's source is always among them, so the model only ever
+/// widens the carried scope. The model never picks a turn: an earlier turn may itself be a
+/// fragment it guesses at (我是普通员工去北京 after 出差住宿标准是多少). A source only the model
+/// guessed from the follow-up's few words (它的有效期是多久) yields to the history's. When no
+/// earlier turn suggests one either, the fragment's own guess is dropped: 它的年度限额是多少 says
+/// nothing about finance, and a wrong scope finds nothing where no scope finds the answer.
+struct HistoryModel {
+  const RouterModel* model = nullptr;  ///< null: none loaded
+  const ModelLabelMap* labels = nullptr;
+};
 void carry_history_source(const std::vector<NormalizedQuery>& history, const Lexicon& lex,
-                          const DomainReader* reader, SourceDecision& source);
+                          const DomainReader* reader, HistoryModel model,
+                          SourceDecision& source);
 
 /// Where retrieval may look (Preparation::effective_sources): {effective} when there is one;
 /// else the candidates the scenario allows; none left means the scenario's own sources when it
