@@ -64,6 +64,8 @@ TEST(GarbleCheck, BadRewritesNameTheRule) {
   EXPECT_EQ(why("合同模板模板能改吗", "这个模板能改吗", "合同模板在哪下载", "合同模板"), "doubled:模板");
   // A piece of a word of the history that is no word there: 加 of 加班.
   EXPECT_EQ(why("周末加的费", "周末的呢", "加班费怎么计算", "加班"), "splits:加班");
+  // A number and its unit are one word (ICU cuts 7|月): a splice between them splits it.
+  EXPECT_EQ(why("每年7会议室在哪", "那个会议室在哪", "每年7月调整一次", "每年"), "splits:7月");
   // A long clause of the history pasted in.
   EXPECT_EQ(why("报销超过五万的差旅费需要部门负责人和财务总监一起审批吗那超过十万的",
                 "超过十万的呢", "报销超过五万的差旅费需要部门负责人和财务总监一起审批吗", "报销"),

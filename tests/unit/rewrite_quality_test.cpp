@@ -519,6 +519,44 @@ TEST(RewriteRules, TheNextStepAfterAStatementContinuesTheWholeStatement) {
   EXPECT_TRUE(inside.follow_up) << inside.query;
 }
 
+TEST(RewriteRules, ReallyAsksTheReportBackWithItsDoubtAfterTheSubject) {
+  EXPECT_EQ(rewrite("真的吗", {"听说郑钦文拿了奥运冠军"}).query, "郑钦文真的拿了奥运冠军吗");
+  EXPECT_EQ(rewrite("真的吗", {"我们公司明年要裁员"}).query, "我们公司明年真的要裁员吗");
+  // 是吗 asks it back as it was; a report that says 真的 already keeps its own.
+  EXPECT_EQ(rewrite("是吗", {"我们公司明年要裁员"}).query, "我们公司明年要裁员吗");
+  EXPECT_EQ(rewrite("真的吗", {"他真的辞职了"}).query.find("真的真的"), std::string::npos);
+}
+
+TEST(RewriteRules, APredicateIsNoPartOfTheTopic) {
+  // A superlative (最大) and a verb with its aspect particle (花了) say something about the topic.
+  const auto most = rewrite("超过了怎么发", {"邮箱附件最大多少"});
+  EXPECT_TRUE(has(most.query, "邮箱附件")) << most.query;
+  EXPECT_FALSE(has(most.query, "最大")) << most.query;
+  const auto spent = rewrite("跟去年同期比呢", {"第一季度差旅费用花了多少"});
+  EXPECT_TRUE(has(spent.query, "第一季度差旅费用")) << spent.query;
+  EXPECT_FALSE(has(spent.query, "花了")) << spent.query;
+  // A turn that opens with a verb of its own takes the topic, not the question's verb too.
+  const auto booked = rewrite("订了没去会怎样", {"会议室怎么预订"});
+  EXPECT_EQ(booked.query, "会议室订了没去会怎样");
+}
+
+TEST(RewriteRules, ADemonstrativeAndClassifierAreNoPartOfTheNoun) {
+  // 这家店: 店 is the noun; 家 is no word of it (the topic was 家店的烤鸭).
+  const auto shop = rewrite("多少钱", {"这家店的烤鸭怎么样"});
+  EXPECT_FALSE(shop.query.starts_with("家店")) << shop.query;
+  EXPECT_TRUE(has(shop.query, "店的烤鸭多少钱")) << shop.query;
+  // Between two runs they link one noun phrase: the contract named before 那份 stays.
+  const auto contract = rewrite("他在哪个部门", {"合同台账里成都锦程那份合同经办人是谁"});
+  EXPECT_TRUE(has(contract.query, "成都锦程那份合同经办人")) << contract.query;
+}
+
+TEST(RewriteRules, TheNextStepAfterALongStatementContinuesItsLastClause) {
+  EXPECT_EQ(rewrite("接下来要谁批", {"我要申请用公章，OA用印申请已经提交了"}).query,
+            "oa用印申请已经提交了接下来要谁批");
+  // A statement short enough stays whole (the clause before may hold its subject).
+  EXPECT_TRUE(has(rewrite("然后呢", {"工卡丢了，我已经挂失了"}).query, "工卡丢了")) ;
+}
+
 TEST(RewriteRules, AnAsciiWordGluedToChineseIsAName) {
   // IT of IT资产清单 is no English pronoun "it": the antecedent keeps it.
   const auto r = rewrite("它现在归谁管", {"IT资产清单里AB-12-0001是什么"});

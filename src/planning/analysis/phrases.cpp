@@ -12,6 +12,34 @@ bool is_connector(std::string_view t) { return t == "-" || t == "_" || t == "." 
 
 bool is_title(std::string_view w) { return w.starts_with("《"); }
 
+// 这, 那, 哪, 每, 某, 该 and the words ICU makes of them (这家 is 这 + 家 or one word).
+bool demonstrative(std::string_view w) {
+  for (std::string_view d : {"这", "那", "哪", "每", "某", "该"})
+    if (w == d) return true;
+  return false;
+}
+
+bool classifier(std::string_view c) {
+  static constexpr std::string_view kClassifiers[] = {
+      "个", "家", "位", "种", "款", "部", "本", "件", "条", "张", "只", "台", "所", "项", "份",
+      "篇", "首", "场", "次", "门", "辆", "间", "座", "支", "套", "类", "批", "笔", "段"};
+  return std::find(std::begin(kClassifiers), std::end(kClassifiers), c) != std::end(kClassifiers);
+}
+
+bool all_digits(std::string_view w) {
+  return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Units and counters a number is read with (7月, 180天, 10万, 3次): ICU cuts them from the digits,
+// and a splice between the two would leave a bare number.
+bool number_unit(std::string_view c) {
+  static constexpr std::string_view kUnits[] = {
+      "年", "月", "日", "号", "天", "周", "时", "点", "分", "秒", "次", "个", "元", "块", "岁",
+      "万", "千", "百", "亿", "倍", "楼", "层", "期", "届", "级", "类", "人", "张", "台", "件",
+      "份", "条", "本", "页", "米", "克", "斤", "寸", "%"};
+  return std::find(std::begin(kUnits), std::end(kUnits), c) != std::end(kUnits);
+}
+
 }  // namespace
 
 bool id_like(std::string_view w) {
@@ -54,6 +82,12 @@ std::vector<Token> words_of(std::string_view text) {
       out.back().end = t[i].end;  // 2024 + abc split by ICU: one word
       continue;
     }
+    if (!out.empty() && out.back().ascii && out.back().end == t[i].begin &&
+        all_digits(out.back().text(text)) && number_unit(w)) {
+      out.back().end = t[i].end;  // 7 + 月: one word, 7月
+      out.back().ascii = false;
+      continue;
+    }
     out.push_back(t[i]);
   }
   return out;
@@ -93,6 +127,19 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
   };
   std::vector<bool> fn(tokens.size());
   for (std::size_t i = 0; i < tokens.size(); ++i) fn[i] = function(i);
+  // A classifier after a demonstrative (这|家|店, 那|部|片子, 每|位) counts the noun that follows;
+  // it is no part of it.
+  for (std::size_t i = 1; i + 1 < tokens.size(); ++i)
+    if (tokens[i].single_han && !fn[i + 1] && tokens[i - 1].end == tokens[i].begin &&
+        demonstrative(tokens[i - 1].text(text)) && classifier(tokens[i].text(text)))
+      fn[i] = fn[i - 1] = true;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const std::string_view w = tokens[i].text(text);
+    if (!fn[i] && !tokens[i].ascii && count_code_points(w) == 2) {
+      const std::string_view first = w.substr(0, w.size() - last_code_point(w).size());
+      if (demonstrative(first) && classifier(last_code_point(w))) fn[i] = true;  // 那部, 这家
+    }
+  }
   // A listed function word ICU cut in pieces (接|下来) is one function word.
   for (std::size_t i = 0; i + 1 < tokens.size(); ++i)
     for (std::size_t n = 2; n <= 3 && i + n <= tokens.size(); ++n)
@@ -119,10 +166,22 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
   };
   auto single = [&](std::size_t i) { return i < tokens.size() && !fn[i] && tokens[i].single_han; };
   auto verb = [&](std::size_t i) {
-    if (!single(i) || (i > 0 && single(i - 1)) || single(i + 1)) return false;
-    if (i + 1 >= tokens.size()) return false;
+    if (!single(i) || i + 1 >= tokens.size()) return false;
     const std::string_view next = tokens[i + 1].text(text);
-    return !fn[i + 1] || next == "了" || next == "过" || next == "着";
+    const bool aspect = next == "了" || next == "过" || next == "着";
+    // A name does not take an aspect particle: 郑钦文|拿|了 ends the name before 拿.
+    if (aspect && i > 0 && single(i - 1)) return true;
+    if ((i > 0 && single(i - 1)) || single(i + 1)) return false;
+    return !fn[i + 1] || aspect;
+  };
+  // A verb ICU kept with its aspect particle (花了, 看过, 坏了) and a superlative (最多, 最长) are
+  // predicates: what the question says about its topic, never part of it.
+  auto predicate = [&](std::size_t i) {
+    if (fn[i] || tokens[i].ascii || !tokens[i].word) return false;
+    const std::string_view w = tokens[i].text(text);
+    if (count_code_points(w) != 2) return false;
+    const std::string_view last = last_code_point(w);
+    return w.starts_with("最") || last == "了" || last == "过" || last == "着";
   };
   std::vector<Span> out;
   std::optional<Span> cur;
@@ -137,7 +196,7 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const Token& t = tokens[i];
     if (cur && space_inside(i)) continue;
-    if (fn[i] || verb(i)) {
+    if (fn[i] || verb(i) || predicate(i)) {
       close();
       continue;
     }
@@ -266,8 +325,13 @@ int content_words(std::string_view text, const PhraseReader& reader) {
 // Runs joined by a linking word into one noun phrase: 深圳园区|的|停车费, 仲裁|和|诉讼,
 // 合同台账|里|XH-HT-2025-0084. Returns the end of the phrase that starts with spans[first].
 bool is_link(std::string_view gap) {
-  return gap == "的" || gap == "和" || gap == "跟" || gap == "与" || gap == "及" || gap == "里" ||
-         gap == "中";
+  if (gap == "的" || gap == "和" || gap == "跟" || gap == "与" || gap == "及" || gap == "里" ||
+      gap == "中")
+    return true;
+  // A demonstrative and its classifier pick one of the noun after it (成都锦程|那份|合同).
+  if (count_code_points(gap) != 2) return false;
+  const std::string_view c = last_code_point(gap);
+  return demonstrative(gap.substr(0, gap.size() - c.size())) && classifier(c);
 }
 
 std::uint32_t phrase_end(std::string_view text, const std::vector<Span>& spans, std::size_t first) {

@@ -31,6 +31,14 @@ std::string history_summary(std::string_view question, const std::vector<std::st
 
 namespace {
 
+// The turn's first word is a verb with its aspect particle (订了…, 看过…, 坏|了).
+bool opens_with_event(std::string_view turn, const std::vector<Token>& w) {
+  auto aspect = [](std::string_view c) { return c == "了" || c == "过" || c == "着"; };
+  const std::string_view first = w[0].text(turn);
+  if (!w[0].ascii && count_code_points(first) == 2 && aspect(last_code_point(first))) return true;
+  return w[0].single_han && w.size() > 1 && aspect(w[1].text(turn));
+}
+
 // The subject a subjectless continuation carries: the previous question's topic with the one word
 // it asked about after it (年假怎么申请 + 需要提前几天 → 年假申请需要提前几天; 公积金可以提取吗 +
 // 要什么条件 → 公积金提取…), so the turn keeps what it continues. Only when that word is the
@@ -54,6 +62,10 @@ std::optional<std::string> carried_subject(std::string_view prev_text,
     if (gap.find(neg) != std::string_view::npos) return std::nullopt;
   for (const Token& t : words_of(gap))
     if (t.single_han && !reader.is_function(t.text(gap))) return std::nullopt;
+  // A turn that opens with a verb of its own (订了没去会怎样) continues the question's topic, not
+  // its verb.
+  if (const std::vector<Token> w = words_of(turn); !w.empty() && opens_with_event(turn, w))
+    return std::nullopt;
   // A lone character opening the turn is its verb (举几个例子), not a subject of its own.
   const std::vector<Span> own = reader.spans(turn);
   if (!own.empty() && own.front().begin == 0 &&
@@ -224,9 +236,16 @@ std::optional<Step> answer_step(const TurnView& t, std::string_view frag, bool a
 
 // 1c. The next step after a statement of where the user is (我在费控系统提交了报销单 + 主管批完
 // 之后呢): the statement, then the turn — never the turn's words in the statement's place.
-std::optional<Step> sequence_step(const TurnView& t, std::string_view frag) {
+std::optional<Step> sequence_step(const TurnView& t, std::string_view frag,
+                                  const RewriteSources& sources) {
   if (t.h.prev_is_question || !t.q.has(t.lex.ids().sequence_marker)) return std::nullopt;
-  return Step{join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix:next_step"};
+  std::string whole = join(statement_core(t.h.prev_text, t.reader), frag);
+  if (GarbleCheck(sources, t.words).reason(whole) != "too_long")
+    return Step{std::move(whole), "statement_prefix:next_step"};
+  // Too long to keep whole: where the user is now, its last clause (我要申请用公章，OA用印申请已经
+  // 提交了).
+  return Step{join(statement_core(last_clause(t.h.prev_text), t.reader), frag),
+              "statement_prefix:next_step"};
 }
 
 // 1d. A request to say more (详细说说, 说清楚一点) with no words of its own asks the previous
@@ -416,7 +435,7 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   const std::string_view frag = fragment_of(t, asks_ne);
   if (auto s = statement_reply_step(t, frag)) return done(std::move(*s));
   if (auto s = answer_step(t, frag, asks_ne)) return done(std::move(*s));
-  if (auto s = sequence_step(t, frag)) return done(std::move(*s));
+  if (auto s = sequence_step(t, frag, sources)) return done(std::move(*s));
   if (auto s = elaboration_step(t, frag)) return done(std::move(*s));
   if (auto s = condition_step(t)) return done(std::move(*s));
   if (auto s = comparison_step(t, frag)) return done(std::move(*s));

@@ -3,14 +3,17 @@
 #include <algorithm>
 
 #include "common/utf8.hpp"
+#include "planning/analysis/phrases.hpp"
 #include "planning/analysis/segment.hpp"
 #include "planning/text.hpp"
 
 namespace qaplan::internal {
 namespace {
 
+// The words as the rewriter reads them (phrases.hpp): ICU's, with IDs, 《titles》 and a number with
+// its unit (7月) whole.
 void word_texts_into(std::string_view text, std::vector<std::string_view>& out) {
-  for (const Token& t : segment_words(text))
+  for (const Token& t : words_of(text))
     if (t.word) out.push_back(t.text(text));
 }
 

@@ -67,6 +67,19 @@ std::optional<std::string> compared_subject(std::string_view said, const PhraseR
   return std::string(subject);
 }
 
+// The report asked back: 真的吗 puts its 真的 after the report's subject, where a doubt stands
+// (郑钦文拿了奥运冠军 → 郑钦文真的拿了奥运冠军); 是吗 asks it back as it was.
+std::string doubted(std::string_view s, std::string_view turn, const PhraseReader& reader) {
+  constexpr std::string_view kReally = "真的";
+  if (turn.find(kReally) == std::string_view::npos || s.find(kReally) != std::string_view::npos)
+    return std::string(s);
+  const std::vector<Span> spans = reader.spans(s);
+  if (spans.empty()) return std::string(s);
+  const std::uint32_t end = phrase_end(s, spans, 0);
+  if (end >= s.size()) return std::string(s);
+  return std::string(s.substr(0, end)) + std::string(kReally) + std::string(s.substr(end));
+}
+
 }  // namespace
 
 std::optional<std::string> spoken_object(std::string_view said, const PhraseReader& reader,
@@ -117,7 +130,7 @@ std::optional<StatementReply> reply_to_statement(std::string_view said, bool sta
   if (listed(cfg.confirm_markers, turn)) {
     const std::string_view s = reported(said, cfg.report_frames);
     if (s.empty() || s.ends_with("吗")) return std::nullopt;
-    return StatementReply{std::string(s) + "吗", "confirm"};
+    return StatementReply{doubted(s, turn, reader) + "吗", "confirm"};
   }
   return std::nullopt;
 }
