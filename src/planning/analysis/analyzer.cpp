@@ -43,12 +43,16 @@ Result<Analyzer> Analyzer::create(const Config& c,
     for (const GlossaryTerm& t : terms) {
       g.add(t.aliases);
       l.glossary_words.add(t.standard, 0);
-      for (const std::string& a : t.aliases) l.glossary_words.add(a, 0);
+      for (const std::string& a : t.aliases) {
+        l.glossary_words.add(a, 0);
+        l.glossary_aliases.add(a, 0);
+      }
     }
     g.build();
     l.glossary.emplace(source, std::move(g));
   }
   l.glossary_words.build();
+  l.glossary_aliases.build();
   if (!c.rewrite.hook.empty()) {
     const auto it = rewriters.find(c.rewrite.hook);
     if (it == rewriters.end() || !it->second) {
@@ -131,6 +135,13 @@ bool seen(const std::vector<QueryVariant>& vs, std::string_view text) {
 void glossary_of_candidates(std::string_view query, const std::vector<std::string>& candidates,
                             const AnalysisLists& lists, const GlossaryConfig& glossary,
                             QueryAnalysis& a) {
+  // Most questions hold no alias of any glossary: one scan, not one per source.
+  bool alias = false;
+  lists.glossary_aliases.scan(query, [&](std::uint32_t, std::uint32_t, std::uint32_t) { alias = true; });
+  if (!alias) {
+    a.variant_reasons.push_back("glossary:none (no alias in the candidate sources)");
+    return;
+  }
   std::vector<std::string> sources = candidates;
   if (sources.empty())
     for (const auto& [source, terms] : glossary.terms) sources.push_back(source);

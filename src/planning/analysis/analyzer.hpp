@@ -35,6 +35,7 @@ struct AnalysisLists {
   std::map<std::string, CueLists, std::less<>> glossary;
   /// Every glossary term and alias of every source: words the rewriter's word break keeps whole.
   PatternMatcher glossary_words;
+  PatternMatcher glossary_aliases;  // every source's aliases: one scan says whether any can expand
   WordSet function_words;  // [rewrite] function_words: never entities
   WordSet rewrite_words;   // every [rewrite] list: never part of a topic span
 };
