@@ -64,6 +64,8 @@ TEST(GarbleCheck, BadRewritesNameTheRule) {
   EXPECT_EQ(why("合同模板模板能改吗", "这个模板能改吗", "合同模板在哪下载", "合同模板"), "doubled:模板");
   // A piece of a word of the history that is no word there: 加 of 加班.
   EXPECT_EQ(why("周末加的费", "周末的呢", "加班费怎么计算", "加班"), "splits:加班");
+  // A run of characters repeated at once, though ICU cut it in pieces (账|号 账|号).
+  EXPECT_EQ(why("邮箱vpn账号账号怎么申请", "vpn账号", "邮箱账号怎么申请", "邮箱账号"), "doubled:账号");
   // A number and its unit are one word (ICU cuts 7|月): a splice between them splits it.
   EXPECT_EQ(why("每年7会议室在哪", "那个会议室在哪", "每年7月调整一次", "每年"), "splits:7月");
   // A long clause of the history pasted in.

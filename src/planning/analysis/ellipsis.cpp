@@ -65,8 +65,19 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
     compound = frag.substr(f[f.size() - 2].begin, f.back().end - f[f.size() - 2].begin);
   const std::vector<Token> p = words_of(prev);
   for (std::size_t i = p.size(); i-- > 0;) {
-    const std::string_view w = p[i].text(prev);
+    std::string_view w = p[i].text(prev);
     if (!p[i].word || reader.is_function(w)) continue;
+    // The history's word may be cut the same way (邮箱|账|号 beside VPN|账|号): its trailing run of
+    // one-character words is one word when the fragment's head is that run.
+    std::size_t at = i;
+    if (p[i].single_han && w != head) {
+      std::size_t run = i;
+      while (run > 0 && p[run - 1].single_han && p[run - 1].end == p[run].begin) --run;
+      if (run < i && prev.substr(p[run].begin, p[i].end - p[run].begin) == head) {
+        at = run;
+        w = head;
+      }
+    }
     const bool same = w == head;
     const bool same_last = !same && count_code_points(w) >= 2 && count_code_points(compound) >= 2 &&
                            !p[i].ascii && last_code_point(w) == last_code_point(compound);
@@ -74,7 +85,7 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
     // A head that holds the history's word and more (竞业协议 over 保密|协议) stands for that
     // word and its modifier: the item is one word longer.
     const std::size_t extra = same_last && compound.size() > w.size() && compound.ends_with(w);
-    std::size_t first = i;
+    std::size_t first = at;
     // A letter glued to the word after it (a|类 of A类) is part of a code, not the article "a".
     auto content_before = [&](std::size_t at) {
       const Token& t = p[at - 1];
@@ -96,6 +107,40 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
   return std::nullopt;
 }
 
+// The one-character opposite of `c` (大 ↔ 小, 新 ↔ 旧), or "" — pairs of the language, not of a domain.
+std::string_view opposite(std::string_view c) {
+  static constexpr std::pair<std::string_view, std::string_view> kPairs[] = {
+      {"大", "小"}, {"长", "短"}, {"高", "低"}, {"新", "旧"}, {"新", "老"}, {"早", "晚"},
+      {"前", "后"}, {"上", "下"}, {"男", "女"}, {"内", "外"}, {"快", "慢"}, {"多", "少"},
+      {"冷", "热"}, {"正", "副"}, {"左", "右"}, {"远", "近"}, {"轻", "重"}, {"单", "双"}};
+  for (const auto& [a, b] : kPairs) {
+    if (c == a) return b;
+    if (c == b) return a;
+  }
+  return "";
+}
+
+// A one-character modifier whose opposite opens a word of the previous question swaps with it
+// (怎么申请大会议室 + 小的呢 → 怎么申请小会议室): the contrast says which word it modifies.
+std::optional<std::string> opposite_swapped(std::string_view prev, std::string_view item,
+                                            const PhraseReader& reader) {
+  if (count_code_points(item) != 1) return std::nullopt;
+  const std::string_view other = opposite(item);
+  if (other.empty()) return std::nullopt;
+  const std::vector<Token> t = words_of(prev);
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const std::string_view w = t[i].text(prev);
+    if (!t[i].word || !w.starts_with(other) || reader.is_function(w)) continue;
+    // The opposite alone is a modifier only right before a content word (大|会议室).
+    if (w == other && (i + 1 >= t.size() || !t[i + 1].word || t[i + 1].begin != t[i].end ||
+                       reader.is_function(t[i + 1].text(prev))))
+      continue;
+    return std::string(prev.substr(0, t[i].begin)) + std::string(item) +
+           std::string(prev.substr(t[i].begin + other.size()));
+  }
+  return std::nullopt;
+}
+
 // A fragment ending in 的 names a modifier (海外的呢, B类的呢, 住宿的): it takes the place of the
 // previous question's parallel item (境外A类 → B类) or of the topic's leading words (国内出差的餐补
 // → 海外出差的餐补, 餐饮发票 → 住宿发票), or goes in front of a one-word topic (周末的加班费) —
@@ -109,6 +154,8 @@ std::optional<std::pair<std::string, const char*>> modifier_substitute(std::stri
   auto splice = [&](std::size_t b, std::size_t e, std::string_view with) {
     return join(join(std::string(prev.substr(0, b)), with), prev.substr(e));
   };
+  if (auto swapped = opposite_swapped(prev, item, reader))
+    return std::pair{std::move(*swapped), "ellipsis:opposite"};
   // The history's own 的 after the item stays the only one (今年|的 + 去年的 → 去年的).
   if (const auto at = parallel_item(prev, item, reader))
     return std::pair{splice(at->first, at->second, prev.substr(at->second).starts_with("的") ? item : frag),

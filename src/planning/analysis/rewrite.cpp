@@ -334,6 +334,22 @@ std::optional<std::string> why_inside(const TurnView& t, std::string_view frag) 
   return join(join(s.substr(0, cut), frag), s.substr(cut));
 }
 
+// A 的 with no noun after it (哪里的最正宗, 便宜的有吗) has left out the topic it modifies: the topic
+// goes after that 的 (哪里的螺蛳粉最正宗), not in front of the turn.
+std::optional<std::string> head_after_de(std::string_view frag, std::string_view topic,
+                                         const PhraseReader& reader) {
+  if (topic.empty()) return std::nullopt;
+  const std::vector<Token> t = words_of(frag);
+  for (std::size_t i = 1; i + 1 < t.size(); ++i) {
+    if (t[i].text(frag) != "的" || !t[i - 1].word) continue;
+    const std::string_view next = t[i + 1].text(frag);
+    if (!t[i + 1].word || !(reader.is_function(next) || next.starts_with("最"))) return std::nullopt;
+    return std::string(frag.substr(0, t[i].end)) + std::string(topic) +
+           std::string(frag.substr(t[i].end));
+  }
+  return std::nullopt;
+}
+
 // 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
 // or the topic in front.
 Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
@@ -376,6 +392,8 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   }
   if (auto subject = carried_subject(t.h.prev_text, t.h.prev_spans, t.h.subject_end, frag, t.reader))
     return {join(*subject, frag), "topic_prefix:predicate"};
+  if (auto headed = head_after_de(frag, t.r.topic_anchor, t.reader))
+    return {std::move(*headed), "topic_after_de"};
   return {join(t.r.topic_anchor, frag), "topic_prefix"};
 }
 

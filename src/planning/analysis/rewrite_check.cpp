@@ -17,6 +17,25 @@ void word_texts_into(std::string_view text, std::vector<std::string_view>& out) 
     if (t.word) out.push_back(t.text(text));
 }
 
+// The first run of 2–4 Han characters that the text repeats right after it, or "". Linear: at most
+// three lengths compared at each character.
+std::string doubled_run(std::string_view text) {
+  std::vector<std::size_t> at;  // code point starts, then the end
+  for (std::size_t i = 0; i < text.size();) {
+    at.push_back(i);
+    next_code_point(text, i);
+  }
+  at.push_back(text.size());
+  const std::size_t n = at.size() - 1;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t len = 2; len <= 4 && i + 2 * len <= n; ++len) {
+      const std::string_view a = text.substr(at[i], at[i + len] - at[i]);
+      const std::string_view b = text.substr(at[i + len], at[i + 2 * len] - at[i + len]);
+      if (a == b && static_cast<unsigned char>(a[0]) >= 0xE0) return std::string(a);
+    }
+  return "";
+}
+
 // Length in query units (a Han character or a word of letters counts one): text.hpp's measure.
 std::size_t units(std::string_view text) { return static_cast<std::size_t>(count_query_units(text)); }
 
@@ -106,6 +125,10 @@ std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) cons
     prev_b = b;
     prev_e = i;
   }
+  // A run of two to four characters repeated at once (账号账号: ICU may cut both 账|号, so no word
+  // repeats).
+  if (std::string run = doubled_run(output); !run.empty() && !in_sources(run + run))
+    return "doubled:" + run;
   for (std::size_t k = 1; k < words.size(); ++k) {
     if (words[k] != words[k - 1]) continue;
     const auto b = static_cast<std::size_t>(words[k - 1].data() - output.data());
