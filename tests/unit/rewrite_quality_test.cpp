@@ -570,6 +570,17 @@ TEST(RewriteRules, AParallelItemMatchesAWordIcuCutTheSameWay) {
   EXPECT_EQ(rewrite("VPN账号", {"邮箱账号怎么申请"}).query, "vpn账号怎么申请");
 }
 
+TEST(RewriteRules, ADemonstrativePhraseWithAShortNounStandsForTheThing) {
+  EXPECT_EQ(rewrite("那部片子哪年的", {"我昨晚看了肖申克的救赎，哭了"}).query, "肖申克的救赎哪年的");
+  EXPECT_EQ(rewrite("那家公司大吗", {"你在哪上班", "在字节跳动，做市场的"}).query, "字节跳动大吗");
+  // Not a pointing phrase: 这个 before a predicate, 哪个 asks, 这次 is a time, a long noun is a
+  // topic of its own.
+  for (const char* turn : {"那个好报名吗", "哪个更好用", "这次会议几点开", "那个会议室预订系统在哪里登录"}) {
+    const auto r = rewrite(turn, {"年会什么时候开"});
+    EXPECT_FALSE(has(r.query, "年会")) << turn << " → " << r.query;
+  }
+}
+
 TEST(RewriteRules, AnAsciiWordGluedToChineseIsAName) {
   // IT of IT资产清单 is no English pronoun "it": the antecedent keeps it.
   const auto r = rewrite("它现在归谁管", {"IT资产清单里AB-12-0001是什么"});

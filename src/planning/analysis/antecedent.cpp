@@ -173,6 +173,42 @@ std::optional<std::string> answered_thing(std::string_view answer, std::string_v
 
 // Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
 // 模板能改…); 0 when none.
+std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view turn,
+                                                               const WordSet& function_words) {
+  static constexpr std::string_view kNotThings[] = {"月", "周", "年", "天", "季度", "星期", "周末",
+                                                    "时候", "学期", "阶段", "回", "次", "人",
+                                                    "样", "样子", "会儿", "边", "里"};
+  const std::vector<Token> t = words_of(turn);
+  for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+    const std::string_view w = t[i].text(turn);
+    std::size_t noun = 0;  // the noun's token
+    const std::string_view last = last_code_point(w);
+    auto pointing = [](std::string_view d, std::string_view c) {
+      return demonstrative(d) && d != "哪" && classifier(c) && c != "个" && c != "次";
+    };
+    if (count_code_points(w) == 2 && pointing(w.substr(0, w.size() - last.size()), last))
+      noun = i + 1;  // 那部|片子
+    else if (t[i + 1].single_han && pointing(w, t[i + 1].text(turn)) &&
+             t[i + 1].begin == t[i].end && i + 2 < t.size())
+      noun = i + 2;  // 那|家|公司
+    if (noun == 0) continue;
+    const Token& n = t[noun];
+    // A word ICU does not know comes in one-character pieces (动|漫): the run is the noun.
+    std::size_t last_piece = noun;
+    while (n.single_han && last_piece + 1 < t.size() && t[last_piece + 1].single_han &&
+           t[last_piece + 1].begin == t[last_piece].end &&
+           !function_words.contains(t[last_piece + 1].text(turn)))
+      ++last_piece;
+    const std::string_view nw = turn.substr(n.begin, t[last_piece].end - n.begin);
+    if (!n.word || n.ascii || n.begin != t[noun - 1].end || count_code_points(nw) > 2 ||
+        function_words.contains(nw) ||
+        std::find(std::begin(kNotThings), std::end(kNotThings), nw) != std::end(kNotThings))
+      return std::nullopt;
+    return std::pair{std::size_t{t[i].begin}, std::size_t{t[last_piece].end}};
+  }
+  return std::nullopt;
+}
+
 std::size_t shared_head(std::string_view antecedent, std::string_view rest) {
   std::size_t best = 0;
   for (std::size_t i = 0; i < antecedent.size();) {

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "planning/analysis/phrases.hpp"
@@ -36,6 +37,16 @@ std::optional<std::string> answered_thing(std::string_view answer, std::string_v
 /// quantity). `prev_spans` must not be empty.
 std::string thing_antecedent(std::string_view prev, const std::vector<Span>& prev_spans,
                              const ScannedQuery& prev_scan, const LexiconIds& ids);
+
+/// A demonstrative with its classifier and a short noun that points back (那部片子, 这个证, 那家公司):
+/// [begin, end) of the whole phrase in `turn`, the first such phrase; nullopt otherwise. The noun is
+/// one word of one or two characters — a longer one names a topic of its own (那个会议室预订系统) —
+/// and no time (这个月, 那天) or person (那个人) word. 个 is left out: 这个 before a word is as often
+/// a pronoun before its predicate (这个好玩吗, 那个一年多少钱), 这次 is a time (这次会议), and 哪
+/// asks (哪个).
+/// `function_words`: the rewriter's word lists (PhraseReader's).
+std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view turn,
+                                                               const WordSet& function_words);
 
 /// Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
 /// 模板能改…); 0 when none.

@@ -12,20 +12,6 @@ bool is_connector(std::string_view t) { return t == "-" || t == "_" || t == "." 
 
 bool is_title(std::string_view w) { return w.starts_with("《"); }
 
-// 这, 那, 哪, 每, 某, 该 and the words ICU makes of them (这家 is 这 + 家 or one word).
-bool demonstrative(std::string_view w) {
-  for (std::string_view d : {"这", "那", "哪", "每", "某", "该"})
-    if (w == d) return true;
-  return false;
-}
-
-bool classifier(std::string_view c) {
-  static constexpr std::string_view kClassifiers[] = {
-      "个", "家", "位", "种", "款", "部", "本", "件", "条", "张", "只", "台", "所", "项", "份",
-      "篇", "首", "场", "次", "门", "辆", "间", "座", "支", "套", "类", "批", "笔", "段"};
-  return std::find(std::begin(kClassifiers), std::end(kClassifiers), c) != std::end(kClassifiers);
-}
-
 bool all_digits(std::string_view w) {
   return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -41,6 +27,20 @@ bool number_unit(std::string_view c) {
 }
 
 }  // namespace
+
+bool demonstrative(std::string_view w) {
+  for (std::string_view d : {"这", "那", "哪", "每", "某", "该"})
+    if (w == d) return true;
+  return false;
+}
+
+bool classifier(std::string_view c) {
+  static constexpr std::string_view kClassifiers[] = {
+      "个", "家", "位", "种", "款", "部", "本", "件", "条", "张", "只", "台", "所", "项", "份",
+      "篇", "首", "场", "次", "门", "辆", "间", "座", "支", "套", "类", "批", "笔", "段"};
+  return std::find(std::begin(kClassifiers), std::end(kClassifiers), c) != std::end(kClassifiers);
+}
+
 
 bool id_like(std::string_view w) {
   bool alpha = false, digit = false, joined = false;

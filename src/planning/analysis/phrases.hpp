@@ -58,6 +58,10 @@ class PhraseReader {
 
 
 std::string_view slice(std::string_view s, std::uint32_t b, std::uint32_t e);
+/// 这, 那, 哪, 每, 某, 该: a demonstrative, before a classifier (这|家, 那|部).
+bool demonstrative(std::string_view w);
+/// A one-character classifier (个, 家, 部, 本 …) that counts the noun after it.
+bool classifier(std::string_view c);
 /// Without trailing punctuation, spaces and emoji.
 std::string_view trim_end(std::string_view s);
 /// Without leading non-word characters.

@@ -165,6 +165,37 @@ struct TurnView {
 };
 
 // 1. A pronoun: its antecedent in its place.
+// What 它 / 这个 / 那部片子 stands for: the thing the newest turn answered with or said the user
+// does, else the previous question's most specific phrase.
+std::optional<std::string> thing_of(const TurnView& t) {
+  const std::string_view newest = t.h.window.front();
+  std::optional<std::string> antecedent;
+  // 它 / 这个 after a turn that answered a question (你平时用什么看剧 + 我一般用腾讯视频) or that
+  // said what the user does (我最近开始练瑜伽): the thing it named.
+  if (t.h.newest_stated() && t.h.prev_is_question)
+    antecedent = answered_thing(newest, t.h.prev, t.reader);
+  if (t.h.newest_stated() && !antecedent)
+    antecedent = spoken_object(newest, t.reader, /*with_verb=*/false);
+  if (!antecedent && t.h.topic())
+    antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, t.lex.ids());
+  return antecedent;
+}
+
+// 1'. A demonstrative phrase with a short noun (那部片子哪年的, 这个证有用吗): the whole phrase
+// stands for the thing — the noun only says what kind of thing it is.
+std::optional<Step> pointed_noun_step(const TurnView& t) {
+  const auto at = pointed_noun(t.text, t.words);
+  if (!at) return std::nullopt;
+  const auto antecedent = thing_of(t);
+  // A lone character is no thing to point at (年 of 年|会).
+  if (!antecedent || count_code_points(*antecedent) < 2 ||
+      t.text.find(*antecedent) != std::string_view::npos)
+    return std::nullopt;
+  return Step{join(join(std::string(t.text.substr(0, at->first)), *antecedent),
+                   t.text.substr(at->second)),
+              "pronoun:noun"};
+}
+
 std::optional<Step> pronoun_step(const TurnView& t) {
   const LexiconIds& ids = t.lex.ids();
   for (auto [list, person] : {std::pair{ids.person_pronoun, true}, std::pair{ids.thing_pronoun, false}}) {
@@ -177,19 +208,25 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     if (person)
       antecedent = person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan, t.text,
                                      slice(t.text, hit->begin, hit->end), t.reader);
-    // 它 / 这个 after a turn that answered a question (你平时用什么看剧 + 我一般用腾讯视频) or that
-    // said what the user does (我最近开始练瑜伽): the thing it named.
-    const std::string_view newest = t.h.window.front();
-    if (!person && t.h.newest_stated() && t.h.prev_is_question)
-      antecedent = answered_thing(newest, t.h.prev, t.reader);
-    if (!person && t.h.newest_stated() && !antecedent)
-      antecedent = spoken_object(newest, t.reader, /*with_verb=*/false);
-    if (!antecedent && t.h.topic())
+    if (!person) antecedent = thing_of(t);
+    else if (!antecedent && t.h.topic())
       antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);
     if (!antecedent) return std::nullopt;
     // A demonstrative with its noun (这个模板, 这个假): the noun is the antecedent's head, and the
     // whole phrase takes the antecedent's place (供应商合同模板能改…, 休产假期间…).
     const std::size_t head = shared_head(*antecedent, t.text.substr(hit->end));
+    if (!person && head == 0) {
+      if (auto s = pointed_noun_step(t)) return s;
+      // 那个 right before a noun phrase of its own (那个会议室预订系统) determines it: the turn
+      // names what it asks about.
+      const std::string_view pronoun = slice(t.text, hit->begin, hit->end);
+      const std::string_view rest = t.text.substr(hit->end);
+      const std::vector<Span> own = t.reader.spans(rest);
+      if ((pronoun.starts_with("这") || pronoun.starts_with("那")) && !own.empty() &&
+          own.front().begin == 0 &&
+          count_code_points(slice(rest, own.front().begin, own.front().end)) >= 3)
+        return Step{std::string(t.question), "pronoun:determiner"};
+    }
     std::string out(t.text.substr(0, hit->begin));
     out = join(out, *antecedent);
     out = join(out, t.text.substr(hit->end + head));
@@ -448,6 +485,7 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
     return r;
   };
   if (auto s = pronoun_step(t)) return done(std::move(*s));
+  if (auto s = pointed_noun_step(t)) return done(std::move(*s));
   if (!h.topic()) return done({std::string(question), "no_antecedent"});
   bool asks_ne = false;
   const std::string_view frag = fragment_of(t, asks_ne);
