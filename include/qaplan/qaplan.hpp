@@ -7,8 +7,8 @@
 ///  - eval (qaplan::eval): datasets, metrics, calibration (for hosts), then the CLI's harnesses
 ///  - training (qaplan::training): the router trainer, the domain lexicon's builder
 ///  - engines (qaplan::engines): the plan as Elasticsearch / OpenSearch / Milvus requests
-/// Every public header is included (none is left out); tests/unit/umbrella_test.cpp fails when
-/// one is neither here nor named in this comment as left out, with the reason.
+/// Every public header is included (none is left out); tests/unit/house/umbrella_test.cpp fails
+/// when one is neither here nor named in this comment as left out, with the reason.
 
 #include "qaplan/config_location.hpp"
 #include "qaplan/io.hpp"

@@ -4,6 +4,8 @@
 #include <set>
 #include <vector>
 
+#include "common/utf8.hpp"
+
 namespace qaplan::internal::json {
 
 void fail(std::string path, std::string message) {
@@ -116,3 +118,46 @@ const Json& registry_entries(const Json& root, std::string_view format,
 }
 
 }  // namespace qaplan::internal::json
+
+namespace qaplan::internal {
+
+Status for_each_jsonl_line(std::string_view content, std::string_view name,
+                           const std::function<void(const json::Json&, int)>& each) {
+  if (content.substr(0, 3) == "\xEF\xBB\xBF") content.remove_prefix(3);
+  int line_no = 0;
+  while (!content.empty()) {
+    const std::size_t nl = content.find('\n');
+    const std::string_view line = content.substr(0, nl);
+    content.remove_prefix(nl == std::string_view::npos ? content.size() : nl + 1);
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    if (const std::size_t bad = first_invalid_utf8(line); bad != std::string_view::npos)
+      return make_file_error(ErrorCode::kInvalidInput,
+                             "invalid UTF-8 at byte " + std::to_string(bad) + " of the line",
+                             std::string(name), line_no);
+    auto r = json::read_json(name, line_no, [&] {
+      const json::Json j = json::parse_strict(line);
+      each(j, line_no);
+      return 0;
+    });
+    if (!r.ok()) return std::move(r).error();
+  }
+  return {};
+}
+
+std::vector<std::string> string_array(const json::Json& o, const std::string& path,
+                                      std::string_view key, bool non_empty) {
+  const json::Json& a = json::req_array(o, path, key, non_empty);
+  std::vector<std::string> out;
+  out.reserve(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const std::string p = json::index_path(json::join(path, key), i);
+    if (!a[i].is_string()) json::fail(p, "must be a string");
+    std::string s = a[i].get<std::string>();
+    if (s.find_first_not_of(" \t\r\n") == std::string::npos) json::fail(p, "must not be empty");
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace qaplan::internal

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "common/json_reader.hpp"
 #include "common/percentile.hpp"
 #include "common/sha256.hpp"
 #include "eval/report_util.hpp"

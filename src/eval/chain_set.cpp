@@ -9,7 +9,6 @@
 #include "common/json_reader.hpp"
 #include "common/sha256.hpp"
 #include "eval/labels_check.hpp"
-#include "common/jsonl_lines.hpp"
 #include "qaplan/io.hpp"
 #include "qaplan/version.hpp"
 

@@ -4,7 +4,6 @@
 
 #include "common/json_reader.hpp"
 #include "common/sha256.hpp"
-#include "common/jsonl_lines.hpp"
 #include "qaplan/eval/domain_build.hpp"
 #include "qaplan/io.hpp"
 #include "qaplan/ranking/index_dir.hpp"

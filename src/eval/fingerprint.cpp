@@ -6,7 +6,6 @@
 
 #include "common/json_reader.hpp"
 #include "common/sha256.hpp"
-#include "common/canonical_json.hpp"
 #include "qaplan/eval/dataset.hpp"
 
 namespace qaplan {

@@ -1,12 +1,11 @@
 #pragma once
 // Report helpers shared by the eval-chain, eval-rewrite, calibrate and recommend reports: every
 // percentage with its counts, "n/a" instead of a JSON null, table cells that cannot break a table.
+// Text only: JSON's null for an undefined metric is opt_num (common/json_reader.hpp).
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "common/json_reader.hpp"  // the nlohmann adapter: the one header that includes it
 
 namespace qaplan::internal {
 
@@ -59,7 +58,6 @@ inline std::string pct_of(const std::optional<double>& v, std::size_t n, std::st
   return pct_or(v) + " (n = " + std::to_string(n) + " " + std::string(what) + ")";
 }
 
-// A metric that may be undefined (no samples): its value, or JSON null.
 /// n / d, 0 when d is 0.
 inline double share_of(int n, int d) { return d == 0 ? 0.0 : static_cast<double>(n) / d; }
 
@@ -68,10 +66,6 @@ inline std::string pct_count(int n, int d) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.1f %% (%d/%d)", 100.0 * share_of(n, d), n, d);
   return buf;
-}
-
-inline nlohmann::ordered_json opt_num(const std::optional<double>& v) {
-  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
 }  // namespace qaplan::internal

@@ -11,7 +11,6 @@
 #include "common/json_reader.hpp"
 #include "eval/evidence_rank.hpp"
 #include "eval/labels_check.hpp"
-#include "common/jsonl_lines.hpp"
 #include "eval/report_util.hpp"
 #include "qaplan/eval/chain_eval.hpp"
 #include "qaplan/eval/dataset.hpp"

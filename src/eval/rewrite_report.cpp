@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_reader.hpp"
 #include "eval/report_util.hpp"
 #include "qaplan/eval/rewrite_eval.hpp"
 

@@ -8,7 +8,6 @@
 #include <set>
 
 #include "common/json_reader.hpp"
-#include "common/jsonl_lines.hpp"
 #include "eval/report_util.hpp"
 #include "qaplan/io.hpp"
 

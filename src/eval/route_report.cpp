@@ -1,4 +1,6 @@
 // The route evaluation's report.json and report.md (route_eval.hpp).
+#include <nlohmann/json.hpp>
+
 #include "eval/report_util.hpp"
 #include "qaplan/eval/route_eval.hpp"
 

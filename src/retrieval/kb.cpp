@@ -6,10 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "common/canonical_json.hpp"
 #include "common/dates.hpp"
 #include "common/json_reader.hpp"
-#include "common/jsonl_lines.hpp"
 #include "common/sha256.hpp"
 #include "qaplan/io.hpp"
 

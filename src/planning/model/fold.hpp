@@ -8,8 +8,8 @@
 // the `normalized_query` the host sees are not folded.
 //
 // The table (fold_table.inc) is generated from OpenCC's dictionaries by
-// tests/unit/fold_table_test.cpp, which fails when the installed dictionaries would give another
-// table (QAPLAN_UPDATE_GOLDEN=1 rewrites it; a new table needs a retrained model).
+// tests/unit/planning/fold_table_test.cpp, which fails when the installed dictionaries would give
+// another table (QAPLAN_UPDATE_GOLDEN=1 rewrites it; a new table needs a retrained model).
 #include <cstddef>
 #include <span>
 #include <string_view>

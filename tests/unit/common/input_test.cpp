@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "common/input.hpp"
-#include "qaplan/ranking/index_dir.hpp"
 
 namespace {
 
@@ -92,21 +91,6 @@ TEST_F(InputTest, LinesSurviveChunkBoundariesAndCarriageReturns) {
     got.push_back(line);
   }
   EXPECT_EQ(got, want);
-}
-
-// The corpus is read in 8 MiB chunks: a build over more than one chunk indexes every document.
-TEST_F(InputTest, ACorpusLargerThanOneChunkIsIndexedWhole) {
-  std::string corpus;
-  const int n = 120000;
-  for (int i = 0; i < n; ++i)
-    corpus += "{\"id\":\"d" + std::to_string(i) + "\",\"text\":\"年假 申请 流程 第" +
-              std::to_string(i) + "条 规定说明补充内容\"}\n";
-  ASSERT_GT(corpus.size(), std::size_t{9} << 20);
-  qaplan::IndexBuildOptions o;
-  o.threads = 2;
-  auto ix = qaplan::build_bm25_from_jsonl(write("corpus.jsonl", corpus), o);
-  ASSERT_TRUE(ix.ok()) << ix.error().to_string();
-  EXPECT_EQ(ix->size(), static_cast<std::size_t>(n));
 }
 
 }  // namespace
