@@ -13,6 +13,9 @@ struct Lexicon::Impl {
   Config config;
   LexiconIds ids;
   PatternMatcher matcher;
+  // The question words alone (list 0) and the ignore_within phrases (list 1): the rewriter asks
+  // where question words are in each text it reads, and the full automaton is large and cold.
+  PatternMatcher question_words;
 };
 
 Result<Lexicon> Lexicon::create(Config config) {
@@ -71,6 +74,9 @@ Result<Lexicon> Lexicon::create(Config config) {
   ids.question_word = add_list(c.rewrite.question_words);
   ids.count = next;
   m.build();
+  for (const auto& w : c.rewrite.question_words) impl->question_words.add(w, 0);
+  for (const auto& w : c.matching.ignore_within) impl->question_words.add(w, 1);
+  impl->question_words.build();
   impl->config = std::move(config);
   return Lexicon(std::move(impl));
 }
@@ -225,6 +231,21 @@ ScannedQuery Lexicon::scan(NormalizedQuery query) const {
   if (a.query.query_units == 0 || a.content_begin != 0 || a.content_end != t.size())
     a.query.query_units = count_query_units(a.content());
   return a;
+}
+
+void Lexicon::question_word_hits(std::string_view t, std::vector<CueHit>& out) const {
+  out.clear();
+  std::vector<CueHit> masks;
+  impl_->question_words.scan(t, [&](std::uint32_t list, std::uint32_t b, std::uint32_t e) {
+    if (!at_word_boundaries(t, b, e)) return;
+    (list == 1 ? masks : out).push_back({impl_->ids.question_word, b, e});
+  });
+  // As scan() reads them: none inside an ignore_within phrase.
+  if (!masks.empty())
+    std::erase_if(out, [&](const CueHit& h) {
+      return std::any_of(masks.begin(), masks.end(),
+                         [&](const CueHit& k) { return k.begin <= h.begin && h.end <= k.end; });
+    });
 }
 
 std::vector<bool> cue_coverage(const ScannedQuery& q, std::initializer_list<std::uint32_t> lists) {

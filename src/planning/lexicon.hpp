@@ -103,6 +103,9 @@ class Lexicon {
 
   /// Scans a normalized question. Linear in its length plus the number of hits.
   ScannedQuery scan(NormalizedQuery query) const;
+  /// The question_word hits scan() would find in `text` (word boundaries, ignore_within), from a
+  /// small automaton of those lists alone; `out` is cleared first.
+  void question_word_hits(std::string_view text, std::vector<CueHit>& out) const;
 
   const Config& config() const noexcept;
   const LexiconIds& ids() const noexcept;

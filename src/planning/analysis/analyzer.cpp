@@ -142,18 +142,18 @@ void glossary_of_candidates(std::string_view query, const std::vector<std::strin
     a.variant_reasons.push_back("glossary:none (no alias in the candidate sources)");
     return;
   }
-  std::vector<std::string> sources = candidates;
-  if (sources.empty())
-    for (const auto& [source, terms] : glossary.terms) sources.push_back(source);
   bool any = false;
-  for (const std::string& source : sources) {
+  auto expand = [&](const std::string& source) {
     std::vector<std::string> why;
     std::string g = expand_glossary(query, source, lists, glossary, why);
-    if (g.empty() || seen(a.variants, g)) continue;
+    if (g.empty() || seen(a.variants, g)) return;
     any = true;
     a.variant_reasons.insert(a.variant_reasons.end(), why.begin(), why.end());
     a.variants.push_back(QueryVariant{std::move(g), "glossary", false, source});
-  }
+  };
+  if (candidates.empty())
+    for (const auto& [source, terms] : glossary.terms) expand(source);
+  for (const std::string& source : candidates) expand(source);
   if (!any) a.variant_reasons.push_back("glossary:none (no alias in the candidate sources)");
 }
 

@@ -178,14 +178,25 @@ std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view
   static constexpr std::string_view kNotThings[] = {"月", "周", "年", "天", "季度", "星期", "周末",
                                                     "时候", "学期", "阶段", "回", "次", "人",
                                                     "样", "样子", "会儿", "边", "里"};
+  auto pointing = [](std::string_view d, std::string_view c) {
+    return demonstrative(d) && d != "哪" && classifier(c) && c != "个" && c != "次";
+  };
+  // Most turns hold no demonstrative right before a classifier (那 of 那年假呢 is none): no word
+  // break for them — the garble check asks about every rewrite.
+  bool any = false;
+  for (std::size_t i = 0; i < turn.size() && !any;) {
+    const std::size_t b = i;
+    next_code_point(turn, i);
+    std::size_t e = i;
+    if (e < turn.size()) next_code_point(turn, e);
+    any = pointing(turn.substr(b, i - b), turn.substr(i, e - i));
+  }
+  if (!any) return std::nullopt;
   const std::vector<Token> t = words_of(turn);
   for (std::size_t i = 0; i + 1 < t.size(); ++i) {
     const std::string_view w = t[i].text(turn);
     std::size_t noun = 0;  // the noun's token
     const std::string_view last = last_code_point(w);
-    auto pointing = [](std::string_view d, std::string_view c) {
-      return demonstrative(d) && d != "哪" && classifier(c) && c != "个" && c != "次";
-    };
     if (count_code_points(w) == 2 && pointing(w.substr(0, w.size() - last.size()), last))
       noun = i + 1;  // 那部|片子
     else if (t[i + 1].single_han && pointing(w, t[i + 1].text(turn)) &&

@@ -69,12 +69,12 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
     if (!p[i].word || reader.is_function(w)) continue;
     // The history's word may be cut the same way (邮箱|账|号 beside VPN|账|号): its trailing run of
     // one-character words is one word when the fragment's head is that run.
-    std::size_t at = i;
+    std::size_t word_begin = i;
     if (p[i].single_han && w != head) {
       std::size_t run = i;
       while (run > 0 && p[run - 1].single_han && p[run - 1].end == p[run].begin) --run;
       if (run < i && prev.substr(p[run].begin, p[i].end - p[run].begin) == head) {
-        at = run;
+        word_begin = run;
         w = head;
       }
     }
@@ -85,7 +85,7 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
     // A head that holds the history's word and more (竞业协议 over 保密|协议) stands for that
     // word and its modifier: the item is one word longer.
     const std::size_t extra = same_last && compound.size() > w.size() && compound.ends_with(w);
-    std::size_t first = at;
+    std::size_t first = word_begin;
     // A letter glued to the word after it (a|类 of A类) is part of a code, not the article "a".
     auto content_before = [&](std::size_t at) {
       const Token& t = p[at - 1];

@@ -53,9 +53,11 @@ bool id_like(std::string_view w) {
 }
 
 std::vector<Token> words_of(std::string_view text) {
-  const std::vector<Token> t = segment_words(text);
-  std::vector<Token> out;
-  out.reserve(t.size());
+  // Merged in place: the words kept are t[0, n), and n never passes the token being read (one
+  // vector per call; this runs several times per follow-up).
+  std::vector<Token> t = segment_words(text);
+  std::size_t n = 0;
+  auto back = [&]() -> Token& { return t[n - 1]; };
   for (std::size_t i = 0; i < t.size(); ++i) {
     const std::string_view w = t[i].text(text);
     if (w == "《") {
@@ -67,30 +69,31 @@ std::vector<Token> words_of(std::string_view text) {
         m.word = true;
         m.single_han = false;
         m.ascii = false;
-        out.push_back(m);
+        t[n++] = m;
         i = j;
         continue;
       }
     }
-    if (is_connector(w) && !out.empty() && out.back().ascii && out.back().end == t[i].begin &&
+    if (is_connector(w) && n > 0 && back().ascii && back().end == t[i].begin &&
         i + 1 < t.size() && t[i + 1].ascii && t[i + 1].begin == t[i].end) {
-      out.back().end = t[i + 1].end;
+      back().end = t[i + 1].end;
       ++i;
       continue;
     }
-    if (t[i].ascii && !out.empty() && out.back().ascii && out.back().end == t[i].begin) {
-      out.back().end = t[i].end;  // 2024 + abc split by ICU: one word
+    if (t[i].ascii && n > 0 && back().ascii && back().end == t[i].begin) {
+      back().end = t[i].end;  // 2024 + abc split by ICU: one word
       continue;
     }
-    if (!out.empty() && out.back().ascii && out.back().end == t[i].begin &&
-        all_digits(out.back().text(text)) && number_unit(w)) {
-      out.back().end = t[i].end;  // 7 + 月: one word, 7月
-      out.back().ascii = false;
+    if (n > 0 && back().ascii && back().end == t[i].begin && all_digits(back().text(text)) &&
+        number_unit(w)) {
+      back().end = t[i].end;  // 7 + 月: one word, 7月
+      back().ascii = false;
       continue;
     }
-    out.push_back(t[i]);
+    t[n++] = t[i];
   }
-  return out;
+  t.resize(n);
+  return t;
 }
 
 // A word ICU glued from function characters (我想, 你在) is no content either.
@@ -106,8 +109,8 @@ bool PhraseReader::of_function_chars(std::string_view word) const {
 
 std::vector<Span> PhraseReader::spans(std::string_view text) const {
   const std::vector<Token> tokens = words_of(text);
-  const ScannedQuery scanned = lex_.scan(NormalizedQuery{std::string(text), 0});
-  const std::uint32_t qw = lex_.ids().question_word;
+  thread_local std::vector<CueHit> questions;
+  lex_.question_word_hits(text, questions);
   // An ASCII word glued to Chinese (IT设备台账) is a name, never an English function word (it).
   // A single letter (A类) is left to the rules for codes.
   auto glued = [&](std::size_t i) {
@@ -121,8 +124,8 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
     if (!t.word) return true;
     if (glued(i)) return false;
     if (is_function(t.text(text)) || of_function_chars(t.text(text))) return true;
-    for (const CueHit& h : scanned.hits)
-      if (h.list == qw && h.begin < t.end && t.begin < h.end) return true;
+    for (const CueHit& h : questions)
+      if (h.begin < t.end && t.begin < h.end) return true;
     return false;
   };
   std::vector<bool> fn(tokens.size());

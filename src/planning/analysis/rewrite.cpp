@@ -196,6 +196,18 @@ std::optional<Step> pointed_noun_step(const TurnView& t) {
               "pronoun:noun"};
 }
 
+// 这个 / 那个 right before a noun phrase of three or more characters of its own (那个会议室预订系统).
+// The turn's own runs are read (its word break is kept from earlier steps), not the rest's anew.
+bool determines_noun_phrase(const TurnView& t, const CueHit& hit) {
+  const std::string_view pronoun = slice(t.text, hit.begin, hit.end);
+  if (!pronoun.starts_with("这") && !pronoun.starts_with("那")) return false;
+  std::size_t i = hit.end;
+  if (i >= t.text.size() || next_code_point(t.text, i) < 0x3400) return false;
+  for (const Span& sp : t.reader.spans(t.text))
+    if (sp.begin == hit.end) return count_code_points(slice(t.text, sp.begin, sp.end)) >= 3;
+  return false;
+}
+
 std::optional<Step> pronoun_step(const TurnView& t) {
   const LexiconIds& ids = t.lex.ids();
   for (auto [list, person] : {std::pair{ids.person_pronoun, true}, std::pair{ids.thing_pronoun, false}}) {
@@ -219,13 +231,7 @@ std::optional<Step> pronoun_step(const TurnView& t) {
       if (auto s = pointed_noun_step(t)) return s;
       // 那个 right before a noun phrase of its own (那个会议室预订系统) determines it: the turn
       // names what it asks about.
-      const std::string_view pronoun = slice(t.text, hit->begin, hit->end);
-      const std::string_view rest = t.text.substr(hit->end);
-      const std::vector<Span> own = t.reader.spans(rest);
-      if ((pronoun.starts_with("这") || pronoun.starts_with("那")) && !own.empty() &&
-          own.front().begin == 0 &&
-          count_code_points(slice(rest, own.front().begin, own.front().end)) >= 3)
-        return Step{std::string(t.question), "pronoun:determiner"};
+      if (determines_noun_phrase(t, *hit)) return Step{std::string(t.question), "pronoun:determiner"};
     }
     std::string out(t.text.substr(0, hit->begin));
     out = join(out, *antecedent);
@@ -375,7 +381,7 @@ std::optional<std::string> why_inside(const TurnView& t, std::string_view frag) 
 // goes after that 的 (哪里的螺蛳粉最正宗), not in front of the turn.
 std::optional<std::string> head_after_de(std::string_view frag, std::string_view topic,
                                          const PhraseReader& reader) {
-  if (topic.empty()) return std::nullopt;
+  if (topic.empty() || frag.find("的") == std::string_view::npos) return std::nullopt;
   const std::vector<Token> t = words_of(frag);
   for (std::size_t i = 1; i + 1 < t.size(); ++i) {
     if (t[i].text(frag) != "的" || !t[i - 1].word) continue;

@@ -19,22 +19,24 @@ void word_texts_into(std::string_view text, std::vector<std::string_view>& out) 
 }
 
 // The first run of 2–4 Han characters that the text repeats right after it, or "". Linear: at most
-// three lengths compared at each character.
-std::string doubled_run(std::string_view text) {
-  std::vector<std::size_t> at;  // code point starts, then the end
-  for (std::size_t i = 0; i < text.size();) {
-    at.push_back(i);
-    next_code_point(text, i);
-  }
-  at.push_back(text.size());
-  const std::size_t n = at.size() - 1;
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t len = 2; len <= 4 && i + 2 * len <= n; ++len) {
-      const std::string_view a = text.substr(at[i], at[i + len] - at[i]);
-      const std::string_view b = text.substr(at[i + len], at[i + 2 * len] - at[i + len]);
-      if (a == b && static_cast<unsigned char>(a[0]) >= 0xE0) return std::string(a);
+// eight code points stepped and three lengths compared at each character, nothing allocated.
+std::string_view doubled_run(std::string_view text) {
+  for (std::size_t b = 0; b < text.size(); next_code_point(text, b)) {
+    std::size_t ends[9] = {b};  // ends[k]: the end of k code points from b
+    std::size_t k = 0;
+    while (k < 8 && ends[k] < text.size()) {
+      std::size_t e = ends[k];
+      next_code_point(text, e);
+      ends[++k] = e;
     }
-  return "";
+    for (std::size_t len = 2; len <= 4 && 2 * len <= k; ++len) {
+      const std::string_view a = text.substr(b, ends[len] - b);
+      if (static_cast<unsigned char>(a[0]) >= 0xE0 &&
+          a == text.substr(ends[len], ends[2 * len] - ends[len]))
+        return a;
+    }
+  }
+  return {};
 }
 
 // Length in query units (a Han character or a word of letters counts one): text.hpp's measure.
@@ -132,8 +134,10 @@ std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) cons
   }
   // A run of two to four characters repeated at once (账号账号: ICU may cut both 账|号, so no word
   // repeats).
-  if (std::string run = doubled_run(output); !run.empty() && !in_sources(run + run))
-    return "doubled:" + run;
+  if (const std::string_view run = doubled_run(output);
+      !run.empty() && !in_sources(output.substr(static_cast<std::size_t>(run.data() - output.data()),
+                                                2 * run.size())))
+    return "doubled:" + std::string(run);
   for (std::size_t k = 1; k < words.size(); ++k) {
     if (words[k] != words[k - 1]) continue;
     const auto b = static_cast<std::size_t>(words[k - 1].data() - output.data());

@@ -245,18 +245,26 @@ SourceDecision source_of_turn(const NormalizedQuery& turn, const Lexicon& lex,
 
 namespace {
 
-// Turn `i` of `history` decided with the model's verdict on it (and the turn before as its
-// context), as its own plan was.
-SourceDecision with_model(const std::vector<NormalizedQuery>& history, std::size_t i,
-                          const Lexicon& lex, const DomainReader* reader, HistoryModel model) {
+// Turn `i` of `history` decided by its words, then — when they make a hard scope and a model is
+// loaded — again with the model's verdict on that turn (and the turn before as its context), as
+// its own plan was. One scan and one domain read serve both.
+// Nullopt when its words suggest no source.
+std::optional<SourceDecision> decide_turn(const std::vector<NormalizedQuery>& history,
+                                          std::size_t i, const Lexicon& lex,
+                                          const DomainReader* reader, HistoryModel model) {
   const ScannedQuery q = lex.scan(history[i]);
   DomainView d;
   if (reader) d = reader->read(q, lex);
+  const DomainSourceEvidence* domain = reader ? &d.sources : nullptr;
+  SourceDecision words = decide_source(q, ModelVerdict{}, lex, domain);
+  if (!words.scope.value && words.candidates.empty()) return std::nullopt;
+  // Only a hard scope can be too narrow; the model is asked about that turn alone.
+  if (!words.scope.value || !model.model) return words;
   const std::string_view previous = i > 0 ? std::string_view(history[i - 1].text) : "";
   ModelVerdict v;
   v.map = model.labels;
   model.model->predict(history[i].text, previous, v.out);
-  return decide_source(q, v, lex, reader ? &d.sources : nullptr);
+  return decide_source(q, v, lex, domain);
 }
 
 }  // namespace
@@ -265,13 +273,8 @@ void carry_history_source(const std::vector<NormalizedQuery>& history, const Lex
                           const DomainReader* reader, HistoryModel model,
                           SourceDecision& source) {
   std::optional<SourceDecision> carried;
-  for (std::size_t i = history.size(); i-- > 0 && !carried;) {
-    SourceDecision hs = source_of_turn(history[i], lex, reader);
-    if (!hs.scope.value && hs.candidates.empty()) continue;
-    // Only a hard scope can be too narrow; the model is asked about that turn alone.
-    if (hs.scope.value && model.model) hs = with_model(history, i, lex, reader, model);
-    carried = std::move(hs);
-  }
+  for (std::size_t i = history.size(); i-- > 0 && !carried;)
+    carried = decide_turn(history, i, lex, reader, model);
   if (carried) {
     source.scope = std::move(carried->scope);
     source.scope.detail = source.scope.detail.empty() ? "carried from history"
