@@ -25,9 +25,9 @@ std::optional<std::string> who_was_asked(std::string_view prev, const std::vecto
   return std::string(slice(prev, spans[first].begin, spans[last].end));
 }
 
-// A Chinese personal name ICU's dictionary does not hold, read from its shape: a listed surname
-// standing alone followed by one or two lone characters (张|敏 in 张敏负责, 周|杰|伦), or by a
-// title (陈|经理). ICU glues the name's characters to no word, and a run of content words (张敏负责)
+// A Chinese personal name ICU's dictionary does not hold, read from its shape: 小 / 老 and a listed
+// surname (小王), or a listed surname standing alone followed by one or two lone characters (张|敏
+// in 张敏负责, 周|杰|伦), or by a title (陈|经理). ICU glues the name's characters to no word, and a run of content words (张敏负责)
 // would otherwise carry the verb along with the name.
 std::optional<std::string> surname_name(std::string_view turn, const PhraseReader& reader) {
   const RewriteConfig& cfg = reader.lex().config().rewrite;
@@ -35,6 +35,13 @@ std::optional<std::string> surname_name(std::string_view turn, const PhraseReade
   auto lone = [&](std::size_t i) {
     return i < t.size() && t[i].single_han && !reader.is_function(t[i].text(turn));
   };
+  // 小 / 老 before a surname is how colleagues name each other (小王, 老张): ICU keeps it one word.
+  for (const Token& w : t) {
+    const std::string_view s = w.text(turn);
+    if (w.word && !w.ascii && count_code_points(s) == 2 &&
+        (s.starts_with("小") || s.starts_with("老")) && listed(cfg.person_surnames, s.substr(3)))
+      return std::string(s);
+  }
   for (std::size_t i = 0; i + 1 < t.size(); ++i) {
     if (!listed(cfg.person_surnames, t[i].text(turn))) continue;
     if (i > 0 && lone(i - 1)) continue;  // a character of an unknown word (社|保), not a surname

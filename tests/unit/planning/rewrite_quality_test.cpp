@@ -581,6 +581,13 @@ TEST(RewriteRules, ADemonstrativePhraseWithAShortNounStandsForTheThing) {
   }
 }
 
+TEST(RewriteRules, XiaoOrLaoBeforeASurnameIsAName) {
+  EXPECT_EQ(rewrite("她为什么走", {"你们组谁离职了", "就是坐我对面的小王"}).query, "小王为什么走");
+  EXPECT_EQ(rewrite("他说什么了", {"老张刚才找你了"}).query, "老张说什么了");
+  // 小 before a word that is no surname (小组) names nobody.
+  EXPECT_FALSE(has(rewrite("他们几点下班", {"小组会议几点开始"}).query, "小组几点"));
+}
+
 TEST(RewriteRules, AnAsciiWordGluedToChineseIsAName) {
   // IT of IT资产清单 is no English pronoun "it": the antecedent keeps it.
   const auto r = rewrite("它现在归谁管", {"IT资产清单里AB-12-0001是什么"});
