@@ -6,31 +6,13 @@
 
 #include "qaplan/eval/chain_eval.hpp"
 #include "qaplan/retrieval/executor.hpp"
+#include "support/shipped_kb.hpp"
 #include "test_support.hpp"
 
 namespace {
 
-struct Shipped {
-  qaplan::Planner planner;
-  qaplan::KbIndex kb;
-};
-
-// The shipped rules with the router model off, as the executor's tests plan them, and the KB.
-const Shipped& shipped() {
-  static const Shipped s = [] {
-    auto cfg = qaplan::load_config(qaplan::test::shipped_config());
-    if (!cfg.ok()) throw std::runtime_error(cfg.error().to_string());
-    cfg->model.enabled = false;
-    auto planner = qaplan::Planner::create(std::move(cfg).value());
-    if (!planner.ok()) throw std::runtime_error(planner.error().to_string());
-    auto kb = qaplan::read_knowledge_base(qaplan::test::source_dir() / "eval_sets" / "kb");
-    if (!kb.ok()) throw std::runtime_error(kb.error().to_string());
-    auto index = qaplan::KbIndex::create(std::move(kb).value());
-    if (!index.ok()) throw std::runtime_error(index.error().to_string());
-    return Shipped{std::move(planner).value(), std::move(index).value()};
-  }();
-  return s;
-}
+// The shipped rules (model off) and knowledge base: tests/support/shipped_kb.hpp.
+const qaplan::test::ShippedKb& shipped() { return qaplan::test::shipped_kb(); }
 
 qaplan::Preparation prepare(const std::string& q, std::vector<std::string> history = {}) {
   auto p = shipped().planner.prepare({q, std::move(history), "", std::nullopt});

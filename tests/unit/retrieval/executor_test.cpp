@@ -9,34 +9,15 @@
 #include "qaplan/retrieval/executor.hpp"
 #include "qaplan/ranking/embedder.hpp"
 #include "qaplan/ranking/vector_index.hpp"
+#include "support/shipped_kb.hpp"
 #include "test_support.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Shipped {
-  qaplan::Planner planner;
-  qaplan::KbIndex kb;
-};
-
-const Shipped& shipped() {
-  static const Shipped s = [] {
-    auto cfg = qaplan::load_config(qaplan::test::shipped_config());
-    if (!cfg.ok()) throw std::runtime_error(cfg.error().to_string());
-    // The executor runs whatever plan it is given; these tests pick plans by their questions,
-    // so the router model (on or off in the shipped file) must not change which plan they get.
-    cfg->model.enabled = false;
-    auto planner = qaplan::Planner::create(std::move(cfg).value());
-    if (!planner.ok()) throw std::runtime_error(planner.error().to_string());
-    auto kb = qaplan::read_knowledge_base(qaplan::test::source_dir() / "eval_sets" / "kb");
-    if (!kb.ok()) throw std::runtime_error(kb.error().to_string());
-    auto index = qaplan::KbIndex::create(std::move(kb).value());
-    if (!index.ok()) throw std::runtime_error(index.error().to_string());
-    return Shipped{std::move(planner).value(), std::move(index).value()};
-  }();
-  return s;
-}
+// The shipped rules (model off) and knowledge base: tests/support/shipped_kb.hpp.
+const qaplan::test::ShippedKb& shipped() { return qaplan::test::shipped_kb(); }
 
 qaplan::Preparation prepare(const std::string& q, std::vector<std::string> history = {},
                             std::optional<std::string> source = std::nullopt) {
