@@ -183,10 +183,12 @@ std::optional<std::string> thing_of(const TurnView& t) {
 
 // 1'. A demonstrative phrase with a short noun (那部片子哪年的, 这个证有用吗): the whole phrase
 // stands for the thing — the noun only says what kind of thing it is.
-std::optional<Step> pointed_noun_step(const TurnView& t) {
+// `known`: the antecedent the pronoun step found already (read once, not twice).
+std::optional<Step> pointed_noun_step(const TurnView& t,
+                                      const std::optional<std::string>& known = std::nullopt) {
   const auto at = pointed_noun(t.text, t.words);
   if (!at) return std::nullopt;
-  const auto antecedent = thing_of(t);
+  const auto antecedent = known ? known : thing_of(t);
   // A lone character is no thing to point at (年 of 年|会).
   if (!antecedent || count_code_points(*antecedent) < 2 ||
       t.text.find(*antecedent) != std::string_view::npos)
@@ -216,19 +218,18 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     // 哪些明星…告诉我他们…: the turn names whom its own pronoun means.
     if (person && names_a_person(t.text.substr(0, hit->begin), t.reader))
       return Step{std::string(t.question), "pronoun:in_turn"};
-    std::optional<std::string> antecedent;
-    if (person)
-      antecedent = person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan, t.text,
-                                     slice(t.text, hit->begin, hit->end), t.reader);
-    if (!person) antecedent = thing_of(t);
-    else if (!antecedent && t.h.topic())
+    std::optional<std::string> antecedent =
+        person ? person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan, t.text,
+                                   slice(t.text, hit->begin, hit->end), t.reader)
+               : thing_of(t);
+    if (person && !antecedent && t.h.topic())
       antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);
     if (!antecedent) return std::nullopt;
     // A demonstrative with its noun (这个模板, 这个假): the noun is the antecedent's head, and the
     // whole phrase takes the antecedent's place (供应商合同模板能改…, 休产假期间…).
     const std::size_t head = shared_head(*antecedent, t.text.substr(hit->end));
     if (!person && head == 0) {
-      if (auto s = pointed_noun_step(t)) return s;
+      if (auto s = pointed_noun_step(t, antecedent)) return s;
       // 那个 right before a noun phrase of its own (那个会议室预订系统) determines it: the turn
       // names what it asks about.
       if (determines_noun_phrase(t, *hit)) return Step{std::string(t.question), "pronoun:determiner"};
