@@ -432,6 +432,7 @@ void register_preparation(py::module_& m) {
       }, py::return_value_policy::reference_internal)
       .def_readonly("effective_source", &Preparation::effective_source)
       .def_readonly("effective_sources", &Preparation::effective_sources)
+      .def_readonly("fallback_sources", &Preparation::fallback_sources)
       .def_property_readonly("question_category",
                              [](const Preparation& p) { return std::string(to_string(p.category.value)); })
       .def_property_readonly("plan", [](const Preparation& p) -> const RetrievalPlan* {

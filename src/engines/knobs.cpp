@@ -80,7 +80,7 @@ void report_routing(Shape& s) {
 
 // The source scope and why it is what it is: one source named (by the question or the host),
 // candidates because the evidence named several or was too weak for one, or the scenario's own.
-void report_sources(Shape& s) {
+void report_scope(Shape& s) {
   const Preparation& p = s.prep;
   std::string names;
   for (const std::string& x : p.effective_sources) names += (names.empty() ? "" : ", ") + x;
@@ -100,6 +100,21 @@ void report_sources(Shape& s) {
   knob(s.out, "filters.sources", "request",
        what + "candidates: " + why + ", so the scope is widened to them, not narrowed to a guess");
   s.out.notes.push_back("sources: widened to the candidates " + names + ", not one source: " + why);
+}
+
+// The scope, and where to search again when qaplan's own scope finds nothing (the executor's
+// fallback, Preparation::fallback_sources): the engine runs one request, the host the retry.
+void report_sources(Shape& s) {
+  report_scope(s);
+  const auto& wider = s.prep.fallback_sources;
+  if (!wider) return;
+  std::string names;
+  for (const std::string& x : *wider) names += (names.empty() ? "" : ", ") + x;
+  s.out.notes.push_back("sources: the scope is the planner's, not the host's; if it returns no "
+                        "evidence, search again " +
+                        (names.empty() ? std::string("without the source filter")
+                                       : "with " + s.c.source_field + " in [" + names + "]") +
+                        " (fallback_sources)");
 }
 
 // Why the question's words gave no date filter, from the analysis' reasons ("" when none).

@@ -222,6 +222,7 @@ ordered_json preparation_json(const Preparation& p, const JsonOptions& opts,
   }
   j["effective_source"] = optional_string(p.effective_source);
   j["effective_sources"] = p.effective_sources;
+  j["fallback_sources"] = p.fallback_sources ? ordered_json(*p.fallback_sources) : ordered_json(nullptr);
   j["signals"] = {
       {"source", {{"value", optional_string(p.source.value)},
                   {"decided_by", to_string(p.source.decided_by)},

@@ -383,6 +383,7 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   out.effective_source = effective_source(request.source, intent.suggested_source);
   out.effective_sources =
       effective_sources_of(out.effective_source, std::move(source.candidates), *scenario, c);
+  out.fallback_sources = fallback_sources_of(request.source, out.effective_sources, *scenario, c);
   out.timings.intent_ns = lap(t);
 
   out.category = decide_category(q, lex, verdict);

@@ -205,12 +205,21 @@ Result<AskResult> ask_index(const Planner& planner, const PrepareRequest& reques
   const auto top_k = static_cast<std::size_t>(std::max(prep.plan->knobs().doc_top_k, 1));
   std::set<std::string> unknown;
   ParsedDocs docs(store);
-  QAPLAN_ASSIGN_OR_RETURN(const std::vector<RankedList> lists,
-                          legs(r.queries, query_vectors, index, docs, scope, top_k, unknown));
-  QAPLAN_ASSIGN_OR_RETURN(
-      r.passages,
-      passages(lists, rrf, index, store, docs,
-               static_cast<std::size_t>(std::max(prep.plan->knobs().final_context_top_n, 1))));
+  const auto top_n = static_cast<std::size_t>(std::max(prep.plan->knobs().final_context_top_n, 1));
+  auto search = [&]() -> Result<std::vector<AskPassage>> {
+    QAPLAN_ASSIGN_OR_RETURN(const std::vector<RankedList> lists,
+                            legs(r.queries, query_vectors, index, docs, scope, top_k, unknown));
+    return passages(lists, rrf, index, store, docs, top_n);
+  };
+  QAPLAN_ASSIGN_OR_RETURN(r.passages, search());
+  // A scope qaplan chose that holds nothing is searched again at its fallback's width (the
+  // executor's step 7).
+  if (r.passages.empty() && in.filters.sources.empty() && prep.fallback_sources) {
+    scope.sources = *prep.fallback_sources;
+    QAPLAN_ASSIGN_OR_RETURN(r.passages, search());
+    r.notes.push_back("nothing in the planned sources: searched " +
+                      std::string(scope.sources.empty() ? "every source" : "the scenario's sources"));
+  }
   r.timings.retrieve_ns = lap();
   for (const std::string& field : unknown)
     r.notes.push_back("filter on " + field + " not applied to documents without that field (kept)");

@@ -661,6 +661,40 @@ void decide_hit_type(bool direct, std::size_t docs_added, Execution& ex) {
   }
 }
 
+// What a widened search must find to replace "no evidence": a direct FAQ answer or a document
+// section above min_context_score. An FAQ-only context there is not enough: short FAQ questions
+// share a few bigrams with almost any question (chain set: 15 of 15 such widenings were
+// unrelated FAQs, 7 of them on questions the KB cannot answer).
+bool strong_evidence(const Execution& ex) {
+  if (ex.hit_type == HitType::kFaqDirect) return true;
+  return std::any_of(ex.contexts.begin(), ex.contexts.end(),
+                     [](const ContextItem& c) { return c.kind == "doc"; });
+}
+
+// 3–6 over one scope: the legs the plan runs, the context and the hit type.
+template <class K>
+Status search_scope(const K& k, const Preparation& prep, const PlanKnobs& knobs,
+                    const ExecutionInputs& inputs, const std::vector<std::string>& sources,
+                    const std::vector<PreparedQuery>& queries, Execution& ex) {
+  std::vector<double> acc;
+  if (knobs.run_faq) {
+    const auto t0 = Clock::now();
+    QAPLAN_TRY(run_faq_leg(k, prep, knobs, inputs, sources, queries, acc, ex));
+    ex.timings.faq_ns = ns_since(t0);
+  }
+  if (knobs.run_doc) {
+    const auto t0 = Clock::now();
+    QAPLAN_TRY(run_doc_leg(k, knobs, inputs.filters, sources, queries, acc, ex));
+    ex.timings.doc_ns = ns_since(t0);
+  }
+  const auto t0 = Clock::now();
+  const bool direct = ex.faq_direct && ex.faq_direct->answered;
+  const std::size_t docs_added = add_contexts(k.kb, k.sections, knobs, direct, ex);
+  ex.timings.context_ns = ns_since(t0);
+  decide_hit_type(direct, docs_added, ex);
+  return {};
+}
+
 }  // namespace
 
 Result<Execution> execute_with_knobs(const Preparation& prep, const PlanKnobs& knobs,
@@ -686,32 +720,25 @@ Result<Execution> execute_with_knobs(const Preparation& prep, const PlanKnobs& k
   ex.timings.query_ns = ns_since(t0);
 
   // 2. Scope. Sources: the filters', else the Preparation's effective sources (empty = all).
-  const std::vector<std::string>& sources = f.sources.empty() ? prep.effective_sources : f.sources;
-
-  std::vector<double> acc;
-
-  // 3–4. FAQ leg and the direct decision.
-  if (knobs.run_faq) {
-    t0 = Clock::now();
-    QAPLAN_TRY(run_faq_leg(k, prep, knobs, inputs, sources, queries, acc, ex));
-    ex.timings.faq_ns = ns_since(t0);
+  const bool host_scope = !f.sources.empty();
+  const Execution before = ex;
+  QAPLAN_TRY(search_scope(k, prep, knobs, inputs, host_scope ? f.sources : prep.effective_sources,
+                          queries, ex));
+  // 7. A scope qaplan chose that found nothing is searched again at the fallback's width.
+  if (ex.hit_type == HitType::kNoEvidence && !host_scope && prep.fallback_sources) {
+    Execution wide = before;
+    QAPLAN_TRY(search_scope(k, prep, knobs, inputs, *prep.fallback_sources, queries, wide));
+    if (strong_evidence(wide)) {
+      wide.reasons.insert(wide.reasons.begin() + static_cast<std::ptrdiff_t>(before.reasons.size()),
+                          "scope_widened_after_no_evidence");
+      wide.timings.faq_ns += ex.timings.faq_ns;
+      wide.timings.doc_ns += ex.timings.doc_ns;
+      wide.timings.context_ns += ex.timings.context_ns;
+      ex = std::move(wide);
+    } else {
+      ex.reasons.push_back("wider_scope_no_document_evidence");
+    }
   }
-
-  // 3. Document leg.
-  if (knobs.run_doc) {
-    t0 = Clock::now();
-    QAPLAN_TRY(run_doc_leg(k, knobs, f, sources, queries, acc, ex));
-    ex.timings.doc_ns = ns_since(t0);
-  }
-
-  // 5. Context.
-  t0 = Clock::now();
-  const bool direct = ex.faq_direct && ex.faq_direct->answered;
-  const std::size_t docs_added = add_contexts(k.kb, k.sections, knobs, direct, ex);
-  ex.timings.context_ns = ns_since(t0);
-
-  // 6. Hit type.
-  decide_hit_type(direct, docs_added, ex);
   ex.timings.total_ns = ns_since(t_start);
   return ex;
 }

@@ -177,8 +177,9 @@ TEST(PlanCli, GoldenRowsThroughCli) {
 // ---- JSON shape ------------------------------------------------------------------------------
 
 const std::vector<std::string> kTopKeys = {
-    "query",   "normalized_query", "query_units",       "route",          "intent",
-    "effective_source", "effective_sources", "signals", "model", "retrieval_plan", "plan_trace"};
+    "query",            "normalized_query",  "query_units",      "route",   "intent",
+    "effective_source", "effective_sources", "fallback_sources", "signals", "model",
+    "retrieval_plan",   "plan_trace"};
 
 std::vector<std::string> keys_of(const ordered_json& j) {
   std::vector<std::string> k;
@@ -196,6 +197,7 @@ TEST(PlanCli, TopLevelKeysAndPlanFieldsExactly) {
       "intent_rule_score", "intent_decision_score", "reason"};
   EXPECT_EQ(keys_of(out["retrieval_plan"]), plan_fields);
   EXPECT_EQ(out["effective_source"], "finance");
+  EXPECT_EQ(out["fallback_sources"], ordered_json::array());  // the planner's scope: every source
   EXPECT_EQ(out["normalized_query"], "报销费用超过5000需要谁审批");
   // The trace names the fired patches in order; their tags make up the reason.
   std::vector<std::string> tags;

@@ -105,6 +105,7 @@ def _check_typed_views(prep, d):
     assert prep.is_direct_answer == (d["route"]["route"] == "direct_answer")
     assert prep.effective_source == d["effective_source"]
     assert prep.effective_sources == d["effective_sources"]
+    assert prep.fallback_sources == d["fallback_sources"]
     if d["intent"] is None:
         assert prep.intent is None
     else:

@@ -71,6 +71,11 @@ struct Preparation {
   /// says why), within the scenario; else the scenario's allowed_sources when it allows fewer
   /// than all sources (never "everything" by omission); else empty (every source).
   std::vector<std::string> effective_sources;
+  /// Where retrieval looks again when `effective_sources` finds no evidence: the scenario's
+  /// allowed sources (empty = every source). Set only when qaplan chose the scope (no host
+  /// `source`) and a wider one exists: a keyword or a carried turn can name the wrong source
+  /// (财务章 is legal's), and one more search costs less than a lost answer (docs/routing.md).
+  std::optional<std::vector<std::string>> fallback_sources;
   Decided<std::optional<std::string>> source;   ///< suggested source and who decided it
   Decided<QuestionCategory> category;           ///< the plan's question_category
   std::optional<ModelVerdicts> model;

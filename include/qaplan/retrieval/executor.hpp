@@ -46,6 +46,9 @@
 ///     added once the budget is spent). A faq_direct execution puts the answered FAQ first.
 ///  6. Hit type: direct_answer (the route answered; nothing is searched), faq_direct,
 ///     rag (≥ 1 context item), else no_evidence.
+///  7. Fallback: when the scope was the Preparation's (no `filters.sources`) and 3–6 found no
+///     evidence, they run once more over its `fallback_sources` (reason
+///     `scope_widened_after_no_evidence`): the scope qaplan chose can be wrong, the search is cheap.
 ///
 /// `KbIndex` is immutable after create() and `execute_plan` is thread-safe.
 #include <cstddef>

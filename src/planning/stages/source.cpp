@@ -298,4 +298,20 @@ std::vector<std::string> effective_sources_of(const std::optional<std::string>& 
   return out;
 }
 
+std::optional<std::vector<std::string>> fallback_sources_of(
+    const std::optional<std::string>& source_filter, const std::vector<std::string>& effective,
+    const ScenarioConfig& scenario, const Config& c) {
+  if (source_filter || effective.empty()) return std::nullopt;
+  const bool whole = scenario.allowed_sources.size() >= c.sources.size();
+  const auto outside = [&](const std::string& s) {
+    return std::find(effective.begin(), effective.end(), s) == effective.end();
+  };
+  const bool wider = whole ? std::any_of(c.sources.begin(), c.sources.end(),
+                                         [&](const SourceConfig& s) { return outside(s.name); })
+                           : std::any_of(scenario.allowed_sources.begin(),
+                                         scenario.allowed_sources.end(), outside);
+  if (!wider) return std::nullopt;
+  return whole ? std::vector<std::string>{} : scenario.allowed_sources;
+}
+
 }  // namespace qaplan::internal

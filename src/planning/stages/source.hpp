@@ -81,6 +81,12 @@ std::vector<std::string> effective_sources_of(const std::optional<std::string>& 
                                               std::vector<std::string> candidates,
                                               const ScenarioConfig& scenario, const Config& c);
 
+/// Preparation::fallback_sources: the scenario's sources (empty = all) when the scope is
+/// qaplan's own choice (`source_filter` unset) and narrower than them; else nullopt.
+std::optional<std::vector<std::string>> fallback_sources_of(
+    const std::optional<std::string>& source_filter, const std::vector<std::string>& effective,
+    const ScenarioConfig& scenario, const Config& c);
+
 /// Effective source = explicit `source_filter` (from the host/front end) > `suggested_source`.
 std::optional<std::string> effective_source(const std::optional<std::string>& source_filter,
                                             const std::optional<std::string>& suggested_source);

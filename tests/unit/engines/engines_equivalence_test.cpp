@@ -447,9 +447,21 @@ const std::vector<Planned>& planned() {
       ctx.now = "2026-11-30T10:00:00+08:00";
       auto a = w.planner.analyze(*prep, ctx);
       if (!a.ok()) throw std::runtime_error(q.id + ": " + a.error().to_string());
-      auto ex = execute_plan(*prep, *a, w.kb);
+      // An engine request searches the plan's scope once; when the executor widened it (step 7),
+      // the host's retry is a second request set over fallback_sources: both are compared.
+      Preparation first = *prep;
+      first.fallback_sources.reset();
+      auto ex = execute_plan(first, *a, w.kb);
       if (!ex.ok()) throw std::runtime_error(q.id + ": " + ex.error().to_string());
-      out.push_back({q, std::move(prep).value(), std::move(a).value(), std::move(ex).value()});
+      auto widened = execute_plan(*prep, *a, w.kb);
+      if (!widened.ok()) throw std::runtime_error(q.id + ": " + widened.error().to_string());
+      if (widened->hit_type != ex->hit_type) {
+        Preparation retry = first;
+        retry.effective_sources = *prep->fallback_sources;
+        out.push_back({{q.id + "+fallback", q.question, q.history}, std::move(retry), *a,
+                       std::move(widened).value()});
+      }
+      out.push_back({q, std::move(first), std::move(a).value(), std::move(ex).value()});
     }
     return out;
   }();

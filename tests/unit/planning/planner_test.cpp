@@ -165,4 +165,29 @@ TEST(Planner, ResultValueOnErrorThrows) {
   EXPECT_THROW((void)r.value(), BadResultAccess);
 }
 
+// The fallback widens only a scope qaplan chose, and never past the scenario.
+TEST(Planner, FallbackSourcesWidenOnlyAScopeQaplanChose) {
+  const Preparation chosen = prep("年假怎么申请");
+  ASSERT_EQ(chosen.effective_sources, std::vector<std::string>{"hr"});
+  ASSERT_TRUE(chosen.fallback_sources.has_value());
+  EXPECT_TRUE(chosen.fallback_sources->empty());  // every source
+  auto host = planner().prepare(PrepareRequest{"年假怎么申请", {}, "", std::string("hr")});
+  ASSERT_TRUE(host.ok());
+  EXPECT_FALSE(host->fallback_sources.has_value());  // the host's scope is the host's
+  auto hr_only = planner().prepare(PrepareRequest{"年假怎么申请", {}, "hr_helpdesk", std::nullopt});
+  ASSERT_TRUE(hr_only.ok());
+  EXPECT_EQ(hr_only->effective_sources, std::vector<std::string>{"hr"});
+  EXPECT_FALSE(hr_only->fallback_sources.has_value());  // nothing wider within the scenario
+  EXPECT_FALSE(prep("公司有哪些规定").fallback_sources.has_value());  // already every source
+
+  Config c = load_config(test::shipped_config()).value();
+  c.scenarios.at("hr_helpdesk").allowed_sources = {"hr", "finance"};
+  const Planner two = Planner::create(std::move(c)).value();
+  auto p = two.prepare(PrepareRequest{"年假怎么申请", {}, "hr_helpdesk", std::nullopt});
+  ASSERT_TRUE(p.ok());
+  ASSERT_EQ(p->effective_sources, std::vector<std::string>{"hr"});
+  ASSERT_TRUE(p->fallback_sources.has_value());
+  EXPECT_EQ(*p->fallback_sources, (std::vector<std::string>{"hr", "finance"}));
+}
+
 }  // namespace

@@ -95,4 +95,40 @@ TEST(Ask, AMappedIndexChangedOnDiskIsRefusedBeforeTheSearches) {
     EXPECT_EQ(again->passages[i].id, before->passages[i].id);
 }
 
+// A planned scope that holds nothing is searched again at the Preparation's fallback width,
+// with a note; the host's own source is not widened.
+TEST(Ask, AnEmptyPlannedScopeIsSearchedAgainWider) {
+  test::ScratchDir dir{"ask-wide"};
+  const auto corpus = dir.path() / "docs.jsonl";
+  {
+    std::ofstream out(corpus);
+    out << R"({"id": "f1", "source": "finance", "text": "年假期间的差旅费用不予报销。"})" << "\n"
+        << R"({"id": "f2", "source": "finance", "text": "差旅住宿标准按城市等级执行。"})" << "\n";
+  }
+  auto bm25 = build_bm25_from_jsonl(corpus);
+  ASSERT_TRUE(bm25.ok()) << bm25.error().to_string();
+  auto bytes = make_doc_store(corpus, *bm25);
+  ASSERT_TRUE(bytes.ok());
+  const auto saved = dir.path() / "index";
+  ASSERT_TRUE(save_collection_index(saved, *bm25, nullptr, {}, &*bytes).ok());
+  auto index = CollectionIndex::open(saved).value();
+  auto store = DocStore::open(index).value();
+  const Planner planner = Planner::create(load_config(test::shipped_config()).value()).value();
+  AnalysisContext ctx;
+  ctx.now = "2026-03-15T10:00:00+08:00";
+
+  auto r = ask_index(planner, {"年假怎么申请", {}, "", std::nullopt}, ctx, index, store);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  ASSERT_EQ(r->preparation.effective_sources, std::vector<std::string>{"hr"});
+  ASSERT_FALSE(r->passages.empty());
+  EXPECT_EQ(r->passages.front().id, "f1");
+  ASSERT_EQ(r->notes.size(), 1u);
+  EXPECT_NE(r->notes.front().find("every source"), std::string::npos) << r->notes.front();
+
+  auto host = ask_index(planner, {"年假怎么申请", {}, "", std::string("hr")}, ctx, index, store);
+  ASSERT_TRUE(host.ok());
+  EXPECT_TRUE(host->passages.empty());
+  EXPECT_TRUE(host->notes.empty());
+}
+
 }  // namespace

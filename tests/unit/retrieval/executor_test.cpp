@@ -213,6 +213,64 @@ TEST(Executor, ScopesAHostsOwnSourceNames) {
   EXPECT_EQ(seen, (std::set<std::string>{"cards", "loans"}));
 }
 
+// A scope qaplan chose that finds nothing is searched again at its fallback's width, and the
+// wider result counts only with document evidence or a direct FAQ answer; a host's scope stays.
+TEST(Executor, AnEmptyChosenScopeWidensToItsFallback) {
+  qaplan::KnowledgeBase kb;
+  qaplan::FaqEntry f;
+  f.id = "h1";
+  f.source = "hr";
+  f.question = "年假怎么申请";
+  f.answer = "在系统里提交。";
+  kb.faqs = {f};
+  qaplan::DocChunk d;
+  d.id = "d1";
+  d.doc_id = d.parent_id = "travel";
+  d.source = "finance";
+  d.text = "差旅住宿标准按城市等级执行。";
+  kb.docs = {d};
+  auto p = prepare("年假怎么申请呀");
+  ASSERT_TRUE(p.plan.has_value());
+  p.effective_sources = {"finance"};  // a wrong scope: the answer is hr's
+  p.fallback_sources = std::vector<std::string>{};
+  qaplan::PlanKnobs k = p.plan->knobs();
+  k.faq_direct_exact_only = true;  // not exact: the FAQ can only be context
+  auto search = [&](const qaplan::KnowledgeBase& base, const qaplan::ExecutionInputs& in = {}) {
+    auto index = qaplan::KbIndex::create(base);
+    if (!index.ok()) throw std::runtime_error(index.error().to_string());
+    auto e = qaplan::execute_with_knobs(p, k, *index, in);
+    if (!e.ok()) throw std::runtime_error(e.error().to_string());
+    return std::move(e).value();
+  };
+  auto has = [](const qaplan::Execution& e, const char* tag) {
+    return std::find(e.reasons.begin(), e.reasons.end(), tag) != e.reasons.end();
+  };
+  // Only an FAQ outside the scope: too weak to replace "no evidence".
+  const auto faq_only = search(kb);
+  EXPECT_EQ(faq_only.hit_type, qaplan::HitType::kNoEvidence);
+  EXPECT_TRUE(has(faq_only, "wider_scope_no_document_evidence"));
+  // A document section outside the scope: the widened search answers.
+  qaplan::DocChunk leave = d;
+  leave.id = "d2";
+  leave.doc_id = leave.parent_id = "leave";
+  leave.source = "hr";
+  leave.text = "年假申请需提前三天在系统中提交。";
+  kb.docs.push_back(leave);
+  const auto wide = search(kb);
+  EXPECT_EQ(wide.hit_type, qaplan::HitType::kRag);
+  EXPECT_TRUE(has(wide, "scope_widened_after_no_evidence"));
+  ASSERT_FALSE(wide.contexts.empty());
+  EXPECT_EQ(wide.contexts.front().source, "hr");
+  // The host's scope is never widened, nor a scope without a fallback.
+  qaplan::ExecutionInputs host;
+  host.filters.sources = {"finance"};
+  EXPECT_EQ(search(kb, host).hit_type, qaplan::HitType::kNoEvidence);
+  p.fallback_sources.reset();
+  const auto kept = search(kb);
+  EXPECT_EQ(kept.hit_type, qaplan::HitType::kNoEvidence);
+  EXPECT_FALSE(has(kept, "scope_widened_after_no_evidence"));
+}
+
 TEST(Executor, ScopeAndFiltersRestrictEveryHit) {
   const auto p = prepare("合同审批流程和报销审批有什么区别");
   qaplan::PlanKnobs k = p.plan->knobs();
