@@ -107,17 +107,19 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
   return std::nullopt;
 }
 
-// The one-character opposite of `c` (大 ↔ 小, 新 ↔ 旧), or "" — pairs of the language, not of a domain.
-std::string_view opposite(std::string_view c) {
+// Whether two one-character words are opposites (大 / 小, 买 / 卖) — pairs of the language, not of
+// a domain; a character may have several (收: 送, 发, 付).
+bool opposites(std::string_view a, std::string_view b) {
   static constexpr std::pair<std::string_view, std::string_view> kPairs[] = {
       {"大", "小"}, {"长", "短"}, {"高", "低"}, {"新", "旧"}, {"新", "老"}, {"早", "晚"},
       {"前", "后"}, {"上", "下"}, {"男", "女"}, {"内", "外"}, {"快", "慢"}, {"多", "少"},
-      {"冷", "热"}, {"正", "副"}, {"左", "右"}, {"远", "近"}, {"轻", "重"}, {"单", "双"}};
-  for (const auto& [a, b] : kPairs) {
-    if (c == a) return b;
-    if (c == b) return a;
-  }
-  return "";
+      {"冷", "热"}, {"正", "副"}, {"左", "右"}, {"远", "近"}, {"轻", "重"}, {"单", "双"},
+      {"买", "卖"}, {"收", "送"}, {"收", "发"}, {"收", "付"}, {"借", "还"}, {"存", "取"},
+      {"进", "出"}, {"入", "出"}, {"来", "去"}, {"开", "关"}, {"加", "减"}, {"升", "降"},
+      {"涨", "跌"}, {"增", "减"}};
+  return std::any_of(std::begin(kPairs), std::end(kPairs), [&](const auto& p) {
+    return (a == p.first && b == p.second) || (a == p.second && b == p.first);
+  });
 }
 
 // A one-character modifier whose opposite opens a word of the previous question swaps with it
@@ -125,18 +127,44 @@ std::string_view opposite(std::string_view c) {
 std::optional<std::string> opposite_swapped(std::string_view prev, std::string_view item,
                                             const PhraseReader& reader) {
   if (count_code_points(item) != 1) return std::nullopt;
-  const std::string_view other = opposite(item);
-  if (other.empty()) return std::nullopt;
   const std::vector<Token> t = words_of(prev);
   for (std::size_t i = 0; i < t.size(); ++i) {
     const std::string_view w = t[i].text(prev);
-    if (!t[i].word || !w.starts_with(other) || reader.is_function(w)) continue;
+    if (!t[i].word || w.size() < item.size() || !opposites(w.substr(0, item.size()), item) ||
+        reader.is_function(w))
+      continue;
     // The opposite alone is a modifier only right before a content word (大|会议室).
-    if (w == other && (i + 1 >= t.size() || !t[i + 1].word || t[i + 1].begin != t[i].end ||
-                       reader.is_function(t[i + 1].text(prev))))
+    if (w.size() == item.size() &&
+        (i + 1 >= t.size() || !t[i + 1].word || t[i + 1].begin != t[i].end ||
+         reader.is_function(t[i + 1].text(prev))))
       continue;
     return std::string(prev.substr(0, t[i].begin)) + std::string(item) +
-           std::string(prev.substr(t[i].begin + other.size()));
+           std::string(prev.substr(t[i].begin + item.size()));
+  }
+  return std::nullopt;
+}
+
+// A fragment that opens with the opposite of a one-character verb of the previous question and
+// goes on with the start of that verb's object is the same act reversed: only the verb swaps
+// (买房子要交什么税 + 卖房呢 → 卖房子…), or, when the fragment is one word of its own, it takes the
+// place of verb and object so that word stays whole (收礼品的上限 + 送礼呢 → 送礼的上限). Spliced as
+// a topic instead it would keep both verbs (收送礼).
+std::optional<std::string> opposite_act(std::string_view prev, std::string_view frag,
+                                        const PhraseReader& reader) {
+  std::size_t i = 0;
+  next_code_point(frag, i);
+  const std::string_view verb = frag.substr(0, i), object = frag.substr(i);
+  if (object.empty()) return std::nullopt;
+  const std::vector<Token> t = words_of(prev);
+  for (std::size_t k = 0; k + 1 < t.size(); ++k) {
+    const Token& v = t[k];
+    const Token& o = t[k + 1];
+    if (!v.single_han || o.begin != v.end || !o.word || reader.is_function(o.text(prev)) ||
+        !opposites(v.text(prev), verb) || !o.text(prev).starts_with(object))
+      continue;
+    const bool one_word = words_of(frag).size() == 1;
+    return join(join(std::string(prev.substr(0, v.begin)), one_word ? frag : verb),
+                prev.substr(one_word ? o.end : v.end));
   }
   return std::nullopt;
 }
@@ -273,6 +301,8 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
     return {join(join(std::string(prev_text.substr(0, topic.ascii_begin)), frag),
                  prev_text.substr(topic.ascii_end)),
             "ellipsis:ascii"};
+  // The act reversed: only the verb swaps (收礼品 + 送礼 → 送礼品).
+  if (auto out = opposite_act(prev_text, frag, reader)) return {std::move(*out), "ellipsis:opposite"};
   // A parallel item with the same head word takes that item's place (试用期员工能签保密协议吗
   // + 那竞业协议呢 → …签竞业协议吗; 员工餐厅早餐几点 + 午餐呢 → 员工餐厅午餐几点).
   if (const auto at = parallel_item(prev_text, frag, reader))

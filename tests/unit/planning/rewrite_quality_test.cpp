@@ -368,6 +368,13 @@ TEST(RewriteRules, AModifierFragmentKeepsTheHeadItModifies) {
   EXPECT_EQ(rewrite("小的呢", {"大号工牌套怎么领"}).query, "小号工牌套怎么领");
   EXPECT_EQ(rewrite("小的呢", {"怎么申请大会议室"}).query, "怎么申请小会议室");
   EXPECT_EQ(rewrite("老的呢", {"新员工入职要带什么"}).query, "老员工入职要带什么");
+  // The act reversed (a one-character verb and its opposite before the same object): only the
+  // verb swaps, or the fragment's own word replaces verb and object; never both verbs (收送礼).
+  EXPECT_EQ(rewrite("卖房呢", {"买房子要交什么税"}).query, "卖房子要交什么税");
+  EXPECT_EQ(rewrite("送礼呢", {"收礼品的上限是多少"}).query, "送礼的上限是多少");
+  EXPECT_EQ(rewrite("发快递呢", {"收快递在哪里"}).query, "发快递在哪里");
+  // A noun that merely ends where the object starts is no reversed act (手机 / 买|机票).
+  EXPECT_EQ(rewrite("手机呢", {"怎么买机票"}).query, "怎么买手机");
   // The topic's leading modifier had no 的 (招待|费用报销): the item takes its place without one.
   const auto lead = rewrite("差旅的？", {"招待费用报销有什么限制"});
   EXPECT_TRUE(has(lead.query, "差旅费用报销")) << lead.query;
