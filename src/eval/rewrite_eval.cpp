@@ -237,9 +237,11 @@ RewriteRow run_followup(const Planner& planner, const Planner& shipped, const Kb
   rw.cost = single_path(*prep);
 
   ArmOutcome& rv = row.arms[2];
-  ExecutionInputs vin{rq, {}, {}};
-  for (const QueryVariant& v : an->variants)
-    if (v.text != rq) vin.variants.push_back(v.text);
+  // What execute_plan(prep, analysis) searches — the rewrite and the other variants, never the
+  // fragment as typed — without the analysis' filters, which no other arm has either.
+  ExecutionInputs vin = execution_inputs(*an);
+  vin.query = rq;
+  vin.filters = {};
   run_arm(*prep, kb, q, vin, rv);
   rv.cost = ledger_of(an->cost);
 

@@ -165,10 +165,12 @@ TEST_F(EvalRewriteCli, ShippedSetsEveryFigureFollowsFromTheRows) {
       // The rewrite arm searches the rewrite, never the history.
       const std::string query = q["arms"]["rewrite"]["query"];
       if (!q["rewritten"].get<bool>()) EXPECT_EQ(query, q["arms"]["raw"]["query"]) << q["id"];
-      // The variants arm keeps the original question as one path when it was rewritten.
+      // The variants arm searches what the executor would: never the fragment as typed once it
+      // was rewritten.
       if (q["rewritten"].get<bool>() && query != q["arms"]["raw"]["query"]) {
         const json& v = q["arms"]["rewrite_variants"]["variants"];
-        EXPECT_NE(std::find(v.begin(), v.end(), q["arms"]["raw"]["query"]), v.end()) << q["id"];
+        EXPECT_EQ(std::find(v.begin(), v.end(), q["arms"]["raw"]["query"]), v.end()) << q["id"];
+        EXPECT_EQ(q["arms"]["rewrite_variants"]["query"], query) << q["id"];
       }
     } else {
       ++bench;

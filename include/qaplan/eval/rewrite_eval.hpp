@@ -15,9 +15,10 @@
 ///  - `raw`: the question as typed (normalized), no variants;
 ///  - `rewrite`: the analysis stage's rewrite only (`QueryAnalysis::rewrite.query`) — the
 ///    history is used to rewrite, never searched;
-///  - `rewrite_variants`: the rewrite plus every other analysis path (original, glossary, hook
-///    variants), each path adding its cosine and BM25 lists to one RRF, hits deduplicated by
-///    parent (section). Variants are forced on (`use_query_variants = true` in every plan of
+///  - `rewrite_variants`: what execute_plan(prep, analysis) searches without the analysis'
+///    filters — the rewrite plus the glossary and hook variants (`execution_inputs`; a rewritten
+///    fragment as typed is no path), each path adding its cosine and BM25 lists to one RRF, hits
+///    deduplicated by parent (section). Variants are forced on (`use_query_variants = true` in every plan of
 ///    the evaluation planner) so the arm shows what variants add even where the shipped plan
 ///    leaves them off; each row records whether the shipped plan would have used them;
 ///  - `full` (follow-ups only): the `full_question` a person wrote, prepared on its own (no

@@ -176,7 +176,9 @@ struct PromptProfile {
 };
 
 /// What the request costs. The built-in rewrite and the glossary cost no
-/// generation call; each variant path costs one retrieval per collection the plan searches.
+/// generation call; each path retrieval runs (the query — a follow-up's rewrite, else the question
+/// — and each variant but the original and the rewrite, as execution_inputs() hands them on)
+/// costs one retrieval per collection the plan searches.
 struct CostLedger {
   int model_calls = 0;      ///< generation calls (hook calls made, failed ones included)
   int retrieval_calls = 0;  ///< variant paths × collections searched (FAQ, documents)

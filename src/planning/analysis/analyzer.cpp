@@ -308,6 +308,21 @@ HookCall condense(const std::shared_ptr<const QueryRewriter>& hook, const std::s
   return call;
 }
 
+// The paths retrieval runs (execution_inputs): the query — the rewrite, else the question — and
+// every other variant; a follow-up's fragment as typed is no path of its own.
+CostLedger cost_of(const QueryAnalysis& a, const PlanKnobs& k) {
+  CostLedger cost;
+  cost.variant_paths = a.variants.empty() ? 0 : 1;
+  for (const QueryVariant& v : a.variants)
+    cost.variant_paths += v.kind != "original" && v.kind != "rewrite";
+  cost.retrieval_calls = cost.variant_paths * (int{k.run_faq} + int{k.run_doc});
+  cost.model_calls = static_cast<int>(a.hook_calls.size());
+  cost.hook_failures = static_cast<int>(
+      std::count_if(a.hook_calls.begin(), a.hook_calls.end(), [](const HookCall& h) { return !h.ok; }));
+  cost.variants_rejected = static_cast<int>(a.rejected.size());
+  return cost;
+}
+
 // Words to search for when the whole question found nothing: IDs, names, and the lexicon's
 // subject words (sources, categories) in the query.
 std::vector<std::string> core_terms(std::string_view query, const Constraints& cons,
@@ -442,13 +457,7 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
   a.execution = decide_execution_path(prep, query, hits, lists, c.execution);
   a.fallback = fallback_ladder(a, prep, core_terms(query, cons, lex), c.execution);
   a.prompt = build_answer_prompt_profile(plan, intent, c);
-  a.cost.variant_paths = static_cast<int>(a.variants.size());
-  const int legs = int{plan.knobs().run_faq} + int{plan.knobs().run_doc};
-  a.cost.retrieval_calls = a.cost.variant_paths * legs;
-  a.cost.model_calls = static_cast<int>(a.hook_calls.size());
-  a.cost.hook_failures = static_cast<int>(
-      std::count_if(a.hook_calls.begin(), a.hook_calls.end(), [](const HookCall& h) { return !h.ok; }));
-  a.cost.variants_rejected = static_cast<int>(a.rejected.size());
+  a.cost = cost_of(a, plan.knobs());
   return a;
 }
 

@@ -513,10 +513,15 @@ TEST(AnalysisPrompt, ProfileFollowsCategoryIntentAndTable) {
   EXPECT_EQ(d.a.prompt.max_context_chars, d.prep.plan->knobs().max_context_chars);
 }
 
+// The ledger counts the paths retrieval runs: a follow-up's rewrite replaces the fragment as typed
+// (listed as the "original" variant, never searched), other variants add a path each.
 TEST(AnalysisCost, LedgerCountsPathsTimesCollections) {
   const auto r = analyze("那审批呢", {"报销流程是什么"});
   const auto& k = r.prep.plan->knobs();
-  EXPECT_EQ(r.a.cost.variant_paths, static_cast<int>(r.a.variants.size()));
+  ASSERT_TRUE(r.a.rewrite.rewritten);
+  std::size_t others = 0;
+  for (const auto& v : r.a.variants) others += v.kind != "original" && v.kind != "rewrite";
+  EXPECT_EQ(r.a.cost.variant_paths, static_cast<int>(1 + others));
   EXPECT_EQ(r.a.cost.retrieval_calls, r.a.cost.variant_paths * (int{k.run_faq} + int{k.run_doc}));
   EXPECT_EQ(r.a.cost.model_calls, 0);
 }
