@@ -170,6 +170,11 @@ struct IntentConfig {
   /// Phrases that open a new topic (换个问题, 另外问一下, by the way): a turn with one is never a
   /// follow-up, whatever the history.
   std::vector<std::string> topic_switch;
+  /// With history, a question that names no topic of its own (no source keyword, no KB term of a
+  /// source) and keeps at most this many units once its question words and [rewrite]
+  /// function_words are taken out (an ASCII word counts 2) is a follow-up: 怎么申请 → 申请 (2),
+  /// 要怎么处理 → 处理 (2); 急救箱放在哪里 → 急救箱放 (4) is not. 0 = off.
+  int bare_question_max_units = 2;
   std::string default_rule_id = "default_knowledge";
   Intent default_intent = Intent::kKnowledgeQuery;
   double default_score = 0.60;

@@ -1,6 +1,10 @@
 #include "planning/stages/follow_up.hpp"
 
 #include <algorithm>
+#include <cctype>
+
+#include "common/icu.hpp"
+#include "common/utf8.hpp"
 
 #include "planning/stages/intent.hpp"
 #include "planning/stages/topic_switch.hpp"
@@ -14,6 +18,62 @@ bool names_own_topic(const TurnInContext& t) {
     if (t.q.has_in_content(id)) return true;
   return std::any_of(t.domain.sources.terms.begin(), t.domain.sources.terms.end(),
                      [](int n) { return n > 0; });
+}
+
+// The longest of `words` that text[i..] starts with (an ASCII word only where a word ends), in
+// bytes; 0 when none.
+std::size_t function_word_at(std::string_view text, std::size_t i,
+                             const std::vector<std::string>& words) {
+  std::size_t best = 0;
+  for (const std::string& w : words) {
+    if (w.size() <= best || text.compare(i, w.size(), w) != 0) continue;
+    const bool ascii = static_cast<unsigned char>(w.back()) < 0x80;
+    const std::size_t end = i + w.size();
+    if (ascii && end < text.size() && std::isalnum(static_cast<unsigned char>(text[end]))) continue;
+    best = w.size();
+  }
+  return best;
+}
+
+// The units of the turn's content left once its question words and the rewriter's function
+// words are taken out, an ASCII word counting two (as a Chinese word of two characters): 怎么申请
+// → 申请 2, 要怎么处理 → 处理 2, how do I apply → apply 2, 急救箱放在哪里 → 急救箱放 4.
+int residual_units(const TurnInContext& t) {
+  const std::string_view text = t.q.query.text;
+  const std::vector<std::string>& fw = t.lex.config().rewrite.function_words;
+  std::vector<bool> asked(text.size(), false);
+  for (const CueHit& h : t.q.hits)
+    if (h.list == t.lex.ids().question_word)
+      for (std::uint32_t b = h.begin; b < h.end; ++b) asked[b] = true;
+  int units = 0;
+  bool in_word = false;
+  for (std::size_t i = t.q.content_begin; i < t.q.content_end;) {
+    const bool word_start = !in_word;
+    if (asked[i]) {
+      ++i;
+      in_word = false;
+      continue;
+    }
+    if (const std::size_t n = word_start ? function_word_at(text, i, fw) : 0; n > 0) {
+      i += n;
+      continue;
+    }
+    const std::int32_t cp = next_code_point(text, i);
+    const bool alnum = cp >= 0 && cp < 0x80 && std::isalnum(cp);
+    if (cp >= 0 && is_han(cp)) ++units;
+    if (alnum && !in_word) units += 2;
+    in_word = alnum;
+  }
+  return units;
+}
+
+// A question whose own words are only a verb or two (怎么申请, 要怎么处理, 找谁审 after 工位可以换吗)
+// asks about the conversation's topic: asked alone it finds nothing, followed it carries the
+// history's topic, so it follows whatever the model's dependent head says.
+bool bare_question(const TurnInContext& t) {
+  const int max_units = t.lex.config().intent.bare_question_max_units;
+  return max_units > 0 && t.q.has_in_content(t.lex.ids().question_word) &&
+         t.q.query.query_units <= 4 * max_units && residual_units(t) <= max_units;
 }
 
 // The turn's and the previous turn's words (no model) name disjoint sources.
@@ -50,6 +110,14 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
   }
   a.dependence_open = rule.intent != Intent::kFollowUp &&
                       !t.q.has_in_content(t.lex.ids().topic_switch) && !own_topic;
+  if (a.dependence_open && bare_question(t)) {
+    rule.intent = Intent::kFollowUp;
+    rule.rule_id = "follow_up_bare_question";
+    rule.score = 0.75;  // the shipped follow-up rules' score
+    rule.matched_rules.push_back(rule.rule_id);
+    rule.requires_rewrite = true;
+    a.dependence_open = false;
+  }
   a.rule = std::move(rule);
   return a;
 }

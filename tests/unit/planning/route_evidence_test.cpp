@@ -5,6 +5,7 @@
 // retrieved. Product names are generated, not listed: the planner must not depend on knowing them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -213,6 +214,31 @@ TEST(FollowUps, ATurnNamingItsOwnTopicStaysStandalone) {
   EXPECT_FALSE(follow_up("报销发票怎么贴", {"年假怎么申请"}));
   EXPECT_FALSE(follow_up("VPN连不上怎么办", {"出差打车可以报销吗"}));
   EXPECT_FALSE(follow_up("年假有几天", {"怎么开发票"}));
+}
+
+// A question whose own words are only a verb (its question words and function words taken out)
+// follows its history whatever the dependent head says; a noun of its own keeps it standalone,
+// and so does a source keyword. The rule's name is in matched_rules.
+TEST(FollowUps, ABareQuestionFollowsWhateverTheModelSays) {
+  for (const char* q : {"怎么申请", "要怎么处理", "在哪申请", "多久能到", "how do i apply"}) {
+    const Preparation p = prep(q, {"工位可以换吗"});
+    ASSERT_TRUE(p.intent) << q;
+    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
+    const auto& m = p.intent->matched_rules;
+    EXPECT_NE(std::find(m.begin(), m.end(), "follow_up_bare_question"), m.end()) << q;
+  }
+  for (const char* q : {"急救箱放在哪里", "how do i register a visitor", "怎么报销", "生理假会扣薪吗"})
+    EXPECT_FALSE(follow_up(q, {"工位可以换吗"})) << q;
+  EXPECT_FALSE(follow_up("怎么申请", {}));  // nothing to follow
+
+  Config c = load_config(test::shipped_config()).value();
+  c.intent.bare_question_max_units = 0;  // off: the dependent head alone decides
+  const Planner off = Planner::create(std::move(c)).value();
+  auto p = off.prepare(PrepareRequest{"怎么申请", {"工位可以换吗"}, "", std::nullopt});
+  ASSERT_TRUE(p.ok());
+  ASSERT_TRUE(p->intent);
+  const auto& m = p->intent->matched_rules;
+  EXPECT_EQ(std::find(m.begin(), m.end(), "follow_up_bare_question"), m.end());
 }
 
 }  // namespace
