@@ -96,12 +96,22 @@ std::optional<std::string> spoken_object(std::string_view said, const PhraseRead
   std::size_t k = spans.size() - 1;
   while (k > 0 && slice(said, spans[k - 1].end, spans[k].begin) == "的") --k;
   std::uint32_t begin = spans[k].begin;
-  // A one-character verb right before it makes it an activity (学|游泳, 做|蛋糕): kept with it.
+  const std::uint32_t end = spans.back().end;
   const std::vector<Token> t = segment_words(said);
-  for (std::size_t i = 1; with_verb && i < t.size(); ++i)
-    if (t[i].begin == begin && t[i - 1].single_han && !reader.is_function(t[i - 1].text(said)))
-      begin = t[i - 1].begin;
-  const std::string_view object = slice(said, begin, spans.back().end);
+  std::size_t first = 0;
+  while (first < t.size() && t[first].begin < begin) ++first;
+  // After the progressive 在 (我最近在玩|艾|尔|登…, 在追|狂|飙) a lone character opens the verb, even
+  // where ICU left it in the run of a name it does not know: the object starts after it.
+  if (first > 0 && first + 1 < t.size() && t[first + 1].end <= end && t[first].single_han &&
+      !reader.is_function(t[first].text(said)) && t[first - 1].text(said).ends_with("在"))
+    begin = t[++first].begin;
+  // A one-character verb right before an object of one word ICU knows makes an activity (学|吉他,
+  // 学|游泳): kept with it. A name or a phrase (狂|飙, 漫长的季节) is asked about on its own.
+  const bool one_word = first < t.size() && t[first].end == end && !t[first].single_han;
+  if (with_verb && one_word && first > 0 && t[first - 1].single_han &&
+      !reader.is_function(t[first - 1].text(said)))
+    begin = t[first - 1].begin;
+  const std::string_view object = slice(said, begin, end);
   if (count_code_points(object) < 2) return std::nullopt;
   return std::string(object);
 }

@@ -29,9 +29,10 @@ std::optional<StatementReply> reply_to_statement(std::string_view said, bool sta
                                                  std::string_view turn, const PhraseReader& reader);
 
 /// What a statement in the first person is about (我最近在玩艾尔登法环 → 艾尔登法环, 我打算周末去漫展
-/// → 漫展): the last noun phrase of the speaker's clause, with what 的 links to it (漫长的季节) and,
-/// `with_verb`, a one-character verb right before it (学|吉他: the activity a bare predicate asks
-/// about; 它 / 这个 stand for the thing alone). Nullopt when `said` does not open with a speaker
+/// → 漫展): the last noun phrase of the speaker's clause, with what 的 links to it (漫长的季节) and
+/// without a verb after the progressive 在; `with_verb`, a one-character verb right before an
+/// object of one word (学|吉他: the activity a bare predicate asks about; 它 / 这个 stand for the
+/// thing alone, a name or a phrase is asked about on its own). Nullopt when `said` does not open with a speaker
 /// or is an opinion (我觉得…).
 std::optional<std::string> spoken_object(std::string_view said, const PhraseReader& reader,
                                          bool with_verb);

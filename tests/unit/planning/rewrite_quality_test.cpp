@@ -469,6 +469,10 @@ TEST(RewriteRules, AReplyToAStatementIsBuiltFromTheStatement) {
   // verb that makes it an activity; an opinion (我觉得…) is not what the speaker does.
   EXPECT_EQ(rewrite("在哪办", {"我打算周六去车展"}).query, "车展在哪办");
   EXPECT_EQ(rewrite("难不难", {"我想学吉他"}).query, "学吉他难不难");
+  // After the progressive 在 a lone character opens the verb even inside a run of a name ICU does
+  // not know (玩|艾|尔|登…); a name or a phrase is asked about without it.
+  EXPECT_EQ(rewrite("难吗", {"我最近在玩艾尔登法环"}).query, "艾尔登法环难吗");
+  EXPECT_EQ(rewrite("好看吗", {"我最近在追漫长的季节"}).query, "漫长的季节好看吗");
   EXPECT_TRUE(has(rewrite("贵吗", {"我觉得这家店的咖啡比星巴克好喝"}).query, "这家店的咖啡"));
   // 它 after it is the thing the speaker does something with, without the verb.
   EXPECT_EQ(rewrite("它对膝盖好吗", {"我最近开始学太极拳"}).query, "太极拳对膝盖好吗");
