@@ -117,8 +117,9 @@ for spec in $corpora; do
       # Build.
       ld=$(wait_quiet)
       if [[ $sys == qaplan ]]; then
+        # --no-store: the index alone, as Lucene's harness stores only the id (no text to show).
         measure "$work/m" "$work/e" "$bin" index build --corpus "$dir/corpus.jsonl" --output "$idx" \
-          --norms "$norms"
+          --norms "$norms" --no-store
       else
         measure "$work/m" "$work/e" java ${JAVA_OPTS:-} -cp "$cp_jars$LUCENE_WORK" LuceneBm25 index \
           "$dir/corpus.tsv" "$idx"

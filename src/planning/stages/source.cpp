@@ -287,6 +287,48 @@ void carry_history_source(const std::vector<NormalizedQuery>& history, const Lex
   }
 }
 
+namespace {
+
+// The turn is its source keyword and ellipsis markers alone (那年假呢, VPN呢, 合同呢): the keyword
+// takes the place of the history's topic rather than adding to it.
+bool keyword_fragment(const ScannedQuery& q, const Lexicon& lex) {
+  const LexiconIds& ids = lex.ids();
+  std::vector<bool> covered(q.query.text.size(), false);
+  for (const CueHit& h : q.hits) {
+    const bool source = std::find(ids.source.begin(), ids.source.end(), h.list) != ids.source.end();
+    if (source || h.list == ids.ellipsis_marker)
+      for (std::uint32_t i = h.begin; i < h.end; ++i) covered[i] = true;
+  }
+  std::string_view said = core_text(q.content());
+  if (said.ends_with("呢")) said.remove_suffix(std::string_view("呢").size());
+  return covered_only(q, covered, q.content_begin, q.content_begin + said.size());
+}
+
+}  // namespace
+
+void share_scope_with_history(const ScannedQuery& q, const std::vector<NormalizedQuery>& history,
+                              const Lexicon& lex, const DomainReader* reader, HistoryModel model,
+                              SourceDecision& source) {
+  if (!source.scope.value || keyword_fragment(q, lex)) return;
+  std::optional<SourceDecision> carried;
+  for (std::size_t i = history.size(); i-- > 0 && !carried;)
+    carried = decide_turn(history, i, lex, reader, model);
+  if (!carried) return;
+  std::vector<std::string> theirs = std::move(carried->candidates);
+  if (carried->scope.value) theirs.insert(theirs.begin(), *carried->scope.value);
+  const std::string& own = *source.scope.value;
+  if (theirs.empty() || std::find(theirs.begin(), theirs.end(), own) != theirs.end()) return;
+  std::string names;
+  for (const std::string& s : theirs) names += (names.empty() ? "" : ", ") + s;
+  source.candidates = {own};
+  for (std::string& s : theirs) source.candidates.push_back(std::move(s));
+  source.scope.detail = "follow-up keyword " + own +
+                        (source.scope.detail.empty() ? "" : " " + source.scope.detail) +
+                        ", history " + names + std::string(kScopeWidenedToCandidates);
+  source.scope.value.reset();
+  source.scope.decided_by = DecidedBy::kRule;
+}
+
 std::vector<std::string> effective_sources_of(const std::optional<std::string>& effective,
                                               std::vector<std::string> candidates,
                                               const ScenarioConfig& scenario, const Config& c) {

@@ -74,6 +74,16 @@ void carry_history_source(const std::vector<NormalizedQuery>& history, const Lex
                           const DomainReader* reader, HistoryModel model,
                           SourceDecision& source);
 
+/// A follow-up whose own keyword names a source beside more words of its own (费用超过5000后面还要签
+/// 什么 after 外出培训…) still asks about the history's topic: when the latest earlier turn whose
+/// words suggest a source (decided as in carry_history_source) names others, the scope widens to
+/// candidates — the keyword's source first, then the history's. The rewrite will name both; one
+/// keyword is no witness against the conversation. A turn that is only the keyword and ellipsis
+/// markers (那年假呢 after 报销流程是什么) replaces the history's topic: its own source stays.
+void share_scope_with_history(const ScannedQuery& q, const std::vector<NormalizedQuery>& history,
+                              const Lexicon& lex, const DomainReader* reader, HistoryModel model,
+                              SourceDecision& source);
+
 /// Where retrieval may look (Preparation::effective_sources): {effective} when there is one;
 /// else the candidates the scenario allows; none left means the scenario's own sources when it
 /// allows fewer than all; else empty (every source).

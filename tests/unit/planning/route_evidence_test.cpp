@@ -241,4 +241,21 @@ TEST(FollowUps, ABareQuestionFollowsWhateverTheModelSays) {
   EXPECT_EQ(std::find(m.begin(), m.end(), "follow_up_bare_question"), m.end());
 }
 
+// A follow-up's own keyword beside words of its own is no witness against the conversation: when
+// the history's words name another source, both are candidates, the keyword's first. A turn that
+// is only the keyword (那年假呢) replaces the history's topic; the same source stays one.
+TEST(FollowUps, AFollowUpsOwnKeywordSharesTheScopeWithTheHistory) {
+  const Preparation fee = prep("费用超过5000后面还要签什么", {"外出培训需要提交什么材料"});
+  ASSERT_TRUE(fee.intent);
+  ASSERT_EQ(fee.intent->intent, Intent::kFollowUp);
+  EXPECT_EQ(fee.effective_sources, (std::vector<std::string>{"finance", "hr"}));
+  EXPECT_NE(fee.source.detail.find("history hr → candidates"), std::string::npos)
+      << fee.source.detail;
+  EXPECT_EQ(prep("那年假呢", {"报销流程是什么"}).effective_sources, std::vector<std::string>{"hr"});
+  const Preparation same = prep("如果发票丢了呢", {"出差住宿标准是多少"});
+  EXPECT_EQ(same.effective_sources, std::vector<std::string>{"finance"});
+  // Asked alone, the keyword still scopes.
+  EXPECT_EQ(prep("费用超过5000后面还要签什么").effective_sources, std::vector<std::string>{"finance"});
+}
+
 }  // namespace
