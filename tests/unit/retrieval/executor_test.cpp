@@ -42,6 +42,16 @@ std::size_t chars(const std::string& s) {
   return n;
 }
 
+// A one-chunk document section of `source`.
+qaplan::DocChunk doc_chunk(std::string id, std::string parent, std::string source, std::string text) {
+  qaplan::DocChunk d;
+  d.id = std::move(id);
+  d.doc_id = d.parent_id = std::move(parent);
+  d.source = std::move(source);
+  d.text = std::move(text);
+  return d;
+}
+
 const qaplan::DocChunk& first_chunk(const qaplan::LegHit& h) {
   return shipped().kb.kb().docs[shipped().kb.section_chunks(h.item).front()];
 }
@@ -184,12 +194,7 @@ TEST(Executor, ScopesAHostsOwnSourceNames) {
   };
   kb.faqs = {faq("c1", "cards", "信用卡年费多少"), faq("c2", "cards", "信用卡怎么激活"),
              faq("l1", "loans", "贷款年费和利率多少"), faq("l2", "loans", "贷款怎么提前还款")};
-  qaplan::DocChunk d;
-  d.id = "d1";
-  d.doc_id = d.parent_id = "manual";
-  d.source = "loans";
-  d.text = "提前还款需在App中申请。";
-  kb.docs = {d};
+  kb.docs = {doc_chunk("d1", "manual", "loans", "提前还款需在App中申请。")};
   auto index = qaplan::KbIndex::create(kb);
   ASSERT_TRUE(index.ok()) << index.error().to_string();
   const auto p = prepare("年费多少");
@@ -223,12 +228,7 @@ TEST(Executor, AnEmptyChosenScopeWidensToItsFallback) {
   f.question = "年假怎么申请";
   f.answer = "在系统里提交。";
   kb.faqs = {f};
-  qaplan::DocChunk d;
-  d.id = "d1";
-  d.doc_id = d.parent_id = "travel";
-  d.source = "finance";
-  d.text = "差旅住宿标准按城市等级执行。";
-  kb.docs = {d};
+  kb.docs = {doc_chunk("d1", "travel", "finance", "差旅住宿标准按城市等级执行。")};
   auto p = prepare("年假怎么申请呀");
   ASSERT_TRUE(p.plan.has_value());
   p.effective_sources = {"finance"};  // a wrong scope: the answer is hr's
@@ -250,12 +250,7 @@ TEST(Executor, AnEmptyChosenScopeWidensToItsFallback) {
   EXPECT_EQ(faq_only.hit_type, qaplan::HitType::kNoEvidence);
   EXPECT_TRUE(has(faq_only, "wider_scope_no_document_evidence"));
   // A document section outside the scope: the widened search answers.
-  qaplan::DocChunk leave = d;
-  leave.id = "d2";
-  leave.doc_id = leave.parent_id = "leave";
-  leave.source = "hr";
-  leave.text = "年假申请需提前三天在系统中提交。";
-  kb.docs.push_back(leave);
+  kb.docs.push_back(doc_chunk("d2", "leave", "hr", "年假申请需提前三天在系统中提交。"));
   const auto wide = search(kb);
   EXPECT_EQ(wide.hit_type, qaplan::HitType::kRag);
   EXPECT_TRUE(has(wide, "scope_widened_after_no_evidence"));
