@@ -179,12 +179,20 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
   };
   // A verb ICU kept with its aspect particle (花了, 看过, 坏了) and a superlative (最多, 最长) are
   // predicates: what the question says about its topic, never part of it.
+  auto asks = [&](std::size_t i) {
+    return i < tokens.size() && std::any_of(questions.begin(), questions.end(), [&](const CueHit& h) {
+             return h.begin == tokens[i].begin;
+           });
+  };
+  // So is 要 glued to a verb right before the question word (抬头|要写|什么, 出差|要带|什么): what
+  // the question asks one must do, not part of the topic. (会议|什么时候 keeps its noun: only 要.)
   auto predicate = [&](std::size_t i) {
     if (fn[i] || tokens[i].ascii || !tokens[i].word) return false;
     const std::string_view w = tokens[i].text(text);
     if (count_code_points(w) != 2) return false;
     const std::string_view last = last_code_point(w);
-    return w.starts_with("最") || last == "了" || last == "过" || last == "着";
+    return w.starts_with("最") || last == "了" || last == "过" || last == "着" ||
+           (w.starts_with("要") && asks(i + 1));
   };
   std::vector<Span> out;
   std::optional<Span> cur;

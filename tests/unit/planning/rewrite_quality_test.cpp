@@ -516,6 +516,9 @@ TEST(RewriteRules, AConditionAsksThePreviousQuestionInAnotherCase) {
   EXPECT_TRUE(has(event.query, "怎么办")) << event.query;
   const auto yes_no = rewrite("万一没赶上呢", {"出差能改签吗"});
   EXPECT_TRUE(has(yes_no.query, "怎么办")) << yes_no.query;
+  // 要 glued to a verb before the question word (要写|什么) is what one must do, not the topic:
+  // the condition's own verb takes its place (before: 写 twice, refused by the garble check).
+  EXPECT_EQ(rewrite("要是写错了呢", {"报销的发票抬头要写什么"}).query, "要是报销的发票抬头写错了怎么办");
 }
 
 TEST(RewriteRules, AQuestionAboutAStatementDropsTheFrameAroundIt) {
