@@ -76,6 +76,28 @@ bool bare_question(const TurnInContext& t) {
          t.q.query.query_units <= 4 * max_units && residual_units(t) <= max_units;
 }
 
+// A condition whose event has no participant of its own (如果请了…, 要是超过了, 万一借了): a
+// condition marker opening the turn, then at most two characters and 了. What was taken, exceeded
+// or lent is what the history spoke of, whatever keyword the consequence names (…会影响转正吗).
+bool elided_condition(const TurnInContext& t) {
+  const std::string_view content = t.q.content();
+  for (const CueHit& h : t.q.hits) {
+    if (h.list != t.lex.ids().condition_marker || h.begin != t.q.content_begin) continue;
+    const std::string_view rest = content.substr(h.end - t.q.content_begin);
+    const std::size_t le = rest.find("了");
+    if (le == std::string_view::npos || le == 0) return false;
+    std::size_t i = 0;
+    int chars = 0;
+    while (i < le) {
+      const std::int32_t cp = next_code_point(rest, i);
+      if (cp < 0 || !is_han(cp)) return false;
+      ++chars;
+    }
+    return chars <= 2;
+  }
+  return false;
+}
+
 // The turn's and the previous turn's words (no model) name disjoint sources.
 bool switches_from_previous(const TurnInContext& t) {
   return switches_topic(
@@ -110,6 +132,13 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
   }
   a.dependence_open = rule.intent != Intent::kFollowUp &&
                       !t.q.has_in_content(t.lex.ids().topic_switch) && !own_topic;
+  if (rule.intent != Intent::kFollowUp && elided_condition(t)) {
+    rule.intent = Intent::kFollowUp;
+    rule.rule_id = "follow_up_elided_condition";
+    rule.score = 0.75;  // the shipped follow-up rules' score
+    rule.matched_rules.push_back(rule.rule_id);
+    rule.requires_rewrite = true;
+  }
   if (a.dependence_open && bare_question(t)) {
     rule.intent = Intent::kFollowUp;
     rule.rule_id = "follow_up_bare_question";

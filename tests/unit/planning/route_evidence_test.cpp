@@ -258,4 +258,19 @@ TEST(FollowUps, AFollowUpsOwnKeywordSharesTheScopeWithTheHistory) {
   EXPECT_EQ(prep("费用超过5000后面还要签什么").effective_sources, std::vector<std::string>{"finance"});
 }
 
+// A condition whose event names no participant (如果请了…) is about the history's topic, whatever
+// keyword its consequence names (转正); one with a subject of its own (如果发票丢了…) is not forced.
+TEST(FollowUps, AConditionWithoutItsParticipantFollows) {
+  const Preparation p = prep("如果请了会影响转正吗", {"试用期能请病假吗"});
+  ASSERT_TRUE(p.intent);
+  EXPECT_EQ(p.intent->intent, Intent::kFollowUp);
+  const auto& m = p.intent->matched_rules;
+  EXPECT_NE(std::find(m.begin(), m.end(), "follow_up_elided_condition"), m.end());
+  const Preparation own = prep("如果发票丢了会影响报销吗", {"试用期能请病假吗"});
+  ASSERT_TRUE(own.intent);
+  const auto& o = own.intent->matched_rules;
+  EXPECT_EQ(std::find(o.begin(), o.end(), "follow_up_elided_condition"), o.end());
+  EXPECT_FALSE(follow_up("如果请了会影响转正吗", {}));
+}
+
 }  // namespace
