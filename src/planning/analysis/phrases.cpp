@@ -107,6 +107,27 @@ bool PhraseReader::of_function_chars(std::string_view word) const {
   return n >= 2;
 }
 
+namespace {
+
+// A classifier after a demonstrative (这|家|店, 那|部|片子, 每|位) counts the noun that follows; it
+// is no part of it, nor is the demonstrative: both are marked in `fn` like function words.
+void mark_counting_words(std::string_view text, const std::vector<Token>& tokens,
+                         std::vector<bool>& fn) {
+  for (std::size_t i = 1; i + 1 < tokens.size(); ++i)
+    if (tokens[i].single_han && !fn[i + 1] && tokens[i - 1].end == tokens[i].begin &&
+        demonstrative(tokens[i - 1].text(text)) && classifier(tokens[i].text(text)))
+      fn[i] = fn[i - 1] = true;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const std::string_view w = tokens[i].text(text);
+    if (!fn[i] && !tokens[i].ascii && count_code_points(w) == 2) {
+      const std::string_view first = w.substr(0, w.size() - last_code_point(w).size());
+      if (demonstrative(first) && classifier(last_code_point(w))) fn[i] = true;  // 那部, 这家
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<Span> PhraseReader::spans(std::string_view text) const {
   const std::vector<Token> tokens = words_of(text);
   thread_local std::vector<CueHit> questions;
@@ -130,19 +151,7 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
   };
   std::vector<bool> fn(tokens.size());
   for (std::size_t i = 0; i < tokens.size(); ++i) fn[i] = function(i);
-  // A classifier after a demonstrative (这|家|店, 那|部|片子, 每|位) counts the noun that follows;
-  // it is no part of it.
-  for (std::size_t i = 1; i + 1 < tokens.size(); ++i)
-    if (tokens[i].single_han && !fn[i + 1] && tokens[i - 1].end == tokens[i].begin &&
-        demonstrative(tokens[i - 1].text(text)) && classifier(tokens[i].text(text)))
-      fn[i] = fn[i - 1] = true;
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const std::string_view w = tokens[i].text(text);
-    if (!fn[i] && !tokens[i].ascii && count_code_points(w) == 2) {
-      const std::string_view first = w.substr(0, w.size() - last_code_point(w).size());
-      if (demonstrative(first) && classifier(last_code_point(w))) fn[i] = true;  // 那部, 这家
-    }
-  }
+  mark_counting_words(text, tokens, fn);
   // A listed function word ICU cut in pieces (接|下来) is one function word.
   for (std::size_t i = 0; i + 1 < tokens.size(); ++i)
     for (std::size_t n = 2; n <= 3 && i + n <= tokens.size(); ++n)
