@@ -67,7 +67,7 @@ int residual_units(const TurnInContext& t) {
   return units;
 }
 
-// A question whose own words are only a verb or two (怎么申请, 要怎么处理, 找谁审 after 工位可以换吗)
+// A question whose own words are only a verb or two (怎么申请, 要怎么处理, 在哪申请 after 工位可以换吗)
 // asks about the conversation's topic: asked alone it finds nothing, followed it carries the
 // history's topic, so it follows whatever the model's dependent head says.
 bool bare_question(const TurnInContext& t) {
@@ -96,6 +96,15 @@ bool elided_condition(const TurnInContext& t) {
     return chars <= 2;
   }
   return false;
+}
+
+// The rules' candidate made a follow-up by the structural rule `id`.
+void follow(IntentCandidate& rule, const char* id) {
+  rule.intent = Intent::kFollowUp;
+  rule.rule_id = id;
+  rule.score = 0.75;  // the shipped follow-up rules' score
+  rule.matched_rules.push_back(rule.rule_id);
+  rule.requires_rewrite = true;
 }
 
 // The turn's and the previous turn's words (no model) name disjoint sources.
@@ -132,21 +141,11 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
   }
   a.dependence_open = rule.intent != Intent::kFollowUp &&
                       !t.q.has_in_content(t.lex.ids().topic_switch) && !own_topic;
-  if (rule.intent != Intent::kFollowUp && elided_condition(t)) {
-    rule.intent = Intent::kFollowUp;
-    rule.rule_id = "follow_up_elided_condition";
-    rule.score = 0.75;  // the shipped follow-up rules' score
-    rule.matched_rules.push_back(rule.rule_id);
-    rule.requires_rewrite = true;
-  }
-  if (a.dependence_open && bare_question(t)) {
-    rule.intent = Intent::kFollowUp;
-    rule.rule_id = "follow_up_bare_question";
-    rule.score = 0.75;  // the shipped follow-up rules' score
-    rule.matched_rules.push_back(rule.rule_id);
-    rule.requires_rewrite = true;
-    a.dependence_open = false;
-  }
+  if (rule.intent != Intent::kFollowUp && elided_condition(t))
+    follow(rule, "follow_up_elided_condition");
+  else if (a.dependence_open && bare_question(t))
+    follow(rule, "follow_up_bare_question");
+  a.dependence_open = a.dependence_open && rule.intent != Intent::kFollowUp;
   a.rule = std::move(rule);
   return a;
 }
