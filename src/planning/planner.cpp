@@ -372,8 +372,7 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   IntentResult intent = decide_with_models(std::move(turn), request, q, verdict, c, impl_->options.intent_model,
                                            impl_->model ? &*impl_->model : nullptr);
   if (intent.intent == Intent::kFollowUp && source.keyword)
-    share_scope_with_history(q, history, lex, reader,
-                             {impl_->model ? &*impl_->model : nullptr, &impl_->labels}, source);
+    share_scope_with_history(q, history, lex, reader, source);
   if (intent.intent == Intent::kFollowUp && !source.keyword) {
     carry_history_source(history, lex, reader, {impl_->model ? &*impl_->model : nullptr, &impl_->labels}, source);
     if (carried_source_boundary(out.route, source.scope.value, request.source, *scenario, c)) {

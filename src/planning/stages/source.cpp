@@ -307,12 +307,15 @@ bool keyword_fragment(const ScannedQuery& q, const Lexicon& lex) {
 }  // namespace
 
 void share_scope_with_history(const ScannedQuery& q, const std::vector<NormalizedQuery>& history,
-                              const Lexicon& lex, const DomainReader* reader, HistoryModel model,
+                              const Lexicon& lex, const DomainReader* reader,
                               SourceDecision& source) {
   if (!source.scope.value || keyword_fragment(q, lex)) return;
+  // The history's words alone: whether they name another source, not how narrowly (no model).
   std::optional<SourceDecision> carried;
-  for (std::size_t i = history.size(); i-- > 0 && !carried;)
-    carried = decide_turn(history, i, lex, reader, model);
+  for (std::size_t i = history.size(); i-- > 0 && !carried;) {
+    SourceDecision words = source_of_turn(history[i], lex, reader);
+    if (words.scope.value || !words.candidates.empty()) carried = std::move(words);
+  }
   if (!carried) return;
   std::vector<std::string> theirs = std::move(carried->candidates);
   if (carried->scope.value) theirs.insert(theirs.begin(), *carried->scope.value);

@@ -76,12 +76,12 @@ void carry_history_source(const std::vector<NormalizedQuery>& history, const Lex
 
 /// A follow-up whose own keyword names a source beside more words of its own (费用超过5000后面还要签
 /// 什么 after 外出培训…) still asks about the history's topic: when the latest earlier turn whose
-/// words suggest a source (decided as in carry_history_source) names others, the scope widens to
+/// words suggest a source (by its words alone: keywords, KB terms) names others, the scope widens to
 /// candidates — the keyword's source first, then the history's. The rewrite will name both; one
 /// keyword is no witness against the conversation. A turn that is only the keyword and ellipsis
 /// markers (那年假呢 after 报销流程是什么) replaces the history's topic: its own source stays.
 void share_scope_with_history(const ScannedQuery& q, const std::vector<NormalizedQuery>& history,
-                              const Lexicon& lex, const DomainReader* reader, HistoryModel model,
+                              const Lexicon& lex, const DomainReader* reader,
                               SourceDecision& source);
 
 /// Where retrieval may look (Preparation::effective_sources): {effective} when there is one;
