@@ -249,9 +249,15 @@ void Lexicon::question_word_hits(std::string_view t, std::vector<CueHit>& out) c
 }
 
 std::vector<bool> cue_coverage(const ScannedQuery& q, std::initializer_list<std::uint32_t> lists) {
+  return cue_coverage(q, lists, {});
+}
+
+std::vector<bool> cue_coverage(const ScannedQuery& q, std::initializer_list<std::uint32_t> lists,
+                               const std::vector<std::uint32_t>& more) {
   std::vector<bool> covered(q.query.text.size(), false);
   for (const CueHit& h : q.hits)
-    if (std::find(lists.begin(), lists.end(), h.list) != lists.end())
+    if (std::find(lists.begin(), lists.end(), h.list) != lists.end() ||
+        std::find(more.begin(), more.end(), h.list) != more.end())
       for (std::uint32_t i = h.begin; i < h.end; ++i) covered[i] = true;
   return covered;
 }

@@ -118,6 +118,9 @@ class Lexicon {
 
 /// Which bytes of q's text lie inside a hit of one of `lists` (one pass over the hits).
 std::vector<bool> cue_coverage(const ScannedQuery& q, std::initializer_list<std::uint32_t> lists);
+/// The same over `lists` and the lists of `more` (e.g. every source's keyword list).
+std::vector<bool> cue_coverage(const ScannedQuery& q, std::initializer_list<std::uint32_t> lists,
+                               const std::vector<std::uint32_t>& more);
 /// True when every word character of text[b, e) is covered by `coverage`.
 bool covered_only(const ScannedQuery& q, const std::vector<bool>& coverage, std::size_t b,
                   std::size_t e);

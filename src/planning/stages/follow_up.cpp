@@ -41,10 +41,7 @@ std::size_t function_word_at(std::string_view text, std::size_t i,
 int residual_units(const TurnInContext& t) {
   const std::string_view text = t.q.query.text;
   const std::vector<std::string>& fw = t.lex.config().rewrite.function_words;
-  std::vector<bool> asked(text.size(), false);
-  for (const CueHit& h : t.q.hits)
-    if (h.list == t.lex.ids().question_word)
-      for (std::uint32_t b = h.begin; b < h.end; ++b) asked[b] = true;
+  const std::vector<bool> asked = cue_coverage(t.q, {t.lex.ids().question_word});
   int units = 0;
   bool in_word = false;
   for (std::size_t i = t.q.content_begin; i < t.q.content_end;) {

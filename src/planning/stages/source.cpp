@@ -292,13 +292,7 @@ namespace {
 // The turn is its source keyword and ellipsis markers alone (那年假呢, VPN呢, 合同呢): the keyword
 // takes the place of the history's topic rather than adding to it.
 bool keyword_fragment(const ScannedQuery& q, const Lexicon& lex) {
-  const LexiconIds& ids = lex.ids();
-  std::vector<bool> covered(q.query.text.size(), false);
-  for (const CueHit& h : q.hits) {
-    const bool source = std::find(ids.source.begin(), ids.source.end(), h.list) != ids.source.end();
-    if (source || h.list == ids.ellipsis_marker)
-      for (std::uint32_t i = h.begin; i < h.end; ++i) covered[i] = true;
-  }
+  const std::vector<bool> covered = cue_coverage(q, {lex.ids().ellipsis_marker}, lex.ids().source);
   std::string_view said = core_text(q.content());
   if (said.ends_with("呢")) said.remove_suffix(std::string_view("呢").size());
   return covered_only(q, covered, q.content_begin, q.content_begin + said.size());
