@@ -1,6 +1,7 @@
 #include "planning/analysis/phrases.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
@@ -24,6 +25,23 @@ bool number_unit(std::string_view c) {
       "万", "千", "百", "亿", "倍", "楼", "层", "期", "届", "级", "类", "人", "张", "台", "件",
       "份", "条", "本", "页", "米", "克", "斤", "寸", "%"};
   return std::find(std::begin(kUnits), std::end(kUnits), c) != std::end(kUnits);
+}
+
+// A short letter code and the one character that says what it designates name one thing: A类,
+// B区, T3航站楼's T3, Pro版. Split, the code stands alone and the character reads as a verb.
+bool designated_code(std::string_view code, std::string_view c) {
+  static constexpr std::string_view kSuffixes[] = {"类", "级", "区", "型", "号", "档", "版", "座",
+                                                   "栋", "楼", "层", "款", "组", "线", "段", "期",
+                                                   "室", "馆", "厅", "口", "套", "舱", "岗"};
+  if (code.empty() || code.size() > 4) return false;
+  const bool letter = std::any_of(code.begin(), code.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+  });
+  const bool alnum = std::all_of(code.begin(), code.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) != 0;
+  });
+  return letter && alnum &&
+         std::find(std::begin(kSuffixes), std::end(kSuffixes), c) != std::end(kSuffixes);
 }
 
 }  // namespace
@@ -87,6 +105,12 @@ std::vector<Token> words_of(std::string_view text) {
     if (n > 0 && back().ascii && back().end == t[i].begin && all_digits(back().text(text)) &&
         number_unit(w)) {
       back().end = t[i].end;  // 7 + 月: one word, 7月
+      back().ascii = false;
+      continue;
+    }
+    if (n > 0 && back().ascii && back().end == t[i].begin && t[i].single_han &&
+        designated_code(back().text(text), w)) {
+      back().end = t[i].end;  // A + 类: one word, A类
       back().ascii = false;
       continue;
     }
