@@ -1,11 +1,13 @@
 #include "planning/analysis/rewrite.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <unordered_set>
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
+#include "planning/bare_question.hpp"
 #include "planning/analysis/answer_fill.hpp"
 #include "planning/analysis/antecedent.hpp"
 #include "planning/analysis/coordination.hpp"
@@ -103,6 +105,10 @@ std::string_view statement_core(std::string_view statement, const PhraseReader& 
 struct HistoryView {
   std::vector<std::string_view> window;
   std::string_view prev;
+  std::size_t prev_at = 0;  // prev's place in the window
+  // A bare previous question read through its own history (below); prev views it. On the heap:
+  // the view survives the HistoryView's moves.
+  std::unique_ptr<const std::string> resolved;
   bool prev_is_question = false;
   std::vector<Span> prev_spans;
   ScannedQuery prev_scan;
@@ -113,11 +119,57 @@ struct HistoryView {
   const Span* topic() const { return prev_spans.empty() ? nullptr : &prev_spans.front(); }
   /// The newest turn is a statement (an answer, or the user's own): the previous question, if
   /// any, is an older turn.
-  bool newest_stated() const { return !prev_is_question || prev.data() != window.front().data(); }
+  bool newest_stated() const { return !prev_is_question || prev_at != 0; }
 };
 
+Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& history,
+                     const Lexicon& lex, const WordSet& words);
+
+// A previous question that is bare itself (需要提前几天 after 年假怎么申请; 好吃吗 after 周末去吃了
+// 鮨然) has no topic of its own: read through the turns before it in the window (年假申请需要提前
+// 几天), it frames the current turn instead — else its verb (提前) would pass for the topic. A
+// rewrite that fell back is no reading: the bare question stays.
+// Returns where the topic put before the bare question ends in the reading (年假申请|需要提前几天),
+// else 0.
+std::uint32_t resolve_bare_prev(HistoryView& h, const Lexicon& lex, const WordSet& words) {
+  if (h.prev_at + 1 >= h.window.size() || !bare_question(h.prev_scan, lex)) return 0;
+  // A source keyword is a topic of its own (年假有几天).
+  for (std::uint32_t id : lex.ids().source)
+    if (h.prev_scan.has_in_content(id)) return 0;
+  std::vector<std::string> older;
+  for (std::size_t i = h.window.size(); i-- > h.prev_at + 1;) older.emplace_back(h.window[i]);
+  Rewrite inner = rewrite_turn(h.prev, older, lex, words);
+  const bool fell_back = std::any_of(inner.reasons.begin(), inner.reasons.end(), [](const std::string& r) {
+    return r.starts_with("rewrite:fallback:");
+  });
+  if (!inner.rewritten || fell_back) return 0;
+  const std::string_view bare = trim_end(h.prev);
+  h.resolved = std::make_unique<const std::string>(std::move(inner.query));
+  h.prev = *h.resolved;
+  h.prev_scan = lex.scan(NormalizedQuery{*h.resolved, 0});
+  const std::string_view read = trim_end(h.prev);
+  if (!read.ends_with(bare) || read.size() == bare.size()) return 0;
+  return static_cast<std::uint32_t>(read.size() - bare.size());
+}
+
+// The text's spans, none across `seam` (0: none): the carried topic and the bare question's own
+// words are two phrases, whatever runs they would make together (香山|人多吗, not 香山人多).
+std::vector<Span> spans_split_at(std::string_view text, std::uint32_t seam, const PhraseReader& reader) {
+  if (seam == 0) return reader.spans(text);
+  std::vector<Span> out = reader.spans(text.substr(0, seam));
+  for (Span sp : reader.spans(text.substr(seam))) {
+    sp.begin += seam;
+    sp.end += seam;
+    sp.first_end += seam;
+    sp.ascii_begin += seam;
+    sp.ascii_end += seam;
+    out.push_back(sp);
+  }
+  return out;
+}
+
 HistoryView read_history(const std::vector<std::string>& history, const Lexicon& lex,
-                         const PhraseReader& reader, int window_turns) {
+                         const PhraseReader& reader, const WordSet& words, int window_turns) {
   HistoryView h;
   const std::size_t n = std::min<std::size_t>(history.size(), static_cast<std::size_t>(window_turns));
   for (std::size_t i = 0; i < n; ++i) h.window.push_back(history[history.size() - 1 - i]);
@@ -129,11 +181,13 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
     if (i == 0 || question) h.prev_scan = std::move(tq);
     if (question) {
       h.prev = h.window[i];
+      h.prev_at = i;
       h.prev_is_question = true;
       break;
     }
   }
-  h.prev_spans = reader.spans(h.prev);
+  const std::uint32_t seam = h.prev_is_question ? resolve_bare_prev(h, lex, words) : 0;
+  h.prev_spans = spans_split_at(h.prev, seam, reader);
   // The topic, extended over linking words into its noun phrase (深圳园区的停车费, 仲裁和诉讼,
   // 合同台账里XH-HT-2025-0084).
   h.subject_end = h.topic() ? phrase_end(h.prev, h.prev_spans, 0) : 0;
@@ -252,7 +306,7 @@ std::optional<Step> statement_reply_step(const TurnView& t, std::string_view fra
   // a statement already.
   std::optional<std::string> answered;
   if (statement && t.h.prev_is_question && t.h.window.size() > 1 &&
-      t.h.prev.data() == t.h.window[1].data() && names_only(newest) &&
+      t.h.prev_at == 1 && names_only(newest) &&
       !opening_word(newest, t.lex.config().rewrite.speaker_words, t.reader))
     answered = fill_answer(t.h.prev, newest, t.reader);
   auto reply = reply_to_statement(answered ? *answered : newest, statement, frag, t.reader);
@@ -434,7 +488,9 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     if (auto why = why_inside(t, frag)) return {std::move(*why), "statement_why"};
     return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
   }
-  if (auto subject = carried_subject(t.h.prev_text, t.h.prev_spans, t.h.subject_end, frag, t.reader))
+  // A previous question read through its history (resolve_bare_prev) carried its topic alone.
+  if (auto subject = t.h.resolved ? std::nullopt
+                                  : carried_subject(t.h.prev_text, t.h.prev_spans, t.h.subject_end, frag, t.reader))
     return {join(*subject, frag), "topic_prefix:predicate"};
   if (auto headed = head_after_de(frag, t.r.topic_anchor, t.reader))
     return {std::move(*headed), "topic_after_de"};
@@ -464,7 +520,7 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
     return r;
   }
   const PhraseReader reader(lex, words);
-  const HistoryView h = read_history(history, lex, reader, cfg.window_turns);
+  const HistoryView h = read_history(history, lex, reader, words, cfg.window_turns);
   if (h.topic()) r.topic_anchor = std::string(slice(h.prev, h.topic()->begin, h.subject_end));
   r.history_summary = history_summary(question, history, r.topic_anchor);
   const ScannedQuery q = lex.scan(NormalizedQuery{std::string(question), 0});

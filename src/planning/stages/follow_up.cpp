@@ -6,6 +6,7 @@
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
 
+#include "planning/bare_question.hpp"
 #include "planning/stages/intent.hpp"
 #include "planning/stages/topic_switch.hpp"
 
@@ -18,59 +19,6 @@ bool names_own_topic(const TurnInContext& t) {
     if (t.q.has_in_content(id)) return true;
   return std::any_of(t.domain.sources.terms.begin(), t.domain.sources.terms.end(),
                      [](int n) { return n > 0; });
-}
-
-// The longest of `words` that text[i..] starts with (an ASCII word only where a word ends), in
-// bytes; 0 when none.
-std::size_t function_word_at(std::string_view text, std::size_t i,
-                             const std::vector<std::string>& words) {
-  std::size_t best = 0;
-  for (const std::string& w : words) {
-    if (w.size() <= best || text.compare(i, w.size(), w) != 0) continue;
-    const bool ascii = static_cast<unsigned char>(w.back()) < 0x80;
-    const std::size_t end = i + w.size();
-    if (ascii && end < text.size() && std::isalnum(static_cast<unsigned char>(text[end]))) continue;
-    best = w.size();
-  }
-  return best;
-}
-
-// The units of the turn's content left once its question words and the rewriter's function
-// words are taken out, an ASCII word counting two (as a Chinese word of two characters): 怎么申请
-// → 申请 2, 要怎么处理 → 处理 2, how do I apply → apply 2, 急救箱放在哪里 → 急救箱放 4.
-int residual_units(const TurnInContext& t) {
-  const std::string_view text = t.q.query.text;
-  const std::vector<std::string>& fw = t.lex.config().rewrite.function_words;
-  const std::vector<bool> asked = cue_coverage(t.q, {t.lex.ids().question_word});
-  int units = 0;
-  bool in_word = false;
-  for (std::size_t i = t.q.content_begin; i < t.q.content_end;) {
-    const bool word_start = !in_word;
-    if (asked[i]) {
-      ++i;
-      in_word = false;
-      continue;
-    }
-    if (const std::size_t n = word_start ? function_word_at(text, i, fw) : 0; n > 0) {
-      i += n;
-      continue;
-    }
-    const std::int32_t cp = next_code_point(text, i);
-    const bool alnum = cp >= 0 && cp < 0x80 && std::isalnum(cp);
-    if (cp >= 0 && is_han(cp)) ++units;
-    if (alnum && !in_word) units += 2;
-    in_word = alnum;
-  }
-  return units;
-}
-
-// A question whose own words are only a verb or two (怎么申请, 要怎么处理, 在哪申请 after 工位可以换吗)
-// asks about the conversation's topic: asked alone it finds nothing, followed it carries the
-// history's topic, so it follows whatever the model's dependent head says.
-bool bare_question(const TurnInContext& t) {
-  const int max_units = t.lex.config().intent.bare_question_max_units;
-  return max_units > 0 && t.q.has_in_content(t.lex.ids().question_word) &&
-         t.q.query.query_units <= 4 * max_units && residual_units(t) <= max_units;
 }
 
 // A condition whose event has no participant of its own (如果请了…, 要是超过了, 万一借了): a
@@ -140,7 +88,9 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
                       !t.q.has_in_content(t.lex.ids().topic_switch) && !own_topic;
   if (rule.intent != Intent::kFollowUp && elided_condition(t))
     follow(rule, "follow_up_elided_condition");
-  else if (a.dependence_open && bare_question(t))
+  // A question whose own words are only a verb or two (怎么申请 after 工位可以换吗) asks about the
+  // history's topic, whatever the model's dependent head says.
+  else if (a.dependence_open && bare_question(t.q, t.lex))
     follow(rule, "follow_up_bare_question");
   a.dependence_open = a.dependence_open && rule.intent != Intent::kFollowUp;
   a.rule = std::move(rule);

@@ -163,6 +163,31 @@ TEST(AnalysisRewrite, SubjectlessContinuationCarriesTheTopicAndItsPredicate) {
   }
 }
 
+// A previous question that was bare itself (需要提前几天, 人多吗) is read through the turns before
+// it: its verb is no topic (提前最多能休几天, 香山人多爬了多久 before), the topic it continued is. A
+// previous question with its own source keyword (年假有几天) stays as it is.
+TEST(AnalysisRewrite, ABarePreviousQuestionLendsTheTopicItContinued) {
+  static const Planner shipped = Planner::create(load_config(test::shipped_config()).value()).value();
+  const std::vector<std::pair<std::vector<std::string>, std::array<std::string, 2>>> cases = {
+      {{"年假怎么申请", "需要提前几天"}, {"最多能休几天", "年假申请最多能休几天"}},
+      {{"我周末去爬了香山", "人多吗", "多，山顶全是人"}, {"爬了多久", "香山爬了多久"}},
+      {{"PS5我已经买了", "多少钱买的", "三千五"}, {"好抢吗", "ps5好抢吗"}},
+      {{"病假怎么请", "年假有几天"}, {"要提前多久", "年假要提前多久"}},
+  };
+  for (const auto& [history, turn] : cases) {
+    const auto r = analyze(shipped, turn[0], history);
+    EXPECT_EQ(r.a.rewrite.query, turn[1]) << history.back() << " / " << turn[0];
+  }
+}
+
+// A letter code and the character naming what it designates (A类, B区) are one word: the topic
+// is the whole phrase, not the words before the code (境外跟b类的差多少 before).
+TEST(AnalysisRewrite, ALetterCodeWithItsClassIsOneWord) {
+  const auto r = analyze("跟B类的差多少", {"境外A类经理级住宿上限"});
+  EXPECT_EQ(r.a.rewrite.query, "境外a类经理级住宿上限跟b类的差多少");
+  EXPECT_EQ(r.a.rewrite.topic_anchor, "境外a类经理级住宿上限");
+}
+
 // The glossary's terms are whole words in the rewriter's word break ([rewrite] domain_word_break):
 // ICU cuts 门禁卡 as 门禁|卡, so without them 门禁卡 / 工卡 looked like a doubled 卡. ICU's 差|旅费
 // needs no glossary any more: the fragment's compound 招待|费 parallels as many words of the

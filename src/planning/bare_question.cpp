@@ -1,0 +1,65 @@
+#include "planning/bare_question.hpp"
+
+#include <cctype>
+
+#include "common/icu.hpp"
+#include "common/utf8.hpp"
+
+namespace qaplan::internal {
+namespace {
+
+// The longest of `words` that text[i..] starts with (an ASCII word only where a word ends), in
+// bytes; 0 when none.
+std::size_t function_word_at(std::string_view text, std::size_t i,
+                             const std::vector<std::string>& words) {
+  std::size_t best = 0;
+  for (const std::string& w : words) {
+    if (w.size() <= best || text.compare(i, w.size(), w) != 0) continue;
+    const bool ascii = static_cast<unsigned char>(w.back()) < 0x80;
+    const std::size_t end = i + w.size();
+    if (ascii && end < text.size() && std::isalnum(static_cast<unsigned char>(text[end]))) continue;
+    best = w.size();
+  }
+  return best;
+}
+
+}  // namespace
+
+int residual_units(const ScannedQuery& q, const Lexicon& lex) {
+  const std::string_view text = q.query.text;
+  const std::vector<std::string>& fw = lex.config().rewrite.function_words;
+  const std::vector<bool> asked = cue_coverage(q, {lex.ids().question_word});
+  int units = 0;
+  bool in_word = false;
+  for (std::size_t i = q.content_begin; i < q.content_end;) {
+    const bool word_start = !in_word;
+    if (asked[i]) {
+      ++i;
+      in_word = false;
+      // 几 asks with the character that counts (几天, 几个, 几次): that is asked too.
+      if (i < q.content_end && !asked[i] && text.substr(0, i).ends_with("几")) {
+        std::size_t j = i;
+        if (const std::int32_t cp = next_code_point(text, j); cp >= 0 && is_han(cp)) i = j;
+      }
+      continue;
+    }
+    if (const std::size_t n = word_start ? function_word_at(text, i, fw) : 0; n > 0) {
+      i += n;
+      continue;
+    }
+    const std::int32_t cp = next_code_point(text, i);
+    const bool alnum = cp >= 0 && cp < 0x80 && std::isalnum(cp);
+    if (cp >= 0 && is_han(cp)) ++units;
+    if (alnum && !in_word) units += 2;
+    in_word = alnum;
+  }
+  return units;
+}
+
+bool bare_question(const ScannedQuery& q, const Lexicon& lex) {
+  const int max_units = lex.config().intent.bare_question_max_units;
+  return max_units > 0 && q.has_in_content(lex.ids().question_word) &&
+         q.query.query_units <= 4 * max_units && residual_units(q, lex) <= max_units;
+}
+
+}  // namespace qaplan::internal

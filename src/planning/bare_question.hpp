@@ -1,0 +1,19 @@
+#pragma once
+// A bare question: one whose own words are only a verb or two once its question words and the
+// rewriter's function words are out (怎么申请, 要怎么处理, 需要提前几天, 好吃吗). It asks about the
+// conversation's topic, not one of its own. The follow-up stage makes such a turn a follow-up;
+// the rewriter reads such a previous question through its own history (analysis/rewrite.cpp).
+#include "planning/lexicon.hpp"
+
+namespace qaplan::internal {
+
+/// The units of q's content left once its question words and the rewriter's function words are
+/// taken out, an ASCII word counting two (as a Chinese word of two characters): 怎么申请 → 申请 2,
+/// how do I apply → apply 2, 急救箱放在哪里 → 急救箱放 4.
+int residual_units(const ScannedQuery& q, const Lexicon& lex);
+
+/// q holds a question word and at most [intent] bare_question_max_units residual units (0 turns
+/// the rule off).
+bool bare_question(const ScannedQuery& q, const Lexicon& lex);
+
+}  // namespace qaplan::internal
