@@ -234,7 +234,19 @@ std::size_t shared_head(std::string_view antecedent, std::string_view rest) {
     if (tail.size() > best && rest.starts_with(tail)) best = tail.size();
     next_code_point(antecedent, i);
   }
-  return best;
+  if (best > 0) return best;
+  // A lone character that abbreviates the head (这个证 for PMP证书, 那张卡 for 工资卡): one of the
+  // antecedent's last two characters, with more of the turn after it.
+  std::size_t c = 0;
+  if (next_code_point(rest, c) < 0x3400 || c >= rest.size()) return 0;
+  const std::string_view head = rest.substr(0, c);
+  std::string_view last_two = antecedent;
+  for (int n = count_code_points(antecedent); n > 2; --n) {
+    std::size_t k = 0;
+    next_code_point(last_two, k);
+    last_two.remove_prefix(k);
+  }
+  return last_two.find(head) != std::string_view::npos ? c : 0;
 }
 
 // A thing: the previous question's most specific span (the longest; 公司的保密协议在哪里签

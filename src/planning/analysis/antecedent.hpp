@@ -49,7 +49,8 @@ std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view
                                                                const WordSet& function_words);
 
 /// Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
-/// 模板能改…); 0 when none.
+/// 模板能改…), or a lone character of its last two that abbreviates it (证 of PMP证书 in 证有用吗);
+/// 0 when none.
 std::size_t shared_head(std::string_view antecedent, std::string_view rest);
 
 }  // namespace qaplan::internal

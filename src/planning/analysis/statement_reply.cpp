@@ -80,6 +80,29 @@ std::string doubted(std::string_view s, std::string_view turn, const PhraseReade
   return std::string(s.substr(0, end)) + std::string(kReally) + std::string(s.substr(end));
 }
 
+// A count opening the object (一只|橘猫, 两|张|沙丘2的票, 两百|个|饺子): the token after it, else
+// `first`. The count says how many, not what: 它 and a bare predicate ask about the thing.
+std::size_t after_count(std::string_view said, const std::vector<Token>& t, std::size_t first) {
+  auto numeral = [](std::string_view w) {
+    for (std::size_t i = 0; i < w.size();) {
+      const std::size_t b = i;
+      const std::int32_t cp = next_code_point(w, i);
+      const std::string_view c = w.substr(b, i - b);
+      if (!(cp >= '0' && cp <= '9') && std::string_view("一二两三四五六七八九十百千万几").find(c) ==
+                                           std::string_view::npos)
+        return false;
+    }
+    return !w.empty();
+  };
+  if (first >= t.size()) return first;
+  const std::string_view w = t[first].text(said);
+  const std::string_view last = last_code_point(w);
+  if (w.size() > last.size() && classifier(last) && numeral(w.substr(0, w.size() - last.size())))
+    return first + 1;  // 一只
+  if (numeral(w) && first + 1 < t.size() && classifier(t[first + 1].text(said))) return first + 2;
+  return first;
+}
+
 }  // namespace
 
 std::optional<std::string> spoken_object(std::string_view said, const PhraseReader& reader,
@@ -100,6 +123,9 @@ std::optional<std::string> spoken_object(std::string_view said, const PhraseRead
   const std::vector<Token> t = segment_words(said);
   std::size_t first = 0;
   while (first < t.size() && t[first].begin < begin) ++first;
+  if (const std::size_t counted = after_count(said, t, first); counted > first && counted < t.size() &&
+                                                                t[counted].end <= end)
+    begin = t[first = counted].begin;
   // After the progressive 在 (我最近在玩|艾|尔|登…, 在追|狂|飙) a lone character opens the verb, even
   // where ICU left it in the run of a name it does not know: the object starts after it.
   if (first > 0 && first + 1 < t.size() && t[first + 1].end <= end && t[first].single_han &&

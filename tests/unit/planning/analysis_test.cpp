@@ -180,6 +180,23 @@ TEST(AnalysisRewrite, ABarePreviousQuestionLendsTheTopicItContinued) {
   }
 }
 
+// 这个 with a lone character of the antecedent's head (这个证 for PMP证书) stands for the thing
+// whole, the character not repeated; a count opening the speaker's object (一只橘猫) is no part
+// of the thing 它 / 这个 stands for.
+TEST(AnalysisRewrite, APronounTakesTheThingNotItsCountOrAHeadCharacterTwice) {
+  static const Planner shipped = Planner::create(load_config(test::shipped_config()).value()).value();
+  const std::vector<std::pair<std::vector<std::string>, std::array<std::string, 2>>> cases = {
+      {{"我在考PMP证书"}, {"这个证有用吗", "pmp证书有用吗"}},
+      {{"工资卡在哪办"}, {"这个卡丢了怎么办", "工资卡丢了怎么办"}},
+      {{"我养了一只橘猫"}, {"这个叫什么", "橘猫叫什么"}},
+      {{"我买了一台空气炸锅", "好用吗", "挺好用的"}, {"多少钱", "空气炸锅多少钱"}},
+  };
+  for (const auto& [history, turn] : cases) {
+    const auto r = analyze(shipped, turn[0], history);
+    EXPECT_EQ(r.a.rewrite.query, turn[1]) << history.back() << " / " << turn[0];
+  }
+}
+
 // A letter code and the character naming what it designates (A类, B区) are one word: the topic
 // is the whole phrase, not the words before the code (境外跟b类的差多少 before).
 TEST(AnalysisRewrite, ALetterCodeWithItsClassIsOneWord) {
