@@ -417,6 +417,40 @@ std::optional<Step> which_step(const TurnView& t) {
   return std::nullopt;
 }
 
+// 7'. "What about X, <question>" (病假呢，要什么材料; 对外付款呢，哪个门槛更高): the question asks
+// about the topic with X in its parallel item's place (年假 → 病假), else about X of the topic
+// (老版本呢，宽松多少 → 差旅报销老版本宽松多少) — and about X beside the topic when it asks which.
+std::optional<Step> about_clause_step(const TurnView& t) {
+  std::size_t ne = t.text.find("呢,");
+  if (ne == std::string_view::npos) ne = t.text.find("呢，");
+  if (ne == std::string_view::npos || t.r.topic_anchor.empty()) return std::nullopt;
+  std::string_view about = t.text.substr(0, ne);
+  if (const auto m = first_hit(t.q, t.lex.ids().ellipsis_marker); m && m->begin == 0 && m->end < ne)
+    about = trim_start(about.substr(m->end));
+  const std::string_view asked = trim_start(t.text.substr(ne + 3));
+  const int units = count_code_points(about);
+  if (asked.empty() || units < 2 || units > 8 || about.find(t.r.topic_anchor) != std::string_view::npos)
+    return std::nullopt;
+  const std::string_view topic = slice(t.h.prev, t.h.topic()->begin, t.h.subject_end);
+  // Which of them: both in the previous question's frame, so what they are compared on stays
+  // (报销和对外付款超过多少要CFO审批哪个门槛更高).
+  if (asks_which(asked) && !coordinated_pair(asked, t.words)) {
+    std::string out(t.h.prev_text.substr(0, t.h.subject_end));
+    out += "和";
+    out += about;
+    out += trim_end(t.h.prev_text.substr(t.h.subject_end));
+    return Step{join(out, asked), "about_clause:which"};
+  }
+  if (const auto item = parallel_item(t.h.prev, about, t.reader);
+      item && item->first >= t.h.topic()->begin && item->second <= t.h.subject_end) {
+    std::string subject(topic.substr(0, item->first - t.h.topic()->begin));
+    subject += about;
+    subject += topic.substr(item->second - t.h.topic()->begin);
+    return Step{join(subject, asked), "about_clause:parallel"};
+  }
+  return Step{join(join(std::string(topic), about), asked), "about_clause"};
+}
+
 // A bare "why" after a one-clause statement (报销单被退回了 + 为什么) asks why of what the statement
 // says of its subject: the question word after the subject (报销单为什么被退回了).
 std::optional<std::string> why_inside(const TurnView& t, std::string_view frag) {
@@ -558,6 +592,7 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   if (auto s = elaboration_step(t, frag)) return done(std::move(*s));
   if (auto s = condition_step(t)) return done(std::move(*s));
   if (auto s = comparison_step(t, frag)) return done(std::move(*s));
+  if (auto s = about_clause_step(t)) return done(std::move(*s));
   if (auto s = which_step(t)) return done(std::move(*s));
   return done(fragment_step(t, frag, asks_ne, sources));
 }

@@ -197,6 +197,26 @@ TEST(AnalysisRewrite, APronounTakesTheThingNotItsCountOrAHeadCharacterTwice) {
   }
 }
 
+// "What about X, <question>" is a follow-up (rule follow_up_ellipsis_clause): X takes its
+// parallel item's place in the topic, else stands beside it; a "which" question compares X with
+// the topic in the previous question's frame.
+TEST(AnalysisRewrite, WhatAboutXThenAQuestionAsksItOfX) {
+  static const Planner shipped = Planner::create(load_config(test::shipped_config()).value()).value();
+  const std::vector<std::array<std::string, 4>> cases = {
+      {"年假怎么请", "病假呢，要什么材料", "病假要什么材料", "about_clause:parallel"},
+      {"差旅报销现在要多少天内提交", "老版本呢，宽松多少", "差旅报销老版本宽松多少", "about_clause"},
+      {"报销超过多少要CFO审批", "对外付款呢，哪个门槛更高", "报销和对外付款超过多少要cfo审批哪个门槛更高",
+       "about_clause:which"},
+  };
+  for (const auto& [history, turn, want, reason] : cases) {
+    const auto r = analyze(shipped, turn, {history});
+    ASSERT_TRUE(r.prep.intent) << turn;
+    EXPECT_EQ(r.prep.intent->intent, Intent::kFollowUp) << turn;
+    EXPECT_EQ(r.a.rewrite.query, want) << turn;
+    EXPECT_EQ(r.a.rewrite.reasons, std::vector<std::string>{reason}) << turn;
+  }
+}
+
 // A letter code and the character naming what it designates (A类, B区) are one word: the topic
 // is the whole phrase, not the words before the code (境外跟b类的差多少 before).
 TEST(AnalysisRewrite, ALetterCodeWithItsClassIsOneWord) {

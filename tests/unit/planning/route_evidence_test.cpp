@@ -210,6 +210,13 @@ TEST(FollowUps, SubjectlessContinuationsFollowTheirHistory) {
   EXPECT_TRUE(follow_up("具体流程是什么", {"怎么开发票"}));
 }
 
+// "The same" points back as 它 does; without history there is nothing to point at.
+TEST(FollowUps, TheSameAmountPointsBack) {
+  EXPECT_TRUE(follow_up("旧办法下同样的金额呢", {"现在合同审批超过10万要谁签"}));
+  EXPECT_TRUE(follow_up("实习生相同的情况怎么算", {"试用期员工加班费怎么算"}));
+  EXPECT_FALSE(follow_up("旧办法下同样的金额要谁签", {}));
+}
+
 TEST(FollowUps, ATurnNamingItsOwnTopicStaysStandalone) {
   EXPECT_FALSE(follow_up("报销发票怎么贴", {"年假怎么申请"}));
   EXPECT_FALSE(follow_up("VPN连不上怎么办", {"出差打车可以报销吗"}));
