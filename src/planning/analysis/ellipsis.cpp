@@ -184,10 +184,14 @@ std::optional<std::pair<std::string, const char*>> modifier_substitute(std::stri
   };
   if (auto swapped = opposite_swapped(prev, item, reader))
     return std::pair{std::move(*swapped), "ellipsis:opposite"};
-  // The history's own 的 after the item stays the only one (今年|的 + 去年的 → 去年的).
-  if (const auto at = parallel_item(prev, item, reader))
-    return std::pair{splice(at->first, at->second, prev.substr(at->second).starts_with("的") ? item : frag),
-                     "ellipsis:parallel"};
+  // The history's own 的 after the item stays the only one (今年|的 + 去年的 → 去年的). Inside a
+  // phrase the item takes its parallel's place as that one stood (境外A类住宿 + B类的 → 境外B类
+  // 住宿); opening the topic it keeps its 的 (研发中心年会 + 销售中心的 → 销售中心的年会).
+  if (const auto at = parallel_item(prev, item, reader)) {
+    const bool opens = at->first <= topic.begin;
+    const bool de = !prev.substr(at->second).starts_with("的") && opens;
+    return std::pair{splice(at->first, at->second, de ? frag : item), "ellipsis:parallel"};
+  }
   const std::vector<Token> tokens = words_of(prev);
   const int k = content_words(item, reader);
   // The 的-modifier at the topic (国内出差|的|餐补, 今年|的|合规审计) or, without one, the topic.

@@ -217,6 +217,14 @@ TEST(AnalysisRewrite, WhatAboutXThenAQuestionAsksItOfX) {
   }
 }
 
+// A modifier fragment (B类的呢) takes its parallel item's place as that item stood: no 的 comes in
+// inside a phrase that had none; an item opening the topic keeps its 的 (销售中心的年会).
+TEST(AnalysisRewrite, AParallelModifierStandsAsItsParallelStood) {
+  EXPECT_EQ(analyze("B类的呢", {"普通员工境外A类住宿上限多少"}).a.rewrite.query, "普通员工境外b类住宿上限多少");
+  EXPECT_EQ(analyze("销售中心的", {"研发中心年会在哪办"}).a.rewrite.query, "销售中心的年会在哪办");
+  EXPECT_EQ(analyze("去年的呢", {"今年的体检什么时候"}).a.rewrite.query, "去年的体检什么时候");
+}
+
 // A letter code and the character naming what it designates (A类, B区) are one word: the topic
 // is the whole phrase, not the words before the code (境外跟b类的差多少 before).
 TEST(AnalysisRewrite, ALetterCodeWithItsClassIsOneWord) {
