@@ -43,6 +43,23 @@ bool elided_condition(const TurnInContext& t) {
   return false;
 }
 
+// An event completed with no participant of its own opening the turn (批完了钱什么时候到, 签完了
+// 放哪, 休完了还能再请吗): one or two characters, then 完了 or 好了, then what is asked. What was
+// approved, signed or taken is what the history spoke of.
+bool elided_completion(const TurnInContext& t) {
+  const std::string_view content = t.q.content();
+  std::size_t i = 0;
+  for (int chars = 0; chars < 3 && i < content.size(); ++chars) {
+    const std::size_t at = i;
+    const std::string_view rest = content.substr(at);
+    if (chars > 0 && (rest.starts_with("完了") || rest.starts_with("好了")))
+      return count_code_points(rest) >= 4;  // a question follows
+    const std::int32_t cp = next_code_point(content, i);
+    if (cp < 0 || !is_han(cp)) return false;
+  }
+  return false;
+}
+
 // The rules' candidate made a follow-up by the structural rule `id`.
 void follow(IntentCandidate& rule, const char* id) {
   rule.intent = Intent::kFollowUp;
@@ -88,6 +105,8 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
                       !t.q.has_in_content(t.lex.ids().topic_switch) && !own_topic;
   if (rule.intent != Intent::kFollowUp && elided_condition(t))
     follow(rule, "follow_up_elided_condition");
+  else if (rule.intent != Intent::kFollowUp && elided_completion(t))
+    follow(rule, "follow_up_elided_completion");
   // A question whose own words are only a verb or two (怎么申请 after 工位可以换吗) asks about the
   // history's topic, whatever the model's dependent head says.
   else if (a.dependence_open && bare_question(t.q, t.lex))

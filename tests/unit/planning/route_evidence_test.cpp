@@ -210,6 +210,25 @@ TEST(FollowUps, SubjectlessContinuationsFollowTheirHistory) {
   EXPECT_TRUE(follow_up("具体流程是什么", {"怎么开发票"}));
 }
 
+// An event completed with no participant of its own (批完了…) follows its history, whatever the
+// consequence names; with a subject of its own (报销批完了…) or nothing asked after it, it does not.
+TEST(FollowUps, ACompletedEventWithoutItsObjectFollows) {
+  for (const char* q : {"批完了钱什么时候到", "休完了还能再请吗", "签完了放哪"}) {
+    const Preparation p = prep(q, {"借款申请提交了"});
+    ASSERT_TRUE(p.intent) << q;
+    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
+  }
+  const Preparation p = prep("批完了钱什么时候到", {"借款申请提交了"});
+  const auto& m = p.intent->matched_rules;
+  EXPECT_NE(std::find(m.begin(), m.end(), "follow_up_elided_completion"), m.end());
+  for (const char* q : {"报销批完了钱什么时候到", "批好了吗"}) {
+    const Preparation s = prep(q, {"借款申请提交了"});
+    ASSERT_TRUE(s.intent) << q;
+    const auto& r = s.intent->matched_rules;
+    EXPECT_EQ(std::find(r.begin(), r.end(), "follow_up_elided_completion"), r.end()) << q;
+  }
+}
+
 // "The same" points back as 它 does; without history there is nothing to point at.
 TEST(FollowUps, TheSameAmountPointsBack) {
   EXPECT_TRUE(follow_up("旧办法下同样的金额呢", {"现在合同审批超过10万要谁签"}));
