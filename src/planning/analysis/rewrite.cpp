@@ -131,13 +131,16 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
 // rewrite that fell back is no reading: the bare question stays.
 // Returns where the topic put before the bare question ends in the reading (年假申请|需要提前几天),
 // else 0.
-std::uint32_t resolve_bare_prev(HistoryView& h, const Lexicon& lex, const WordSet& words) {
-  if (h.prev_at + 1 >= h.window.size() || !bare_question(h.prev_scan, lex)) return 0;
+std::uint32_t resolve_bare_prev(HistoryView& h, const std::vector<std::string>& history,
+                                const Lexicon& lex, const WordSet& words) {
+  if (h.prev_at + 1 >= history.size() || !bare_question(h.prev_scan, lex)) return 0;
   // A source keyword is a topic of its own (年假有几天).
   for (std::uint32_t id : lex.ids().source)
     if (h.prev_scan.has_in_content(id)) return 0;
-  std::vector<std::string> older;
-  for (std::size_t i = h.window.size(); i-- > h.prev_at + 1;) older.emplace_back(h.window[i]);
+  // The turns before it, read with a window of their own: an answer between two questions
+  // (VPN怎么申请, 在IT服务台提交…, 要谁审批) leaves the first outside this turn's window.
+  const std::vector<std::string> older(history.begin(),
+                                       history.end() - static_cast<std::ptrdiff_t>(h.prev_at + 1));
   Rewrite inner = rewrite_turn(h.prev, older, lex, words);
   const bool fell_back = std::any_of(inner.reasons.begin(), inner.reasons.end(), [](const std::string& r) {
     return r.starts_with("rewrite:fallback:");
@@ -186,7 +189,7 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
       break;
     }
   }
-  const std::uint32_t seam = h.prev_is_question ? resolve_bare_prev(h, lex, words) : 0;
+  const std::uint32_t seam = h.prev_is_question ? resolve_bare_prev(h, history, lex, words) : 0;
   h.prev_spans = spans_split_at(h.prev, seam, reader);
   // The topic, extended over linking words into its noun phrase (深圳园区的停车费, 仲裁和诉讼,
   // 合同台账里XH-HT-2025-0084).
@@ -367,6 +370,21 @@ bool asks_wh(const ScannedQuery& q, std::string_view text, const LexiconIds& ids
     if (w != "吗" && w != "嘛" && w != "是否" && w != "能否") return true;
   }
   return false;
+}
+
+// 1e. A bare why (为什么, 为啥) after a yes-or-no question (试用期不能请年假吗, 年假可以跨年吗) asks why
+// of what that question proposed: the why in front of it, its particle gone (为什么试用期不能请
+// 年假). A question word's topic alone would drop its negation or modal (试用期不能年假).
+std::optional<Step> why_of_yes_no_step(const TurnView& t, std::string_view frag) {
+  if ((frag != "为什么" && frag != "为啥" && frag != "为何") || !t.h.prev_is_question ||
+      asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
+    return std::nullopt;
+  std::string_view asked = trim_end(t.h.prev_text);
+  for (std::string_view particle : {"吗", "嘛"})
+    if (asked.ends_with(particle)) asked.remove_suffix(particle.size());
+  if (asked.size() == trim_end(t.h.prev_text).size() || t.reader.spans(asked).empty())
+    return std::nullopt;
+  return Step{join(std::string(frag), asked), "why_of_question"};
 }
 
 // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
@@ -590,6 +608,7 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   if (auto s = answer_step(t, frag, asks_ne)) return done(std::move(*s));
   if (auto s = sequence_step(t, frag, sources)) return done(std::move(*s));
   if (auto s = elaboration_step(t, frag)) return done(std::move(*s));
+  if (auto s = why_of_yes_no_step(t, frag)) return done(std::move(*s));
   if (auto s = condition_step(t)) return done(std::move(*s));
   if (auto s = comparison_step(t, frag)) return done(std::move(*s));
   if (auto s = about_clause_step(t)) return done(std::move(*s));

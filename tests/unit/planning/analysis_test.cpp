@@ -225,6 +225,23 @@ TEST(AnalysisRewrite, AParallelModifierStandsAsItsParallelStood) {
   EXPECT_EQ(analyze("去年的呢", {"今年的体检什么时候"}).a.rewrite.query, "去年的体检什么时候");
 }
 
+// A bare why after a yes-or-no question asks why of what it proposed, its negation or modal kept
+// (试用期不能年假为什么 before); after a question word's question the topic still goes in front.
+TEST(AnalysisRewrite, WhyAfterAYesNoQuestionAsksWhyOfIt) {
+  static const Planner shipped = Planner::create(load_config(test::shipped_config()).value()).value();
+  const std::vector<std::pair<std::vector<std::string>, std::array<std::string, 2>>> cases = {
+      {{"试用期不能请年假吗", "按公司规定，试用期员工不能申请带薪年假。"}, {"为什么", "为什么试用期不能请年假"}},
+      {{"年假可以跨年吗"}, {"为啥呢", "为啥年假可以跨年"}},
+  };
+  for (const auto& [history, turn] : cases) {
+    const auto r = analyze(shipped, turn[0], history);
+    EXPECT_EQ(r.a.rewrite.query, turn[1]) << history.front();
+    EXPECT_EQ(r.a.rewrite.reasons, std::vector<std::string>{"why_of_question"}) << history.front();
+  }
+  const auto wh = analyze(shipped, "为什么", {"年假怎么申请"});
+  EXPECT_NE(wh.a.rewrite.reasons, std::vector<std::string>{"why_of_question"});
+}
+
 // A letter code and the character naming what it designates (A类, B区) are one word: the topic
 // is the whole phrase, not the words before the code (境外跟b类的差多少 before).
 TEST(AnalysisRewrite, ALetterCodeWithItsClassIsOneWord) {
