@@ -387,6 +387,19 @@ std::optional<Step> why_of_yes_no_step(const TurnView& t, std::string_view frag)
   return Step{join(std::string(frag), asked), "why_of_question"};
 }
 
+// 1f. "What else" (还有呢, 还有吗) after a question word's question asks it again for more: 还
+// after its topic (离职需要办哪些手续 + 还有呢 → 离职还需要办哪些手续).
+std::optional<Step> more_of_step(const TurnView& t) {
+  const std::string_view said = t.text;
+  if ((said != "还有呢" && said != "还有吗" && said != "还有") || !t.h.prev_is_question ||
+      !t.h.topic() || !asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
+    return std::nullopt;
+  const std::string_view asked = trim_end(t.h.prev_text);
+  const std::string_view rest = trim_start(asked.substr(std::min<std::size_t>(t.h.subject_end, asked.size())));
+  if (rest.empty() || rest.starts_with("还")) return Step{std::string(asked), "more_of_question"};
+  return Step{std::string(asked.substr(0, t.h.subject_end)) + "还" + std::string(rest), "more_of_question"};
+}
+
 // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
 std::optional<Step> condition_step(const TurnView& t) {
   const auto m = first_hit(t.q, t.lex.ids().condition_marker);
@@ -609,6 +622,7 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   if (auto s = sequence_step(t, frag, sources)) return done(std::move(*s));
   if (auto s = elaboration_step(t, frag)) return done(std::move(*s));
   if (auto s = why_of_yes_no_step(t, frag)) return done(std::move(*s));
+  if (auto s = more_of_step(t)) return done(std::move(*s));
   if (auto s = condition_step(t)) return done(std::move(*s));
   if (auto s = comparison_step(t, frag)) return done(std::move(*s));
   if (auto s = about_clause_step(t)) return done(std::move(*s));

@@ -242,6 +242,19 @@ TEST(AnalysisRewrite, WhyAfterAYesNoQuestionAsksWhyOfIt) {
   EXPECT_NE(wh.a.rewrite.reasons, std::vector<std::string>{"why_of_question"});
 }
 
+// "What else" after a question word's question asks it again for more: 还 after its topic.
+// 他 / 它 inside 其他 / 其它 are no pronouns ([matching] ignore_within).
+TEST(AnalysisRewrite, WhatElseAsksThePreviousQuestionForMore) {
+  EXPECT_EQ(analyze("还有呢", {"离职需要办哪些手续", "需要提交离职申请、完成工作交接并归还公司资产。"})
+                .a.rewrite.query,
+            "离职还需要办哪些手续");
+  EXPECT_EQ(analyze("还有吗", {"报销需要什么材料"}).a.rewrite.query, "报销还需要什么材料");
+  for (const char* q : {"其他呢", "其它部门呢"}) {
+    const auto r = analyze(q, {"报销需要什么材料"});
+    for (const std::string& why : r.a.rewrite.reasons) EXPECT_FALSE(why.starts_with("pronoun")) << q;
+  }
+}
+
 // A letter code and the character naming what it designates (A类, B区) are one word: the topic
 // is the whole phrase, not the words before the code (境外跟b类的差多少 before).
 TEST(AnalysisRewrite, ALetterCodeWithItsClassIsOneWord) {
