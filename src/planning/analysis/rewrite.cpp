@@ -400,6 +400,34 @@ std::optional<Step> more_of_step(const TurnView& t) {
   return Step{std::string(asked.substr(0, t.h.subject_end)) + "还" + std::string(rest), "more_of_question"};
 }
 
+// The event of a condition with its object back (请了 + 试用期能请病假吗 → 请了病假): a lone verb
+// opening it, 了, then no object of its own, where the previous question has that verb before a
+// noun phrase — which is what was taken, lent or exceeded. Else the body as it is.
+std::string with_object(std::string_view body, const TurnView& t) {
+  std::size_t i = 0;
+  next_code_point(body, i);
+  const std::string_view verb = body.substr(0, i);
+  // Before 了 a function character is the verb it also is (请了: took leave, not "please").
+  if (!body.substr(i).starts_with("了") || verb == "是") return std::string(body);
+  const std::string_view prev = t.h.prev_text;
+  const std::vector<Span>& spans = t.h.prev_spans;
+  for (std::size_t k = 0; k < spans.size(); ++k) {
+    // The verb before the run (能|请|病假) or opening it (请病假: a lone verb starts a run).
+    std::uint32_t at = spans[k].begin;
+    if (prev.substr(at).starts_with(verb) && spans[k].end > at + verb.size())
+      at += static_cast<std::uint32_t>(verb.size());
+    else if (at < verb.size() || prev.substr(at - verb.size(), verb.size()) != verb)
+      continue;
+    const std::string_view object = slice(prev, at, phrase_end(prev, spans, k));
+    if (object.find(t.r.topic_anchor) != std::string_view::npos ||
+        body.find(object) != std::string_view::npos)
+      return std::string(body);
+    const std::size_t le = i + std::string_view("了").size();
+    return std::string(body.substr(0, le)) + std::string(object) + std::string(body.substr(le));
+  }
+  return std::string(body);
+}
+
 // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
 std::optional<Step> condition_step(const TurnView& t) {
   const auto m = first_hit(t.q, t.lex.ids().condition_marker);
@@ -416,7 +444,7 @@ std::optional<Step> condition_step(const TurnView& t) {
   // question that only asks yes or no, asks what to do instead.
   if (ne && !body.ends_with("了") && asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
     return Step{join(join(t.text.substr(0, m->end), body), t.h.prev_text), "condition:same_question"};
-  std::string out = join(join(t.text.substr(0, m->end), t.r.topic_anchor), body);
+  std::string out = join(join(t.text.substr(0, m->end), t.r.topic_anchor), with_object(body, t));
   if (ne) out += "怎么办";
   return Step{std::move(out), "condition"};
 }

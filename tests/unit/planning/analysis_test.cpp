@@ -255,6 +255,14 @@ TEST(AnalysisRewrite, WhatElseAsksThePreviousQuestionForMore) {
   }
 }
 
+// A condition's lone verb with 了 gets back the object the previous question gave that verb
+// (请了 + 试用期能请病假吗 → 请了病假); an object the topic already holds is not repeated.
+TEST(AnalysisRewrite, AConditionsVerbGetsItsObjectBack) {
+  EXPECT_EQ(analyze("如果请了会影响转正吗", {"试用期能请病假吗"}).a.rewrite.query,
+            "如果试用期请了病假会影响转正吗");
+  EXPECT_EQ(analyze("要是丢了呢", {"工牌在哪领"}).a.rewrite.query, "要是工牌丢了怎么办");
+}
+
 // A letter code and the character naming what it designates (A类, B区) are one word: the topic
 // is the whole phrase, not the words before the code (境外跟b类的差多少 before).
 TEST(AnalysisRewrite, ALetterCodeWithItsClassIsOneWord) {
