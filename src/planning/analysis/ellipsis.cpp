@@ -70,12 +70,15 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
     // The history's word may be cut the same way (邮箱|账|号 beside VPN|账|号): its trailing run of
     // one-character words is one word when the fragment's head is that run.
     std::size_t word_begin = i;
+    // So may a parallel of it (按|月|付 beside 年|付): runs ending in the same character.
     if (p[i].single_han && w != head) {
       std::size_t run = i;
       while (run > 0 && p[run - 1].single_han && p[run - 1].end == p[run].begin) --run;
-      if (run < i && prev.substr(p[run].begin, p[i].end - p[run].begin) == head) {
+      const std::string_view whole = prev.substr(p[run].begin, p[i].end - p[run].begin);
+      if (run < i && (whole == head || (count_code_points(compound) >= 2 &&
+                                        last_code_point(whole) == last_code_point(compound)))) {
         word_begin = run;
-        w = head;
+        w = whole;
       }
     }
     const bool same = w == head;

@@ -263,6 +263,13 @@ TEST(AnalysisRewrite, AConditionsVerbGetsItsObjectBack) {
   EXPECT_EQ(analyze("要是丢了呢", {"工牌在哪领"}).a.rewrite.query, "要是工牌丢了怎么办");
 }
 
+// Runs of one-character words ICU cut alike (按|月|付 beside 年|付) are parallel when they end in
+// the same character: the fragment takes the run's place (was 按月付的年付怎么退款).
+TEST(AnalysisRewrite, RunsOfLoneCharactersEndingAlikeAreParallel) {
+  EXPECT_EQ(analyze("那按月付的呢", {"Pro版年付怎么退款"}).a.rewrite.query, "pro版按月付怎么退款");
+  EXPECT_EQ(analyze("那月付的呢", {"Pro版年付怎么退款"}).a.rewrite.query, "pro版月付怎么退款");
+}
+
 // A letter code and the character naming what it designates (A类, B区) are one word: the topic
 // is the whole phrase, not the words before the code (境外跟b类的差多少 before).
 TEST(AnalysisRewrite, ALetterCodeWithItsClassIsOneWord) {
