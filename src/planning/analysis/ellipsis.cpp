@@ -258,16 +258,27 @@ std::optional<std::string> english_substitute(std::string_view prev, std::string
   const bool det = is_determiner(fw.front());
   const bool one = fw.back() == "one" && fw.size() > 1;
   const Span* target = nullptr;
+  std::uint32_t head_begin = 0;  // where the phrase's words parallel to the fragment's start
   for (const Span& s : spans) {
-    for (const Token& t : words_of(slice(prev, s.begin, s.end))) {
-      const std::string_view w = t.text(slice(prev, s.begin, s.end));
-      if (!t.word || reader.is_function(w)) continue;
+    const std::string_view span = slice(prev, s.begin, s.end);
+    std::vector<Token> words;
+    for (const Token& t : words_of(span))
+      if (t.word) words.push_back(t);
+    for (std::size_t j = 0; j < words.size(); ++j) {
+      const std::string_view w = words[j].text(span);
+      if (reader.is_function(w)) continue;
       for (std::string_view f : fw)
-        if (f == w && !is_determiner(f) && f != "one") target = &s;
+        if (f == w && !is_determiner(f) && f != "one") {
+          target = &s;
+          // The fragment's head word (paternity leave + adoption leave): as many of the phrase's
+          // words as the fragment has, ending there — not a quantity before them (how much …).
+          const std::size_t n = f == fw.back() && !det ? fw.size() : 0;
+          head_begin = n > 0 && j + 1 >= n ? s.begin + words[j + 1 - n].begin : 0;
+        }
     }
   }
   if (target == nullptr) target = &spans.back();
-  std::uint32_t begin = target->begin;
+  std::uint32_t begin = head_begin > target->begin ? head_begin : target->begin;
   if (det) {  // the fragment's determiner replaces the phrase's (my access badge → a parking permit)
     const std::vector<Token> pt = words_of(prev.substr(0, begin));
     for (std::size_t i = pt.size(); i-- > 0;) {

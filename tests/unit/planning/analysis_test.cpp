@@ -270,6 +270,15 @@ TEST(AnalysisRewrite, RunsOfLoneCharactersEndingAlikeAreParallel) {
   EXPECT_EQ(analyze("那月付的呢", {"Pro版年付怎么退款"}).a.rewrite.query, "pro版月付怎么退款");
 }
 
+// English "what about": chat shorthand (what abt) is the marker too, and the fragment replaces
+// as many words as it has, ending at its head — not a quantity before them (how much …).
+TEST(AnalysisRewrite, WhatAbtReplacesTheParallelWordsOnly) {
+  EXPECT_EQ(analyze("what abt adoption leave", {"How much paternity leave do we get?"}).a.rewrite.query,
+            "how much adoption leave do we get");
+  EXPECT_EQ(analyze("How about Shanghai?", {"What's the hotel limit in Beijing?"}).a.rewrite.query,
+            "what's the hotel limit in shanghai");
+}
+
 // A letter code and the character naming what it designates (A类, B区) are one word: the topic
 // is the whole phrase, not the words before the code (境外跟b类的差多少 before).
 TEST(AnalysisRewrite, ALetterCodeWithItsClassIsOneWord) {
