@@ -46,6 +46,14 @@ bool designated_code(std::string_view code, std::string_view c) {
 
 }  // namespace
 
+bool temporal(std::string_view w) {
+  static constexpr std::string_view kTimes[] = {
+      "今天", "明天", "昨天", "前天", "后天", "每天", "天天", "早上", "上午", "中午", "下午", "晚上",
+      "周末", "平时", "工作日", "每周", "本周", "这周", "上周", "下周", "每月", "这个月", "上个月",
+      "下个月", "每年", "今年", "去年", "明年", "最近", "现在", "以前", "小时候", "刚才"};
+  return std::find(std::begin(kTimes), std::end(kTimes), w) != std::end(kTimes);
+}
+
 bool demonstrative(std::string_view w) {
   for (std::string_view d : {"这", "那", "哪", "每", "某", "该"})
     if (w == d) return true;

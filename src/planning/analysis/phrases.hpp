@@ -59,6 +59,9 @@ class PhraseReader {
 
 std::string_view slice(std::string_view s, std::uint32_t b, std::uint32_t e);
 /// 这, 那, 哪, 每, 某, 该: a demonstrative, before a classifier (这|家, 那|部).
+/// A word that says when (周末, 每天, 平时, 下个月): it frames a question, it is not what the
+/// question is about — yet one such word parallels another (周末 + 平时呢).
+bool temporal(std::string_view w);
 bool demonstrative(std::string_view w);
 /// A one-character classifier (个, 家, 部, 本 …) that counts the noun after it.
 bool classifier(std::string_view c);

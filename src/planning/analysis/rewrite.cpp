@@ -191,6 +191,9 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
   }
   const std::uint32_t seam = h.prev_is_question ? resolve_bare_prev(h, history, lex, words) : 0;
   h.prev_spans = spans_split_at(h.prev, seam, reader);
+  // A leading word that only says when (周末|去爬了香山, 每天|…) is no topic when a phrase follows.
+  while (h.prev_spans.size() > 1 && temporal(slice(h.prev, h.prev_spans[0].begin, h.prev_spans[0].end)))
+    h.prev_spans.erase(h.prev_spans.begin());
   // The topic, extended over linking words into its noun phrase (深圳园区的停车费, 仲裁和诉讼,
   // 合同台账里XH-HT-2025-0084).
   h.subject_end = h.topic() ? phrase_end(h.prev, h.prev_spans, 0) : 0;
@@ -560,6 +563,16 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     return {join(t.r.topic_anchor, frag) + "怎么办", "condition:event"};
   if (!predicate && !asks_ne && frag.ends_with("了") && !question_like(t.text, t.q, ids))
     return {std::string(t.question), "event_report"};
+  // A fragment that only says when (平时呢, 周末呢: words the reader skips) asks the previous
+  // question at that time: in the place of its own time word, else in front of it.
+  if (!predicate && temporal(frag)) {
+    for (const Token& w : words_of(t.h.prev_text))
+      if (temporal(w.text(t.h.prev_text)))
+        return {join(join(std::string(t.h.prev_text.substr(0, w.begin)), frag),
+                     t.h.prev_text.substr(w.end)),
+                "ellipsis:time"};
+    if (t.h.prev_is_question) return {join(std::string(frag), t.h.prev_text), "ellipsis:time"};
+  }
   // …with one run of content words (a clause of several runs has a frame of its own).
   if (!predicate && !spans.empty() && (spans.size() == 1 || ascii_text(frag))) {
     Placed p = fragment_in_place(t.h.prev, t.h.prev_text, *t.h.topic(), frag, spans, t.reader);

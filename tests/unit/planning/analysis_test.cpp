@@ -279,6 +279,15 @@ TEST(AnalysisRewrite, WhatAbtReplacesTheParallelWordsOnly) {
             "what's the hotel limit in shanghai");
 }
 
+// A word that only says when is no topic (周末|去吃了鮨然 → 鮨然), and a fragment that only says when
+// asks the previous question at that time: in its time word's place, else in front.
+TEST(AnalysisRewrite, TimeWordsFrameAQuestionTheyAreNotItsTopic) {
+  EXPECT_EQ(analyze("平时呢", {"你周末一般干嘛"}).a.rewrite.query, "你平时一般干嘛");
+  EXPECT_EQ(analyze("那平时呢", {"周末加班费怎么算"}).a.rewrite.query, "平时加班费怎么算");
+  EXPECT_EQ(analyze("人均多少", {"周末去吃了鮨然", "好吃吗", "好吃，就是太贵了"}).a.rewrite.query,
+            "鮨然人均多少");
+}
+
 // A letter code and the character naming what it designates (A类, B区) are one word: the topic
 // is the whole phrase, not the words before the code (境外跟b类的差多少 before).
 TEST(AnalysisRewrite, ALetterCodeWithItsClassIsOneWord) {
