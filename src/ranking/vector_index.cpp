@@ -81,6 +81,22 @@ class InnerProductSpace final : public hnswlib::SpaceInterface<float> {
 };
 
 
+// hnswlib's own search and insertion code (heaps, visited lists, link updates) compiled for this
+// CPU's level as well as the baseline and chosen at run time, as the distance kernels are: a
+// build of hnswlib with -march=native gets that code generation for its whole loop. The
+// distances still go through the space's function pointer (our kernels), so every clone builds
+// the same graph and returns the same neighbours. `flatten` puts hnswlib's code into each clone.
+__attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"), flatten))
+std::priority_queue<std::pair<float, hnswlib::labeltype>> search_graph(
+    const hnswlib::HierarchicalNSW<float>& h, const float* q, std::size_t k) {
+  return h.hnswlib::HierarchicalNSW<float>::searchKnn(q, k);
+}
+
+__attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"), flatten))
+void insert_into_graph(hnswlib::HierarchicalNSW<float>& h, const float* row, hnswlib::labeltype label) {
+  h.hnswlib::HierarchicalNSW<float>::addPoint(row, label);
+}
+
 }  // namespace
 
 struct VectorIndex::Impl {
@@ -131,7 +147,7 @@ struct VectorIndex::Impl {
     // hnswlib searches with ef = max(ef_, fetch) and keeps the best `fetch`; asking for all ef
     // candidates costs nothing extra and lets the double rescoring decide the boundary.
     const std::size_t fetch = std::min(n, std::max(want, ef == 0 ? opts.ef_search : ef));
-    auto heap = hnsw->searchKnn(q.data(), fetch);
+    auto heap = search_graph(*hnsw, q.data(), fetch);
     RankedList out;
     out.reserve(want == n ? n : heap.size());
     std::vector<char> seen(want == n ? n : 0, 0);
@@ -222,7 +238,7 @@ Result<VectorIndex> VectorIndex::create(std::size_t dims,
     impl->hnsw->setEf(1);
     for (std::size_t i = 0; i < vectors.size(); ++i) {
       (void)normalize(vectors[i], buf.data());
-      impl->hnsw->addPoint(buf.data(), static_cast<hnswlib::labeltype>(i));
+      insert_into_graph(*impl->hnsw, buf.data(), static_cast<hnswlib::labeltype>(i));
     }
     for (std::size_t i = 0; i < vectors.size(); ++i) {
       if (impl->hnsw->getExternalLabel(static_cast<unsigned>(i)) != i) {
