@@ -270,8 +270,44 @@ bool determines_noun_phrase(const TurnView& t, const CueHit& hit) {
   return false;
 }
 
+// What 这 / 这个 stand for as the subject of a modal or of 算 (这个要排队吗, 这算违规吗): the act the
+// previous question asked about, not a thing — its thing and the verb after its question word
+// (公司的车位怎么申请 → 车位申请), or the event it reported before the question word (电脑装了
+// 盗版软件会怎样 → 电脑装盗版软件). Nullopt: no act to read.
+std::optional<std::string> act_of(const TurnView& t, const CueHit& pronoun) {
+  const std::string_view said = slice(t.text, pronoun.begin, pronoun.end);
+  if ((said != "这" && said != "这个") || !t.h.prev_is_question || !t.h.topic()) return std::nullopt;
+  const std::string_view rest = t.text.substr(pronoun.end);
+  bool modal = false;
+  for (std::string_view m : {"要", "需要", "得", "能", "可以", "算", "会"}) modal = modal || rest.starts_with(m);
+  if (!modal) return std::nullopt;
+  const auto q = first_hit(t.h.prev_scan, t.lex.ids().question_word);
+  const std::string_view prev = t.h.prev_text;
+  if (!q || q->end > prev.size()) return std::nullopt;
+  std::string_view before = trim_end(prev.substr(0, q->begin));
+  // A modal before the question word (…会|怎样) asks; it is no part of the event.
+  for (std::vector<Token> w = words_of(before); !w.empty() && t.reader.is_function(w.back().text(before));
+       w = words_of(before))
+    before = trim_end(before.substr(0, w.back().begin));
+  const std::string_view after = trim_end(prev.substr(q->end));
+  const std::vector<Token> tail = words_of(after);
+  if (tail.size() == 1 && tail[0].word && count_code_points(after) >= 2) {
+    std::string thing = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, t.lex.ids());
+    if (thing.empty() || thing.find(after) != std::string::npos) return std::nullopt;
+    return thing + std::string(after);
+  }
+  const std::size_t le = before.find("了");
+  if (!after.empty() || le == std::string_view::npos || t.reader.spans(before).size() < 2)
+    return std::nullopt;
+  return std::string(before.substr(0, le)) + std::string(before.substr(le + 3));
+}
+
 std::optional<Step> pronoun_step(const TurnView& t) {
   const LexiconIds& ids = t.lex.ids();
+  if (const auto hit = first_hit(t.q, ids.thing_pronoun); hit && hit->end <= t.text.size())
+    if (auto act = act_of(t, *hit))
+      return Step{join(join(std::string(t.text.substr(0, hit->begin)), *act), t.text.substr(hit->end)),
+                  "pronoun:act"};
   for (auto [list, person] : {std::pair{ids.person_pronoun, true}, std::pair{ids.thing_pronoun, false}}) {
     const auto hit = first_hit(t.q, list);
     if (!hit || hit->end > t.text.size()) continue;

@@ -288,6 +288,18 @@ TEST(AnalysisRewrite, TimeWordsFrameAQuestionTheyAreNotItsTopic) {
             "鮨然人均多少");
 }
 
+// 这 / 这个 as the subject of a modal or of 算 stand for the act the previous question asked about:
+// its thing and the verb after its question word, or the event it reported. As the subject of
+// 是 it stays a thing.
+TEST(AnalysisRewrite, ThisBeforeAModalStandsForTheAct) {
+  static const Planner shipped = Planner::create(load_config(test::shipped_config()).value()).value();
+  EXPECT_EQ(analyze(shipped, "这个要排队吗", {"公司的车位怎么申请"}).a.rewrite.query, "车位申请要排队吗");
+  EXPECT_EQ(analyze(shipped, "这算违规吗", {"电脑装了盗版软件会怎样"}).a.rewrite.query,
+            "电脑装盗版软件算违规吗");
+  const auto thing = analyze(shipped, "这个是什么", {"XH-Connect在哪下载"});
+  EXPECT_EQ(thing.a.rewrite.reasons, std::vector<std::string>{"pronoun"});
+}
+
 // A letter code and the character naming what it designates (A类, B区) are one word: the topic
 // is the whole phrase, not the words before the code (境外跟b类的差多少 before).
 TEST(AnalysisRewrite, ALetterCodeWithItsClassIsOneWord) {
