@@ -14,7 +14,8 @@ std::size_t function_word_at(std::string_view text, std::size_t i,
                              const std::vector<std::string>& words) {
   std::size_t best = 0;
   for (const std::string& w : words) {
-    if (w.size() <= best || text.compare(i, w.size(), w) != 0) continue;
+    // The first byte rules out nearly every word before a comparison is called.
+    if (w.size() <= best || w[0] != text[i] || text.compare(i, w.size(), w) != 0) continue;
     const bool ascii = static_cast<unsigned char>(w.back()) < 0x80;
     const std::size_t end = i + w.size();
     if (ascii && end < text.size() && std::isalnum(static_cast<unsigned char>(text[end]))) continue;
