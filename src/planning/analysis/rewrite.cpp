@@ -311,6 +311,8 @@ std::optional<Step> pronoun_step(const TurnView& t) {
   for (auto [list, person] : {std::pair{ids.person_pronoun, true}, std::pair{ids.thing_pronoun, false}}) {
     const auto hit = first_hit(t.q, list);
     if (!hit || hit->end > t.text.size()) continue;
+    // 他 / 它 of 其他 / 其它 ("other"): no pronoun to resolve.
+    if (t.text.substr(0, hit->begin).ends_with("其")) continue;
     // 哪些明星…告诉我他们…: the turn names whom its own pronoun means.
     if (person && names_a_person(t.text.substr(0, hit->begin), t.reader))
       return Step{std::string(t.question), "pronoun:in_turn"};
