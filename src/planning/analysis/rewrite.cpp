@@ -138,10 +138,22 @@ std::uint32_t resolve_bare_prev(HistoryView& h, const std::vector<std::string>& 
   for (std::uint32_t id : lex.ids().source)
     if (h.prev_scan.has_in_content(id)) return 0;
   // The turns before it, read with a window of their own: an answer between two questions
-  // (VPN怎么申请, 在IT服务台提交…, 要谁审批) leaves the first outside this turn's window.
+  // (VPN怎么申请, 在IT服务台提交…, 要谁审批) leaves the first outside this turn's window. A chain
+  // of bare questions is read two deep at most: each level is a whole rewrite, and a history of
+  // [input] max_history_turns bare questions must not cost that many.
+  thread_local int depth = 0;
+  if (depth >= 2) return 0;
   const std::vector<std::string> older(history.begin(),
                                        history.end() - static_cast<std::ptrdiff_t>(h.prev_at + 1));
-  Rewrite inner = rewrite_turn(h.prev, older, lex, words);
+  struct Deeper {
+    int& d;
+    explicit Deeper(int& v) : d(++v) {}
+    ~Deeper() { --d; }
+  };
+  Rewrite inner = [&] {
+    const Deeper level(depth);
+    return rewrite_turn(h.prev, older, lex, words);
+  }();
   const bool fell_back = std::any_of(inner.reasons.begin(), inner.reasons.end(), [](const std::string& r) {
     return r.starts_with("rewrite:fallback:");
   });
