@@ -126,9 +126,9 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
                      const Lexicon& lex, const WordSet& words);
 
 // A previous question that is bare itself (需要提前几天 after 年假怎么申请; 好吃吗 after 周末去吃了
-// 鮨然) has no topic of its own: read through the turns before it in the window (年假申请需要提前
-// 几天), it frames the current turn instead — else its verb (提前) would pass for the topic. A
-// rewrite that fell back is no reading: the bare question stays.
+// 鮨然) has no topic of its own: rewritten against the turns before it (年假申请需要提前几天), it
+// frames the current turn instead — else its verb (提前) would pass for the topic. A rewrite that
+// fell back is no reading: the bare question stays.
 // Returns where the topic put before the bare question ends in the reading (年假申请|需要提前几天),
 // else 0.
 std::uint32_t resolve_bare_prev(HistoryView& h, const std::vector<std::string>& history,
