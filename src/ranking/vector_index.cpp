@@ -86,13 +86,20 @@ class InnerProductSpace final : public hnswlib::SpaceInterface<float> {
 // build of hnswlib with -march=native gets that code generation for its whole loop. The
 // distances still go through the space's function pointer (our kernels), so every clone builds
 // the same graph and returns the same neighbours. `flatten` puts hnswlib's code into each clone.
-__attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"), flatten))
+// GCC only: clang refuses target_clones beside flatten (the sanitizer builds use the one path).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define QAPLAN_HNSW_LOOP __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"), flatten))
+#else
+#define QAPLAN_HNSW_LOOP
+#endif
+
+QAPLAN_HNSW_LOOP
 std::priority_queue<std::pair<float, hnswlib::labeltype>> search_graph(
     const hnswlib::HierarchicalNSW<float>& h, const float* q, std::size_t k) {
   return h.hnswlib::HierarchicalNSW<float>::searchKnn(q, k);
 }
 
-__attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4"), flatten))
+QAPLAN_HNSW_LOOP
 void insert_into_graph(hnswlib::HierarchicalNSW<float>& h, const float* row, hnswlib::labeltype label) {
   h.hnswlib::HierarchicalNSW<float>::addPoint(row, label);
 }
