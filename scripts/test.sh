@@ -73,7 +73,7 @@ test -s "$out/local/report.json" && test -s "$out/local/report.md" && test -s "$
 step "intent policy gate (eval_sets/intent_policy.json): a failed critical sample exits 3"
 ./build/qaplan eval-policy --dataset eval_sets/intent_policy.json --output "$out/policy" --fail-on-critical
 
-step "rewrite evaluation: rewritten follow-ups reach >= 90 % of the full questions' Recall@5, else exit 3"
+step "rewrite evaluation: rewritten follow-ups reach >= 95 % of the full questions' Recall@5, else exit 3"
 ./build/qaplan eval-rewrite --output "$out/rewrite" --min-ratio 0.95 --fail-on-gate
 
 step "route evaluation on other domains (eval_sets/ood, test split): questions answered directly <= 0.5 %, social >= 90 %, else exit 3"
