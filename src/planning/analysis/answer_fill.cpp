@@ -74,6 +74,15 @@ std::optional<std::string> fill_answer(std::string_view question, std::string_vi
   std::optional<Slot> slot = choice_slot(c, t, answer, cfg.alternative_markers);
   if (!slot && addressee) slot = word_slot(c, t, answer, cfg.answer_slots);
   if (!slot || slot->begin < addressee) return std::nullopt;
+  // A modal ICU glued to the first alternative's verb (想|去 of 你想去食堂还是出去吃) frames the
+  // choice, it is no part of it: 我想出去吃, not 我出去吃.
+  const auto at = std::find_if(t.begin(), t.end(), [&](const Token& w) { return w.begin == slot->begin; });
+  if (at != t.end() && count_code_points(at->text(c)) == 2 && reader.of_function_chars(at->text(c)) &&
+      slot->use == answer) {
+    std::size_t first_char = 0;
+    next_code_point(at->text(c), first_char);
+    slot->begin += first_char;
+  }
   std::string out;
   if (addressee) {
     // 你们 → the plural speaker (the list's first, 我们), 你 / 您 → the singular one (its shortest, 我).

@@ -300,6 +300,15 @@ TEST(AnalysisRewrite, ThisBeforeAModalStandsForTheAct) {
   EXPECT_EQ(thing.a.rewrite.reasons, std::vector<std::string>{"pronoun"});
 }
 
+// A short answer to a choice states the question's frame with the alternative chosen; a modal ICU
+// glued to the first alternative's verb (想|去) stays in the frame.
+TEST(AnalysisRewrite, AnAnswerToAChoiceKeepsTheQuestionsModal) {
+  static const Planner shipped = Planner::create(load_config(test::shipped_config()).value()).value();
+  EXPECT_EQ(analyze(shipped, "面条", {"晚上我做饭", "好呀", "你想吃米饭还是面条"}).a.rewrite.query, "我想吃面条");
+  EXPECT_EQ(analyze(shipped, "出去吃", {"中午一起吃饭吗", "好啊，你想去食堂还是出去吃"}).a.rewrite.query,
+            "我想出去吃");
+}
+
 // A letter code and the character naming what it designates (A类, B区) are one word: the topic
 // is the whole phrase, not the words before the code (境外跟b类的差多少 before).
 TEST(AnalysisRewrite, ALetterCodeWithItsClassIsOneWord) {
