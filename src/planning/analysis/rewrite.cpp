@@ -533,8 +533,7 @@ std::optional<Step> which_step(const TurnView& t) {
 // about the topic with X in its parallel item's place (年假 → 病假), else about X of the topic
 // (老版本呢，宽松多少 → 差旅报销老版本宽松多少) — and about X beside the topic when it asks which.
 std::optional<Step> about_clause_step(const TurnView& t) {
-  std::size_t ne = t.text.find("呢,");
-  if (ne == std::string_view::npos) ne = t.text.find("呢，");
+  const std::size_t ne = t.text.find("呢,");  // normalized text: NFKC made "，" ","
   if (ne == std::string_view::npos || t.r.topic_anchor.empty()) return std::nullopt;
   std::string_view about = t.text.substr(0, ne);
   if (const auto m = first_hit(t.q, t.lex.ids().ellipsis_marker); m && m->begin == 0 && m->end < ne)

@@ -229,11 +229,15 @@ TEST(FollowUps, ACompletedEventWithoutItsObjectFollows) {
   }
 }
 
-// "The same" points back as 它 does; without history there is nothing to point at.
+// "The same" points back as 它 does; the rule that reads it is named.
 TEST(FollowUps, TheSameAmountPointsBack) {
-  EXPECT_TRUE(follow_up("旧办法下同样的金额呢", {"现在合同审批超过10万要谁签"}));
-  EXPECT_TRUE(follow_up("实习生相同的情况怎么算", {"试用期员工加班费怎么算"}));
-  EXPECT_FALSE(follow_up("旧办法下同样的金额要谁签", {}));
+  for (const char* q : {"旧办法下同样的金额呢", "实习生相同的情况怎么算"}) {
+    const Preparation p = prep(q, {"现在合同审批超过10万要谁签"});
+    ASSERT_TRUE(p.intent) << q;
+    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
+    const auto& m = p.intent->matched_rules;
+    EXPECT_NE(std::find(m.begin(), m.end(), "follow_up_anaphora"), m.end()) << q;
+  }
 }
 
 TEST(FollowUps, ATurnNamingItsOwnTopicStaysStandalone) {
