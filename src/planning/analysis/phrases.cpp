@@ -5,6 +5,7 @@
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
+#include "planning/analysis/time_expr.hpp"
 
 namespace qaplan::internal {
 namespace {
@@ -47,11 +48,15 @@ bool designated_code(std::string_view code, std::string_view c) {
 }  // namespace
 
 bool temporal(std::string_view w) {
-  static constexpr std::string_view kTimes[] = {
-      "今天", "明天", "昨天", "前天", "后天", "每天", "天天", "早上", "上午", "中午", "下午", "晚上",
-      "周末", "平时", "工作日", "每周", "本周", "这周", "上周", "下周", "每月", "这个月", "上个月",
-      "下个月", "每年", "今年", "去年", "明年", "最近", "现在", "以前", "小时候", "刚才"};
-  return std::find(std::begin(kTimes), std::end(kTimes), w) != std::end(kTimes);
+  // The periods the time filters read (今天, 上个月, 去年 …: time_expr.hpp) …
+  for (const TimeWord& t : time_words())
+    if ((t.kind == TimeWord::Kind::kRelative || t.kind == TimeWord::Kind::kYear) && t.text == w)
+      return true;
+  // … and the words that say when without a period the filters could read.
+  static constexpr std::string_view kWhen[] = {
+      "明天", "后天", "每天", "天天", "早上", "上午", "中午", "下午", "晚上", "周末", "平时", "工作日",
+      "每周", "下周", "每月", "下个月", "每年", "明年", "最近", "现在", "以前", "小时候", "刚才"};
+  return std::find(std::begin(kWhen), std::end(kWhen), w) != std::end(kWhen);
 }
 
 bool demonstrative(std::string_view w) {

@@ -5,6 +5,7 @@
 #include "common/utf8.hpp"
 #include "planning/analysis/phrases.hpp"
 #include "planning/analysis/segment.hpp"
+#include "planning/analysis/time_expr.hpp"
 
 namespace qaplan::internal {
 namespace {
@@ -83,17 +84,7 @@ std::string doubted(std::string_view s, std::string_view turn, const PhraseReade
 // A count opening the object (一只|橘猫, 两|张|沙丘2的票, 两百|个|饺子): the token after it, else
 // `first`. The count says how many, not what: 它 and a bare predicate ask about the thing.
 std::size_t after_count(std::string_view said, const std::vector<Token>& t, std::size_t first) {
-  auto numeral = [](std::string_view w) {
-    for (std::size_t i = 0; i < w.size();) {
-      const std::size_t b = i;
-      const std::int32_t cp = next_code_point(w, i);
-      const std::string_view c = w.substr(b, i - b);
-      if (!(cp >= '0' && cp <= '9') && std::string_view("一二两三四五六七八九十百千万几").find(c) ==
-                                           std::string_view::npos)
-        return false;
-    }
-    return !w.empty();
-  };
+  auto numeral = [](std::string_view w) { return !w.empty() && count_end(w, 0) == w.size(); };
   if (first >= t.size()) return first;
   const std::string_view w = t[first].text(said);
   const std::string_view last = last_code_point(w);

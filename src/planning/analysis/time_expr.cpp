@@ -490,6 +490,11 @@ std::string_view to_string(DateKind k) noexcept {
 
 std::span<const TimeWord> time_words() noexcept { return kWords; }
 
+std::size_t count_end(std::string_view text, std::size_t i) {
+  const auto c = read_count(text, i);
+  return c ? c->end : i;
+}
+
 namespace {
 
 // True when the character before byte b is one of `chars` (three-byte Han characters).

@@ -77,6 +77,10 @@ struct TimeWord {
 /// The built-in time words (normalized form: lower-case ASCII).
 std::span<const TimeWord> time_words() noexcept;
 
+/// Where a count read from text[i] ends (digits, Chinese numerals such as 两 or 一百二十, 半, an
+/// English number word), or i when none starts there. The rewriter reads counts with it too.
+std::size_t count_end(std::string_view text, std::size_t i);
+
 /// A time word's ASCII edges must be word edges (`today` not in `todays`); q1–q4 and h1/h2
 /// may follow digits (2024q3).
 bool time_word_at_boundaries(std::string_view text, const TimeWord& w, std::uint32_t begin,
