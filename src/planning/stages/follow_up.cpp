@@ -21,43 +21,34 @@ bool names_own_topic(const TurnInContext& t) {
                      [](int n) { return n > 0; });
 }
 
-// A condition whose event has no participant of its own (如果请了…, 要是超过了, 万一借了): a
-// condition marker opening the turn, then at most two characters and 了. What was taken, exceeded
-// or lent is what the history spoke of, whatever keyword the consequence names (…会影响转正吗).
-bool elided_condition(const TurnInContext& t) {
-  const std::string_view content = t.q.content();
-  for (const CueHit& h : t.q.hits) {
-    if (h.list != t.lex.ids().condition_marker || h.begin != t.q.content_begin) continue;
-    const std::string_view rest = content.substr(h.end - t.q.content_begin);
-    const std::size_t le = rest.find("了");
-    if (le == std::string_view::npos || le == 0) return false;
-    std::size_t i = 0;
-    int chars = 0;
-    while (i < le) {
-      const std::int32_t cp = next_code_point(rest, i);
-      if (cp < 0 || !is_han(cp)) return false;
-      ++chars;
-    }
-    return chars <= 2;
+// How many Han characters open `s` before one of `ends` starts, at most `max` of them; -1 when
+// a character that is not Han, or none of `ends` after `max`, comes first.
+int han_before(std::string_view s, std::initializer_list<std::string_view> ends, int max) {
+  std::size_t i = 0;
+  for (int chars = 0; chars <= max && i < s.size(); ++chars) {
+    for (std::string_view e : ends)
+      if (s.substr(i).starts_with(e)) return chars;
+    const std::int32_t cp = next_code_point(s, i);
+    if (cp < 0 || !is_han(cp)) return -1;
   }
+  return -1;
+}
+
+// An event with no participant of its own: one or two characters, then its aspect. What was
+// taken, approved or exceeded is what the history spoke of, whatever keyword the rest names.
+//  - after a condition marker opening the turn, then 了 (如果请了会影响转正吗, 要是超过了, 万一借了);
+//  - opening the turn, then 完了 or 好了, then what is asked (批完了钱什么时候到, 休完了还能再请吗).
+bool elided_condition(const TurnInContext& t) {
+  for (const CueHit& h : t.q.hits)
+    if (h.list == t.lex.ids().condition_marker && h.begin == t.q.content_begin)
+      return han_before(t.q.content().substr(h.end - t.q.content_begin), {"了"}, 2) > 0;
   return false;
 }
 
-// An event completed with no participant of its own opening the turn (批完了钱什么时候到, 签完了
-// 放哪, 休完了还能再请吗): one or two characters, then 完了 or 好了, then what is asked. What was
-// approved, signed or taken is what the history spoke of.
 bool elided_completion(const TurnInContext& t) {
   const std::string_view content = t.q.content();
-  std::size_t i = 0;
-  for (int chars = 0; chars < 3 && i < content.size(); ++chars) {
-    const std::size_t at = i;
-    const std::string_view rest = content.substr(at);
-    if (chars > 0 && (rest.starts_with("完了") || rest.starts_with("好了")))
-      return count_code_points(rest) >= 4;  // a question follows
-    const std::int32_t cp = next_code_point(content, i);
-    if (cp < 0 || !is_han(cp)) return false;
-  }
-  return false;
+  const int chars = han_before(content, {"完了", "好了"}, 2);
+  return chars > 0 && count_code_points(content) >= static_cast<std::size_t>(chars) + 4;
 }
 
 // The rules' candidate made a follow-up by the structural rule `id`.
