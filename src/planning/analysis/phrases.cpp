@@ -59,6 +59,8 @@ bool temporal(std::string_view w) {
   return std::find(std::begin(kWhen), std::end(kWhen), w) != std::end(kWhen);
 }
 
+bool bare_why(std::string_view turn) { return turn == "为什么" || turn == "为啥" || turn == "为何"; }
+
 bool demonstrative(std::string_view w) {
   for (std::string_view d : {"这", "那", "哪", "每", "某", "该"})
     if (w == d) return true;

@@ -62,6 +62,8 @@ std::string_view slice(std::string_view s, std::uint32_t b, std::uint32_t e);
 /// A word that says when (周末, 每天, 平时, 下个月): it frames a question, it is not what the
 /// question is about — yet one such word parallels another (周末 + 平时呢).
 bool temporal(std::string_view w);
+/// The turn is only "why" (为什么, 为啥, 为何): it asks why of what was said before.
+bool bare_why(std::string_view turn);
 bool demonstrative(std::string_view w);
 /// A one-character classifier (个, 家, 部, 本 …) that counts the noun after it.
 bool classifier(std::string_view c);

@@ -429,7 +429,7 @@ bool asks_wh(const ScannedQuery& q, std::string_view text, const LexiconIds& ids
 // of what that question proposed: the why in front of it, its particle gone (为什么试用期不能请
 // 年假). A question word's topic alone would drop its negation or modal (试用期不能年假).
 std::optional<Step> why_of_yes_no_step(const TurnView& t, std::string_view frag) {
-  if ((frag != "为什么" && frag != "为啥" && frag != "为何") || !t.h.prev_is_question ||
+  if (!bare_why(frag) || !t.h.prev_is_question ||
       asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
     return std::nullopt;
   std::string_view asked = trim_end(t.h.prev_text);
@@ -568,7 +568,7 @@ std::optional<std::string> why_inside(const TurnView& t, std::string_view frag) 
   const auto w = first_hit(t.q, t.lex.ids().question_word);
   const std::size_t at = static_cast<std::size_t>(frag.data() - t.question.data());
   if (!w || w->begin != at || w->end != at + frag.size() || t.h.prev_spans.empty()) return std::nullopt;
-  if (frag != "为什么" && frag != "为啥") return std::nullopt;
+  if (!bare_why(frag)) return std::nullopt;
   const std::string_view s = statement_core(t.h.prev_text, t.reader);
   const std::size_t dropped = static_cast<std::size_t>(s.data() - t.h.prev_text.data());
   if (!names_only(s) || t.h.subject_end <= dropped || t.h.subject_end - dropped >= s.size())

@@ -141,7 +141,7 @@ std::optional<StatementReply> reply_to_statement(std::string_view said, bool sta
   // A question that only frames a report (你知道吗，柯南已经连载三十年了) states it all the same.
   if (!statement && reported(said, cfg.report_frames).size() == said.size()) return std::nullopt;
   const auto rest = after_speaker(said, reader);
-  if (rest && (turn == "为什么" || turn == "为啥"))
+  if (rest && bare_why(turn))
     return StatementReply{std::string(turn) + std::string(*rest), "statement_why:speaker"};
   if (rest && listed(cfg.also_markers, turn)) {
     // The marker's own speaker (我, 我们) says it too: 我也 + what was said after its speaker.
