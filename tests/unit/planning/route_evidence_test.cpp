@@ -204,6 +204,13 @@ bool follow_up(const std::string& q, std::vector<std::string> history) {
   return p.intent && p.intent->intent == Intent::kFollowUp;
 }
 
+// The intent stage matched rule `id` (false without an intent).
+bool matched(const Preparation& p, std::string_view id) {
+  if (!p.intent) return false;
+  const auto& m = p.intent->matched_rules;
+  return std::find(m.begin(), m.end(), id) != m.end();
+}
+
 TEST(FollowUps, SubjectlessContinuationsFollowTheirHistory) {
   EXPECT_TRUE(follow_up("需要提前几天", {"年假怎么申请"}));
   EXPECT_TRUE(follow_up("最多能报多少", {"出差打车可以报销吗"}));
@@ -219,13 +226,11 @@ TEST(FollowUps, ACompletedEventWithoutItsObjectFollows) {
     EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
   }
   const Preparation p = prep("批完了钱什么时候到", {"借款申请提交了"});
-  const auto& m = p.intent->matched_rules;
-  EXPECT_NE(std::find(m.begin(), m.end(), "follow_up_elided_completion"), m.end());
+  EXPECT_TRUE(matched(p, "follow_up_elided_completion"));
   for (const char* q : {"报销批完了钱什么时候到", "批好了吗"}) {
     const Preparation s = prep(q, {"借款申请提交了"});
     ASSERT_TRUE(s.intent) << q;
-    const auto& r = s.intent->matched_rules;
-    EXPECT_EQ(std::find(r.begin(), r.end(), "follow_up_elided_completion"), r.end()) << q;
+    EXPECT_FALSE(matched(s, "follow_up_elided_completion")) << q;
   }
 }
 
@@ -235,8 +240,7 @@ TEST(FollowUps, TheSameAmountPointsBack) {
     const Preparation p = prep(q, {"现在合同审批超过10万要谁签"});
     ASSERT_TRUE(p.intent) << q;
     EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
-    const auto& m = p.intent->matched_rules;
-    EXPECT_NE(std::find(m.begin(), m.end(), "follow_up_anaphora"), m.end()) << q;
+    EXPECT_TRUE(matched(p, "follow_up_anaphora")) << q;
   }
 }
 
@@ -254,8 +258,7 @@ TEST(FollowUps, ABareQuestionFollowsWhateverTheModelSays) {
     const Preparation p = prep(q, {"工位可以换吗"});
     ASSERT_TRUE(p.intent) << q;
     EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
-    const auto& m = p.intent->matched_rules;
-    EXPECT_NE(std::find(m.begin(), m.end(), "follow_up_bare_question"), m.end()) << q;
+    EXPECT_TRUE(matched(p, "follow_up_bare_question")) << q;
   }
   for (const char* q : {"急救箱放在哪里", "how do i register a visitor", "怎么报销", "生理假会扣薪吗"})
     EXPECT_FALSE(follow_up(q, {"工位可以换吗"})) << q;
@@ -267,8 +270,7 @@ TEST(FollowUps, ABareQuestionFollowsWhateverTheModelSays) {
   auto p = off.prepare(PrepareRequest{"怎么申请", {"工位可以换吗"}, "", std::nullopt});
   ASSERT_TRUE(p.ok());
   ASSERT_TRUE(p->intent);
-  const auto& m = p->intent->matched_rules;
-  EXPECT_EQ(std::find(m.begin(), m.end(), "follow_up_bare_question"), m.end());
+  EXPECT_FALSE(matched(*p, "follow_up_bare_question"));
 }
 
 // A follow-up's own keyword beside words of its own is no witness against the conversation: when
@@ -294,8 +296,7 @@ TEST(FollowUps, AConditionWithoutItsParticipantFollows) {
   const Preparation p = prep("如果请了会影响转正吗", {"试用期能请病假吗"});
   ASSERT_TRUE(p.intent);
   EXPECT_EQ(p.intent->intent, Intent::kFollowUp);
-  const auto& m = p.intent->matched_rules;
-  EXPECT_NE(std::find(m.begin(), m.end(), "follow_up_elided_condition"), m.end());
+  EXPECT_TRUE(matched(p, "follow_up_elided_condition"));
   const Preparation own = prep("如果发票丢了会影响报销吗", {"试用期能请病假吗"});
   ASSERT_TRUE(own.intent);
   const auto& o = own.intent->matched_rules;
