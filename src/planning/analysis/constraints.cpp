@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <unordered_set>
 
@@ -187,10 +188,24 @@ WordSet::WordSet(std::vector<std::string> words) : words_(std::move(words)) {
   words_.erase(std::unique(words_.begin(), words_.end()), words_.end());
   for (const std::string& w : words_)
     if (w.find(' ') != std::string::npos) phrases_.push_back(w);
+  std::size_t n = 8;
+  while (n < 2 * words_.size()) n *= 2;
+  slots_.assign(n, Slot{});
+  for (std::size_t i = 0; i < words_.size(); ++i) {
+    const auto h = static_cast<std::uint32_t>(std::hash<std::string_view>{}(words_[i]));
+    std::size_t k = h & (n - 1);
+    while (slots_[k].index != 0) k = (k + 1) & (n - 1);
+    slots_[k] = {h, static_cast<std::uint32_t>(i + 1)};
+  }
 }
 
 bool WordSet::contains(std::string_view word) const {
-  return std::binary_search(words_.begin(), words_.end(), word, std::less<>());
+  if (slots_.empty()) return false;
+  const auto h = static_cast<std::uint32_t>(std::hash<std::string_view>{}(word));
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t k = h & mask; slots_[k].index != 0; k = (k + 1) & mask)
+    if (slots_[k].hash == h && words_[slots_[k].index - 1] == word) return true;
+  return false;
 }
 
 Constraints extract_constraints(std::string_view text, const WordSet& fw) {

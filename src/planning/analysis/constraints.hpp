@@ -2,6 +2,7 @@
 // What a query variant must keep (docs/guide.md#query-analysis-planneranalyze): the numbers,
 // IDs and entities of a question, found without a model in one linear pass, and the fail-closed
 // checks applied to a hook's output. Also the ID shapes that make routing pick BM25.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,12 @@ class WordSet {
  private:
   std::vector<std::string> words_;  // sorted, unique
   std::vector<std::string> phrases_;
+  // Open addressing over words_: (hash, index + 1) per slot, 0 = empty. The rewriter asks
+  // several hundred times per follow-up; a binary search spent most of it in memcmp.
+  struct Slot {
+    std::uint32_t hash = 0, index = 0;
+  };
+  std::vector<Slot> slots_;
 };
 
 /// The constraints of a question: every one must survive in a variant.
