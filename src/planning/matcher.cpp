@@ -94,7 +94,7 @@ void PatternMatcher::build() {
     const std::uint32_t count = trie_[s].edge_count;
     size += kBytes + (count + 3) / 4 + count;
   }
-  flat_.assign(size, 0);
+  flat_.assign(size + kPad, 0);
   for (std::uint32_t s : order) {
     std::uint32_t* node = flat_.data() + at[s];
     const std::uint32_t count = trie_[s].edge_count;

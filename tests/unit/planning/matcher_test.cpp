@@ -49,10 +49,10 @@ TEST(Matcher, NoPatternsAndEmptyText) {
   EXPECT_TRUE(scan(m2, "").empty());
 }
 
-// Cross-check against a naive search on random texts over a tiny alphabet (many overlaps).
-TEST(Matcher, AgreesWithNaiveSearch) {
+// Cross-check against a naive search on random texts over `alpha`: `patterns` patterns of 1 to
+// `max_len` bytes per round.
+void agrees_with_naive(const std::string& alpha, std::uint32_t patterns, std::size_t max_len) {
   std::mt19937 rng(7);
-  const std::string alpha = "ab";
   auto rand_str = [&](std::size_t len) {
     std::string s;
     for (std::size_t i = 0; i < len; ++i) s += alpha[rng() % alpha.size()];
@@ -61,8 +61,8 @@ TEST(Matcher, AgreesWithNaiveSearch) {
   for (int round = 0; round < 50; ++round) {
     std::vector<std::string> pats;
     PatternMatcher m;
-    for (std::uint32_t i = 0; i < 8; ++i) {
-      pats.push_back(rand_str(1 + rng() % 4));
+    for (std::uint32_t i = 0; i < patterns; ++i) {
+      pats.push_back(rand_str(1 + rng() % max_len));
       m.add(pats.back(), i);
     }
     m.build();
@@ -71,8 +71,35 @@ TEST(Matcher, AgreesWithNaiveSearch) {
     for (std::uint32_t i = 0; i < pats.size(); ++i)
       for (std::size_t p = text.find(pats[i]); p != std::string::npos; p = text.find(pats[i], p + 1))
         want.insert({i, static_cast<std::uint32_t>(p), static_cast<std::uint32_t>(p + pats[i].size())});
-    EXPECT_EQ(scan(m, text), want) << "round " << round;
+    EXPECT_EQ(scan(m, text), want) << "alphabet " << alpha.size() << " round " << round;
   }
+}
+
+// A tiny alphabet: many overlaps and long fail chains.
+TEST(Matcher, AgreesWithNaiveSearch) { agrees_with_naive("ab", 8, 4); }
+
+// Wide nodes: a node's child bytes are searched 16 at a time, so alphabets just below, at and
+// above 16, 32 and 64 letters (a node under a UTF-8 lead byte has up to 64 children).
+TEST(Matcher, AgreesWithNaiveSearchOnWideNodes) {
+  for (std::size_t n : {15u, 16u, 17u, 31u, 32u, 33u, 64u, 65u, 200u}) {
+    std::string alpha;
+    for (std::size_t i = 0; i < n; ++i) alpha += static_cast<char>(0x20 + i);
+    agrees_with_naive(alpha, 400, 3);
+  }
+}
+
+// Every child of a 64-wide node is found, whichever slot it sits in, and the bytes around it are
+// not mistaken for it (the last node of the automaton too: its reads run past its bytes).
+TEST(Matcher, FindsEveryChildOfAWideNode) {
+  PatternMatcher m;
+  for (std::uint32_t i = 0; i < 64; ++i) m.add(std::string{"\xE4"} + static_cast<char>(0x80 + i), i);
+  m.build();
+  for (std::uint32_t i = 0; i < 64; ++i) {
+    const std::string text = std::string{"\xE4"} + static_cast<char>(0x80 + i);
+    EXPECT_EQ(scan(m, text), (std::set<Hit>{{i, 0, 2}})) << i;
+  }
+  EXPECT_TRUE(scan(m, "\xE4\xC0").empty());
+  EXPECT_TRUE(scan(m, "\xE4").empty());
 }
 
 }  // namespace
