@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/popcount.hpp"
 #include "common/utf8.hpp"
 
 namespace qaplan::internal {
@@ -53,7 +54,7 @@ struct Index {
     std::uint32_t seen = 0;
     for (std::size_t w = 0; w < first_bmp.size(); ++w) {
       rank_before[w] = static_cast<std::uint16_t>(seen);
-      seen += static_cast<std::uint32_t>(std::popcount(first_bmp[w]));
+      seen += static_cast<std::uint32_t>(popcount64(first_bmp[w]));
     }
   }
 
@@ -62,7 +63,7 @@ struct Index {
     if (cp < 0x10000) {
       const std::uint64_t word = first_bmp[cp / 64], bit = std::uint64_t{1} << (cp % 64);
       if ((word & bit) == 0) return std::string_view::npos;
-      return rank_before[cp / 64] + static_cast<std::size_t>(std::popcount(word & (bit - 1)));
+      return rank_before[cp / 64] + static_cast<std::size_t>(popcount64(word & (bit - 1)));
     }
     const auto it = std::lower_bound(firsts.begin(), firsts.end(), cp);
     if (it == firsts.end() || *it != cp) return std::string_view::npos;

@@ -7,6 +7,7 @@
 #include <limits>
 #include <set>
 
+#include "common/popcount.hpp"
 #include "common/json_reader.hpp"
 #include "common/file_image.hpp"
 #include "common/sha256.hpp"
@@ -190,7 +191,7 @@ struct RouterModel::Impl {
     const RankWord& w = directory[id / 64];
     const std::uint64_t bit = std::uint64_t{1} << (id % 64);
     if ((w.present & bit) == 0) return nullptr;
-    const auto row = w.before + static_cast<std::uint64_t>(std::popcount(w.present & (bit - 1)));
+    const auto row = w.before + static_cast<std::uint64_t>(popcount64(w.present & (bit - 1)));
     return weights + row * row_width;
   }
 };
@@ -296,7 +297,7 @@ Result<RouterModel> RouterModel::parse_image(FileImage file, std::string_view or
   std::uint64_t before = 0;
   for (auto& w : impl->directory) {
     w.before = before;
-    before += static_cast<std::uint64_t>(std::popcount(w.present));
+    before += static_cast<std::uint64_t>(popcount64(w.present));
   }
   // -128 (0x80) has no negation in int8: the trainer never writes it.
   if (w_bytes.find('\x80') != std::string_view::npos)
