@@ -367,10 +367,14 @@ qaplan::AnalysisContext bench_context() {
   return c;
 }
 
-void BM_AnalysisStage(benchmark::State& state) {
+// analyze() over the retrieval questions; `follow_ups_only` keeps those with history (the
+// rewrite's path, issue 23's follow-up bound).
+void analysis_loop(benchmark::State& state, bool follow_ups_only) {
   const Fixture& f = fixture();
   std::vector<qaplan::Preparation> preps;
-  for (std::size_t k : f.retrieval) preps.push_back(f.planner->prepare(f.requests[k]).value());
+  for (std::size_t k : f.retrieval)
+    if (!follow_ups_only || f.kinds[k] == Kind::kFollowUp)
+      preps.push_back(f.planner->prepare(f.requests[k]).value());
   const qaplan::AnalysisContext ctx = bench_context();
   std::size_t i = 0;
   for (auto _ : state) {
@@ -380,6 +384,9 @@ void BM_AnalysisStage(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
+
+void BM_AnalysisStage(benchmark::State& state) { analysis_loop(state, false); }
+void BM_AnalysisFollowUp(benchmark::State& state) { analysis_loop(state, true); }
 
 // Config → Planner (validation + Aho-Corasick build). Includes copying the Config.
 void BM_PlannerCreate(benchmark::State& state) {
@@ -425,6 +432,7 @@ BENCHMARK(BM_Intent);
 BENCHMARK(BM_Category);
 BENCHMARK(BM_Plan);
 BENCHMARK(BM_AnalysisStage);
+BENCHMARK(BM_AnalysisFollowUp);
 BENCHMARK(BM_PlannerCreate)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_CreateDefault)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SteadyClockNow);
