@@ -247,6 +247,7 @@ struct RewriteConfig {
   /// Replies to a statement (docs/rewrite.md#replies-to-a-statement): the words a speaker opens
   /// with (我, 我们), agreement (我也是), asking whether it holds (是吗, 真的吗), hearsay frames (听说)
   std::vector<std::string> speaker_words;
+  std::vector<std::string> speaker_openers;  ///< open a first-person statement without its speaker
   std::vector<std::string> also_markers;
   std::vector<std::string> confirm_markers;
   std::vector<std::string> report_frames;

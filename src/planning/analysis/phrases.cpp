@@ -70,7 +70,9 @@ bool demonstrative(std::string_view w) {
 bool classifier(std::string_view c) {
   static constexpr std::string_view kClassifiers[] = {
       "个", "家", "位", "种", "款", "部", "本", "件", "条", "张", "只", "台", "所", "项", "份",
-      "篇", "首", "场", "次", "门", "辆", "间", "座", "支", "套", "类", "批", "笔", "段"};
+      "篇", "首", "场", "次", "门", "辆", "间", "座", "支", "套", "类", "批", "笔", "段",
+      "双", "对", "副", "块", "把", "瓶", "杯", "碗", "盒", "包", "棵", "头", "匹", "架", "顶",
+      "串", "颗", "根", "盘", "袋", "束", "幅", "顿", "趟", "封", "枚", "栋"};
   return std::find(std::begin(kClassifiers), std::end(kClassifiers), c) != std::end(kClassifiers);
 }
 

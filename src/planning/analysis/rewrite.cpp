@@ -106,6 +106,7 @@ struct HistoryView {
   std::vector<std::string_view> window;
   std::string_view prev;
   std::size_t prev_at = 0;  // prev's place in the window
+  std::vector<std::size_t> back;  // per window turn: how many history turns come after it
   // A bare previous question read through its own history (below); prev views it. On the heap:
   // the view survives the HistoryView's moves.
   std::unique_ptr<const std::string> resolved;
@@ -133,7 +134,8 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
 // else 0.
 std::uint32_t resolve_bare_prev(HistoryView& h, const std::vector<std::string>& history,
                                 const Lexicon& lex, const WordSet& words) {
-  if (h.prev_at + 1 >= history.size() || !bare_question(h.prev_scan, lex)) return 0;
+  const std::size_t after = h.back[h.prev_at];  // history turns after the bare question
+  if (after + 1 >= history.size() || !bare_question(h.prev_scan, lex)) return 0;
   // A source keyword is a topic of its own (年假有几天).
   for (std::uint32_t id : lex.ids().source)
     if (h.prev_scan.has_in_content(id)) return 0;
@@ -144,7 +146,7 @@ std::uint32_t resolve_bare_prev(HistoryView& h, const std::vector<std::string>& 
   thread_local int depth = 0;
   if (depth >= 2) return 0;
   const std::vector<std::string> older(history.begin(),
-                                       history.end() - static_cast<std::ptrdiff_t>(h.prev_at + 1));
+                                       history.end() - static_cast<std::ptrdiff_t>(after + 1));
   struct Deeper {
     int& d;
     explicit Deeper(int& v) : d(++v) {}
@@ -186,12 +188,22 @@ std::vector<Span> spans_split_at(std::string_view text, std::uint32_t seam, cons
 HistoryView read_history(const std::vector<std::string>& history, const Lexicon& lex,
                          const PhraseReader& reader, const WordSet& words, int window_turns) {
   HistoryView h;
+  // Each turn is scanned once: the previous question keeps the scan that recognised it. A turn
+  // that is only social (好啊, 嗯嗯, 是的) names nothing to point back to: it leaves the window
+  // (周末想去故宫 + 好啊 + 怎么去 reads 周末想去故宫), unless no other turn is left.
   const std::size_t n = std::min<std::size_t>(history.size(), static_cast<std::size_t>(window_turns));
-  for (std::size_t i = 0; i < n; ++i) h.window.push_back(history[history.size() - 1 - i]);
+  std::vector<ScannedQuery> scans;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string_view turn = history[history.size() - 1 - i];
+    ScannedQuery tq = lex.scan(NormalizedQuery{std::string(turn), 0});
+    if (tq.content().empty() && (i + 1 < n || !h.window.empty())) continue;
+    h.window.push_back(turn);
+    h.back.push_back(i);
+    scans.push_back(std::move(tq));
+  }
   h.prev = h.window.front();
-  // Each turn is scanned once: the previous question keeps the scan that recognised it.
   for (std::size_t i = 0; i < h.window.size(); ++i) {
-    ScannedQuery tq = lex.scan(NormalizedQuery{std::string(h.window[i]), 0});
+    ScannedQuery& tq = scans[i];
     const bool question = question_like(h.window[i], tq, lex.ids());
     if (i == 0 || question) h.prev_scan = std::move(tq);
     if (question) {
@@ -203,6 +215,7 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
   }
   const std::uint32_t seam = h.prev_is_question ? resolve_bare_prev(h, history, lex, words) : 0;
   h.prev_spans = spans_split_at(h.prev, seam, reader);
+  if (h.prev_scan.content().empty()) h.prev_spans.clear();  // only social turns: no topic
   // A leading word that only says when (周末|去爬了香山, 每天|…) is no topic when a phrase follows.
   while (h.prev_spans.size() > 1 && temporal(slice(h.prev, h.prev_spans[0].begin, h.prev_spans[0].end)))
     h.prev_spans.erase(h.prev_spans.begin());
@@ -637,7 +650,8 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // After the user's own statement (我最近在玩艾尔登法环 + 难吗) the predicate asks about what it
   // said the user does: its object, not its frame.
   if (t.h.newest_stated())
-    if (auto object = spoken_object(t.h.window.front(), t.reader, /*with_verb=*/true))
+    if (auto object = spoken_object(t.h.window.front(), t.reader, /*with_verb=*/true,
+                                    /*implied=*/!t.h.prev_is_question))
       return {join(*object, frag), "statement_object"};
   if (!t.h.prev_is_question) {
     if (auto why = why_inside(t, frag)) return {std::move(*why), "statement_why"};

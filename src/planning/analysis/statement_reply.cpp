@@ -36,6 +36,26 @@ std::optional<std::string_view> after_speaker(std::string_view text, const Phras
   return std::nullopt;
 }
 
+// `text` from where a first-person statement with its speaker left out starts its predicate
+// (最近|在看三体, 周末|想去故宫, 养了一只橘猫): after words that only say when, a word opening with
+// one of `[rewrite] speaker_openers` (在, 想, 打算 …; ICU glues some to the verb: 想去, 在学) or a
+// one-character verb with its aspect (养了, 去|过). Nullopt otherwise: a statement opening with a
+// noun (兰州拉面关门了) is about that noun, not about what the speaker does.
+std::optional<std::string_view> after_implied_speaker(std::string_view text, const PhraseReader& reader) {
+  const std::vector<Token> t = segment_words(text);
+  std::size_t i = 0;
+  while (i < t.size() && temporal(t[i].text(text))) ++i;
+  if (i + 1 >= t.size()) return std::nullopt;
+  const std::string_view w = t[i].text(text);
+  const std::string_view rest = text.substr(t[i].begin);
+  for (const std::string& o : reader.lex().config().rewrite.speaker_openers)
+    if (w.starts_with(o) && (w.size() == o.size() || count_code_points(w) == 2)) return rest;
+  const bool aspect = (count_code_points(w) == 2 && (w.ends_with("了") || w.ends_with("过"))) ||
+                      (t[i].single_han && (t[i + 1].text(text) == "了" || t[i + 1].text(text) == "过"));
+  if (aspect && !reader.is_function(w.substr(0, 3))) return rest;
+  return std::nullopt;
+}
+
 // The statement without a hearsay frame in front (听说…, 你知道吗，…): what it reports.
 std::string_view reported(std::string_view said, const std::vector<std::string>& frames) {
   for (bool again = true; again;) {
@@ -97,13 +117,14 @@ std::size_t after_count(std::string_view said, const std::vector<Token>& t, std:
 }  // namespace
 
 std::optional<std::string> spoken_object(std::string_view said, const PhraseReader& reader,
-                                         bool with_verb) {
+                                         bool with_verb, bool implied) {
   // The speaker's own clause (我挺喜欢张译的，演技很扎实 → 我挺喜欢张译的); an opinion (我觉得喜茶比
   // 奈雪好喝) is about its own subject, not about what the speaker does.
   said = trim_end(first_clause(said));
   if (reported(said, reader.lex().config().rewrite.report_frames).size() != said.size())
     return std::nullopt;
-  const auto rest = after_speaker(said, reader);
+  auto rest = after_speaker(said, reader);
+  if (!rest && implied) rest = after_implied_speaker(said, reader);
   if (!rest) return std::nullopt;
   const std::vector<Span> spans = reader.spans(said);
   if (spans.empty() || spans.back().begin < said.size() - rest->size()) return std::nullopt;

@@ -33,8 +33,10 @@ std::optional<StatementReply> reply_to_statement(std::string_view said, bool sta
 /// without a verb after the progressive 在; `with_verb`, a one-character verb right before an
 /// object of one word (学|吉他: the activity a bare predicate asks about; 它 / 这个 stand for the
 /// thing alone, a name or a phrase is asked about on its own). Nullopt when `said` does not open with a speaker
-/// or is an opinion (我觉得…).
+/// or is an opinion (我觉得…). `implied`: the speaker may be left out (最近在看三体, 养了一只橘猫;
+/// `[rewrite] speaker_openers`) — for a history with no question, where every turn is the user's
+/// own or small talk, not an answer stating how things are done.
 std::optional<std::string> spoken_object(std::string_view said, const PhraseReader& reader,
-                                         bool with_verb);
+                                         bool with_verb, bool implied = false);
 
 }  // namespace qaplan::internal

@@ -285,6 +285,7 @@ Status read_rewrite(Reader& r, RewriteConfig& w) {
   QAPLAN_TRY(read_cue_lists(r, false, {{"elaboration_markers", &w.elaboration_markers},
                                        {"sequence_markers", &w.sequence_markers},
                                        {"speaker_words", &w.speaker_words},
+                                       {"speaker_openers", &w.speaker_openers},
                                        {"also_markers", &w.also_markers},
                                        {"confirm_markers", &w.confirm_markers},
                                        {"report_frames", &w.report_frames},

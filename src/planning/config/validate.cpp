@@ -123,7 +123,7 @@ Status validate_word_lists(const Config& c) {
                            &c.rewrite.elaboration_markers, &c.rewrite.question_words,
                            &c.rewrite.person_surnames, &c.rewrite.person_titles, &c.rewrite.person_heads,
                            &c.rewrite.not_person_nouns,
-                           &c.rewrite.sequence_markers, &c.rewrite.speaker_words,
+                           &c.rewrite.sequence_markers, &c.rewrite.speaker_words, &c.rewrite.speaker_openers,
                            &c.rewrite.also_markers, &c.rewrite.confirm_markers,
                            &c.rewrite.report_frames, &c.rewrite.addressee_words,
                            &c.rewrite.alternative_markers, &c.rewrite.answer_slots})

@@ -189,6 +189,7 @@ struct Rewritten {
   bool follow_up = false;
   std::vector<std::string> rules;
   std::string query;
+  std::vector<std::string> reasons;  // the rewrite's
 };
 
 Rewritten rewrite(const std::string& question, std::vector<std::string> history) {
@@ -207,6 +208,7 @@ Rewritten rewrite(const std::string& question, std::vector<std::string> history)
   auto a = planner.analyze(*prep, ctx);
   EXPECT_TRUE(a.ok()) << question;
   if (a.ok()) out.query = a->rewrite.query;
+  if (a.ok()) out.reasons = a->rewrite.reasons;
   return out;
 }
 
@@ -479,6 +481,34 @@ TEST(RewriteRules, AReplyToAStatementIsBuiltFromTheStatement) {
   // A turn opening with 比 compares what the statement compared, or what it is about.
   EXPECT_EQ(rewrite("比上海还贵吗", {"我觉得深圳的房租比广州贵"}).query, "深圳的房租比上海还贵吗");
   EXPECT_EQ(rewrite("比老款的好吗", {"新版的耳机音质一般"}).query, "新版的耳机音质比老款的好吗");
+}
+
+// A first-person statement often leaves its speaker out: in a history with no question, a
+// statement opening (after when) with a word of `speaker_openers` or a one-character verb with its
+// aspect is the user's own, and a bare predicate asks about its object — not the whole statement
+// pasted in front. A count before the object (一双) is no part of it. After an answer to the user's
+// question (在系统里提交) the question still frames the turn.
+TEST(RewriteRules, AStatementWithItsSpeakerLeftOutIsTheSpeakers) {
+  EXPECT_EQ(rewrite("好看吗", {"最近在看三体"}).query, "三体好看吗");
+  EXPECT_EQ(rewrite("几点开门", {"周末想去故宫"}).query, "故宫几点开门");
+  EXPECT_EQ(rewrite("叫什么名字", {"养了一只橘猫"}).query, "橘猫叫什么名字");
+  EXPECT_EQ(rewrite("在哪里买的", {"昨天买了一双新鞋"}).query, "新鞋在哪里买的");
+  EXPECT_EQ(rewrite("需要提前几天", {"年假怎么申请", "在系统里提交"}).query, "年假申请需要提前几天");
+  // A statement opening with a noun is about that noun: no speaker is implied.
+  const auto noun_first = rewrite("开了多久了", {"楼下那家拉面馆关门了"});
+  EXPECT_TRUE(std::find(noun_first.reasons.begin(), noun_first.reasons.end(), "statement_object") ==
+              noun_first.reasons.end());
+}
+
+// A turn that is only social (好啊, 嗯嗯, 是的) names nothing a follow-up points back to: the turn
+// before it frames the follow-up.
+TEST(RewriteRules, ASocialTurnLeavesTheWindow) {
+  EXPECT_EQ(rewrite("几点开门", {"周末想去故宫", "好啊"}).query, "故宫几点开门");
+  EXPECT_EQ(rewrite("门票多少钱", {"我打算周六去车展", "嗯嗯"}).query, "车展门票多少钱");
+  // A bare question before it is still read through the turns before the bare question.
+  EXPECT_EQ(rewrite("最多能休几天", {"年假怎么申请", "需要提前几天", "好的"}).query, "年假申请最多能休几天");
+  // Only social turns: the newest is still read (and the turn is left as it is or fails safe).
+  EXPECT_FALSE(has(rewrite("几点开门", {"好啊"}).query, "好啊"));
 }
 
 // A short answer to a question put to the user, or to a choice, is that question said back with
