@@ -466,6 +466,52 @@ std::optional<Step> more_of_step(const TurnView& t) {
   return Step{std::string(asked.substr(0, t.h.subject_end)) + "还" + std::string(rest), "more_of_question"};
 }
 
+// 1g. A bare predicate ending in a verb of the frame (我也喜欢 after 你喜欢吃火锅吗; 为什么喜欢 after
+// 你最喜欢什么电影 + 泰坦尼克; 怎么去 after 周末想去故宫) asks about what the verb took there: that
+// object after the turn, whose own words stay. After a short answer to a question put to the user
+// the frame is the question with the answer in its slot. The object must name something and ask
+// nothing (报销审批流程是什么 + 谁审批: 流程是什么 is no object).
+std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
+  std::string_view body = trim_end(frag);
+  for (std::string_view particle : {"呢", "吗", "啊", "呀"})
+    if (body.ends_with(particle)) body.remove_suffix(particle.size());
+  const std::vector<Token> w = words_of(body);
+  if (w.empty() || !w.back().word || w.back().ascii) return std::nullopt;
+  // The verb may be a function word of the topic reader (喜欢, 去, 想: never a topic), not a
+  // question word or a particle.
+  const std::string_view verb = w.back().text(body);
+  std::vector<CueHit> asks;
+  t.lex.question_word_hits(verb, asks);
+  if (!asks.empty() || verb == "了" || verb == "的" || verb == "吧") return std::nullopt;
+  for (const Span& sp : t.reader.spans(body))
+    if (sp.begin < w.back().begin) return std::nullopt;  // the turn names a thing of its own
+  std::string frame(first_clause(t.h.prev_is_question ? t.h.prev_text : t.h.window.front()));
+  if (t.h.prev_is_question && t.h.prev_at == 1)
+    if (auto filled = fill_answer(t.h.prev, t.h.window.front(), t.reader)) frame = std::move(*filled);
+  const std::vector<Token> f = words_of(frame);
+  for (std::size_t i = 0; i + 1 < f.size(); ++i) {
+    // ICU glues a one-character verb to its modal or its own verb (想去|故宫): the verb may end
+    // the word (去 → 故宫) or open it (想 → 去故宫).
+    const std::string_view word = f[i].text(frame);
+    const bool one = count_code_points(verb) == 1;
+    std::size_t from = 0;
+    if (word == verb || (one && word.ends_with(verb))) from = f[i].end;
+    else if (one && word.starts_with(verb)) from = f[i].begin + verb.size();
+    else continue;
+    std::string_view object = trim_end(std::string_view(frame).substr(from));
+    for (std::string_view particle : {"吗", "呢", "吧", "啊", "呀"})
+      if (object.ends_with(particle)) object.remove_suffix(particle.size());
+    const std::string_view head = f[i + 1].text(frame);
+    if (object.empty() || !f[i + 1].word || head == "了" || head == "的" ||
+        t.reader.spans(object).empty())
+      return std::nullopt;
+    t.lex.question_word_hits(object, asks);
+    if (!asks.empty()) return std::nullopt;
+    return Step{join(std::string(body), object), "verb_object"};
+  }
+  return std::nullopt;
+}
+
 // The event of a condition with its object back (请了 + 试用期能请病假吗 → 请了病假): a lone verb
 // opening it, 了, then no object of its own, where the previous question has that verb before a
 // noun phrase — which is what was taken, lent or exceeded. Else the body as it is.
@@ -648,9 +694,11 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   if (std::string_view(t.question).find(t.r.topic_anchor) != std::string_view::npos)
     return {std::string(t.question), "has_topic"};
   // After the user's own statement (我最近在玩艾尔登法环 + 难吗) the predicate asks about what it
-  // said the user does: its object, not its frame.
+  // said the user does: its object, not its frame. A predicate that asks who, where or what
+  // (最近在听晴天 + 谁唱的) asks about the thing, not the activity (学吉他 + 难不难).
   if (t.h.newest_stated())
-    if (auto object = spoken_object(t.h.window.front(), t.reader, /*with_verb=*/true,
+    if (auto object = spoken_object(t.h.window.front(), t.reader,
+                                    /*with_verb=*/!asks_wh(t.q, t.text, t.lex.ids()),
                                     /*implied=*/!t.h.prev_is_question))
       return {join(*object, frag), "statement_object"};
   if (!t.h.prev_is_question) {
@@ -727,6 +775,7 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   if (auto s = elaboration_step(t, frag)) return done(std::move(*s));
   if (auto s = why_of_yes_no_step(t, frag)) return done(std::move(*s));
   if (auto s = more_of_step(t)) return done(std::move(*s));
+  if (auto s = verb_object_step(t, frag)) return done(std::move(*s));
   if (auto s = condition_step(t)) return done(std::move(*s));
   if (auto s = comparison_step(t, frag)) return done(std::move(*s));
   if (auto s = about_clause_step(t)) return done(std::move(*s));

@@ -103,7 +103,8 @@ std::string doubted(std::string_view s, std::string_view turn, const PhraseReade
 
 // A count opening the object (一只|橘猫, 两|张|沙丘2的票, 两百|个|饺子): the token after it, else
 // `first`. The count says how many, not what: 它 and a bare predicate ask about the thing.
-std::size_t after_count(std::string_view said, const std::vector<Token>& t, std::size_t first) {
+std::size_t after_count(std::string_view said, const std::vector<Token>& t, std::size_t first,
+                        bool verb_too) {
   auto numeral = [](std::string_view w) { return !w.empty() && count_end(w, 0) == w.size(); };
   if (first >= t.size()) return first;
   const std::string_view w = t[first].text(said);
@@ -111,6 +112,14 @@ std::size_t after_count(std::string_view said, const std::vector<Token>& t, std:
   if (w.size() > last.size() && classifier(last) && numeral(w.substr(0, w.size() - last.size())))
     return first + 1;  // 一只
   if (numeral(w) && first + 1 < t.size() && classifier(t[first + 1].text(said))) return first + 2;
+  // A classifier alone after a verb counts one (买了|个|手机). `verb_too`: a verb opening the run
+  // goes with it (买|个|ipad → ipad); a determiner does not (这|个, 每|个: pointed at, not counted).
+  if (classifier(w) && first > 0 && (t[first - 1].single_han || t[first - 1].text(said).ends_with("了")))
+    return first + 1;
+  constexpr std::string_view kDeterminers = "这那哪每各某几";
+  if (verb_too && t[first].single_han && kDeterminers.find(w) == std::string_view::npos &&
+      first + 2 < t.size() && classifier(t[first + 1].text(said)))
+    return first + 2;
   return first;
 }
 
@@ -135,9 +144,10 @@ std::optional<std::string> spoken_object(std::string_view said, const PhraseRead
   const std::vector<Token> t = segment_words(said);
   std::size_t first = 0;
   while (first < t.size() && t[first].begin < begin) ++first;
-  if (const std::size_t counted = after_count(said, t, first); counted > first && counted < t.size() &&
-                                                                t[counted].end <= end)
-    begin = t[first = counted].begin;
+  // Asked about the activity (考个会计证 + 难不难), the verb and its count stay.
+  const std::size_t counted = after_count(said, t, first, /*verb_too=*/!with_verb);
+  const bool is_counted = counted > first && counted < t.size() && t[counted].end <= end;
+  if (is_counted) begin = t[first = counted].begin;
   // After the progressive 在 (我最近在玩|艾|尔|登…, 在追|狂|飙) a lone character opens the verb, even
   // where ICU left it in the run of a name it does not know: the object starts after it.
   if (first > 0 && first + 1 < t.size() && t[first + 1].end <= end && t[first].single_han &&
@@ -146,8 +156,9 @@ std::optional<std::string> spoken_object(std::string_view said, const PhraseRead
   // A one-character verb right before an object of one word ICU knows makes an activity (学|吉他,
   // 学|游泳): kept with it. A name or a phrase (狂|飙, 漫长的季节) is asked about on its own.
   const bool one_word = first < t.size() && t[first].end == end && !t[first].single_han;
-  if (with_verb && one_word && first > 0 && t[first - 1].single_han &&
-      !reader.is_function(t[first - 1].text(said)))
+  // A counted object is a thing (买个|ipad), not an activity.
+  if (with_verb && one_word && first > 0 && !is_counted && t[first - 1].single_han &&
+      !reader.is_function(t[first - 1].text(said)) && !classifier(t[first - 1].text(said)))
     begin = t[first - 1].begin;
   const std::string_view object = slice(said, begin, end);
   if (count_code_points(object) < 2) return std::nullopt;

@@ -494,16 +494,37 @@ TEST(RewriteRules, AStatementWithItsSpeakerLeftOutIsTheSpeakers) {
   EXPECT_EQ(rewrite("叫什么名字", {"养了一只橘猫"}).query, "橘猫叫什么名字");
   EXPECT_EQ(rewrite("在哪里买的", {"昨天买了一双新鞋"}).query, "新鞋在哪里买的");
   EXPECT_EQ(rewrite("需要提前几天", {"年假怎么申请", "在系统里提交"}).query, "年假申请需要提前几天");
+  EXPECT_EQ(rewrite("有什么好玩的", {"下个月去云南"}).query, "云南有什么好玩的");
+  // Asking who, where or what asks about the thing, not the activity; a count (个) after the verb
+  // is no part of the thing.
+  EXPECT_EQ(rewrite("谁唱的", {"最近一直在听晴天"}).query, "晴天谁唱的");
+  EXPECT_EQ(rewrite("多少钱", {"我想买个iPad"}).query, "ipad多少钱");
+  EXPECT_EQ(rewrite("好吃吗", {"我做了个蛋糕"}).query, "蛋糕好吃吗");
   // A statement opening with a noun is about that noun: no speaker is implied.
   const auto noun_first = rewrite("开了多久了", {"楼下那家拉面馆关门了"});
   EXPECT_TRUE(std::find(noun_first.reasons.begin(), noun_first.reasons.end(), "statement_object") ==
               noun_first.reasons.end());
 }
 
+// A bare predicate ending in a verb of the frame asks about what that verb took there: the object
+// after the turn, whose own words stay; after a short answer to a question put to the user, the
+// answer in the question's slot. An object that asks something (流程是什么) is none.
+TEST(RewriteRules, ABarePredicateEndingInAVerbGetsItsObject) {
+  EXPECT_EQ(rewrite("为什么喜欢", {"你最喜欢什么电影", "泰坦尼克"}).query, "为什么喜欢泰坦尼克");
+  EXPECT_EQ(rewrite("我也喜欢", {"你喜欢吃火锅吗", "喜欢啊，特别是重庆火锅"}).query, "我也喜欢吃火锅");
+  EXPECT_EQ(rewrite("为什么需要", {"报销需要发票吗"}).query, "为什么需要发票");
+  // ICU glues a one-character verb to its modal (想去|故宫): it is found at either end.
+  EXPECT_EQ(rewrite("怎么去", {"周末想去故宫", "好啊"}).query, "怎么去故宫");
+  EXPECT_EQ(rewrite("我也想", {"周末想去故宫"}).query, "我也想去故宫");
+  const auto asks = rewrite("谁审批", {"报销审批流程是什么"});
+  EXPECT_FALSE(has(asks.query, "谁审批流程")) << asks.query;
+}
+
 // A turn that is only social (好啊, 嗯嗯, 是的) names nothing a follow-up points back to: the turn
 // before it frames the follow-up.
 TEST(RewriteRules, ASocialTurnLeavesTheWindow) {
   EXPECT_EQ(rewrite("几点开门", {"周末想去故宫", "好啊"}).query, "故宫几点开门");
+  EXPECT_EQ(rewrite("在哪", {"我打算周六去车展", "嗯嗯"}).query, "车展在哪");
   EXPECT_EQ(rewrite("门票多少钱", {"我打算周六去车展", "嗯嗯"}).query, "车展门票多少钱");
   // A bare question before it is still read through the turns before the bare question.
   EXPECT_EQ(rewrite("最多能休几天", {"年假怎么申请", "需要提前几天", "好的"}).query, "年假申请最多能休几天");
