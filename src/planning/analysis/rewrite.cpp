@@ -512,6 +512,27 @@ std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
   return std::nullopt;
 }
 
+// 1h. "And you?" (你呢, 那您呢) turns the previous question to the one asked: the question with its
+// own addressee or speaker word (你是哪里人, 我周末干嘛) in the turn's place, else the turn's word in
+// front (周末一般干嘛 → 你周末一般干嘛). After the user's own statement (我是四川人) it asks whether
+// the statement holds of them (你是四川人吗). Else the turn stays: no topic glued to a pronoun.
+std::optional<Step> asked_back_step(const TurnView& t, std::string_view frag) {
+  const RewriteConfig& cfg = t.lex.config().rewrite;
+  const std::string_view who = trim_end(frag);
+  if (!listed(cfg.addressee_words, who)) return std::nullopt;
+  if (t.h.prev_is_question) {
+    const std::string_view q = trim_end(last_clause(t.h.prev_text));
+    std::size_t at = opening_word(q, cfg.addressee_words, t.reader);
+    if (at == 0) at = opening_word(q, cfg.speaker_words, t.reader);
+    return Step{join(std::string(who), q.substr(at)), "asked_back"};
+  }
+  const std::string_view said = trim_end(first_clause(t.h.window.front()));
+  if (const std::size_t at = opening_word(said, cfg.speaker_words, t.reader);
+      at > 0 && !question_like(said, t.h.prev_scan, t.lex.ids()))
+    return Step{join(std::string(who), said.substr(at)) + "吗", "asked_back:statement"};
+  return Step{std::string(t.question), "asked_back:none"};
+}
+
 // The event of a condition with its object back (请了 + 试用期能请病假吗 → 请了病假): a lone verb
 // opening it, 了, then no object of its own, where the previous question has that verb before a
 // noun phrase — which is what was taken, lent or exceeded. Else the body as it is.
@@ -769,6 +790,7 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   if (!h.topic()) return done({std::string(question), "no_antecedent"});
   bool asks_ne = false;
   const std::string_view frag = fragment_of(t, asks_ne);
+  if (auto s = asked_back_step(t, frag)) return done(std::move(*s));
   if (auto s = statement_reply_step(t, frag)) return done(std::move(*s));
   if (auto s = answer_step(t, frag, asks_ne)) return done(std::move(*s));
   if (auto s = sequence_step(t, frag, sources)) return done(std::move(*s));

@@ -520,6 +520,15 @@ TEST(RewriteRules, ABarePredicateEndingInAVerbGetsItsObject) {
   EXPECT_FALSE(has(asks.query, "谁审批流程")) << asks.query;
 }
 
+// "And you?" turns the previous question to the one asked, or asks whether the user's own
+// statement holds of them — never a topic glued to the pronoun (四川人你, 干你).
+TEST(RewriteRules, AndYouAsksThePreviousQuestionBack) {
+  EXPECT_EQ(rewrite("你呢", {"你是哪里人", "我是四川人"}).query, "你是哪里人");
+  EXPECT_EQ(rewrite("那你呢", {"你周末一般干嘛", "在家打游戏"}).query, "你周末一般干嘛");
+  EXPECT_EQ(rewrite("您呢", {"周末一般干嘛"}).query, "您周末一般干嘛");
+  EXPECT_EQ(rewrite("你呢", {"我是四川人"}).query, "你是四川人吗");
+}
+
 // A turn that is only social (好啊, 嗯嗯, 是的) names nothing a follow-up points back to: the turn
 // before it frames the follow-up.
 TEST(RewriteRules, ASocialTurnLeavesTheWindow) {
