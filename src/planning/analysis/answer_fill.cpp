@@ -44,6 +44,11 @@ std::optional<Slot> word_slot(std::string_view c, const std::vector<Token>& t, s
                               const std::vector<std::string>& slots) {
   for (std::size_t k = 0; k < t.size(); ++k) {
     if (!starts_with_any(t[k].text(c), slots)) continue;
+    // A word that asks for a place, a person or a time is the whole slot (你最想去哪里|旅游 → 我最
+    // 想去冰岛旅游); 什么 / 哪个 ask with the noun after them (什么电影).
+    constexpr std::string_view kWhole[] = {"哪里", "哪儿", "谁", "什么时候", "哪天", "几点"};
+    if (std::find(std::begin(kWhole), std::end(kWhole), t[k].text(c)) != std::end(kWhole))
+      return Slot{t[k].begin, t[k].end, std::string(answer)};
     std::size_t end = t.back().end;
     if (t.size() >= 2 && k + 2 == t.size() && t.back().single_han && !t[k].single_han)
       end = t.back().begin;
@@ -72,13 +77,14 @@ std::optional<std::string> fill_answer(std::string_view question, std::string_vi
   const std::vector<Token> t = segment_words(c);
   const std::size_t addressee = opening_word(c, cfg.addressee_words, reader);
   std::optional<Slot> slot = choice_slot(c, t, answer, cfg.alternative_markers);
+  const bool choice = slot.has_value();
   if (!slot && addressee) slot = word_slot(c, t, answer, cfg.answer_slots);
   if (!slot || slot->begin < addressee) return std::nullopt;
   // A modal ICU glued to the first alternative's verb (想|去 of 你想去食堂还是出去吃) frames the
   // choice, it is no part of it: 我想出去吃, not 我出去吃.
   const auto at = std::find_if(t.begin(), t.end(), [&](const Token& w) { return w.begin == slot->begin; });
-  if (at != t.end() && count_code_points(at->text(c)) == 2 && reader.of_function_chars(at->text(c)) &&
-      slot->use == answer) {
+  if (choice && at != t.end() && count_code_points(at->text(c)) == 2 &&
+      reader.of_function_chars(at->text(c)) && slot->use == answer) {
     std::size_t first_char = 0;
     next_code_point(at->text(c), first_char);
     slot->begin += first_char;

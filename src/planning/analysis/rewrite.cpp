@@ -263,6 +263,7 @@ std::optional<std::string> thing_of(const TurnView& t) {
     antecedent = spoken_object(newest, t.reader, /*with_verb=*/false);
   if (!antecedent && t.h.topic())
     antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, t.lex.ids());
+  if (antecedent) antecedent = std::string(without_count(*antecedent));
   return antecedent;
 }
 
@@ -702,8 +703,13 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
                 "ellipsis:time"};
     if (t.h.prev_is_question) return {join(std::string(frag), t.h.prev_text), "ellipsis:time"};
   }
-  // …with one run of content words (a clause of several runs has a frame of its own).
-  if (!predicate && !spans.empty() && (spans.size() == 1 || ascii_text(frag))) {
+  // …with one run of content words (a clause of several runs has a frame of its own). A word
+  // that only says what comes next (后来呢, 然后呢) takes no place of the previous question's.
+  bool next_only = false;
+  for (const CueHit& h : t.q.hits)
+    next_only = next_only || (h.list == ids.sequence_marker && h.begin <= frag_at &&
+                              h.end >= frag_at + trim_end(frag).size());
+  if (!predicate && !next_only && !spans.empty() && (spans.size() == 1 || ascii_text(frag))) {
     Placed p = fragment_in_place(t.h.prev, t.h.prev_text, *t.h.topic(), frag, spans, t.reader);
     if (p.no_place)
       return {GarbleCheck(sources, t.words).fallback(), p.how, "rewrite:fallback:no_place"};

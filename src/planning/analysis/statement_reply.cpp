@@ -25,8 +25,15 @@ std::optional<std::string_view> after_speaker(std::string_view text, const Phras
     const std::string_view w = t[i].text(text);
     return t[i].word && !t[i].single_han && !reader.is_function(w) && !reader.of_function_chars(w);
   };
+  // ICU glues the speaker to an adverb after it (我不|想去, 我也|…): still the speaker.
+  auto adverb = [](std::string_view rest) {
+    constexpr std::string_view kAdverbs = "不没也都还就又很最只才刚";
+    return rest.size() == 3 && kAdverbs.find(rest) != std::string_view::npos;
+  };
   for (const std::string& w : reader.lex().config().rewrite.speaker_words) {
-    if (!first.starts_with(w) || (first != w && !reader.of_function_chars(first))) continue;
+    if (!first.starts_with(w) ||
+        (first != w && !reader.of_function_chars(first) && !adverb(first.substr(w.size()))))
+      continue;
     const std::string_view rest = trim_start(text.substr(w.size()));
     if (rest.empty() || rest.starts_with("的")) return std::nullopt;  // 我的加班申请: an owner
     if (first == w && count_code_points(w) > 1 && t.size() > 2 && content(1) && content(2))
@@ -124,6 +131,14 @@ std::size_t after_count(std::string_view said, const std::vector<Token>& t, std:
 }
 
 }  // namespace
+
+std::string_view without_count(std::string_view phrase) {
+  const std::vector<Token> t = segment_words(phrase);
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (const std::size_t k = after_count(phrase, t, i, /*verb_too=*/false); k > i && k < t.size())
+      return phrase.substr(t[k].begin);
+  return phrase;
+}
 
 std::optional<std::string> spoken_object(std::string_view said, const PhraseReader& reader,
                                          bool with_verb, bool implied) {

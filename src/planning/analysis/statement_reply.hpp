@@ -39,4 +39,8 @@ std::optional<StatementReply> reply_to_statement(std::string_view said, bool sta
 std::optional<std::string> spoken_object(std::string_view said, const PhraseReader& reader,
                                          bool with_verb, bool implied = false);
 
+/// `phrase` from after its first count (一只猫 → 猫, 邻居家有两只狗 → 狗): what a pronoun stands for is
+/// the thing the count introduced, not how many or who has it.
+std::string_view without_count(std::string_view phrase);
+
 }  // namespace qaplan::internal

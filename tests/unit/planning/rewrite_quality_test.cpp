@@ -529,6 +529,18 @@ TEST(RewriteRules, AndYouAsksThePreviousQuestionBack) {
   EXPECT_EQ(rewrite("你呢", {"我是四川人"}).query, "你是四川人吗");
 }
 
+// Chit-chat shapes that came out garbled: the speaker ICU glues to an adverb (我不|想去), a where-
+// word that is the whole slot (哪里|旅游), a pronoun for a thing a count introduced (一只猫, 有两只
+// 狗), and "what happened next" put in the place of the previous question's object.
+TEST(RewriteRules, ChitChatShapesComeOutWhole) {
+  EXPECT_EQ(rewrite("为啥", {"我不想去上班了"}).query, "为啥不想去上班了");
+  EXPECT_EQ(rewrite("为什么呢", {"你最想去哪里旅游", "冰岛"}).query, "为什么最想去冰岛旅游");
+  EXPECT_EQ(rewrite("冰岛", {"你最想去哪里旅游"}).query, "我最想去冰岛旅游");
+  EXPECT_EQ(rewrite("它叫什么", {"我家新养了一只猫"}).query, "猫叫什么");
+  EXPECT_EQ(rewrite("它几岁了", {"邻居家有两只狗"}).query, "狗几岁了");
+  EXPECT_FALSE(has(rewrite("后来呢", {"你看过盗梦空间吗"}).query, "看过后来"));
+}
+
 // A turn that is only social (好啊, 嗯嗯, 是的) names nothing a follow-up points back to: the turn
 // before it frames the follow-up.
 TEST(RewriteRules, ASocialTurnLeavesTheWindow) {
