@@ -211,11 +211,13 @@ std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view
       noun = i + 2;  // 那|家|公司
     if (noun == 0) continue;
     const Token& n = t[noun];
-    // A word ICU does not know comes in one-character pieces (动|漫): the run is the noun.
+    // A word ICU does not know comes in one-character pieces (动|漫): the run is the noun — up to
+    // a verb right before a question word (那部|剧|叫|什么: 叫 asks, it is no piece of the noun).
     std::size_t last_piece = noun;
     while (n.single_han && last_piece + 1 < t.size() && t[last_piece + 1].single_han &&
            t[last_piece + 1].begin == t[last_piece].end &&
-           !function_words.contains(t[last_piece + 1].text(turn)))
+           !function_words.contains(t[last_piece + 1].text(turn)) &&
+           !(last_piece + 2 < t.size() && function_words.contains(t[last_piece + 2].text(turn))))
       ++last_piece;
     const std::string_view nw = turn.substr(n.begin, t[last_piece].end - n.begin);
     if (!n.word || n.ascii || n.begin != t[noun - 1].end || count_code_points(nw) > 2 ||

@@ -349,6 +349,7 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     if (person && !antecedent && t.h.topic())
       antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);
     if (!antecedent) return std::nullopt;
+    if (person) antecedent = std::string(without_count(*antecedent));  // 一个女生 → 女生
     // A demonstrative with its noun (这个模板, 这个假): the noun is the antecedent's head, and the
     // whole phrase takes the antecedent's place (供应商合同模板能改…, 休产假期间…).
     const std::size_t head = shared_head(*antecedent, t.text.substr(hit->end));

@@ -110,8 +110,8 @@ std::string doubted(std::string_view s, std::string_view turn, const PhraseReade
 
 // A count opening the object (一只|橘猫, 两|张|沙丘2的票, 两百|个|饺子): the token after it, else
 // `first`. The count says how many, not what: 它 and a bare predicate ask about the thing.
-std::size_t after_count(std::string_view said, const std::vector<Token>& t, std::size_t first,
-                        bool verb_too) {
+// A count with its numeral (一只, 两|张) opening at `first`: the token after it, else `first`.
+std::size_t after_numeral_count(std::string_view said, const std::vector<Token>& t, std::size_t first) {
   auto numeral = [](std::string_view w) { return !w.empty() && count_end(w, 0) == w.size(); };
   if (first >= t.size()) return first;
   const std::string_view w = t[first].text(said);
@@ -119,6 +119,14 @@ std::size_t after_count(std::string_view said, const std::vector<Token>& t, std:
   if (w.size() > last.size() && classifier(last) && numeral(w.substr(0, w.size() - last.size())))
     return first + 1;  // 一只
   if (numeral(w) && first + 1 < t.size() && classifier(t[first + 1].text(said))) return first + 2;
+  return first;
+}
+
+std::size_t after_count(std::string_view said, const std::vector<Token>& t, std::size_t first,
+                        bool verb_too) {
+  if (const std::size_t k = after_numeral_count(said, t, first); k > first) return k;
+  if (first >= t.size()) return first;
+  const std::string_view w = t[first].text(said);
   // A classifier alone after a verb counts one (买了|个|手机). `verb_too`: a verb opening the run
   // goes with it (买|个|ipad → ipad); a determiner does not (这|个, 每|个: pointed at, not counted).
   if (classifier(w) && first > 0 && (t[first - 1].single_han || t[first - 1].text(said).ends_with("了")))
@@ -135,7 +143,7 @@ std::size_t after_count(std::string_view said, const std::vector<Token>& t, std:
 std::string_view without_count(std::string_view phrase) {
   const std::vector<Token> t = segment_words(phrase);
   for (std::size_t i = 0; i < t.size(); ++i)
-    if (const std::size_t k = after_count(phrase, t, i, /*verb_too=*/false); k > i && k < t.size())
+    if (const std::size_t k = after_numeral_count(phrase, t, i); k > i && k < t.size())
       return phrase.substr(t[k].begin);
   return phrase;
 }

@@ -539,6 +539,10 @@ TEST(RewriteRules, ChitChatShapesComeOutWhole) {
   EXPECT_EQ(rewrite("它叫什么", {"我家新养了一只猫"}).query, "猫叫什么");
   EXPECT_EQ(rewrite("它几岁了", {"邻居家有两只狗"}).query, "狗几岁了");
   EXPECT_FALSE(has(rewrite("后来呢", {"你看过盗梦空间吗"}).query, "看过后来"));
+  // A verb before a question word is no piece of the noun a demonstrative points at (那部|剧|叫|
+  // 什么 lost 叫); a person a count introduced is the person (一个女生 → 女生).
+  EXPECT_EQ(rewrite("那部剧叫什么", {"胡歌最近拍了一部新剧"}).query, "新剧叫什么");
+  EXPECT_EQ(rewrite("她是谁", {"刚看到一个视频，一个女生唱歌特别好听"}).query, "女生是谁");
 }
 
 // A turn that is only social (好啊, 嗯嗯, 是的) names nothing a follow-up points back to: the turn
