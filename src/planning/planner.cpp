@@ -260,7 +260,8 @@ Result<std::vector<NormalizedQuery>> normalize_history(const std::vector<std::st
   std::vector<NormalizedQuery> history;
   history.reserve(turns.size());
   for (std::size_t i = 0; i < turns.size(); ++i) {
-    auto h = internal::normalize_question(turns[i], input, "history[" + std::to_string(i) + "]");
+    auto h = internal::normalize_question(turns[i], input, "history[" + std::to_string(i) + "]",
+                                          /*space_breaks_clause=*/true);
     if (!h.ok()) return std::move(h).error();
     history.push_back(std::move(h).value());
   }

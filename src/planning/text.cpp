@@ -39,7 +39,7 @@ int count_query_units(std::string_view s) noexcept {
 }
 
 Result<NormalizedQuery> normalize_question(std::string_view raw, const InputConfig& limits,
-                                           std::string_view what) {
+                                           std::string_view what, bool space_breaks_clause) {
   const std::string field(what);
   // Validate and count code points before anything touches the text: the limit is on the raw
   // input so NFKC expansion (e.g. ㍿ → 株式会社) cannot push a question over or under it.
@@ -83,6 +83,7 @@ Result<NormalizedQuery> normalize_question(std::string_view raw, const InputConf
     }
     const bool han = is_han(cp);
     if (pending_space && !(prev_han && han)) normalized[out++] = ' ';
+    else if (pending_space && space_breaks_clause) normalized[out++] = ',';
     pending_space = false;
     for (std::size_t k = b; k < i; ++k) normalized[out++] = normalized[k];  // out <= b
     prev_han = han;

@@ -17,8 +17,11 @@ namespace qaplan::internal {
 /// Validates and normalizes. Errors (kInvalidInput): invalid UTF-8 (byte offset named), more
 /// than `limits.max_question_chars` code points in the RAW input (checked before normalization),
 /// empty or whitespace-only. `what` names the field in messages ("question", "history[2]").
+/// A space between two Han characters is dropped (年假 怎么申请), or with `space_breaks_clause`
+/// (history turns, where chat writes a space for a comma: 火锅吧 好久没吃了) becomes ",".
 QAPLAN_API Result<NormalizedQuery> normalize_question(std::string_view raw, const InputConfig& limits,
-                                           std::string_view what = "question");
+                                           std::string_view what = "question",
+                                           bool space_breaks_clause = false);
 
 /// "Query units" for the short-query rule: each Han character counts 1, each maximal run of
 /// other letters and digits (ASCII, accented Latin, Cyrillic, Hangul …) counts 1, everything else

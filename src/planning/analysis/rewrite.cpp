@@ -16,6 +16,7 @@
 #include "planning/analysis/rewrite_check.hpp"
 #include "planning/analysis/segment.hpp"
 #include "planning/analysis/statement_reply.hpp"
+#include "planning/analysis/time_expr.hpp"
 
 namespace qaplan::internal {
 
@@ -367,6 +368,15 @@ std::optional<Step> pronoun_step(const TurnView& t) {
   return std::nullopt;
 }
 
+// What a short answer says in its first clause, without a closing particle (火锅吧 好久没吃了 →
+// 火锅; 骑行 每周都骑 → 骑行).
+std::string_view answer_of(std::string_view turn) {
+  std::string_view a = trim_end(first_clause(turn));
+  for (std::string_view particle : {"吧", "呗", "啊", "呀", "哦"})
+    if (a.ends_with(particle) && a.size() > particle.size()) a.remove_suffix(particle.size());
+  return a;
+}
+
 // 1a. A reply to the statement the newest turn made (我不打篮球了 + 为什么, + 我也是, + 真的吗):
 // built from that statement (statement_reply.hpp).
 std::optional<Step> statement_reply_step(const TurnView& t, std::string_view frag) {
@@ -377,9 +387,9 @@ std::optional<Step> statement_reply_step(const TurnView& t, std::string_view fra
   // a statement already.
   std::optional<std::string> answered;
   if (statement && t.h.prev_is_question && t.h.window.size() > 1 &&
-      t.h.prev_at == 1 && names_only(newest) &&
+      t.h.prev_at == 1 && names_only(answer_of(newest)) &&
       !opening_word(newest, t.lex.config().rewrite.speaker_words, t.reader))
-    answered = fill_answer(t.h.prev, newest, t.reader);
+    answered = fill_answer(t.h.prev, answer_of(newest), t.reader);
   auto reply = reply_to_statement(answered ? *answered : newest, statement, frag, t.reader);
   if (!reply) return std::nullopt;
   return Step{std::move(reply->text), reply->reason};
@@ -468,6 +478,23 @@ std::optional<Step> more_of_step(const TurnView& t) {
   return Step{std::string(asked.substr(0, t.h.subject_end)) + "还" + std::string(rest), "more_of_question"};
 }
 
+// True when every character of `w` is an adverb of degree, time or negation (还没, 刚, 也).
+bool adverbs_only(std::string_view w) {
+  constexpr std::string_view kAdverbs = "不没也都还就又很最只才刚再一直总";
+  if (w.empty() || w.size() % 3 != 0) return false;
+  for (std::size_t i = 0; i < w.size(); i += 3)
+    if (kAdverbs.find(w.substr(i, 3)) == std::string_view::npos) return false;
+  return true;
+}
+
+// True when `text` opens with a word that says when (下个月底, 周末, 明天下午).
+bool opens_with_time_word(std::string_view text) {
+  for (const TimeWord& w : time_words())
+    if (text.starts_with(w.text)) return true;
+  const std::vector<Token> t = words_of(text);
+  return !t.empty() && temporal(t.front().text(text));
+}
+
 // 1g. A bare predicate ending in a verb of the frame (我也喜欢 after 你喜欢吃火锅吗; 为什么喜欢 after
 // 你最喜欢什么电影 + 泰坦尼克; 怎么去 after 周末想去故宫) asks about what the verb took there: that
 // object after the turn, whose own words stay. After a short answer to a question put to the user
@@ -477,19 +504,33 @@ std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
   std::string_view body = trim_end(frag);
   for (std::string_view particle : {"呢", "吗", "啊", "呀"})
     if (body.ends_with(particle)) body.remove_suffix(particle.size());
-  const std::vector<Token> w = words_of(body);
+  std::vector<Token> w = words_of(body);
+  // An aspect after the verb (吃|过, 看了) stays in the turn; the verb is matched without it.
+  const auto is_aspect = [](std::string_view x) { return x == "过" || x == "了" || x == "完"; };
+  if (w.size() >= 2 && is_aspect(w.back().text(body))) w.pop_back();
   if (w.empty() || !w.back().word || w.back().ascii) return std::nullopt;
   // The verb may be a function word of the topic reader (喜欢, 去, 想: never a topic), not a
   // question word or a particle.
-  const std::string_view verb = w.back().text(body);
+  std::string_view verb = w.back().text(body);
+  for (std::string_view aspect : {"过", "了", "完"})
+    if (verb.size() > aspect.size() && verb.ends_with(aspect)) verb.remove_suffix(aspect.size());
   std::vector<CueHit> asks;
   t.lex.question_word_hits(verb, asks);
   if (!asks.empty() || verb == "了" || verb == "的" || verb == "吧") return std::nullopt;
-  for (const Span& sp : t.reader.spans(body))
-    if (sp.begin < w.back().begin) return std::nullopt;  // the turn names a thing of its own
+  // The turn names no thing of its own: before the verb only function words, its subject and
+  // adverbs (我还没|看, 上周刚|吃过, 为什么|喜欢).
+  const std::string_view subject_free = after_speaker(body, t.reader).value_or(body);
+  for (const Token& x : w) {
+    if (x.begin >= w.back().begin || x.begin < body.size() - subject_free.size()) continue;
+    const std::string_view xs = x.text(body);
+    if (x.word && !t.reader.is_function(xs) && !t.reader.of_function_chars(xs) && !temporal(xs) &&
+        !adverbs_only(xs))
+      return std::nullopt;
+  }
   std::string frame(first_clause(t.h.prev_is_question ? t.h.prev_text : t.h.window.front()));
   if (t.h.prev_is_question && t.h.prev_at == 1)
-    if (auto filled = fill_answer(t.h.prev, t.h.window.front(), t.reader)) frame = std::move(*filled);
+    if (auto filled = fill_answer(t.h.prev, answer_of(t.h.window.front()), t.reader))
+      frame = std::move(*filled);
   const std::vector<Token> f = words_of(frame);
   for (std::size_t i = 0; i + 1 < f.size(); ++i) {
     // ICU glues a one-character verb to its modal or its own verb (想去|故宫): the verb may end
@@ -501,15 +542,22 @@ std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
     else if (one && word.starts_with(verb)) from = f[i].begin + verb.size();
     else continue;
     std::string_view object = trim_end(std::string_view(frame).substr(from));
+    for (std::string_view aspect : {"过", "了", "着"})  // 看过|奥本海默
+      if (object.starts_with(aspect)) object.remove_prefix(aspect.size());
     for (std::string_view particle : {"吗", "呢", "吧", "啊", "呀"})
       if (object.ends_with(particle)) object.remove_suffix(particle.size());
     const std::string_view head = f[i + 1].text(frame);
-    if (object.empty() || !f[i + 1].word || head == "了" || head == "的" ||
-        t.reader.spans(object).empty())
-      return std::nullopt;
+    if (object.empty() || !f[i + 1].word || head == "了" || head == "的") return std::nullopt;
     t.lex.question_word_hits(object, asks);
-    if (!asks.empty()) return std::nullopt;
-    return Step{join(std::string(body), object), "verb_object"};
+    if (asks.empty())
+      return t.reader.spans(object).empty() ? std::nullopt
+                                            : std::optional(Step{join(std::string(body), object), "verb_object"});
+    // The object asked for (晚上想吃|啥) was answered by the newest turn (火锅吧): the answer.
+    const std::string_view answer = answer_of(t.h.window.front());
+    if (asks.front().begin == 0 && t.h.prev_is_question && t.h.prev_at == 1 && !answer.empty() &&
+        count_code_points(answer) <= 8 && !t.reader.spans(answer).empty())
+      return Step{join(std::string(body), answer), "verb_object:answer"};
+    return std::nullopt;
   }
   return std::nullopt;
 }
@@ -520,14 +568,18 @@ std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
 // the statement holds of them (你是四川人吗). Else the turn stays: no topic glued to a pronoun.
 std::optional<Step> asked_back_step(const TurnView& t, std::string_view frag) {
   const RewriteConfig& cfg = t.lex.config().rewrite;
-  const std::string_view who = trim_end(frag);
+  // The user may answer first and then ask back (我湖南的 你呢): the answer stays in front.
+  const std::string_view who = trim_end(last_clause(frag));
   if (!listed(cfg.addressee_words, who)) return std::nullopt;
+  const std::string said_first(trim_end(frag.substr(0, frag.size() - last_clause(frag).size())));
+  auto with_own = [&](std::string asked) { return said_first.empty() ? asked : said_first + " " + asked; };
   if (t.h.prev_is_question) {
     const std::string_view q = trim_end(last_clause(t.h.prev_text));
     std::size_t at = opening_word(q, cfg.addressee_words, t.reader);
     if (at == 0) at = opening_word(q, cfg.speaker_words, t.reader);
-    return Step{join(std::string(who), q.substr(at)), "asked_back"};
+    return Step{with_own(join(std::string(who), q.substr(at))), "asked_back"};
   }
+  if (!said_first.empty()) return std::nullopt;
   const std::string_view said = trim_end(first_clause(t.h.window.front()));
   if (const std::size_t at = opening_word(said, cfg.speaker_words, t.reader);
       at > 0 && !question_like(said, t.h.prev_scan, t.lex.ids()))
@@ -683,7 +735,8 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   const std::vector<Span> spans = t.reader.spans(frag);
   // A question word of the fragment itself (not of a marker: how about …).
   const std::size_t frag_at = static_cast<std::size_t>(frag.data() - t.question.data());
-  bool predicate = a_not_a(frag);
+  // V不 / V没 closing the turn asks yes or no (好看不, 去了没) as 吗 does.
+  bool predicate = a_not_a(frag) || trim_end(frag).ends_with("不") || trim_end(frag).ends_with("没");
   for (const CueHit& h : t.q.hits)
     predicate = predicate || (h.list == ids.question_word && h.begin >= frag_at &&
                               h.end <= frag_at + frag.size());
@@ -710,7 +763,13 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   for (const CueHit& h : t.q.hits)
     next_only = next_only || (h.list == ids.sequence_marker && h.begin <= frag_at &&
                               h.end >= frag_at + trim_end(frag).size());
-  if (!predicate && !next_only && !spans.empty() && (spans.size() == 1 || ascii_text(frag))) {
+  // A turn opening with its own subject (我还没看, 我也想学) is a clause, not a fragment: nothing of
+  // it goes into the previous question's place.
+  const RewriteConfig& rw = t.lex.config().rewrite;
+  const bool own_subject = after_speaker(frag, t.reader).has_value() ||
+                           opening_word(frag, rw.addressee_words, t.reader) > 0;
+  if (!predicate && !next_only && !own_subject && !spans.empty() &&
+      (spans.size() == 1 || ascii_text(frag))) {
     Placed p = fragment_in_place(t.h.prev, t.h.prev_text, *t.h.topic(), frag, spans, t.reader);
     if (p.no_place)
       return {GarbleCheck(sources, t.words).fallback(), p.how, "rewrite:fallback:no_place"};
@@ -721,6 +780,14 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // question continues.
   if (std::string_view(t.question).find(t.r.topic_anchor) != std::string_view::npos)
     return {std::string(t.question), "has_topic"};
+  // After a short answer to a question word's question (你最近在看啥剧 + 繁花 + 好看不) the answer
+  // is what the predicate asks about, not the question's topic.
+  // A value (九点, 三千五, 下个月底) answers how much or when: no topic.
+  if (t.h.prev_is_question && t.h.prev_at == 1 && !bare_why(frag))
+    if (auto thing = answered_thing(t.h.window.front(), t.h.prev, t.reader);
+        thing && t.question.find(*thing) == std::string_view::npos && count_end(*thing, 0) == 0 &&
+        !opens_with_time_word(*thing))
+      return {join(*thing, frag), "answer_topic"};
   // After the user's own statement (我最近在玩艾尔登法环 + 难吗) the predicate asks about what it
   // said the user does: its object, not its frame. A predicate that asks who, where or what
   // (最近在听晴天 + 谁唱的) asks about the thing, not the activity (学吉他 + 难不难).

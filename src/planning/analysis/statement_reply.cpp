@@ -13,6 +13,8 @@ namespace {
 // 比 opening a turn compares (intent rule follow_up_comparison_open; 比较 is one word, not 比).
 constexpr std::string_view kThan = "比";
 
+}  // namespace
+
 // `text` without the speaker it opens with (我 of 我不打篮球了; ICU glues 我 to a function word: 我是,
 // 我把): the rest, or nullopt when the text opens otherwise (我国 is a noun), nothing follows, or
 // a plural speaker only owns the subject (我们部门周五要团建: two content words of two or more
@@ -28,7 +30,10 @@ std::optional<std::string_view> after_speaker(std::string_view text, const Phras
   // ICU glues the speaker to an adverb after it (我不|想去, 我也|…): still the speaker.
   auto adverb = [](std::string_view rest) {
     constexpr std::string_view kAdverbs = "不没也都还就又很最只才刚";
-    return rest.size() == 3 && kAdverbs.find(rest) != std::string_view::npos;
+    if (rest.empty() || rest.size() % 3 != 0) return false;
+    for (std::size_t i = 0; i < rest.size(); i += 3)
+      if (kAdverbs.find(rest.substr(i, 3)) == std::string_view::npos) return false;
+    return true;
   };
   for (const std::string& w : reader.lex().config().rewrite.speaker_words) {
     if (!first.starts_with(w) ||
@@ -42,6 +47,8 @@ std::optional<std::string_view> after_speaker(std::string_view text, const Phras
   }
   return std::nullopt;
 }
+
+namespace {
 
 // `text` from where a first-person statement with its speaker left out starts its predicate
 // (最近|在看三体, 周末|想去故宫, 养了一只橘猫): after words that only say when, a word opening with

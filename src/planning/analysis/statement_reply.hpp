@@ -28,6 +28,10 @@ struct StatementReply {
 std::optional<StatementReply> reply_to_statement(std::string_view said, bool statement,
                                                  std::string_view turn, const PhraseReader& reader);
 
+/// `text` without the speaker it opens with (我 of 我不打篮球了, glued or not: 我不|想去, 我还没|看),
+/// or nullopt when it opens otherwise (我国 is a noun; 我们部门… only owns the subject).
+std::optional<std::string_view> after_speaker(std::string_view text, const PhraseReader& reader);
+
 /// What a statement in the first person is about (我最近在玩艾尔登法环 → 艾尔登法环, 我打算周末去漫展
 /// → 漫展): the last noun phrase of the speaker's clause, with what 的 links to it (漫长的季节) and
 /// without a verb after the progressive 在; `with_verb`, a one-character verb right before an

@@ -131,8 +131,9 @@ std::vector<nlohmann::json> jsonl(const std::filesystem::path& p) {
 
 TEST(GarbleGate, NoRewriteOfTheOwnSetsIsGarbled) {
   Gate g;
-  for (const auto& j : jsonl(test::source_dir() / "tests" / "data" / "followups.jsonl"))
-    g.run(j.at("question"), j.at("history"));
+  for (const char* file : {"followups.jsonl", "followups_open.jsonl", "followups_chat.jsonl"})
+    for (const auto& j : jsonl(test::source_dir() / "tests" / "data" / file))
+      g.run(j.at("question"), j.at("history"));
   for (const auto& j : jsonl(test::source_dir() / "eval_sets" / "router" / "followups_dev.jsonl"))
     g.run(j.at("text"), {j.at("previous").get<std::string>()});
   std::printf("own sets: %d follow-ups rewritten, %d fell back, %d garbled\n", g.n, g.fallbacks, g.garbled);

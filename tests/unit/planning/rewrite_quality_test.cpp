@@ -154,6 +154,19 @@ TEST(RewriteQuality, OpenDomainSetMeetsItsFloors) {
   EXPECT_GE(double(plain.first) / plain.second, 0.8) << "self-contained questions kept as typed";
 }
 
+// Casual chat (tests/data/followups_chat.jsonl, 200 samples written for this set in the style of
+// public open-domain rewrite corpora — chat typed with spaces for commas, subjects and objects left
+// out, "and you?" after one's own answer; every row a dev row: it is for finding garbled shapes,
+// not a held-out score). Floors a little under what it measures (docs/rewrite.md).
+TEST(RewriteQuality, ChatDevSetMeetsItsFloors) {
+  const auto m = measure(/*model_on=*/true, "followups_chat.jsonl");
+  print("chat", m);
+  ASSERT_EQ(m.at("all").n, 200);
+  const Tally& dev = m.at("dev");
+  EXPECT_GE(dev.exact(), 0.23);
+  EXPECT_GE(dev.recall(), 0.90);
+}
+
 // The router data's topic switches (an own question that names a source, after an own question on
 // another source; eval_sets/router/topic_switches.jsonl), test split: planned standalone ≥ 98 %.
 TEST(RewriteQuality, RouterTopicSwitchesStayStandalone) {
@@ -543,6 +556,18 @@ TEST(RewriteRules, ChitChatShapesComeOutWhole) {
   // 什么 lost 叫); a person a count introduced is the person (一个女生 → 女生).
   EXPECT_EQ(rewrite("那部剧叫什么", {"胡歌最近拍了一部新剧"}).query, "新剧叫什么");
   EXPECT_EQ(rewrite("她是谁", {"刚看到一个视频，一个女生唱歌特别好听"}).query, "女生是谁");
+}
+
+// After a short answer to a question word's question the answer is what a bare predicate asks
+// about — not a value (九点, 三千五) that answered how much or when; a turn with its own subject
+// (我还没看) is a clause, never spliced into the previous question; chat's space between clauses
+// in a history turn breaks them (火锅吧 好久没吃了 answers 火锅).
+TEST(RewriteRules, AnAnswerIsWhatTheNextPredicateAsksAbout) {
+  EXPECT_EQ(rewrite("好看不", {"你最近在看啥剧", "繁花"}).query, "繁花好看不");
+  EXPECT_FALSE(has(rewrite("扣钱吗", {"上班几点打卡", "九点"}).query, "九点扣钱吗"));
+  EXPECT_EQ(rewrite("我还没看", {"你看过奥本海默吗", "看了 三个小时有点长"}).query, "我还没看奥本海默");
+  EXPECT_EQ(rewrite("上周刚吃过", {"晚上想吃啥", "火锅吧 好久没吃了"}).query, "上周刚吃过火锅");
+  EXPECT_EQ(rewrite("我也是", {"你喜欢啥运动", "骑行 每周都骑"}).query, "我也喜欢骑行");
 }
 
 // A turn that is only social (好啊, 嗯嗯, 是的) names nothing a follow-up points back to: the turn
