@@ -37,6 +37,17 @@ TEST(Text, SpacesBetweenHanCharactersAreRemoved) {
   EXPECT_EQ(norm("超过 5000 需要"), "超过 5000 需要");  // Han–ASCII boundaries keep one space
 }
 
+// A history turn is chat: a space between two Han characters is where writing puts a comma.
+TEST(Text, AHistoryTurnsSpaceBetweenHanCharactersBreaksAClause) {
+  const auto h = normalize_question("火锅吧  好久没吃了", qaplan::InputConfig{}, "history[0]",
+                                    /*space_breaks_clause=*/true);
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(h->text, "火锅吧,好久没吃了");
+  const auto mixed = normalize_question("超过 5000 需要", qaplan::InputConfig{}, "history[0]", true);
+  ASSERT_TRUE(mixed.ok());
+  EXPECT_EQ(mixed->text, "超过 5000 需要");
+}
+
 TEST(Text, ControlCharactersActAsWhitespace) {
   EXPECT_EQ(norm(std::string("a\0b", 3)), "a b");
   EXPECT_EQ(norm("年假\x01怎么\x7f申请"), "年假怎么申请");
