@@ -313,9 +313,11 @@ std::optional<std::string> act_of(const TurnView& t, const CueHit& pronoun) {
   if (!q || q->end > prev.size()) return std::nullopt;
   std::string_view before = trim_end(prev.substr(0, q->begin));
   // A modal before the question word (…会|怎样) asks; it is no part of the event.
-  for (std::vector<Token> w = words_of(before); !w.empty() && t.reader.is_function(w.back().text(before));
-       w = words_of(before))
+  // Its words are dropped from the one reading (a shorter text read again costs a word break).
+  for (std::vector<Token> w = words_of(before); !w.empty() && t.reader.is_function(w.back().text(before));) {
     before = trim_end(before.substr(0, w.back().begin));
+    while (!w.empty() && w.back().end > before.size()) w.pop_back();
+  }
   const std::string_view after = trim_end(prev.substr(q->end));
   const std::vector<Token> tail = words_of(after);
   if (tail.size() == 1 && tail[0].word && count_code_points(after) >= 2) {
@@ -501,10 +503,16 @@ bool opens_with_time_word(std::string_view text) {
 // the frame is the question with the answer in its slot. The object must name something and ask
 // nothing (报销审批流程是什么 + 谁审批: 流程是什么 is no object).
 std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
-  std::string_view body = trim_end(frag);
+  // The turn's own words (read before: no new word break); a closing particle (呢, 吗) is no
+  // part of the predicate.
+  const std::string_view turn = trim_end(frag);
+  std::vector<Token> w = words_of(turn);
+  std::string_view body = turn;
   for (std::string_view particle : {"呢", "吗", "啊", "呀"})
-    if (body.ends_with(particle)) body.remove_suffix(particle.size());
-  std::vector<Token> w = words_of(body);
+    if (!w.empty() && w.back().text(turn) == particle) {
+      body = turn.substr(0, w.back().begin);
+      w.pop_back();
+    }
   // An aspect after the verb (吃|过, 看了) stays in the turn; the verb is matched without it.
   const auto is_aspect = [](std::string_view x) { return x == "过" || x == "了" || x == "完"; };
   if (w.size() >= 2 && is_aspect(w.back().text(body))) w.pop_back();
@@ -519,9 +527,9 @@ std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
   if (!asks.empty() || verb == "了" || verb == "的" || verb == "吧") return std::nullopt;
   // The turn names no thing of its own: before the verb only function words, its subject and
   // adverbs (我还没|看, 上周刚|吃过, 为什么|喜欢).
-  const std::string_view subject_free = after_speaker(body, t.reader).value_or(body);
+  const std::size_t subject_end = turn.size() - after_speaker(turn, t.reader).value_or(turn).size();
   for (const Token& x : w) {
-    if (x.begin >= w.back().begin || x.begin < body.size() - subject_free.size()) continue;
+    if (x.begin >= w.back().begin || x.begin < subject_end) continue;
     const std::string_view xs = x.text(body);
     if (x.word && !t.reader.is_function(xs) && !t.reader.of_function_chars(xs) && !temporal(xs) &&
         !adverbs_only(xs))

@@ -150,6 +150,7 @@ void join_terms(std::string_view text, const WordTerms& terms, std::vector<Token
 // its topic and the garble check; the turn and its fragment): the last few results per thread
 // are kept, so ICU's dictionary break runs once per text.
 std::vector<Token> segment_words(std::string_view text) {
+  if (text.empty()) return {};
   constexpr std::size_t kKept = 8;
   struct Kept {
     std::string text;
