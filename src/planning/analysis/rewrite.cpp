@@ -455,10 +455,24 @@ bool asks_wh(const ScannedQuery& q, std::string_view text, const LexiconIds& ids
 // 1e. A bare why (为什么, 为啥) after a yes-or-no question (试用期不能请年假吗, 年假可以跨年吗) asks why
 // of what that question proposed: the why in front of it, its particle gone (为什么试用期不能请
 // 年假). A question word's topic alone would drop its negation or modal (试用期不能年假).
+std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag);
+
 std::optional<Step> why_of_yes_no_step(const TurnView& t, std::string_view frag) {
   if (!bare_why(frag) || !t.h.prev_is_question ||
       asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
     return std::nullopt;
+  // After an answer (你喜欢逛街吗 + 不喜欢) why asks about what the answer said — its first clause
+  // that is no echo of the question (去过 | 不太喜欢) — with the verb's object from the question
+  // (为啥不喜欢逛街). No such object: why of the question, as below.
+  if (t.h.prev_at == 1) {
+    const std::string_view answer = t.h.window.front();
+    std::string_view said = trim_end(first_clause(answer));
+    if (t.h.prev.find(said) != std::string_view::npos && said.size() < answer.size())
+      said = trim_end(first_clause(trim_start(answer.substr(said.size() + 1))));
+    const std::string why = std::string(trim_end(frag)) + std::string(said);
+    if (!said.empty())
+      if (auto s = verb_object_step(t, why)) return Step{std::move(s->text), "why_of_answer"};
+  }
   std::string_view asked = trim_end(t.h.prev_text);
   for (std::string_view particle : {"吗", "嘛"})
     if (asked.ends_with(particle)) asked.remove_suffix(particle.size());
@@ -528,8 +542,13 @@ std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
   // The turn names no thing of its own: before the verb only function words, its subject and
   // adverbs (我还没|看, 上周刚|吃过, 为什么|喜欢).
   const std::size_t subject_end = turn.size() - after_speaker(turn, t.reader).value_or(turn).size();
+  std::vector<CueHit> asking;  // the turn's question words (ICU may cut them: 为|啥)
+  t.lex.question_word_hits(turn, asking);
   for (const Token& x : w) {
     if (x.begin >= w.back().begin || x.begin < subject_end) continue;
+    if (std::any_of(asking.begin(), asking.end(),
+                    [&](const CueHit& h) { return h.begin <= x.begin && x.end <= h.end; }))
+      continue;
     const std::string_view xs = x.text(body);
     if (x.word && !t.reader.is_function(xs) && !t.reader.of_function_chars(xs) && !temporal(xs) &&
         !adverbs_only(xs))

@@ -568,6 +568,10 @@ TEST(RewriteRules, AnAnswerIsWhatTheNextPredicateAsksAbout) {
   EXPECT_EQ(rewrite("我还没看", {"你看过奥本海默吗", "看了 三个小时有点长"}).query, "我还没看奥本海默");
   EXPECT_EQ(rewrite("上周刚吃过", {"晚上想吃啥", "火锅吧 好久没吃了"}).query, "上周刚吃过火锅");
   EXPECT_EQ(rewrite("我也是", {"你喜欢啥运动", "骑行 每周都骑"}).query, "我也喜欢骑行");
+  // Why after an answer to a yes-or-no question asks why of the answer, with the question's
+  // object (为|啥 is cut by ICU, still a question word); with no such object, why of the question.
+  EXPECT_EQ(rewrite("为啥", {"你喜欢逛街吗", "不喜欢"}).query, "为啥不喜欢逛街");
+  EXPECT_EQ(rewrite("为什么", {"年假可以跨年吗"}).query, "为什么年假可以跨年");
 }
 
 // A turn that is only social (好啊, 嗯嗯, 是的) names nothing a follow-up points back to: the turn
