@@ -596,17 +596,33 @@ std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
 std::optional<Step> asked_back_step(const TurnView& t, std::string_view frag) {
   const RewriteConfig& cfg = t.lex.config().rewrite;
   // The user may answer first and then ask back (我湖南的 你呢): the answer stays in front.
+  // 你妈呢 / 你男朋友呢 after a question to the user asks it of them: in the addressee's place.
   const std::string_view who = trim_end(last_clause(frag));
-  if (!listed(cfg.addressee_words, who)) return std::nullopt;
+  const bool bare = listed(cfg.addressee_words, who);
+  if (!bare && opening_word(who, cfg.addressee_words, t.reader) == 0) return std::nullopt;
   const std::string said_first(trim_end(frag.substr(0, frag.size() - last_clause(frag).size())));
   auto with_own = [&](std::string asked) { return said_first.empty() ? asked : said_first + " " + asked; };
   if (t.h.prev_is_question) {
     const std::string_view q = trim_end(last_clause(t.h.prev_text));
     std::size_t at = opening_word(q, cfg.addressee_words, t.reader);
     if (at == 0) at = opening_word(q, cfg.speaker_words, t.reader);
+    if (!bare && at == 0) return std::nullopt;
+    // One person for another (你爸 → 你妈, not 你妈爸); a place or a thing after the owner
+    // modifies the question's noun (你们宿舍 → 你们隔壁宿舍).
+    if (!bare) {
+      const std::vector<Token> qw = words_of(q);
+      const std::size_t own = opening_word(who, cfg.addressee_words, t.reader);
+      const auto next = std::find_if(qw.begin(), qw.end(), [&](const Token& x) { return x.begin >= at; });
+      // A kin word alone (爸, 姐) is a person too: a person noun's last morpheme (person_heads).
+      auto person = [&](std::string_view w) {
+        return names_a_person(w, t.reader) || listed(cfg.person_heads, w);
+      };
+      if (next != qw.end() && next->begin == at && person(next->text(q)) && person(who.substr(own)))
+        at = next->end;
+    }
     return Step{with_own(join(std::string(who), q.substr(at))), "asked_back"};
   }
-  if (!said_first.empty()) return std::nullopt;
+  if (!said_first.empty() || !bare) return std::nullopt;
   const std::string_view said = trim_end(first_clause(t.h.window.front()));
   if (const std::size_t at = opening_word(said, cfg.speaker_words, t.reader);
       at > 0 && !question_like(said, t.h.prev_scan, t.lex.ids()))
@@ -791,10 +807,10 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     next_only = next_only || (h.list == ids.sequence_marker && h.begin <= frag_at &&
                               h.end >= frag_at + trim_end(frag).size());
   // A turn opening with its own subject (我还没看, 我也想学) is a clause, not a fragment: nothing of
-  // it goes into the previous question's place.
+  // it goes into the previous question's place. With 呢 it asks "what about" (你妈呢, 那你们隔壁呢).
   const RewriteConfig& rw = t.lex.config().rewrite;
-  const bool own_subject = after_speaker(frag, t.reader).has_value() ||
-                           opening_word(frag, rw.addressee_words, t.reader) > 0;
+  const bool own_subject = !asks_ne && (after_speaker(frag, t.reader).has_value() ||
+                                        opening_word(frag, rw.addressee_words, t.reader) > 0);
   if (!predicate && !next_only && !own_subject && !spans.empty() &&
       (spans.size() == 1 || ascii_text(frag))) {
     Placed p = fragment_in_place(t.h.prev, t.h.prev_text, *t.h.topic(), frag, spans, t.reader);

@@ -540,6 +540,11 @@ TEST(RewriteRules, AndYouAsksThePreviousQuestionBack) {
   EXPECT_EQ(rewrite("那你呢", {"你周末一般干嘛", "在家打游戏"}).query, "你周末一般干嘛");
   EXPECT_EQ(rewrite("您呢", {"周末一般干嘛"}).query, "您周末一般干嘛");
   EXPECT_EQ(rewrite("你呢", {"我是四川人"}).query, "你是四川人吗");
+  // Someone of the addressee's (你妈呢, 你男朋友呢) takes the addressee's place — one person for
+  // another (你爸 → 你妈), a place modifying the question's noun (你们宿舍 → 你们隔壁宿舍).
+  EXPECT_EQ(rewrite("你男朋友呢", {"你最喜欢哪种水果", "芒果 又甜又香"}).query, "你男朋友最喜欢哪种水果");
+  EXPECT_EQ(rewrite("你妈呢", {"你爸爱看什么节目", "新闻联播"}).query, "你妈爱看什么节目");
+  EXPECT_EQ(rewrite("那你们隔壁呢", {"你们宿舍几个人", "四个人"}).query, "你们隔壁宿舍几个人");
 }
 
 // Chit-chat shapes that came out garbled: the speaker ICU glues to an adverb (我不|想去), a where-
