@@ -55,8 +55,16 @@ bool temporal(std::string_view w) {
   // … and the words that say when without a period the filters could read.
   static constexpr std::string_view kWhen[] = {
       "明天", "后天", "每天", "天天", "早上", "上午", "中午", "下午", "晚上", "周末", "平时", "工作日",
-      "每周", "下周", "每月", "下个月", "每年", "明年", "最近", "现在", "以前", "小时候", "刚才"};
-  return std::find(std::begin(kWhen), std::end(kWhen), w) != std::end(kWhen);
+      "每周", "下周", "每月", "下个月", "每年", "明年", "最近", "现在", "以前", "小时候", "刚才",
+      "今晚", "明晚", "早晨", "傍晚", "凌晨", "半夜", "周天"};
+  if (std::find(std::begin(kWhen), std::end(kWhen), w) != std::end(kWhen)) return true;
+  // The days of the week (周一, 星期六, 礼拜天).
+  for (std::string_view week : {"周", "星期", "礼拜"})
+    if (w.starts_with(week) && w.size() == week.size() + 3) {
+      const std::string_view day = w.substr(week.size());
+      if (std::string_view("一二三四五六日天").find(day) != std::string_view::npos) return true;
+    }
+  return false;
 }
 
 bool bare_why(std::string_view turn) { return turn == "为什么" || turn == "为啥" || turn == "为何"; }

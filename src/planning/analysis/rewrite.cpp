@@ -589,6 +589,19 @@ std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
   return std::nullopt;
 }
 
+// True when `w` names a person; a kin word alone (爸, 姐) is one too: a person noun's last
+// morpheme (`[rewrite] person_heads`).
+bool person_word(std::string_view w, const TurnView& t) {
+  return names_a_person(w, t.reader) || listed(t.lex.config().rewrite.person_heads, w);
+}
+
+// Where a person word starting at byte `at` of `q` ends (你|孩子, 你|爸), else `at`.
+std::size_t person_after(std::string_view q, std::size_t at, const TurnView& t) {
+  for (const Token& x : words_of(q))
+    if (x.begin == at) return person_word(x.text(q), t) ? x.end : at;
+  return at;
+}
+
 // 1h. "And you?" (你呢, 那您呢) turns the previous question to the one asked: the question with its
 // own addressee or speaker word (你是哪里人, 我周末干嘛) in the turn's place, else the turn's word in
 // front (周末一般干嘛 → 你周末一般干嘛). After the user's own statement (我是四川人) it asks whether
@@ -609,17 +622,8 @@ std::optional<Step> asked_back_step(const TurnView& t, std::string_view frag) {
     if (!bare && at == 0) return std::nullopt;
     // One person for another (你爸 → 你妈, not 你妈爸); a place or a thing after the owner
     // modifies the question's noun (你们宿舍 → 你们隔壁宿舍).
-    if (!bare) {
-      const std::vector<Token> qw = words_of(q);
-      const std::size_t own = opening_word(who, cfg.addressee_words, t.reader);
-      const auto next = std::find_if(qw.begin(), qw.end(), [&](const Token& x) { return x.begin >= at; });
-      // A kin word alone (爸, 姐) is a person too: a person noun's last morpheme (person_heads).
-      auto person = [&](std::string_view w) {
-        return names_a_person(w, t.reader) || listed(cfg.person_heads, w);
-      };
-      if (next != qw.end() && next->begin == at && person(next->text(q)) && person(who.substr(own)))
-        at = next->end;
-    }
+    if (!bare && person_word(who.substr(opening_word(who, cfg.addressee_words, t.reader)), t))
+      at = person_after(q, at, t);
     return Step{with_own(join(std::string(who), q.substr(at))), "asked_back"};
   }
   if (!said_first.empty() || !bare) return std::nullopt;
@@ -793,12 +797,23 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // A fragment that only says when (平时呢, 周末呢: words the reader skips) asks the previous
   // question at that time: in the place of its own time word, else in front of it.
   if (!predicate && temporal(frag)) {
-    for (const Token& w : words_of(t.h.prev_text))
-      if (temporal(w.text(t.h.prev_text)))
-        return {join(join(std::string(t.h.prev_text.substr(0, w.begin)), frag),
-                     t.h.prev_text.substr(w.end)),
-                "ellipsis:time"};
-    if (t.h.prev_is_question) return {join(std::string(frag), t.h.prev_text), "ellipsis:time"};
+    // Its time word in its place — one word, or two ICU cut apart (工作|日).
+    const std::string_view p = t.h.prev_text;
+    const std::vector<Token> pw = words_of(p);
+    for (std::size_t i = 0; i < pw.size(); ++i)
+      for (std::size_t j = i; j < std::min(i + 2, pw.size()); ++j)
+        if (temporal(slice(p, pw[i].begin, pw[j].end)))
+          return {join(join(std::string(p.substr(0, pw[i].begin)), frag), p.substr(pw[j].end)),
+                  "ellipsis:time"};
+    // No time word to replace: after the question's own subject (你孩子|周五几点放学), else first.
+    if (t.h.prev_is_question) {
+      const RewriteConfig& cfg = t.lex.config().rewrite;
+      const std::string_view q = t.h.prev_text;
+      std::size_t at = opening_word(q, cfg.addressee_words, t.reader);
+      if (at == 0) at = opening_word(q, cfg.speaker_words, t.reader);
+      if (at > 0) at = person_after(q, at, t);
+      return {join(join(std::string(q.substr(0, at)), frag), q.substr(at)), "ellipsis:time"};
+    }
   }
   // …with one run of content words (a clause of several runs has a frame of its own). A word
   // that only says what comes next (后来呢, 然后呢) takes no place of the previous question's.

@@ -547,6 +547,14 @@ TEST(RewriteRules, AndYouAsksThePreviousQuestionBack) {
   EXPECT_EQ(rewrite("那你们隔壁呢", {"你们宿舍几个人", "四个人"}).query, "你们隔壁宿舍几个人");
 }
 
+// A time with 呢 asks the previous question at that time: in its time word's place — a day of the
+// week too, or two words ICU cut apart (工作|日) — else after the question's own subject.
+TEST(RewriteRules, ATimeAsksThePreviousQuestionThen) {
+  EXPECT_EQ(rewrite("周日呢", {"你周六有空吗", "没空 要加班"}).query, "你周日有空吗");
+  EXPECT_EQ(rewrite("周末呢", {"你工作日一般几点睡", "十二点左右"}).query, "你周末一般几点睡");
+  EXPECT_EQ(rewrite("周五呢", {"你孩子几点放学", "四点半"}).query, "你孩子周五几点放学");
+}
+
 // Chit-chat shapes that came out garbled: the speaker ICU glues to an adverb (我不|想去), a where-
 // word that is the whole slot (哪里|旅游), a pronoun for a thing a count introduced (一只猫, 有两只
 // 狗), and "what happened next" put in the place of the previous question's object.
