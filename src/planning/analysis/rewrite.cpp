@@ -379,6 +379,40 @@ std::string_view answer_of(std::string_view turn) {
   return a;
 }
 
+// True when `q` asks with a question word (怎么, 多少, 谁), not only yes or no (吗, 是否).
+bool asks_wh(const ScannedQuery& q, std::string_view text, const LexiconIds& ids) {
+  for (const CueHit& h : q.hits) {
+    if (h.list != ids.question_word || h.end > text.size()) continue;
+    const std::string_view w = slice(text, h.begin, h.end);
+    if (w != "吗" && w != "嘛" && w != "是否" && w != "能否") return true;
+  }
+  return false;
+}
+
+// What an answer to a yes-or-no question put to the user states, in the speaker's words, for 我也是
+// to say of the user too: yes (你对猫毛过敏吗 + 过敏，一摸就打喷嚏) states the question (我对猫毛
+// 过敏); no with a reason (你中秋回家吗 + 不回，要值班) states the reason (我要值班). Nullopt
+// otherwise.
+std::optional<std::string> answered_yes_no(std::string_view question, std::string_view answer,
+                                           const TurnView& t) {
+  const RewriteConfig& cfg = t.lex.config().rewrite;
+  std::string_view q = trim_end(last_clause(question));
+  const std::size_t to_you = opening_word(q, cfg.addressee_words, t.reader);
+  if (to_you == 0 || cfg.speaker_words.empty() || asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
+    return std::nullopt;
+  const std::string& me = *std::min_element(cfg.speaker_words.begin(), cfg.speaker_words.end(),
+      [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
+  const std::string_view first = trim_end(first_clause(answer));
+  if (first.starts_with("不") || first.starts_with("没")) {
+    const std::string_view reason = trim_end(last_clause(answer));
+    if (reason == first || reason.empty()) return std::nullopt;
+    return me + std::string(reason);
+  }
+  for (std::string_view particle : {"吗", "嘛"})
+    if (q.ends_with(particle)) q.remove_suffix(particle.size());
+  return me + std::string(q.substr(to_you));
+}
+
 // 1a. A reply to the statement the newest turn made (我不打篮球了 + 为什么, + 我也是, + 真的吗):
 // built from that statement (statement_reply.hpp).
 std::optional<Step> statement_reply_step(const TurnView& t, std::string_view frag) {
@@ -392,6 +426,9 @@ std::optional<Step> statement_reply_step(const TurnView& t, std::string_view fra
       t.h.prev_at == 1 && names_only(answer_of(newest)) &&
       !opening_word(newest, t.lex.config().rewrite.speaker_words, t.reader))
     answered = fill_answer(t.h.prev, answer_of(newest), t.reader);
+  if (!answered && statement && t.h.prev_is_question && t.h.prev_at == 1 &&
+      listed(t.lex.config().rewrite.also_markers, frag))
+    answered = answered_yes_no(t.h.prev, newest, t);
   auto reply = reply_to_statement(answered ? *answered : newest, statement, frag, t.reader);
   if (!reply) return std::nullopt;
   return Step{std::move(reply->text), reply->reason};
@@ -442,15 +479,6 @@ std::optional<Step> elaboration_step(const TurnView& t, std::string_view frag) {
   return Step{join(t.h.prev_text, frag), "statement_prefix"};
 }
 
-// True when `q` asks with a question word (怎么, 多少, 谁), not only yes or no (吗, 是否).
-bool asks_wh(const ScannedQuery& q, std::string_view text, const LexiconIds& ids) {
-  for (const CueHit& h : q.hits) {
-    if (h.list != ids.question_word || h.end > text.size()) continue;
-    const std::string_view w = slice(text, h.begin, h.end);
-    if (w != "吗" && w != "嘛" && w != "是否" && w != "能否") return true;
-  }
-  return false;
-}
 
 // 1e. A bare why (为什么, 为啥) after a yes-or-no question (试用期不能请年假吗, 年假可以跨年吗) asks why
 // of what that question proposed: the why in front of it, its particle gone (为什么试用期不能请

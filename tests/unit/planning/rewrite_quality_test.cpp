@@ -547,6 +547,13 @@ TEST(RewriteRules, AndYouAsksThePreviousQuestionBack) {
   EXPECT_EQ(rewrite("那你们隔壁呢", {"你们宿舍几个人", "四个人"}).query, "你们隔壁宿舍几个人");
 }
 
+// 我也是 after an answer to a yes-or-no question put to the user says of the user what the answer
+// stated: the question for a yes, the reason for a no.
+TEST(RewriteRules, MeTooAfterAYesOrNoSaysWhatTheAnswerStated) {
+  EXPECT_EQ(rewrite("我也是", {"你对猫毛过敏吗", "过敏 一摸就打喷嚏"}).query, "我也对猫毛过敏");
+  EXPECT_EQ(rewrite("我也是", {"你中秋回家吗", "不回 要值班"}).query, "我也要值班");
+}
+
 // A time with 呢 asks the previous question at that time: in its time word's place — a day of the
 // week too, or two words ICU cut apart (工作|日) — else after the question's own subject.
 TEST(RewriteRules, ATimeAsksThePreviousQuestionThen) {
