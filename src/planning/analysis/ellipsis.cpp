@@ -297,6 +297,21 @@ std::optional<std::string> english_substitute(std::string_view prev, std::string
   return std::string(prev.substr(0, begin)) + sub + std::string(prev.substr(target->end));
 }
 
+// [b, e) of `text` widened over the run of one-character words it cuts (周|杰 of 周|杰|伦: a name
+// ICU does not know, and half a name is noise).
+std::pair<std::size_t, std::size_t> whole_run(std::string_view text, std::size_t b, std::size_t e,
+                                              const PhraseReader& reader) {
+  const std::vector<Token> t = segment_words(text);
+  auto lone = [&](std::size_t i) { return t[i].single_han && !reader.is_function(t[i].text(text)); };
+  for (std::size_t i = 0; i + 1 < t.size(); ++i)
+    if (t[i].end == e && lone(i) && lone(i + 1))
+      for (std::size_t j = i + 1; j < t.size() && lone(j) && t[j].begin == e; ++j) e = t[j].end;
+  for (std::size_t i = t.size(); i-- > 1;)
+    if (t[i].begin == b && lone(i) && lone(i - 1))
+      for (std::size_t j = i; j-- > 0 && lone(j) && t[j].end == b;) b = t[j].begin;
+  return {b, e};
+}
+
 Placed fragment_in_place(std::string_view prev, std::string_view prev_text, const Span& topic,
                          std::string_view frag, const std::vector<Span>& spans,
                          const PhraseReader& reader) {
@@ -323,10 +338,11 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
   if (auto out = opposite_act(prev_text, frag, reader)) return {std::move(*out), "ellipsis:opposite"};
   // A parallel item with the same head word takes that item's place (试用期员工能签保密协议吗
   // + 那竞业协议呢 → …签竞业协议吗; 员工餐厅早餐几点 + 午餐呢 → 员工餐厅午餐几点).
-  if (const auto at = parallel_item(prev_text, frag, reader))
-    return {join(join(std::string(prev_text.substr(0, at->first)), frag),
-                 prev_text.substr(at->second)),
+  if (const auto at = parallel_item(prev_text, frag, reader)) {
+    const auto [b, e] = whole_run(prev_text, at->first, at->second, reader);
+    return {join(join(std::string(prev_text.substr(0, b)), frag), prev_text.substr(e)),
             "ellipsis:parallel"};
+  }
   // An aspect of a domain topic sits beside it (报销 + 审批 → 报销审批流程); a parallel
   // item takes the topic's place (年假 → 病假, 北京 → 上海).
   const std::string_view first_word = slice(prev, topic.begin, topic.first_end);

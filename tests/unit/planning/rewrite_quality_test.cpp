@@ -575,6 +575,8 @@ TEST(RewriteRules, ChitChatShapesComeOutWhole) {
   // A verb before a question word is no piece of the noun a demonstrative points at (那部|剧|叫|
   // 什么 lost 叫); a person a count introduced is the person (一个女生 → 女生).
   EXPECT_EQ(rewrite("那部剧叫什么", {"胡歌最近拍了一部新剧"}).query, "新剧叫什么");
+  // A parallel item takes the place of a whole name ICU cut into characters (周|杰|伦), not half.
+  EXPECT_EQ(rewrite("林俊杰呢", {"周杰伦最火的歌是哪首", "七里香吧"}).query, "林俊杰最火的歌是哪首");
   EXPECT_EQ(rewrite("她是谁", {"刚看到一个视频，一个女生唱歌特别好听"}).query, "女生是谁");
 }
 
