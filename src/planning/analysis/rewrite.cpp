@@ -634,14 +634,22 @@ std::size_t person_after(std::string_view q, std::size_t at, const TurnView& t) 
 // own addressee or speaker word (你是哪里人, 我周末干嘛) in the turn's place, else the turn's word in
 // front (周末一般干嘛 → 你周末一般干嘛). After the user's own statement (我是四川人) it asks whether
 // the statement holds of them (你是四川人吗). Else the turn stays: no topic glued to a pronoun.
-std::optional<Step> asked_back_step(const TurnView& t, std::string_view frag) {
+std::optional<Step> asked_back_step(const TurnView& t, std::string_view frag, bool asks_ne) {
   const RewriteConfig& cfg = t.lex.config().rewrite;
-  // The user may answer first and then ask back (我湖南的 你呢): the answer stays in front.
-  // 你妈呢 / 你男朋友呢 after a question to the user asks it of them: in the addressee's place.
-  const std::string_view who = trim_end(last_clause(frag));
+  if (!asks_ne) return std::nullopt;  // 你玩多久了 asks on its own
+  // The user may answer first and then ask back (我湖南的 你呢, its space dropped: 我湖南的你呢):
+  // the answer stays in front. 你妈呢 / 你男朋友呢 after a question to the user asks it of them: in
+  // the addressee's place.
+  std::string_view who = trim_end(last_clause(frag));
+  if (!listed(cfg.addressee_words, who) && opening_word(who, cfg.addressee_words, t.reader) == 0)
+    for (const std::string& a : cfg.addressee_words)
+      if (who.ends_with(a) && who.size() > a.size()) {
+        who = who.substr(who.size() - a.size());
+        break;
+      }
   const bool bare = listed(cfg.addressee_words, who);
   if (!bare && opening_word(who, cfg.addressee_words, t.reader) == 0) return std::nullopt;
-  const std::string said_first(trim_end(frag.substr(0, frag.size() - last_clause(frag).size())));
+  const std::string said_first(trim_end(frag.substr(0, static_cast<std::size_t>(who.data() - frag.data()))));
   auto with_own = [&](std::string asked) { return said_first.empty() ? asked : said_first + " " + asked; };
   if (t.h.prev_is_question) {
     const std::string_view q = trim_end(last_clause(t.h.prev_text));
@@ -950,7 +958,7 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   if (!h.topic()) return done({std::string(question), "no_antecedent"});
   bool asks_ne = false;
   const std::string_view frag = fragment_of(t, asks_ne);
-  if (auto s = asked_back_step(t, frag)) return done(std::move(*s));
+  if (auto s = asked_back_step(t, frag, asks_ne)) return done(std::move(*s));
   if (auto s = statement_reply_step(t, frag)) return done(std::move(*s));
   if (auto s = answer_step(t, frag, asks_ne)) return done(std::move(*s));
   if (auto s = sequence_step(t, frag, sources)) return done(std::move(*s));

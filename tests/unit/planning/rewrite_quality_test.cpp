@@ -545,6 +545,10 @@ TEST(RewriteRules, AndYouAsksThePreviousQuestionBack) {
   EXPECT_EQ(rewrite("你男朋友呢", {"你最喜欢哪种水果", "芒果 又甜又香"}).query, "你男朋友最喜欢哪种水果");
   EXPECT_EQ(rewrite("你妈呢", {"你爸爱看什么节目", "新闻联播"}).query, "你妈爱看什么节目");
   EXPECT_EQ(rewrite("那你们隔壁呢", {"你们宿舍几个人", "四个人"}).query, "你们隔壁宿舍几个人");
+  // The user's own answer first, then 你呢 (its space dropped by normalization): the answer stays.
+  EXPECT_EQ(rewrite("两点多才睡 你呢", {"昨晚几点睡的"}).query, "两点多才睡 你昨晚几点睡的");
+  // Without 呢 a turn opening with 你 asks on its own: nothing is asked back.
+  EXPECT_FALSE(has(rewrite("你玩多久了", {"你玩和平精英吗", "玩啊 天天玩"}).query, "吗"));
 }
 
 // 我也是 after an answer to a yes-or-no question put to the user says of the user what the answer
