@@ -14,11 +14,14 @@
 #include "planning/analysis/ellipsis.hpp"
 #include "planning/analysis/phrases.hpp"
 #include "planning/analysis/rewrite_check.hpp"
+#include "planning/analysis/rewrite_turn.hpp"
 #include "planning/analysis/segment.hpp"
 #include "planning/analysis/statement_reply.hpp"
 #include "planning/analysis/time_expr.hpp"
 
 namespace qaplan::internal {
+
+using namespace rewriting;
 
 std::string history_summary(std::string_view question, const std::vector<std::string>& history,
                             std::string_view topic) {
@@ -99,156 +102,6 @@ std::string_view statement_core(std::string_view statement, const PhraseReader& 
   }
   return statement;
 }
-
-// What the rewrite reads of the history: the window (newest turn first), the previous question
-// — the newest turn that reads like one (history may hold the assistant's answers too), else the
-// newest turn — with its content spans, scan and topic.
-struct HistoryView {
-  std::vector<std::string_view> window;
-  std::string_view prev;
-  std::size_t prev_at = 0;  // prev's place in the window
-  std::vector<std::size_t> back;  // per window turn: how many history turns come after it
-  // A bare previous question read through its own history (below); prev views it. On the heap:
-  // the view survives the HistoryView's moves.
-  std::unique_ptr<const std::string> resolved;
-  bool prev_is_question = false;
-  std::vector<Span> prev_spans;
-  ScannedQuery prev_scan;
-  std::uint32_t subject_end = 0;
-  std::string_view prev_text;  // prev without trailing punctuation, never shorter than its topic
-
-  /// The previous question's first content span, or null.
-  const Span* topic() const { return prev_spans.empty() ? nullptr : &prev_spans.front(); }
-  /// The newest turn is a statement (an answer, or the user's own): the previous question, if
-  /// any, is an older turn.
-  bool newest_stated() const { return !prev_is_question || prev_at != 0; }
-};
-
-Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& history,
-                     const Lexicon& lex, const WordSet& words);
-
-// A previous question that is bare itself (需要提前几天 after 年假怎么申请; 好吃吗 after 周末去吃了
-// 鮨然) has no topic of its own: rewritten against the turns before it (年假申请需要提前几天), it
-// frames the current turn instead — else its verb (提前) would pass for the topic. A rewrite that
-// fell back is no reading: the bare question stays.
-// Returns where the topic put before the bare question ends in the reading (年假申请|需要提前几天),
-// else 0.
-std::uint32_t resolve_bare_prev(HistoryView& h, const std::vector<std::string>& history,
-                                const Lexicon& lex, const WordSet& words) {
-  const std::size_t after = h.back[h.prev_at];  // history turns after the bare question
-  if (after + 1 >= history.size() || !bare_question(h.prev_scan, lex)) return 0;
-  // A source keyword is a topic of its own (年假有几天).
-  for (std::uint32_t id : lex.ids().source)
-    if (h.prev_scan.has_in_content(id)) return 0;
-  // The turns before it, read with a window of their own: an answer between two questions
-  // (VPN怎么申请, 在IT服务台提交…, 要谁审批) leaves the first outside this turn's window. A chain
-  // of bare questions is read two deep at most: each level is a whole rewrite, and a history of
-  // [input] max_history_turns bare questions must not cost that many.
-  thread_local int depth = 0;
-  if (depth >= 2) return 0;
-  const std::vector<std::string> older(history.begin(),
-                                       history.end() - static_cast<std::ptrdiff_t>(after + 1));
-  struct Deeper {
-    int& d;
-    explicit Deeper(int& v) : d(++v) {}
-    ~Deeper() { --d; }
-  };
-  Rewrite inner = [&] {
-    const Deeper level(depth);
-    return rewrite_turn(h.prev, older, lex, words);
-  }();
-  const bool fell_back = std::any_of(inner.reasons.begin(), inner.reasons.end(), [](const std::string& r) {
-    return r.starts_with("rewrite:fallback:");
-  });
-  if (!inner.rewritten || fell_back) return 0;
-  const std::string_view bare = trim_end(h.prev);
-  h.resolved = std::make_unique<const std::string>(std::move(inner.query));
-  h.prev = *h.resolved;
-  h.prev_scan = lex.scan(NormalizedQuery{*h.resolved, 0});
-  const std::string_view read = trim_end(h.prev);
-  if (!read.ends_with(bare) || read.size() == bare.size()) return 0;
-  return static_cast<std::uint32_t>(read.size() - bare.size());
-}
-
-// The text's spans, none across `seam` (0: none): the carried topic and the bare question's own
-// words are two phrases, whatever runs they would make together (香山|人多吗, not 香山人多).
-std::vector<Span> spans_split_at(std::string_view text, std::uint32_t seam, const PhraseReader& reader) {
-  if (seam == 0) return reader.spans(text);
-  std::vector<Span> out = reader.spans(text.substr(0, seam));
-  for (Span sp : reader.spans(text.substr(seam))) {
-    sp.begin += seam;
-    sp.end += seam;
-    sp.first_end += seam;
-    sp.ascii_begin += seam;
-    sp.ascii_end += seam;
-    out.push_back(sp);
-  }
-  return out;
-}
-
-HistoryView read_history(const std::vector<std::string>& history, const Lexicon& lex,
-                         const PhraseReader& reader, const WordSet& words, int window_turns) {
-  HistoryView h;
-  // Each turn is scanned once: the previous question keeps the scan that recognised it. A turn
-  // that is only social (好啊, 嗯嗯, 是的) names nothing to point back to: it leaves the window
-  // (周末想去故宫 + 好啊 + 怎么去 reads 周末想去故宫), unless no other turn is left.
-  const std::size_t n = std::min<std::size_t>(history.size(), static_cast<std::size_t>(window_turns));
-  std::vector<ScannedQuery> scans;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string_view turn = history[history.size() - 1 - i];
-    ScannedQuery tq = lex.scan(NormalizedQuery{std::string(turn), 0});
-    if (tq.content().empty() && (i + 1 < n || !h.window.empty())) continue;
-    h.window.push_back(turn);
-    h.back.push_back(i);
-    scans.push_back(std::move(tq));
-  }
-  h.prev = h.window.front();
-  for (std::size_t i = 0; i < h.window.size(); ++i) {
-    ScannedQuery& tq = scans[i];
-    const bool question = question_like(h.window[i], tq, lex.ids());
-    if (i == 0 || question) h.prev_scan = std::move(tq);
-    if (question) {
-      h.prev = h.window[i];
-      h.prev_at = i;
-      h.prev_is_question = true;
-      break;
-    }
-  }
-  const std::uint32_t seam = h.prev_is_question ? resolve_bare_prev(h, history, lex, words) : 0;
-  h.prev_spans = spans_split_at(h.prev, seam, reader);
-  if (h.prev_scan.content().empty()) h.prev_spans.clear();  // only social turns: no topic
-  // A leading word that only says when (周末|去爬了香山, 每天|…) is no topic when a phrase follows.
-  while (h.prev_spans.size() > 1 && temporal(slice(h.prev, h.prev_spans[0].begin, h.prev_spans[0].end)))
-    h.prev_spans.erase(h.prev_spans.begin());
-  // The topic, extended over linking words into its noun phrase (深圳园区的停车费, 仲裁和诉讼,
-  // 合同台账里XH-HT-2025-0084).
-  h.subject_end = h.topic() ? phrase_end(h.prev, h.prev_spans, 0) : 0;
-  // A span may keep characters trimming drops ("search_'"), and the rewrites cut this text at
-  // the span's offsets (the analyze fuzzer's out_of_range; docs/reliability.md).
-  h.prev_text = h.prev.substr(
-      0, std::max<std::size_t>(trim_end(h.prev).size(), h.topic() ? h.topic()->end : 0));
-  return h;
-}
-
-// One step's rewrite and its reason; `note` is a reason recorded before it (a fallback the step
-// already chose).
-struct Step {
-  std::string text;
-  const char* reason;
-  const char* note = nullptr;
-};
-
-// The turn as the steps read it.
-struct TurnView {
-  std::string_view question;
-  const ScannedQuery& q;
-  std::string_view text;  // without trailing punctuation
-  const HistoryView& h;
-  const Rewrite& r;       // topic_anchor is set
-  const PhraseReader& reader;
-  const Lexicon& lex;
-  const WordSet& words;
-};
 
 // 1. A pronoun: its antecedent in its place.
 // What 它 / 这个 / 那部片子 stands for: the thing the newest turn answered with or said the user
@@ -370,48 +223,8 @@ std::optional<Step> pronoun_step(const TurnView& t) {
   return std::nullopt;
 }
 
-// What a short answer says in its first clause, without a closing particle (火锅吧 好久没吃了 →
-// 火锅; 骑行 每周都骑 → 骑行).
-std::string_view answer_of(std::string_view turn) {
-  std::string_view a = trim_end(first_clause(turn));
-  for (std::string_view particle : {"吧", "呗", "啊", "呀", "哦"})
-    if (a.ends_with(particle) && a.size() > particle.size()) a.remove_suffix(particle.size());
-  return a;
-}
 
-// True when `q` asks with a question word (怎么, 多少, 谁), not only yes or no (吗, 是否).
-bool asks_wh(const ScannedQuery& q, std::string_view text, const LexiconIds& ids) {
-  for (const CueHit& h : q.hits) {
-    if (h.list != ids.question_word || h.end > text.size()) continue;
-    const std::string_view w = slice(text, h.begin, h.end);
-    if (w != "吗" && w != "嘛" && w != "是否" && w != "能否") return true;
-  }
-  return false;
-}
 
-// What an answer to a yes-or-no question put to the user states, in the speaker's words, for 我也是
-// to say of the user too: yes (你对猫毛过敏吗 + 过敏，一摸就打喷嚏) states the question (我对猫毛
-// 过敏); no with a reason (你中秋回家吗 + 不回，要值班) states the reason (我要值班). Nullopt
-// otherwise.
-std::optional<std::string> answered_yes_no(std::string_view question, std::string_view answer,
-                                           const TurnView& t) {
-  const RewriteConfig& cfg = t.lex.config().rewrite;
-  std::string_view q = trim_end(last_clause(question));
-  const std::size_t to_you = opening_word(q, cfg.addressee_words, t.reader);
-  if (to_you == 0 || cfg.speaker_words.empty() || asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
-    return std::nullopt;
-  const std::string& me = *std::min_element(cfg.speaker_words.begin(), cfg.speaker_words.end(),
-      [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
-  const std::string_view first = trim_end(first_clause(answer));
-  if (first.starts_with("不") || first.starts_with("没")) {
-    const std::string_view reason = trim_end(last_clause(answer));
-    if (reason == first || reason.empty()) return std::nullopt;
-    return me + std::string(reason);
-  }
-  for (std::string_view particle : {"吗", "嘛"})
-    if (q.ends_with(particle)) q.remove_suffix(particle.size());
-  return me + std::string(q.substr(to_you));
-}
 
 // 1a. A reply to the statement the newest turn made (我不打篮球了 + 为什么, + 我也是, + 真的吗):
 // built from that statement (statement_reply.hpp).
@@ -480,35 +293,6 @@ std::optional<Step> elaboration_step(const TurnView& t, std::string_view frag) {
 }
 
 
-// 1e. A bare why (为什么, 为啥) after a yes-or-no question (试用期不能请年假吗, 年假可以跨年吗) asks why
-// of what that question proposed: the why in front of it, its particle gone (为什么试用期不能请
-// 年假). A question word's topic alone would drop its negation or modal (试用期不能年假).
-std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag);
-
-std::optional<Step> why_of_yes_no_step(const TurnView& t, std::string_view frag) {
-  if (!bare_why(frag) || !t.h.prev_is_question ||
-      asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
-    return std::nullopt;
-  // After an answer (你喜欢逛街吗 + 不喜欢) why asks about what the answer said — its first clause
-  // that is no echo of the question (去过 | 不太喜欢) — with the verb's object from the question
-  // (为啥不喜欢逛街). No such object: why of the question, as below.
-  if (t.h.prev_at == 1) {
-    const std::string_view answer = t.h.window.front();
-    std::string_view said = trim_end(first_clause(answer));
-    if (t.h.prev.find(said) != std::string_view::npos && said.size() < answer.size())
-      said = trim_end(first_clause(trim_start(answer.substr(said.size() + 1))));
-    const std::string why = std::string(trim_end(frag)) + std::string(said);
-    if (!said.empty())
-      if (auto s = verb_object_step(t, why)) return Step{std::move(s->text), "why_of_answer"};
-  }
-  std::string_view asked = trim_end(t.h.prev_text);
-  for (std::string_view particle : {"吗", "嘛"})
-    if (asked.ends_with(particle)) asked.remove_suffix(particle.size());
-  if (asked.size() == trim_end(t.h.prev_text).size() || t.reader.spans(asked).empty())
-    return std::nullopt;
-  return Step{join(std::string(frag), asked), "why_of_question"};
-}
-
 // 1f. "What else" (还有呢, 还有吗) after a question word's question asks it again for more: 还
 // after its topic (离职需要办哪些手续 + 还有呢 → 离职还需要办哪些手续).
 std::optional<Step> more_of_step(const TurnView& t) {
@@ -522,153 +306,11 @@ std::optional<Step> more_of_step(const TurnView& t) {
   return Step{std::string(asked.substr(0, t.h.subject_end)) + "还" + std::string(rest), "more_of_question"};
 }
 
-// True when every character of `w` is an adverb of degree, time or negation (还没, 刚, 也).
-bool adverbs_only(std::string_view w) {
-  constexpr std::string_view kAdverbs = "不没也都还就又很最只才刚再一直总";
-  if (w.empty() || w.size() % 3 != 0) return false;
-  for (std::size_t i = 0; i < w.size(); i += 3)
-    if (kAdverbs.find(w.substr(i, 3)) == std::string_view::npos) return false;
-  return true;
-}
 
-// True when `text` opens with a word that says when (下个月底, 周末, 明天下午).
-bool opens_with_time_word(std::string_view text) {
-  for (const TimeWord& w : time_words())
-    if (text.starts_with(w.text)) return true;
-  const std::vector<Token> t = words_of(text);
-  return !t.empty() && temporal(t.front().text(text));
-}
 
-// 1g. A bare predicate ending in a verb of the frame (我也喜欢 after 你喜欢吃火锅吗; 为什么喜欢 after
-// 你最喜欢什么电影 + 泰坦尼克; 怎么去 after 周末想去故宫) asks about what the verb took there: that
-// object after the turn, whose own words stay. After a short answer to a question put to the user
-// the frame is the question with the answer in its slot. The object must name something and ask
-// nothing (报销审批流程是什么 + 谁审批: 流程是什么 is no object).
-std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
-  // The turn's own words (read before: no new word break); a closing particle (呢, 吗) is no
-  // part of the predicate.
-  const std::string_view turn = trim_end(frag);
-  std::vector<Token> w = words_of(turn);
-  std::string_view body = turn;
-  for (std::string_view particle : {"呢", "吗", "啊", "呀"})
-    if (!w.empty() && w.back().text(turn) == particle) {
-      body = turn.substr(0, w.back().begin);
-      w.pop_back();
-    }
-  // An aspect after the verb (吃|过, 看了) stays in the turn; the verb is matched without it.
-  const auto is_aspect = [](std::string_view x) { return x == "过" || x == "了" || x == "完"; };
-  if (w.size() >= 2 && is_aspect(w.back().text(body))) w.pop_back();
-  if (w.empty() || !w.back().word || w.back().ascii) return std::nullopt;
-  // The verb may be a function word of the topic reader (喜欢, 去, 想: never a topic), not a
-  // question word or a particle.
-  std::string_view verb = w.back().text(body);
-  for (std::string_view aspect : {"过", "了", "完"})
-    if (verb.size() > aspect.size() && verb.ends_with(aspect)) verb.remove_suffix(aspect.size());
-  std::vector<CueHit> asks;
-  t.lex.question_word_hits(verb, asks);
-  if (!asks.empty() || verb == "了" || verb == "的" || verb == "吧") return std::nullopt;
-  // The turn names no thing of its own: before the verb only function words, its subject and
-  // adverbs (我还没|看, 上周刚|吃过, 为什么|喜欢).
-  const std::size_t subject_end = turn.size() - after_speaker(turn, t.reader).value_or(turn).size();
-  std::vector<CueHit> asking;  // the turn's question words (ICU may cut them: 为|啥)
-  t.lex.question_word_hits(turn, asking);
-  for (const Token& x : w) {
-    if (x.begin >= w.back().begin || x.begin < subject_end) continue;
-    if (std::any_of(asking.begin(), asking.end(),
-                    [&](const CueHit& h) { return h.begin <= x.begin && x.end <= h.end; }))
-      continue;
-    const std::string_view xs = x.text(body);
-    if (x.word && !t.reader.is_function(xs) && !t.reader.of_function_chars(xs) && !temporal(xs) &&
-        !adverbs_only(xs))
-      return std::nullopt;
-  }
-  std::string frame(first_clause(t.h.prev_is_question ? t.h.prev_text : t.h.window.front()));
-  if (t.h.prev_is_question && t.h.prev_at == 1)
-    if (auto filled = fill_answer(t.h.prev, answer_of(t.h.window.front()), t.reader))
-      frame = std::move(*filled);
-  const std::vector<Token> f = words_of(frame);
-  for (std::size_t i = 0; i + 1 < f.size(); ++i) {
-    // ICU glues a one-character verb to its modal or its own verb (想去|故宫): the verb may end
-    // the word (去 → 故宫) or open it (想 → 去故宫).
-    const std::string_view word = f[i].text(frame);
-    const bool one = count_code_points(verb) == 1;
-    std::size_t from = 0;
-    if (word == verb || (one && word.ends_with(verb))) from = f[i].end;
-    else if (one && word.starts_with(verb)) from = f[i].begin + verb.size();
-    else continue;
-    std::string_view object = trim_end(std::string_view(frame).substr(from));
-    for (std::string_view aspect : {"过", "了", "着"})  // 看过|奥本海默
-      if (object.starts_with(aspect)) object.remove_prefix(aspect.size());
-    for (std::string_view particle : {"吗", "呢", "吧", "啊", "呀"})
-      if (object.ends_with(particle)) object.remove_suffix(particle.size());
-    const std::string_view head = f[i + 1].text(frame);
-    if (object.empty() || !f[i + 1].word || head == "了" || head == "的") return std::nullopt;
-    t.lex.question_word_hits(object, asks);
-    if (asks.empty())
-      return t.reader.spans(object).empty() ? std::nullopt
-                                            : std::optional(Step{join(std::string(body), object), "verb_object"});
-    // The object asked for (晚上想吃|啥) was answered by the newest turn (火锅吧): the answer.
-    const std::string_view answer = answer_of(t.h.window.front());
-    if (asks.front().begin == 0 && t.h.prev_is_question && t.h.prev_at == 1 && !answer.empty() &&
-        count_code_points(answer) <= 8 && !t.reader.spans(answer).empty())
-      return Step{join(std::string(body), answer), "verb_object:answer"};
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
 
-// True when `w` names a person; a kin word alone (爸, 姐) is one too: a person noun's last
-// morpheme (`[rewrite] person_heads`).
-bool person_word(std::string_view w, const TurnView& t) {
-  return names_a_person(w, t.reader) || listed(t.lex.config().rewrite.person_heads, w);
-}
 
-// Where a person word starting at byte `at` of `q` ends (你|孩子, 你|爸), else `at`.
-std::size_t person_after(std::string_view q, std::size_t at, const TurnView& t) {
-  for (const Token& x : words_of(q))
-    if (x.begin == at) return person_word(x.text(q), t) ? x.end : at;
-  return at;
-}
 
-// 1h. "And you?" (你呢, 那您呢) turns the previous question to the one asked: the question with its
-// own addressee or speaker word (你是哪里人, 我周末干嘛) in the turn's place, else the turn's word in
-// front (周末一般干嘛 → 你周末一般干嘛). After the user's own statement (我是四川人) it asks whether
-// the statement holds of them (你是四川人吗). Else the turn stays: no topic glued to a pronoun.
-std::optional<Step> asked_back_step(const TurnView& t, std::string_view frag, bool asks_ne) {
-  const RewriteConfig& cfg = t.lex.config().rewrite;
-  if (!asks_ne) return std::nullopt;  // 你玩多久了 asks on its own
-  // The user may answer first and then ask back (我湖南的 你呢, its space dropped: 我湖南的你呢):
-  // the answer stays in front. 你妈呢 / 你男朋友呢 after a question to the user asks it of them: in
-  // the addressee's place.
-  std::string_view who = trim_end(last_clause(frag));
-  if (!listed(cfg.addressee_words, who) && opening_word(who, cfg.addressee_words, t.reader) == 0)
-    for (const std::string& a : cfg.addressee_words)
-      if (who.ends_with(a) && who.size() > a.size()) {
-        who = who.substr(who.size() - a.size());
-        break;
-      }
-  const bool bare = listed(cfg.addressee_words, who);
-  if (!bare && opening_word(who, cfg.addressee_words, t.reader) == 0) return std::nullopt;
-  const std::string said_first(trim_end(frag.substr(0, static_cast<std::size_t>(who.data() - frag.data()))));
-  auto with_own = [&](std::string asked) { return said_first.empty() ? asked : said_first + " " + asked; };
-  if (t.h.prev_is_question) {
-    const std::string_view q = trim_end(last_clause(t.h.prev_text));
-    std::size_t at = opening_word(q, cfg.addressee_words, t.reader);
-    if (at == 0) at = opening_word(q, cfg.speaker_words, t.reader);
-    if (!bare && at == 0) return std::nullopt;
-    // One person for another (你爸 → 你妈, not 你妈爸); a place or a thing after the owner
-    // modifies the question's noun (你们宿舍 → 你们隔壁宿舍).
-    if (!bare && person_word(who.substr(opening_word(who, cfg.addressee_words, t.reader)), t))
-      at = person_after(q, at, t);
-    return Step{with_own(join(std::string(who), q.substr(at))), "asked_back"};
-  }
-  if (!said_first.empty() || !bare) return std::nullopt;
-  const std::string_view said = trim_end(first_clause(t.h.window.front()));
-  if (const std::size_t at = opening_word(said, cfg.speaker_words, t.reader);
-      at > 0 && !question_like(said, t.h.prev_scan, t.lex.ids()))
-    return Step{join(std::string(who), said.substr(at)) + "吗", "asked_back:statement"};
-  return Step{std::string(t.question), "asked_back:none"};
-}
 
 // The event of a condition with its object back (请了 + 试用期能请病假吗 → 请了病假): a lone verb
 // opening it, 了, then no object of its own, where the previous question has that verb before a
@@ -915,8 +557,10 @@ std::string_view fragment_of(const TurnView& t, bool& asks_ne) {
 }
 
 // The rewrite of a turn without social words around it: the first step that applies, checked.
-Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& history,
-                     const Lexicon& lex, const WordSet& words) {
+}  // namespace
+
+Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std::string>& history,
+                                const Lexicon& lex, const WordSet& words) {
   const RewriteConfig& cfg = lex.config().rewrite;
   Rewrite r;
   r.query = std::string(question);
@@ -972,6 +616,8 @@ Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& 
   if (auto s = which_step(t)) return done(std::move(*s));
   return done(fragment_step(t, frag, asks_ne, sources));
 }
+
+namespace {
 
 // The turn without greetings, thanks, goodbyes and acknowledgements at its edges (谢谢，那年假呢
 // → 那年假呢). Politeness stays: `can i` still frames the question.

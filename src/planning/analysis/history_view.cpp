@@ -1,0 +1,118 @@
+#include "planning/analysis/rewrite_turn.hpp"
+
+// The rewriter's reading of the history: the window, the previous question, its topic.
+#include <algorithm>
+#include <memory>
+
+#include "planning/bare_question.hpp"
+
+namespace qaplan::internal::rewriting {
+namespace {
+
+// A previous question that is bare itself (需要提前几天 after 年假怎么申请; 好吃吗 after 周末去吃了
+// 鮨然) has no topic of its own: rewritten against the turns before it (年假申请需要提前几天), it
+// frames the current turn instead — else its verb (提前) would pass for the topic. A rewrite that
+// fell back is no reading: the bare question stays.
+// Returns where the topic put before the bare question ends in the reading (年假申请|需要提前几天),
+// else 0.
+std::uint32_t resolve_bare_prev(HistoryView& h, const std::vector<std::string>& history,
+                                const Lexicon& lex, const WordSet& words) {
+  const std::size_t after = h.back[h.prev_at];  // history turns after the bare question
+  if (after + 1 >= history.size() || !bare_question(h.prev_scan, lex)) return 0;
+  // A source keyword is a topic of its own (年假有几天).
+  for (std::uint32_t id : lex.ids().source)
+    if (h.prev_scan.has_in_content(id)) return 0;
+  // The turns before it, read with a window of their own: an answer between two questions
+  // (VPN怎么申请, 在IT服务台提交…, 要谁审批) leaves the first outside this turn's window. A chain
+  // of bare questions is read two deep at most: each level is a whole rewrite, and a history of
+  // [input] max_history_turns bare questions must not cost that many.
+  thread_local int depth = 0;
+  if (depth >= 2) return 0;
+  const std::vector<std::string> older(history.begin(),
+                                       history.end() - static_cast<std::ptrdiff_t>(after + 1));
+  struct Deeper {
+    int& d;
+    explicit Deeper(int& v) : d(++v) {}
+    ~Deeper() { --d; }
+  };
+  Rewrite inner = [&] {
+    const Deeper level(depth);
+    return rewrite_turn(h.prev, older, lex, words);
+  }();
+  const bool fell_back = std::any_of(inner.reasons.begin(), inner.reasons.end(), [](const std::string& r) {
+    return r.starts_with("rewrite:fallback:");
+  });
+  if (!inner.rewritten || fell_back) return 0;
+  const std::string_view bare = trim_end(h.prev);
+  h.resolved = std::make_unique<const std::string>(std::move(inner.query));
+  h.prev = *h.resolved;
+  h.prev_scan = lex.scan(NormalizedQuery{*h.resolved, 0});
+  const std::string_view read = trim_end(h.prev);
+  if (!read.ends_with(bare) || read.size() == bare.size()) return 0;
+  return static_cast<std::uint32_t>(read.size() - bare.size());
+}
+
+// The text's spans, none across `seam` (0: none): the carried topic and the bare question's own
+// words are two phrases, whatever runs they would make together (香山|人多吗, not 香山人多).
+std::vector<Span> spans_split_at(std::string_view text, std::uint32_t seam, const PhraseReader& reader) {
+  if (seam == 0) return reader.spans(text);
+  std::vector<Span> out = reader.spans(text.substr(0, seam));
+  for (Span sp : reader.spans(text.substr(seam))) {
+    sp.begin += seam;
+    sp.end += seam;
+    sp.first_end += seam;
+    sp.ascii_begin += seam;
+    sp.ascii_end += seam;
+    out.push_back(sp);
+  }
+  return out;
+}
+
+}  // namespace
+
+HistoryView read_history(const std::vector<std::string>& history, const Lexicon& lex,
+                         const PhraseReader& reader, const WordSet& words, int window_turns) {
+  HistoryView h;
+  // Each turn is scanned once: the previous question keeps the scan that recognised it. A turn
+  // that is only social (好啊, 嗯嗯, 是的) names nothing to point back to: it leaves the window
+  // (周末想去故宫 + 好啊 + 怎么去 reads 周末想去故宫), unless no other turn is left.
+  const std::size_t n = std::min<std::size_t>(history.size(), static_cast<std::size_t>(window_turns));
+  std::vector<ScannedQuery> scans;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string_view turn = history[history.size() - 1 - i];
+    ScannedQuery tq = lex.scan(NormalizedQuery{std::string(turn), 0});
+    if (tq.content().empty() && (i + 1 < n || !h.window.empty())) continue;
+    h.window.push_back(turn);
+    h.back.push_back(i);
+    scans.push_back(std::move(tq));
+  }
+  h.prev = h.window.front();
+  for (std::size_t i = 0; i < h.window.size(); ++i) {
+    ScannedQuery& tq = scans[i];
+    const bool question = question_like(h.window[i], tq, lex.ids());
+    if (i == 0 || question) h.prev_scan = std::move(tq);
+    if (question) {
+      h.prev = h.window[i];
+      h.prev_at = i;
+      h.prev_is_question = true;
+      break;
+    }
+  }
+  const std::uint32_t seam = h.prev_is_question ? resolve_bare_prev(h, history, lex, words) : 0;
+  h.prev_spans = spans_split_at(h.prev, seam, reader);
+  if (h.prev_scan.content().empty()) h.prev_spans.clear();  // only social turns: no topic
+  // A leading word that only says when (周末|去爬了香山, 每天|…) is no topic when a phrase follows.
+  while (h.prev_spans.size() > 1 && temporal(slice(h.prev, h.prev_spans[0].begin, h.prev_spans[0].end)))
+    h.prev_spans.erase(h.prev_spans.begin());
+  // The topic, extended over linking words into its noun phrase (深圳园区的停车费, 仲裁和诉讼,
+  // 合同台账里XH-HT-2025-0084).
+  h.subject_end = h.topic() ? phrase_end(h.prev, h.prev_spans, 0) : 0;
+  // A span may keep characters trimming drops ("search_'"), and the rewrites cut this text at
+  // the span's offsets (the analyze fuzzer's out_of_range; docs/reliability.md).
+  h.prev_text = h.prev.substr(
+      0, std::max<std::size_t>(trim_end(h.prev).size(), h.topic() ? h.topic()->end : 0));
+  return h;
+}
+
+
+}  // namespace qaplan::internal::rewriting

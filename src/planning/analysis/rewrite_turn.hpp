@@ -1,0 +1,90 @@
+#pragma once
+// The rewriter's reading of one turn, shared by its steps (rewrite.cpp), its reading of the history
+// (history_view.cpp) and its replies in conversation (reply_steps.cpp). Internal to the rewriter.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "planning/analysis/constraints.hpp"
+#include "planning/analysis/phrases.hpp"
+#include "planning/analysis/rewrite.hpp"
+#include "planning/lexicon.hpp"
+
+namespace qaplan::internal::rewriting {
+
+// What the rewrite reads of the history: the window (newest turn first), the previous question
+// — the newest turn that reads like one (history may hold the assistant's answers too), else the
+// newest turn — with its content spans, scan and topic.
+struct HistoryView {
+  std::vector<std::string_view> window;
+  std::string_view prev;
+  std::size_t prev_at = 0;  // prev's place in the window
+  std::vector<std::size_t> back;  // per window turn: how many history turns come after it
+  // A bare previous question read through its own history (below); prev views it. On the heap:
+  // the view survives the HistoryView's moves.
+  std::unique_ptr<const std::string> resolved;
+  bool prev_is_question = false;
+  std::vector<Span> prev_spans;
+  ScannedQuery prev_scan;
+  std::uint32_t subject_end = 0;
+  std::string_view prev_text;  // prev without trailing punctuation, never shorter than its topic
+
+  /// The previous question's first content span, or null.
+  const Span* topic() const { return prev_spans.empty() ? nullptr : &prev_spans.front(); }
+  /// The newest turn is a statement (an answer, or the user's own): the previous question, if
+  /// any, is an older turn.
+  bool newest_stated() const { return !prev_is_question || prev_at != 0; }
+};
+
+/// The turn rewritten against its history (rewrite.cpp); a bare previous question is read with it.
+Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& history,
+                     const Lexicon& lex, const WordSet& words);
+
+/// The window of `history` (newest first), its previous question and that question's topic
+/// (history_view.cpp).
+HistoryView read_history(const std::vector<std::string>& history, const Lexicon& lex,
+                         const PhraseReader& reader, const WordSet& words, int window_turns);
+
+// One step's rewrite and its reason; `note` is a reason recorded before it (a fallback the step
+// already chose).
+struct Step {
+  std::string text;
+  const char* reason;
+  const char* note = nullptr;
+};
+
+// The turn as the steps read it.
+struct TurnView {
+  std::string_view question;
+  const ScannedQuery& q;
+  std::string_view text;  // without trailing punctuation
+  const HistoryView& h;
+  const Rewrite& r;       // topic_anchor is set
+  const PhraseReader& reader;
+  const Lexicon& lex;
+  const WordSet& words;
+};
+
+/// True when `q` asks with a question word (怎么, 多少, 谁), not only yes or no (吗, 是否).
+bool asks_wh(const ScannedQuery& q, std::string_view text, const LexiconIds& ids);
+/// What a short answer says in its first clause, without a closing particle (火锅吧，好久没吃了 → 火锅).
+std::string_view answer_of(std::string_view turn);
+/// True when `text` opens with a word that says when (下个月底, 周末, 明天下午).
+bool opens_with_time_word(std::string_view text);
+/// Where a person word starting at byte `at` of `q` ends (你|孩子, 你|爸), else `at`.
+std::size_t person_after(std::string_view q, std::size_t at, const TurnView& t);
+/// What an answer to a yes-or-no question put to the user states in the speaker's words (我也是
+/// says it of the user too), or nullopt.
+std::optional<std::string> answered_yes_no(std::string_view question, std::string_view answer,
+                                           const TurnView& t);
+
+// Replies in conversation (reply_steps.cpp): why of a yes-or-no question or its answer, a verb's
+// object from the frame, a question asked back.
+std::optional<Step> why_of_yes_no_step(const TurnView& t, std::string_view frag);
+std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag);
+std::optional<Step> asked_back_step(const TurnView& t, std::string_view frag, bool asks_ne);
+
+}  // namespace qaplan::internal::rewriting
