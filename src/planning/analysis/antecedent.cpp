@@ -155,8 +155,6 @@ bool names_a_person(std::string_view text, const PhraseReader& reader) {
   return name_in(text, reader, false) || person_noun(text, {}, reader);
 }
 
-// Code points of the longest answer clause read as a name alone (塞尔达王国之泪, 葬送的芙莉莲).
-constexpr std::size_t kShortAnswer = 8;
 
 std::optional<std::string> answered_thing(std::string_view answer, std::string_view prev,
                                           const PhraseReader& reader) {

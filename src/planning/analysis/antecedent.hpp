@@ -11,6 +11,9 @@
 
 namespace qaplan::internal {
 
+/// Code points of the longest answer clause read as a name alone (塞尔达王国之泪, 葬送的芙莉莲).
+inline constexpr std::size_t kShortAnswer = 8;
+
 /// Whom 他 / 她 / 他们 stands for: a name in the newest turn; else the one the previous question
 /// asked about (公司的DPO是谁 → 公司的DPO); else a noun naming people (`[rewrite] person_heads`:
 /// 明星, 新员工) that `question` does not repeat, in the previous question, then in the newest

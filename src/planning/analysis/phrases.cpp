@@ -67,6 +67,20 @@ bool temporal(std::string_view w) {
   return false;
 }
 
+bool adverbs_only(std::string_view w) {
+  constexpr std::string_view kAdverbs = "不没也都还就又很最只才刚再一直总";
+  if (w.empty() || w.size() % 3 != 0) return false;
+  for (std::size_t i = 0; i < w.size(); i += 3)
+    if (kAdverbs.find(w.substr(i, 3)) == std::string_view::npos) return false;
+  return true;
+}
+
+std::string_view without_closing_particle(std::string_view s) {
+  for (std::string_view p : {"吗", "呢", "吧", "呗", "啊", "呀", "哦", "嘛"})
+    if (s.ends_with(p) && s.size() > p.size()) return s.substr(0, s.size() - p.size());
+  return s;
+}
+
 bool bare_why(std::string_view turn) { return turn == "为什么" || turn == "为啥" || turn == "为何"; }
 
 bool demonstrative(std::string_view w) {

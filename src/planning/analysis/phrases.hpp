@@ -62,6 +62,11 @@ std::string_view slice(std::string_view s, std::uint32_t b, std::uint32_t e);
 /// A word that says when (周末, 每天, 平时, 下个月): it frames a question, it is not what the
 /// question is about — yet one such word parallels another (周末 + 平时呢).
 bool temporal(std::string_view w);
+/// True when every character of `w` is an adverb of degree, time or negation (还没, 刚, 也, 不):
+/// what ICU glues to a speaker (我不|想去) or puts before a verb (上周刚|吃过).
+bool adverbs_only(std::string_view w);
+/// `s` without one sentence-final particle (吗, 呢, 吧, 呗, 啊, 呀, 哦, 嘛), never emptied.
+std::string_view without_closing_particle(std::string_view s);
 /// The turn is only "why" (为什么, 为啥, 为何): it asks why of what was said before.
 bool bare_why(std::string_view turn);
 bool demonstrative(std::string_view w);

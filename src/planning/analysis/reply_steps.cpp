@@ -15,14 +15,6 @@
 namespace qaplan::internal::rewriting {
 namespace {
 
-// True when every character of `w` is an adverb of degree, time or negation (还没, 刚, 也).
-bool adverbs_only(std::string_view w) {
-  constexpr std::string_view kAdverbs = "不没也都还就又很最只才刚再一直总";
-  if (w.empty() || w.size() % 3 != 0) return false;
-  for (std::size_t i = 0; i < w.size(); i += 3)
-    if (kAdverbs.find(w.substr(i, 3)) == std::string_view::npos) return false;
-  return true;
-}
 
 // True when `w` names a person; a kin word alone (爸, 姐) is one too: a person noun's last
 // morpheme (`[rewrite] person_heads`).
@@ -43,10 +35,7 @@ std::size_t person_after(std::string_view q, std::size_t at, const TurnView& t) 
 // What a short answer says in its first clause, without a closing particle (火锅吧 好久没吃了 →
 // 火锅; 骑行 每周都骑 → 骑行).
 std::string_view answer_of(std::string_view turn) {
-  std::string_view a = trim_end(first_clause(turn));
-  for (std::string_view particle : {"吧", "呗", "啊", "呀", "哦"})
-    if (a.ends_with(particle) && a.size() > particle.size()) a.remove_suffix(particle.size());
-  return a;
+  return without_closing_particle(trim_end(first_clause(turn)));
 }
 
 // True when `q` asks with a question word (怎么, 多少, 谁), not only yes or no (吗, 是否).
@@ -86,9 +75,7 @@ std::optional<std::string> answered_yes_no(std::string_view question, std::strin
     if (reason == first || reason.empty()) return std::nullopt;
     return me + std::string(reason);
   }
-  for (std::string_view particle : {"吗", "嘛"})
-    if (q.ends_with(particle)) q.remove_suffix(particle.size());
-  return me + std::string(q.substr(to_you));
+  return me + std::string(without_closing_particle(q).substr(to_you));
 }
 
 // 1e. A bare why (为什么, 为啥) after a yes-or-no question (试用期不能请年假吗, 年假可以跨年吗) asks why
@@ -178,8 +165,7 @@ std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
     std::string_view object = trim_end(std::string_view(frame).substr(from));
     for (std::string_view aspect : {"过", "了", "着"})  // 看过|奥本海默
       if (object.starts_with(aspect)) object.remove_prefix(aspect.size());
-    for (std::string_view particle : {"吗", "呢", "吧", "啊", "呀"})
-      if (object.ends_with(particle)) object.remove_suffix(particle.size());
+    object = without_closing_particle(object);
     const std::string_view head = f[i + 1].text(frame);
     if (object.empty() || !f[i + 1].word || head == "了" || head == "的") return std::nullopt;
     t.lex.question_word_hits(object, asks);
@@ -189,7 +175,7 @@ std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
     // The object asked for (晚上想吃|啥) was answered by the newest turn (火锅吧): the answer.
     const std::string_view answer = answer_of(t.h.window.front());
     if (asks.front().begin == 0 && t.h.prev_is_question && t.h.prev_at == 1 && !answer.empty() &&
-        count_code_points(answer) <= 8 && !t.reader.spans(answer).empty())
+        count_code_points(answer) <= kShortAnswer && !t.reader.spans(answer).empty())
       return Step{join(std::string(body), answer), "verb_object:answer"};
     return std::nullopt;
   }

@@ -28,16 +28,9 @@ std::optional<std::string_view> after_speaker(std::string_view text, const Phras
     return t[i].word && !t[i].single_han && !reader.is_function(w) && !reader.of_function_chars(w);
   };
   // ICU glues the speaker to an adverb after it (我不|想去, 我也|…): still the speaker.
-  auto adverb = [](std::string_view rest) {
-    constexpr std::string_view kAdverbs = "不没也都还就又很最只才刚";
-    if (rest.empty() || rest.size() % 3 != 0) return false;
-    for (std::size_t i = 0; i < rest.size(); i += 3)
-      if (kAdverbs.find(rest.substr(i, 3)) == std::string_view::npos) return false;
-    return true;
-  };
   for (const std::string& w : reader.lex().config().rewrite.speaker_words) {
     if (!first.starts_with(w) ||
-        (first != w && !reader.of_function_chars(first) && !adverb(first.substr(w.size()))))
+        (first != w && !reader.of_function_chars(first) && !adverbs_only(first.substr(w.size()))))
       continue;
     const std::string_view rest = trim_start(text.substr(w.size()));
     if (rest.empty() || rest.starts_with("的")) return std::nullopt;  // 我的加班申请: an owner
