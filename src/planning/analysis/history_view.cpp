@@ -73,30 +73,26 @@ std::vector<Span> spans_split_at(std::string_view text, std::uint32_t seam, cons
 HistoryView read_history(const std::vector<std::string>& history, const Lexicon& lex,
                          const PhraseReader& reader, const WordSet& words, int window_turns) {
   HistoryView h;
-  // Each turn is scanned once: the previous question keeps the scan that recognised it. A turn
-  // that is only social (好啊, 嗯嗯, 是的) names nothing to point back to: it leaves the window
-  // (周末想去故宫 + 好啊 + 怎么去 reads 周末想去故宫), unless no other turn is left.
+  // Turns are read newest first until the previous question (the newest turn that reads like
+  // one, else the newest turn); it keeps the scan that recognised it, and older turns are not
+  // read. A turn that is only social (好啊, 嗯嗯, 是的) names nothing to point back to: it leaves
+  // the window (周末想去故宫 + 好啊 + 怎么去 reads 周末想去故宫), unless no other turn is left.
   const std::size_t n = std::min<std::size_t>(history.size(), static_cast<std::size_t>(window_turns));
-  std::vector<ScannedQuery> scans;
   for (std::size_t i = 0; i < n; ++i) {
     const std::string_view turn = history[history.size() - 1 - i];
-    ScannedQuery tq = lex.scan(NormalizedQuery{std::string(turn), 0});
-    if (tq.content().empty() && (i + 1 < n || !h.window.empty())) continue;
+    if (!h.prev_is_question) {
+      ScannedQuery tq = lex.scan(NormalizedQuery{std::string(turn), 0});
+      if (tq.content().empty() && (i + 1 < n || !h.window.empty())) continue;
+      const bool question = question_like(turn, tq, lex.ids());
+      if (h.window.empty() || question) {
+        h.prev = turn;
+        h.prev_at = h.window.size();
+        h.prev_scan = std::move(tq);
+        h.prev_is_question = question;
+      }
+    }
     h.window.push_back(turn);
     h.back.push_back(i);
-    scans.push_back(std::move(tq));
-  }
-  h.prev = h.window.front();
-  for (std::size_t i = 0; i < h.window.size(); ++i) {
-    ScannedQuery& tq = scans[i];
-    const bool question = question_like(h.window[i], tq, lex.ids());
-    if (i == 0 || question) h.prev_scan = std::move(tq);
-    if (question) {
-      h.prev = h.window[i];
-      h.prev_at = i;
-      h.prev_is_question = true;
-      break;
-    }
   }
   const std::uint32_t seam = h.prev_is_question ? resolve_bare_prev(h, history, lex, words) : 0;
   h.prev_spans = spans_split_at(h.prev, seam, reader);
