@@ -398,7 +398,7 @@ std::optional<Step> about_clause_step(const TurnView& t) {
   if (const auto m = first_hit(t.q, t.lex.ids().ellipsis_marker); m && m->begin == 0 && m->end < ne)
     about = trim_start(about.substr(m->end));
   const std::string_view asked = trim_start(t.text.substr(ne + 3));
-  const int units = count_code_points(about);
+  const std::size_t units = count_code_points(about);
   if (asked.empty() || units < 2 || units > 8 || about.find(t.r.topic_anchor) != std::string_view::npos)
     return std::nullopt;
   const std::string_view topic = slice(t.h.prev, t.h.topic()->begin, t.h.subject_end);
