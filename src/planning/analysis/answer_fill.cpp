@@ -87,12 +87,12 @@ std::optional<std::string> fill_answer(std::string_view question, std::string_vi
       reader.of_function_chars(at->text(c)) && slot->use == answer) {
     std::size_t first_char = 0;
     next_code_point(at->text(c), first_char);
-    slot->begin += first_char;
+    slot->begin += static_cast<std::uint32_t>(first_char);
   }
   std::string out;
   if (addressee) {
     // 你们 → the plural speaker (the list's first, 我们), 你 / 您 → the singular one (its shortest, 我).
-    const bool plural = slice(c, 0, addressee).ends_with("们");
+    const bool plural = slice(c, 0, static_cast<std::uint32_t>(addressee)).ends_with("们");
     out = plural ? cfg.speaker_words.front() : *std::min_element(
         cfg.speaker_words.begin(), cfg.speaker_words.end(),
         [](const std::string& a, const std::string& b) { return a.size() < b.size(); });

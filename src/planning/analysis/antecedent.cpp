@@ -241,7 +241,7 @@ std::size_t shared_head(std::string_view antecedent, std::string_view rest) {
   if (next_code_point(rest, c) < 0x3400 || c >= rest.size()) return 0;
   const std::string_view head = rest.substr(0, c);
   std::string_view last_two = antecedent;
-  for (int n = count_code_points(antecedent); n > 2; --n) {
+  for (std::size_t n = count_code_points(antecedent); n > 2; --n) {
     std::size_t k = 0;
     next_code_point(last_two, k);
     last_two.remove_prefix(k);
