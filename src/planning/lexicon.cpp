@@ -169,22 +169,31 @@ std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& a,
     }
     return end;
   };
-  std::size_t e = last_word_end(t.size());
-  for (bool moved = true; moved && e > b;) {
-    moved = false;
-    const CueHit* best = nullptr;
-    for (const CueHit& h : a.hits)
-      if (h.end == e && h.begin >= b && strippable(h.list) && (!best || h.begin < best->begin))
-        best = &h;
-    if (!best) break;
-    const bool separated = best->begin == b || !word_at_end(t, best->begin) ||
-                           std::any_of(a.hits.begin(), a.hits.end(), [&](const CueHit& h) {
-                             return h.end == best->begin && strippable(h.list);
-                           });
-    if ((one_code_point(*best) || best->list == lead_only) && !separated) break;
-    e = last_word_end(best->begin);
-    moved = true;
-  }
+  // `chain`: whether a one-character cue next to another counts as separated from the text.
+  auto trimmed_end = [&](bool chain) {
+    std::size_t e = last_word_end(t.size());
+    for (bool moved = true; moved && e > b;) {
+      moved = false;
+      const CueHit* best = nullptr;
+      for (const CueHit& h : a.hits)
+        if (h.end == e && h.begin >= b && strippable(h.list) && (!best || h.begin < best->begin))
+          best = &h;
+      if (!best) break;
+      const bool separated = best->begin == b || !word_at_end(t, best->begin) ||
+                             std::any_of(a.hits.begin(), a.hits.end(), [&](const CueHit& h) {
+                               return h.end == best->begin && strippable(h.list) &&
+                                      (chain || !one_code_point(h));
+                             });
+      if ((one_code_point(*best) || best->list == lead_only) && !separated) break;
+      e = last_word_end(best->begin);
+      moved = true;
+    }
+    return e;
+  };
+  // Particles that chain (了呢, 的吗) close a question (那工资算错了呢) and stay in it; only a
+  // message that is nothing but such cues (好啊, 嗯呢) is all social.
+  std::size_t e = trimmed_end(true);
+  if (e > b) e = trimmed_end(false);
   return {static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(std::max(b, e))};
 }
 

@@ -111,6 +111,18 @@ TEST(Intent, MatchedRulesListsEveryRuleWinnerFirst) {
             (std::vector<std::string>{"knowledge_multi_part", "faq_standard_question"}));
 }
 
+// Two particles at the end (了呢, 了吗) close the question; they are not a filler to trim, so
+// the elliptic rule still sees its 呢 / 吗. A message of nothing but such cues (好啊) is social.
+TEST(Intent, ChainedParticlesStillEndTheQuestion) {
+  EXPECT_EQ(classify("那工资算错了呢", true).rule_id, "follow_up_elliptic");
+  EXPECT_EQ(classify("要是发票开错了呢", true).rule_id, "follow_up_elliptic");
+  EXPECT_EQ(classify("那报销款到了吗", true).rule_id, "follow_up_elliptic");
+  const ScannedQuery ok = lex().scan(NormalizedQuery{"好啊", 0});
+  EXPECT_TRUE(ok.content().empty());
+  const ScannedQuery asked = lex().scan(NormalizedQuery{"工资算错了呢", 0});
+  EXPECT_EQ(asked.content(), "工资算错了呢");
+}
+
 TEST(Intent, TrailingPunctuationDoesNotHideAnEnding) {
   EXPECT_EQ(classify("那病假呢？？", true).intent, Intent::kFollowUp);
   EXPECT_EQ(classify("那病假呢~😀", true).intent, Intent::kFollowUp);
