@@ -123,6 +123,22 @@ TEST(Intent, ChainedParticlesStillEndTheQuestion) {
   EXPECT_EQ(asked.content(), "工资算错了呢");
 }
 
+// Questions that take their subject from the history without a pronoun of the old lists:
+// a demonstrative with a classifier, a "then" opening, a short "which" with no pair of its own.
+TEST(Intent, PointingAndChoosingTurnsAreFollowUps) {
+  EXPECT_EQ(classify("这份规范适用于外包人员吗", true).rule_id, "follow_up_anaphora");
+  EXPECT_EQ(classify("该条款能改吗", true).rule_id, "follow_up_anaphora");
+  EXPECT_EQ(classify("后者要多久", true).rule_id, "follow_up_anaphora");
+  EXPECT_EQ(classify("那么备案后多久生效", true).rule_id, "follow_up_then");
+  EXPECT_EQ(classify("哪种到账快", true).rule_id, "follow_up_which_open");
+  EXPECT_EQ(classify("两个有啥不一样", true).rule_id, "follow_up_which_open");
+  // A "which" naming its own pair, or asking which office, stands alone; none without history.
+  EXPECT_NE(classify("工资卡和对公转账哪种到账快", true).intent, Intent::kFollowUp);
+  EXPECT_NE(classify("哪个部门负责报销", true).intent, Intent::kFollowUp);
+  EXPECT_NE(classify("哪种到账快", false).intent, Intent::kFollowUp);
+  EXPECT_NE(classify("这份规范适用于外包人员吗", false).intent, Intent::kFollowUp);
+}
+
 TEST(Intent, TrailingPunctuationDoesNotHideAnEnding) {
   EXPECT_EQ(classify("那病假呢？？", true).intent, Intent::kFollowUp);
   EXPECT_EQ(classify("那病假呢~😀", true).intent, Intent::kFollowUp);
