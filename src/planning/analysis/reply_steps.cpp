@@ -78,6 +78,25 @@ std::optional<std::string> answered_yes_no(std::string_view question, std::strin
   return me + std::string(without_closing_particle(q).substr(to_you));
 }
 
+namespace {
+
+// The yes-or-no question as a "no" answered it: 不能 / 没有 (the answer's first clause, 不 or 没
+// and a word of the question) in that word's place (公司电脑能用个人网盘 + 不能，… → 公司电脑不能用个人
+// 网盘). Why asks why of the answer, and the question's own words asked the opposite.
+std::string negated_as_answered(std::string_view asked, const TurnView& t) {
+  if (t.h.prev_at != 1) return std::string(asked);
+  const std::string_view no = trim_end(first_clause(t.h.window.front()));
+  if (!(no.starts_with("不") || no.starts_with("没")) || count_code_points(no) > 3)
+    return std::string(asked);
+  const std::string_view word = no.substr(std::string_view("不").size());
+  const std::size_t at = word.empty() ? std::string_view::npos : asked.find(word);
+  if (at == std::string_view::npos || asked.substr(0, at).ends_with(no.substr(0, 3)))
+    return std::string(asked);
+  return std::string(asked.substr(0, at)) + std::string(no) + std::string(asked.substr(at + word.size()));
+}
+
+}  // namespace
+
 // 1e. A bare why (为什么, 为啥) after a yes-or-no question (试用期不能请年假吗, 年假可以跨年吗) asks why
 // of what that question proposed: the why in front of it, its particle gone (为什么试用期不能请
 // 年假). A question word's topic alone would drop its negation or modal (试用期不能年假).
@@ -102,7 +121,7 @@ std::optional<Step> why_of_yes_no_step(const TurnView& t, std::string_view frag)
     if (asked.ends_with(particle)) asked.remove_suffix(particle.size());
   if (asked.size() == trim_end(t.h.prev_text).size() || t.reader.spans(asked).empty())
     return std::nullopt;
-  return Step{join(std::string(frag), asked), "why_of_question"};
+  return Step{join(std::string(frag), negated_as_answered(asked, t)), "why_of_question"};
 }
 
 // 1g. A bare predicate ending in a verb of the frame (我也喜欢 after 你喜欢吃火锅吗; 为什么喜欢 after

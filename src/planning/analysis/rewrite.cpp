@@ -345,18 +345,38 @@ std::optional<Step> condition_step(const TurnView& t) {
   const auto m = first_hit(t.q, t.lex.ids().condition_marker);
   if (!m || m->begin != 0) return std::nullopt;
   const std::string_view rest = t.text.substr(m->end);
-  if (rest.find(t.r.topic_anchor) != std::string_view::npos)
+  const bool ne = rest.ends_with("呢");
+  const std::string_view body = ne ? trim_end(rest.substr(0, rest.size() - 3)) : rest;
+  const std::string_view marker = t.text.substr(0, m->end);
+  const bool wh = asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids());
+  // The rest of the previous question after its topic (休学|最长可以多久), when it opens with it.
+  const std::string_view after_topic =
+      t.h.topic() && t.h.topic()->begin == 0 ? t.h.prev_text.substr(t.h.subject_end) : "";
+  if (rest.find(t.r.topic_anchor) != std::string_view::npos) {
+    // 如果是因病休学呢 after 休学最长可以多久: the condition names the topic, and asks the
+    // question's predicate of it.
+    if (ne && !after_topic.empty() && t.h.prev_is_question)
+      return Step{std::string(marker) + std::string(body) + std::string(after_topic),
+                  "condition:same_question"};
     return Step{std::string(t.question), "condition_has_topic"};
-  // The particle 呢 of a condition asks what to do (万一弄丢了呢 → …弄丢了怎么办).
-  std::string_view body = rest;
-  const bool ne = body.ends_with("呢");
-  if (ne) body = trim_end(body.substr(0, body.size() - 3));
+  }
   // 如果是台风假上班呢 after 加班费怎么算 asks that question again in another case: the
-  // condition in front of the whole previous question. An event (硬盘坏了呢), or a previous
-  // question that only asks yes or no, asks what to do instead.
-  if (ne && !body.ends_with("了") && asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
-    return Step{join(join(t.text.substr(0, m->end), body), t.h.prev_text), "condition:same_question"};
-  std::string out = join(join(t.text.substr(0, m->end), t.r.topic_anchor), with_object(body, t));
+  // condition in front of the whole previous question. An event (硬盘坏了呢), a mishap (万一…,
+  // 换不了班, 还没找到) or a previous question that only asks yes or no asks what to do instead —
+  // unless that question asks what to do itself (离职后社保怎么办).
+  const bool mishap = marker.ends_with("万一") || body.find("不") != std::string_view::npos ||
+                      body.find("没") != std::string_view::npos;
+  const bool event = body.find("了") != std::string_view::npos;  // 忘了续签, 硬盘坏了
+  const bool what_to_do = t.h.prev_text.ends_with("怎么办") || t.h.prev_text.ends_with("咋办");
+  if (ne && !event && wh && (!mishap || what_to_do))
+    return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
+  // After a yes-or-no question, a case that is no mishap asks it again with the topic in the
+  // case (病假要开证明吗 + 如果只请一天呢 → 如果病假只请一天要开证明吗).
+  if (ne && !event && !wh && !mishap && t.h.prev_is_question &&
+      !after_topic.empty() && !body.starts_with("是"))
+    return Step{join(join(marker, t.r.topic_anchor), body) + std::string(after_topic),
+                "condition:same_question"};
+  std::string out = join(join(marker, t.r.topic_anchor), with_object(body, t));
   if (ne) out += "怎么办";
   return Step{std::move(out), "condition"};
 }

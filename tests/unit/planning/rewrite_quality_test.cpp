@@ -763,3 +763,27 @@ TEST(RewriteRules, WhyAfterAStatementAsksWhyOfItsSubject) {
   const auto verb = rewrite("举几个例子", {"数据出境有哪些规定"});
   EXPECT_TRUE(has(verb.query, "数据出境规定举几个例子")) << verb.query;
 }
+
+// Why after a yes-or-no question a bare 不能 / 没有 answered asks why of the answer: the question
+// with the answer's word in place, not the opposite of what was said.
+TEST(RewriteRules, WhyAfterANoAsksWhyOfTheNo) {
+  EXPECT_EQ(rewrite("为什么", {"实习生能申请车位吗", "不能"}).query, "为什么实习生不能申请车位");
+  EXPECT_EQ(rewrite("为啥", {"会议室有投影仪吗", "没有"}).query, "为啥会议室没有投影仪");
+  // A no with a reason of its own, or no answer, leaves the question as it was asked.
+  EXPECT_EQ(rewrite("为什么", {"实习生能申请车位吗"}).query, "为什么实习生能申请车位");
+}
+
+// A condition with 呢: a mishap or an event asks what to do; a case asks the question again —
+// after a yes-or-no question with the topic in the case, and a case that names the topic asks
+// the question's predicate of it.
+TEST(RewriteRules, AConditionAsksWhatToDoOrTheSameQuestion) {
+  const auto mishap = rewrite("要是换不了呢", {"值班表什么时候排"});
+  EXPECT_TRUE(has(mishap.query, "怎么办")) << mishap.query;
+  EXPECT_FALSE(has(mishap.query, "什么时候排")) << mishap.query;
+  const auto event = rewrite("要是忘了签到呢", {"培训要签到吗"});
+  EXPECT_TRUE(has(event.query, "忘了签到怎么办")) << event.query;
+  EXPECT_EQ(rewrite("如果只去半天呢", {"培训要签到吗"}).query, "如果培训只去半天要签到吗");
+  EXPECT_EQ(rewrite("如果是因伤停训呢", {"停训最长可以多久"}).query, "如果是因伤停训最长可以多久");
+  // A case of a question asking a value: the case in front of the whole question.
+  EXPECT_EQ(rewrite("如果是春节期间呢", {"值班费怎么算"}).query, "如果是春节期间值班费怎么算");
+}
