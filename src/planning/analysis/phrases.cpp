@@ -258,9 +258,17 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
   };
   // So is 要 glued to a verb right before the question word (抬头|要写|什么, 出差|要带|什么): what
   // the question asks one must do, not part of the topic. (会议|什么时候 keeps its noun: only 要.)
+  // A word before a question word that determines a noun (覆盖|哪些|人, 包括|什么|内容) is the
+  // verb taking that noun: what the question asks the topic does, not part of the topic.
+  auto before_determiner = [&](std::size_t i) {
+    if (i + 2 >= tokens.size() || fn[i + 2] || !tokens[i + 2].word) return false;
+    const std::string_view q = tokens[i + 1].text(text);
+    return q == "哪些" || q == "什么" || q == "哪个" || q == "哪种" || q == "几个" || q == "多少";
+  };
   auto predicate = [&](std::size_t i) {
     if (fn[i] || tokens[i].ascii || !tokens[i].word) return false;
     const std::string_view w = tokens[i].text(text);
+    if (count_code_points(w) == 2 && i > 0 && !fn[i - 1] && before_determiner(i)) return true;
     if (count_code_points(w) != 2) return false;
     const std::string_view last = last_code_point(w);
     return w.starts_with("最") || last == "了" || last == "过" || last == "着" ||

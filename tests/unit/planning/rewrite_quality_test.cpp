@@ -787,3 +787,12 @@ TEST(RewriteRules, AConditionAsksWhatToDoOrTheSameQuestion) {
   // A case of a question asking a value: the case in front of the whole question.
   EXPECT_EQ(rewrite("如果是春节期间呢", {"值班费怎么算"}).query, "如果是春节期间值班费怎么算");
 }
+
+// A word before a question word that determines a noun (覆盖|哪些|人) is a verb: no part of the
+// antecedent or the topic.
+TEST(RewriteRules, AVerbBeforeWhichNounIsNoPartOfTheTopic) {
+  EXPECT_EQ(rewrite("它能报销体检吗", {"商业保险覆盖哪些人"}).query, "商业保险能报销体检吗");
+  EXPECT_EQ(rewrite("它要多久", {"入职培训包括什么内容"}).query, "入职培训要多久");
+  // A question word that asks when stays after its topic (年假|什么时候|清零).
+  EXPECT_EQ(rewrite("它能延期吗", {"年假什么时候清零"}).query, "年假能延期吗");
+}
