@@ -191,10 +191,18 @@ void mark_counting_words(std::string_view text, const std::vector<Token>& tokens
 
 }  // namespace
 
-std::vector<Span> PhraseReader::spans(std::string_view text) const {
-  const std::vector<Token> tokens = words_of(text);
-  thread_local std::vector<CueHit> questions;
-  lex_.question_word_hits(text, questions);
+namespace {
+// Derivational suffixes: a closed class of the language (-ization, -ness, -style, -type, -rate …).
+bool suffix(std::string_view c) {
+  static constexpr std::string_view kSuffixes[] = {"化", "性", "式", "型", "率", "度", "者", "级"};
+  return std::find(std::begin(kSuffixes), std::end(kSuffixes), c) != std::end(kSuffixes);
+}
+}  // namespace
+
+// Which tokens are function words, not content: listed words and words made of them, question
+// words, counting words, punctuation — and which are not though they look it.
+std::vector<bool> PhraseReader::function_marks(std::string_view text, const std::vector<Token>& tokens,
+                                               const std::vector<CueHit>& questions) const {
   // An ASCII word glued to Chinese (IT设备台账) is a name, never an English function word (it).
   // A single letter (A类) is left to the rules for codes.
   auto glued = [&](std::size_t i) {
@@ -231,6 +239,14 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
     }
     break;
   }
+  return fn;
+}
+
+std::vector<Span> PhraseReader::spans(std::string_view text) const {
+  const std::vector<Token> tokens = words_of(text);
+  thread_local std::vector<CueHit> questions;
+  lex_.question_word_hits(text, questions);
+  const std::vector<bool> fn = function_marks(text, tokens, questions);
   // Spaces between two ASCII content words do not end a run (navicat premium, parental leave
   // policy): in Chinese text a space only ever stands between ASCII words.
   auto space_inside = [&](std::size_t i) {
@@ -242,6 +258,16 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
   auto single = [&](std::size_t i) { return i < tokens.size() && !fn[i] && tokens[i].single_han; };
   auto verb = [&](std::size_t i) {
     if (!single(i) || i + 1 >= tokens.size()) return false;
+    // A derivational suffix glued to the word before it (私有|化|部署, 一次|性) makes a word with
+    // it, it governs nothing.
+    if (i > 0 && !fn[i - 1] && tokens[i - 1].end == tokens[i].begin && !tokens[i - 1].single_han &&
+        suffix(tokens[i].text(text)))
+      return false;
+    // A verb opening the text opens an activity that is its topic (转|专业有什么条件, 换|工位要
+    // 多久): the verb stays in the phrase.
+    if (std::none_of(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(i),
+                     [](const Token& t) { return t.word; }))
+      return false;
     const std::string_view next = tokens[i + 1].text(text);
     const bool aspect = next == "了" || next == "过" || next == "着";
     // A name does not take an aspect particle: 郑钦文|拿|了 ends the name before 拿.

@@ -52,6 +52,9 @@ class PhraseReader {
   const Lexicon& lex() const { return lex_; }
 
  private:
+  std::vector<bool> function_marks(std::string_view text, const std::vector<Token>& tokens,
+                                   const std::vector<CueHit>& questions) const;
+
   const Lexicon& lex_;
   const WordSet& function_;
 };

@@ -796,3 +796,11 @@ TEST(RewriteRules, AVerbBeforeWhichNounIsNoPartOfTheTopic) {
   // A question word that asks when stays after its topic (年假|什么时候|清零).
   EXPECT_EQ(rewrite("它能延期吗", {"年假什么时候清零"}).query, "年假能延期吗");
 }
+
+// A lone character is a verb that ends the topic only where it governs: a derivational suffix
+// (私有|化) makes a word with the word before it, and a verb opening the question opens the
+// activity that is its topic (转|专业).
+TEST(RewriteRules, ASuffixOrAnOpeningVerbStaysInTheTopic) {
+  EXPECT_EQ(rewrite("一年能申请几次", {"转专业有什么条件"}).query, "转专业一年能申请几次");
+  EXPECT_EQ(rewrite("它适合哪些公司", {"私有化部署要什么配置"}).query, "私有化部署适合哪些公司");
+}
