@@ -347,7 +347,13 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
   // item takes the topic's place (年假 → 病假, 北京 → 上海).
   const std::string_view first_word = slice(prev, topic.begin, topic.first_end);
   const int topic_source = source_of(reader.lex(), first_word);
-  if (topic.words >= 2 && topic_source >= 0 && source_of(reader.lex(), frag) != topic_source)
+  // An aspect is one word (审批); a phrase (商标|续展 beside 软件著作权申请) is a parallel item
+  // and takes the topic's place below.
+  const std::vector<Token> frag_words = words_of(frag);
+  const bool one_word = std::count_if(frag_words.begin(), frag_words.end(),
+                                      [](const Token& w) { return w.word; }) == 1;
+  if (topic.words >= 2 && topic_source >= 0 && one_word &&
+      source_of(reader.lex(), frag) != topic_source)
     return {join(join(std::string(prev_text.substr(0, topic.first_end)), frag),
                  prev_text.substr(topic.first_end)),
             "ellipsis:aspect"};
@@ -370,7 +376,10 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
       const bool splits_name =
           t.single_han && i + 1 < tokens.size() && tokens[i + 1].single_han;
       if (!splits_name) {
-        replace_end = t.end;
+        // A suffix glued after the cut goes with its word (软件著作|权: the cut moves past 权).
+        const bool suffixed = i + 1 < tokens.size() && tokens[i + 1].begin == t.end &&
+                              tokens[i + 1].end <= topic.end && suffix(tokens[i + 1].text(prev_text));
+        replace_end = suffixed ? tokens[i + 1].end : t.end;
         how = "ellipsis:modifier";
       }
       break;

@@ -191,13 +191,14 @@ void mark_counting_words(std::string_view text, const std::vector<Token>& tokens
 
 }  // namespace
 
-namespace {
-// Derivational suffixes: a closed class of the language (-ization, -ness, -style, -type, -rate …).
+// Derivational suffixes (-ization, -ness, -style, -type, -rate …) and bound heads that are no
+// verb (著作|权, 差旅|费, 门禁|卡, 保|险): closed classes of the language.
 bool suffix(std::string_view c) {
-  static constexpr std::string_view kSuffixes[] = {"化", "性", "式", "型", "率", "度", "者", "级"};
+  static constexpr std::string_view kSuffixes[] = {"化", "性", "式", "型", "率", "度", "者", "级",
+                                                   "权", "费", "证", "卡", "额", "税", "险", "金",
+                                                   "室", "科"};
   return std::find(std::begin(kSuffixes), std::end(kSuffixes), c) != std::end(kSuffixes);
 }
-}  // namespace
 
 // Which tokens are function words, not content: listed words and words made of them, question
 // words, counting words, punctuation — and which are not though they look it.

@@ -804,3 +804,13 @@ TEST(RewriteRules, ASuffixOrAnOpeningVerbStaysInTheTopic) {
   EXPECT_EQ(rewrite("一年能申请几次", {"转专业有什么条件"}).query, "转专业一年能申请几次");
   EXPECT_EQ(rewrite("它适合哪些公司", {"私有化部署要什么配置"}).query, "私有化部署适合哪些公司");
 }
+
+// An aspect inserted beside the topic's first word is one word (报销 + 审批 → 报销审批流程); a
+// phrase is the topic's parallel, and a bound head (著作|权) is no verb that ends the topic, so the
+// replacement leaves no piece of it behind.
+TEST(RewriteRules, APhraseIsTheTopicsParallelNotAnAspect) {
+  EXPECT_EQ(rewrite("那审批呢", {"报销流程是什么"}).query, "报销审批流程是什么");
+  EXPECT_EQ(rewrite("专利转让呢", {"软件著作权申请找谁"}).query, "专利转让申请找谁");
+  // A bound head is no verb either way: 住宿|费 stays with its word in the topic.
+  EXPECT_EQ(rewrite("那如果超过了怎么办", {"住宿费标准是多少"}).query, "住宿费标准如果超过了怎么办");
+}
