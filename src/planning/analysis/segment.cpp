@@ -34,53 +34,80 @@ icu::BreakIterator* thread_iterator() {
 
 namespace {
 
-std::vector<Token> segment_uncached(std::string_view text) {
-  std::vector<Token> out;
-  icu::BreakIterator* bi = thread_iterator();
-  const icu::UnicodeString u =
-      icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
-  // UTF-16 offsets → UTF-8 byte offsets, walked in step with the text.
-  std::vector<std::uint32_t> byte_at(static_cast<std::size_t>(u.length()) + 1, 0);
-  {
-    std::size_t i = 0;
-    int32_t k = 0;
-    while (i < text.size() && k < u.length()) {
-      byte_at[static_cast<std::size_t>(k)] = static_cast<std::uint32_t>(i);
+// The text as UTF-16 for ICU, with each UTF-16 index's UTF-8 byte offset and its code point's
+// class, decoded once (the tokens' flags are read off these, not by decoding again).
+struct Utf16View {
+  std::vector<char16_t> units;
+  std::vector<std::uint32_t> byte_at;  // per UTF-16 index, and one past the end
+  std::vector<std::uint8_t> cls;       // per UTF-16 index: kWord | kHan | kAscii, kLead on a lead unit
+  static constexpr std::uint8_t kWord = 1, kHan = 2, kAscii = 4, kLead = 8;
+
+  void assign(std::string_view text) {
+    units.clear();
+    byte_at.clear();
+    cls.clear();
+    for (std::size_t i = 0; i < text.size();) {
+      const auto at = static_cast<std::uint32_t>(i);
       const std::int32_t cp = next_code_point(text, i);
-      k += cp >= 0x10000 ? 2 : 1;
+      std::uint8_t c = kLead;
+      if (cp >= 0 && is_word_char(cp)) c |= kWord;
+      if (cp >= 0 && is_han(cp)) c |= kHan;
+      if (cp >= 0 && is_ascii_alnum(cp)) c |= kAscii;
+      const std::uint32_t u = cp < 0 ? 0xFFFD : static_cast<std::uint32_t>(cp);
+      if (u >= 0x10000) {
+        units.push_back(static_cast<char16_t>(0xD800 + ((u - 0x10000) >> 10)));
+        units.push_back(static_cast<char16_t>(0xDC00 + ((u - 0x10000) & 0x3FF)));
+        byte_at.insert(byte_at.end(), {at, at});
+        cls.insert(cls.end(), {c, static_cast<std::uint8_t>(c & ~kLead)});
+      } else {
+        units.push_back(static_cast<char16_t>(u));
+        byte_at.push_back(at);
+        cls.push_back(c);
+      }
     }
-    byte_at[static_cast<std::size_t>(u.length())] = static_cast<std::uint32_t>(text.size());
+    byte_at.push_back(static_cast<std::uint32_t>(text.size()));
   }
-  auto make = [&](std::uint32_t b, std::uint32_t e) {
+
+  // The token over UTF-16 indices [p, q).
+  Token token(std::size_t p, std::size_t q) const {
     Token t;
-    t.begin = b;
-    t.end = e;
-    std::size_t i = b;
+    t.begin = byte_at[p];
+    t.end = byte_at[q];
     int chars = 0;
     bool han = true, ascii = true;
-    while (i < e) {
-      const std::int32_t cp = next_code_point(text, i);
+    for (std::size_t k = p; k < q; ++k) {
+      if (!(cls[k] & kLead)) continue;
       ++chars;
-      t.word = t.word || (cp >= 0 && is_word_char(cp));
-      han = han && cp >= 0 && is_han(cp);
-      ascii = ascii && cp >= 0 && is_ascii_alnum(cp);
+      t.word = t.word || (cls[k] & kWord);
+      han = han && (cls[k] & kHan);
+      ascii = ascii && (cls[k] & kAscii);
     }
     t.single_han = han && chars == 1;
     t.ascii = ascii && chars > 0;
     return t;
-  };
+  }
+};
+
+std::vector<Token> segment_uncached(std::string_view text) {
+  std::vector<Token> out;
+  thread_local Utf16View v;
+  v.assign(text);
+  icu::BreakIterator* bi = thread_iterator();
   if (bi == nullptr) {  // no ICU data: one token per code point
-    for (std::size_t i = 0; i < text.size();) {
-      const std::size_t b = i;
-      next_code_point(text, i);
-      out.push_back(make(static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(i)));
+    for (std::size_t k = 0; k < v.units.size();) {
+      std::size_t e = k + 1;
+      while (e < v.units.size() && !(v.cls[e] & Utf16View::kLead)) ++e;
+      out.push_back(v.token(k, e));
+      k = e;
     }
     return out;
   }
+  // A read-only alias of the units: ICU reads them, nothing is copied.
+  const icu::UnicodeString u(false, v.units.data(), static_cast<int32_t>(v.units.size()));
   bi->setText(u);
   int32_t p = bi->first();
   for (int32_t q = bi->next(); q != icu::BreakIterator::DONE; p = q, q = bi->next())
-    out.push_back(make(byte_at[static_cast<std::size_t>(p)], byte_at[static_cast<std::size_t>(q)]));
+    out.push_back(v.token(static_cast<std::size_t>(p), static_cast<std::size_t>(q)));
   return out;
 }
 
@@ -198,7 +225,9 @@ std::optional<std::vector<Token>> composed(std::string_view text, const ScopedSo
     std::size_t first = 0;
     for (const auto& r : scope.read)
       for (std::size_t j = 0; j < r.tokens.size(); ++j)
-        if (const std::size_t n = run_from(text, at, r, j); n > best) {
+        // The first byte rules out nearly every token before a comparison is called.
+        if (r.text[r.tokens[j].begin] != text[at]) continue;
+        else if (const std::size_t n = run_from(text, at, r, j); n > best) {
           best = n;
           from = &r;
           first = j;

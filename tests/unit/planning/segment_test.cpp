@@ -2,6 +2,7 @@
 // host's vocabulary (domain lexicon, glossary) joining the pieces ICU cut a term into.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,25 @@ TEST(Segment, TheLongestTermWinsAndAsciiIsNeverJoined) {
   const Words vpn = words("vpn账号");
   ASSERT_FALSE(vpn.empty());
   EXPECT_EQ(vpn.front(), "vpn");
+}
+
+// ICU reads UTF-16; the tokens' offsets are bytes of the UTF-8 text, also after a character
+// outside the BMP (two UTF-16 units, four bytes), and they cover the text.
+TEST(Segment, OffsetsAreUtf8BytesAcrossSurrogatePairs) {
+  const std::string text = "年假😀怎么请𠀀假ab1";
+  const auto t = segment_words(text);
+  ASSERT_FALSE(t.empty());
+  EXPECT_EQ(t.front().begin, 0u);
+  EXPECT_EQ(t.back().end, text.size());
+  for (std::size_t i = 1; i < t.size(); ++i) EXPECT_EQ(t[i].begin, t[i - 1].end);
+  Words w;
+  for (const Token& k : t) w.emplace_back(k.text(text));
+  EXPECT_EQ(w.front(), "年假");
+  EXPECT_EQ(w.back(), "ab1");
+  EXPECT_TRUE(t.back().ascii);
+  EXPECT_NE(std::find(w.begin(), w.end(), "😀"), w.end());
+  for (const Token& k : t)
+    if (k.text(text) == "😀") EXPECT_FALSE(k.word);
 }
 
 // ScopedSources: a text made of whole words of the analysis's question and history is read as
