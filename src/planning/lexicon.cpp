@@ -191,9 +191,12 @@ std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& a,
     return e;
   };
   // Particles that chain (了呢, 的吗) close a question (那工资算错了呢) and stay in it; only a
-  // message that is nothing but such cues (好啊, 嗯呢) is all social.
-  std::size_t e = trimmed_end(true);
-  if (e > b) e = trimmed_end(false);
+  // message that is nothing but such cues (好啊, 嗯呢) is all social. What is left of one after
+  // the words are trimmed is a few one-character cues, so only a short rest is read again.
+  constexpr std::size_t kParticleRun = 4 * 3;  // four Han characters
+  std::size_t e = trimmed_end(false);
+  if (e > b && e - b <= kParticleRun)
+    if (const std::size_t all = trimmed_end(true); all <= b) e = all;
   return {static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(std::max(b, e))};
 }
 
