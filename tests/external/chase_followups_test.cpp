@@ -48,7 +48,7 @@ TEST(ChaseFollowUps, DevTurnsAreDetectedAsTheAnnotatorsMarkedThem) {
               recall);
   ASSERT_GT(tp + fn, 800);  // the file's dev split, read whole
   EXPECT_GE(precision, 0.96);
-  EXPECT_GE(recall, 0.88);
+  EXPECT_GE(recall, 0.89);
 }
 
 }  // namespace
