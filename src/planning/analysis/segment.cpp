@@ -290,6 +290,8 @@ ScopedSources::ScopedSources(std::vector<std::string> texts, const WordSet* func
   current_sources = this;
 }
 ScopedSources::~ScopedSources() { current_sources = saved_; }
+ScopedSources::Paused::Paused() : saved_(current_sources) { current_sources = nullptr; }
+ScopedSources::Paused::~Paused() { current_sources = saved_; }
 bool ScopedSources::active() { return current_sources != nullptr; }
 void ScopedSources::add(std::string_view text) {
   if (current_sources != nullptr && !text.empty()) current_sources->sources.emplace_back(text);

@@ -69,6 +69,19 @@ class ScopedSources {
   /// Adds a source to the innermost scope alive on this thread (none: nothing happens).
   static void add(std::string_view text);
 
+  /// No scope for its lifetime: what is read meanwhile is read afresh (the garble check reads a
+  /// rewrite on its own, as the gate and any outside check read it).
+  class Paused {
+   public:
+    Paused();
+    ~Paused();
+    Paused(const Paused&) = delete;
+    Paused& operator=(const Paused&) = delete;
+
+   private:
+    ScopedSources* saved_;
+  };
+
   struct Read {
     std::string text;
     std::vector<Token> tokens;

@@ -1,7 +1,8 @@
 // Issue 23 items 2 and 5: the garble check (src/planning/analysis/rewrite_check.hpp) on its own
 // good and bad cases, and as a gate: every rewrite the planner hands to retrieval — over the own
-// follow-up set, the router follow-ups, the public SESQL rewrite turns (../shared/external, skipped
-// loudly when absent) and a generated stress set of ≥ 5 000 history × follow-up pairs — passes it.
+// follow-up sets, the router follow-ups, the public SESQL rewrite turns and CHASE's multi-turn
+// questions (../shared/external, skipped loudly when absent) and a generated stress set of ≥ 5 000
+// history × follow-up pairs — passes it.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -185,3 +186,23 @@ TEST(GarbleGate, NoRewriteOfTheStressSetIsGarbled) {
 }
 
 }  // namespace
+
+// CHASE (../shared/external, written by others): every turn with a context, prepared with its
+// last four turns — 9 334 of them are follow-ups the planner rewrites, on topics and in words the
+// rules never saw.
+TEST(GarbleGate, NoRewriteOfTheChaseTurnsIsGarbled) {
+  const auto dir = test::source_dir().parent_path() / "shared" / "external" / "chase_context_dependency";
+  if (!std::filesystem::exists(dir / "chase_c_turns.jsonl"))
+    GTEST_SKIP() << "SKIPPED LOUDLY: " << dir << " is absent (../shared)";
+  Gate g;
+  for (const char* f : {"chase_c_turns.jsonl", "chase_t_turns.jsonl"})
+    for (const auto& j : jsonl(dir / f)) {
+      auto context = j.at("context").get<std::vector<std::string>>();
+      if (context.empty()) continue;
+      if (context.size() > 4) context.erase(context.begin(), context.end() - 4);
+      g.run(j.at("utterance"), context);
+    }
+  std::printf("CHASE: %d follow-ups rewritten, %d fell back, %d garbled\n", g.n, g.fallbacks, g.garbled);
+  EXPECT_GT(g.n, 9000);
+  EXPECT_EQ(g.garbled, 0);
+}
