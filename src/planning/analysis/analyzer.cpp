@@ -372,11 +372,6 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
   QueryAnalysis a;
   a.budget = budget_policy(c.execution);
   const std::string& original = prep.normalized.text;
-  // The rewrite and the stages after it read its words as they stand in the question and the
-  // history (segment.hpp).
-  std::vector<std::string> texts(prep.history.begin(), prep.history.end());
-  texts.push_back(original);
-  const ScopedSources sources_read(std::move(texts), &lists.rewrite_words);
 
   if (prep.route.route == Route::kDirectAnswer || !prep.plan || !prep.intent) {
     // A direct answer retrieves nothing: no variants, no filters, no ladder.

@@ -590,12 +590,6 @@ Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std
     return r;
   }
   const ScannedQuery q = lex.scan(NormalizedQuery{std::string(question), 0});
-  // Its pieces and the rewrite built of them are read as they stand in the turn and the history
-  // (segment.hpp): one reading of each word, and no second pass of the word break. The turn is
-  // read first, whole, so that its pieces are read inside it.
-  ScopedSources::add(trim_end(question));
-  ScopedSources::add(trim_end(q.content()));
-  segment_words(trim_end(question));
   const PhraseReader reader(lex, words);
   const HistoryView h = read_history(history, lex, reader, words, cfg.window_turns);
   if (h.topic()) r.topic_anchor = std::string(slice(h.prev, h.topic()->begin, h.subject_end));
@@ -661,12 +655,6 @@ std::string_view without_social_edges(std::string_view text, const Lexicon& lex)
 // asks: the turn without them is rewritten, so they never land inside the rewrite.
 Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::string>& history,
                           const Lexicon& lex, const WordSet& words) {
-  std::optional<ScopedSources> own;  // the analyzer's, else one for this rewrite (segment.hpp)
-  if (!ScopedSources::active()) {
-    std::vector<std::string> texts(history.begin(), history.end());
-    texts.emplace_back(question);
-    own.emplace(std::move(texts), &words);
-  }
   const std::string_view content = without_social_edges(question, lex);
   if (content.empty() || content.size() == question.size() || history.empty())
     return rewrite_turn(question, history, lex, words);

@@ -120,13 +120,7 @@ std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) cons
       if (output.find(w) == std::string_view::npos) return "drops:" + std::string(w);
   if (units(output) > budget_) return "too_long";
   std::vector<std::string_view> words;
-  {
-    // The output is read on its own, as the gate and any outside check read it: a seam where the
-    // word break reads the words otherwise than the sources (话|剧场, 成|就是) is where a splice
-    // most often went wrong.
-    const ScopedSources::Paused afresh;
-    word_texts_into(output, words);
-  }
+  word_texts_into(output, words);
   // A character or word repeated at a seam where no source repeats it.
   std::size_t prev_b = 0, prev_e = 0;
   for (std::size_t i = 0; i < output.size();) {

@@ -6,12 +6,10 @@
 #include <algorithm>
 #include <array>
 #include <memory>
-#include <optional>
 #include <utility>
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
-#include "planning/analysis/constraints.hpp"
 #include "planning/domain_lexicon.hpp"
 #include "planning/matcher.hpp"
 
@@ -175,81 +173,11 @@ void join_terms(std::string_view text, const WordTerms& terms, std::vector<Token
 
 }  // namespace
 
-namespace {
-
-thread_local ScopedSources* current_sources = nullptr;
-
-// Composing is bounded (the texts a rewrite builds are short): longer texts are read afresh, so
-// the work stays linear in the text.
-constexpr std::size_t kMaxComposedBytes = 160;
-constexpr std::size_t kMaxSourceTokens = 160;
-
-// How far the tokens of `r` from index j on match `text` from byte `at` (0 when token j does not).
-std::size_t run_from(std::string_view text, std::size_t at, const ScopedSources::Read& r,
-                     std::size_t j) {
-  std::size_t p = at;
-  for (std::size_t k = j; k < r.tokens.size(); ++k) {
-    const std::string_view w = r.tokens[k].text(r.text);
-    if (text.compare(p, w.size(), w) != 0) break;
-    p += w.size();
-  }
-  return p - at;
-}
-
-// Whether cutting between tokens a and b of a source parts a lone content character from the
-// word beside it.
-bool parts_a_word(const Token& a, const Token& b, std::string_view text, const WordSet* function) {
-  auto lone = [&](const Token& t) {
-    return t.single_han && (function == nullptr || !function->contains(t.text(text)));
-  };
-  return a.word && b.word && (lone(a) || lone(b));
-}
-
-// Whether the tokens [first, last] of `r` come out of it without parting a word.
-bool clean_cut(const ScopedSources::Read& r, std::size_t first, std::size_t last,
-               const WordSet* function) {
-  if (first > 0 && parts_a_word(r.tokens[first - 1], r.tokens[first], r.text, function)) return false;
-  return last + 1 >= r.tokens.size() || !parts_a_word(r.tokens[last], r.tokens[last + 1], r.text, function);
-}
-
-// `text` as runs of whole tokens of the sources read so far, longest run first at each point, or
-// nothing when a part of it is in none of them.
-std::optional<std::vector<Token>> composed(std::string_view text, const ScopedSources& scope) {
-  std::size_t tokens = 0;
-  for (const auto& r : scope.read) tokens += r.tokens.size();
-  if (text.size() > kMaxComposedBytes || tokens > kMaxSourceTokens) return std::nullopt;
-  std::vector<Token> out;
-  for (std::size_t at = 0; at < text.size();) {
-    std::size_t best = 0;
-    const ScopedSources::Read* from = nullptr;
-    std::size_t first = 0;
-    for (const auto& r : scope.read)
-      for (std::size_t j = 0; j < r.tokens.size(); ++j)
-        // The first byte rules out nearly every token before a comparison is called.
-        if (r.text[r.tokens[j].begin] != text[at]) continue;
-        else if (const std::size_t n = run_from(text, at, r, j); n > best) {
-          best = n;
-          from = &r;
-          first = j;
-        }
-    if (best == 0) return std::nullopt;
-    const std::uint32_t shift = from->tokens[first].begin;
-    std::size_t k = first;
-    for (; k < from->tokens.size() && from->tokens[k].end - shift <= best; ++k) {
-      Token t = from->tokens[k];
-      t.begin = t.begin - shift + static_cast<std::uint32_t>(at);
-      t.end = t.end - shift + static_cast<std::uint32_t>(at);
-      out.push_back(t);
-    }
-    if (!clean_cut(*from, first, k - 1, scope.function)) return std::nullopt;
-    at += best;
-  }
-  return out;
-}
-
-// ICU's reading of `text`, the last few kept per thread: one analysis asks for the same few texts
-// several times (the previous question for its spans, its topic and the garble check).
-std::vector<Token> read_afresh(std::string_view text) {
+// One analysis segments the same few texts several times (the previous question for its spans,
+// its topic and the garble check; the turn and its fragment): the last few results per thread
+// are kept, so ICU's dictionary break runs once per text.
+std::vector<Token> segment_words(std::string_view text) {
+  if (text.empty()) return {};
   constexpr std::size_t kKept = 8;
   struct Kept {
     std::string text;
@@ -267,34 +195,6 @@ std::vector<Token> read_afresh(std::string_view text) {
   slot.terms = current_terms;
   slot.tokens = out;
   return out;
-}
-
-}  // namespace
-
-std::vector<Token> segment_words(std::string_view text) {
-  if (text.empty()) return {};
-  ScopedSources* scope = current_sources;
-  if (scope == nullptr) return read_afresh(text);
-  for (const auto& r : scope->read)
-    if (r.text == text) return r.tokens;
-  if (std::find(scope->sources.begin(), scope->sources.end(), text) != scope->sources.end()) {
-    scope->read.push_back({std::string(text), read_afresh(text)});
-    return scope->read.back().tokens;
-  }
-  if (auto out = composed(text, *scope)) return *std::move(out);
-  return read_afresh(text);
-}
-
-ScopedSources::ScopedSources(std::vector<std::string> texts, const WordSet* function_words)
-    : sources(std::move(texts)), function(function_words), saved_(current_sources) {
-  current_sources = this;
-}
-ScopedSources::~ScopedSources() { current_sources = saved_; }
-ScopedSources::Paused::Paused() : saved_(current_sources) { current_sources = nullptr; }
-ScopedSources::Paused::~Paused() { current_sources = saved_; }
-bool ScopedSources::active() { return current_sources != nullptr; }
-void ScopedSources::add(std::string_view text) {
-  if (current_sources != nullptr && !text.empty()) current_sources->sources.emplace_back(text);
 }
 
 ScopedTerms::ScopedTerms(WordTerms terms) : saved_(current_terms) { current_terms = terms; }

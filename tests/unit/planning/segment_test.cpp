@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "planning/analysis/constraints.hpp"
 #include "planning/analysis/segment.hpp"
 #include "planning/matcher.hpp"
 
@@ -79,63 +78,6 @@ TEST(Segment, OffsetsAreUtf8BytesAcrossSurrogatePairs) {
   EXPECT_NE(std::find(w.begin(), w.end(), "😀"), w.end());
   for (const Token& k : t)
     if (k.text(text) == "😀") EXPECT_FALSE(k.word);
-}
-
-// ScopedSources: a text made of whole words of the analysis's question and history is read as
-// those words stand there. ICU alone reads this rewrite with a word across the seam (小|新到).
-TEST(Segment, ARewriteOfWholeSourceWordsIsReadAsTheyStandThere) {
-  ASSERT_EQ(words("蜡笔小新到多少集了"), (Words{"蜡笔", "小", "新到", "多少", "集", "了"}));
-  const WordSet function(std::vector<std::string>{"呢", "了", "到"});
-  const ScopedSources scope({"海贼王更新到多少集了", "蜡笔小新呢"}, &function);
-  words("海贼王更新到多少集了");
-  words("蜡笔小新呢");
-  EXPECT_EQ(words("蜡笔小新到多少集了"), (Words{"蜡笔", "小新", "到", "多少", "集", "了"}));
-  // A piece of one source on its word boundaries, with offsets into the piece.
-  const std::string piece = "小新";
-  const auto t = segment_words(piece);
-  ASSERT_EQ(t.size(), 1u);
-  EXPECT_EQ(t[0].begin, 0u);
-  EXPECT_EQ(t[0].end, piece.size());
-}
-
-TEST(Segment, OnlySourcesReadInsideTheScopeCount) {
-  const WordSet function(std::vector<std::string>{"呢", "了", "到"});
-  // Read before the scope: an earlier call's leftovers are no source of this one.
-  words("海贼王更新到多少集了");
-  words("蜡笔小新呢");
-  {
-    const ScopedSources scope({"海贼王更新到多少集了", "蜡笔小新呢"}, &function);
-    EXPECT_EQ(words("蜡笔小新到多少集了"), (Words{"蜡笔", "小", "新到", "多少", "集", "了"}));
-    words("蜡笔小新呢");
-    // Only one source read yet: 到多少集了 is in none of the sources read.
-    EXPECT_EQ(words("蜡笔小新到多少集了"), (Words{"蜡笔", "小", "新到", "多少", "集", "了"}));
-    {
-      // A nested scope has sources of its own, and the outer one's come back after it.
-      const ScopedSources inner({"海贼王更新到多少集了"}, &function);
-      words("海贼王更新到多少集了");
-      EXPECT_EQ(words("蜡笔小新到多少集了"), (Words{"蜡笔", "小", "新到", "多少", "集", "了"}));
-    }
-    words("海贼王更新到多少集了");
-    EXPECT_EQ(words("蜡笔小新到多少集了"), (Words{"蜡笔", "小新", "到", "多少", "集", "了"}));
-  }
-  EXPECT_EQ(words("蜡笔小新到多少集了"), (Words{"蜡笔", "小", "新到", "多少", "集", "了"}));
-}
-
-// A cut that parts a lone character from the word beside it (海贼|王: most likely one name ICU
-// does not know) is no whole-word piece: the text is read afresh, where the garble check can see
-// the seam. A function character (呢, 到) parted from its neighbour is no such cut.
-TEST(Segment, ACutThatPartsALoneCharacterFromItsWordIsReadAfresh) {
-  ASSERT_EQ(words("海贼王更新到多少集了"), (Words{"海贼", "王", "更新", "到", "多少", "集", "了"}));
-  const std::string cut = "海贼蜡笔小新到多少集了";
-  const Words afresh = words(cut);
-  ASSERT_NE(afresh, (Words{"海贼", "蜡笔", "小新", "到", "多少", "集", "了"}));
-  const WordSet function(std::vector<std::string>{"呢", "了", "到"});
-  const ScopedSources scope({"海贼王更新到多少集了", "蜡笔小新呢"}, &function);
-  words("海贼王更新到多少集了");
-  words("蜡笔小新呢");
-  EXPECT_EQ(words(cut), afresh);
-  // Without 王 the same kind of splice is clean (到 is a function character).
-  EXPECT_EQ(words("蜡笔小新到多少集了"), (Words{"蜡笔", "小新", "到", "多少", "集", "了"}));
 }
 
 }  // namespace
