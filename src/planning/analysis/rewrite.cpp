@@ -340,6 +340,18 @@ std::string with_object(std::string_view body, const TurnView& t) {
   return std::string(body);
 }
 
+// Whether `text` names the topic: the whole anchor, or a word of two or more characters of it
+// (工资 of 工资条 in 要是工资算错了呢) — the anchor put in front would say it twice.
+bool names_topic(std::string_view text, const TurnView& t) {
+  const std::string_view anchor = t.r.topic_anchor;
+  if (text.find(anchor) != std::string_view::npos) return true;
+  for (const Token& w : words_of(anchor))
+    if (w.word && count_code_points(w.text(anchor)) >= 2 &&
+        text.find(w.text(anchor)) != std::string_view::npos)
+      return true;
+  return false;
+}
+
 // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
 std::optional<Step> condition_step(const TurnView& t) {
   const auto m = first_hit(t.q, t.lex.ids().condition_marker);
@@ -352,14 +364,6 @@ std::optional<Step> condition_step(const TurnView& t) {
   // The rest of the previous question after its topic (休学|最长可以多久), when it opens with it.
   const std::string_view after_topic =
       t.h.topic() && t.h.topic()->begin == 0 ? t.h.prev_text.substr(t.h.subject_end) : "";
-  if (rest.find(t.r.topic_anchor) != std::string_view::npos) {
-    // 如果是因病休学呢 after 休学最长可以多久: the condition names the topic, and asks the
-    // question's predicate of it.
-    if (ne && !after_topic.empty() && t.h.prev_is_question)
-      return Step{std::string(marker) + std::string(body) + std::string(after_topic),
-                  "condition:same_question"};
-    return Step{std::string(t.question), "condition_has_topic"};
-  }
   // 如果是台风假上班呢 after 加班费怎么算 asks that question again in another case: the
   // condition in front of the whole previous question. An event (硬盘坏了呢), a mishap (万一…,
   // 换不了班, 还没找到) or a previous question that only asks yes or no asks what to do instead —
@@ -367,6 +371,16 @@ std::optional<Step> condition_step(const TurnView& t) {
   const bool mishap = marker.ends_with("万一") || body.find("不") != std::string_view::npos ||
                       body.find("没") != std::string_view::npos;
   const bool event = body.find("了") != std::string_view::npos;  // 忘了续签, 硬盘坏了
+  if (names_topic(rest, t)) {
+    // 要是工资算错了呢 after 工资条在哪看: an event of the topic asks what to do; 如果是因病休学呢
+    // after 休学最长可以多久, a case naming it, asks the question's predicate of it.
+    if (ne && (event || mishap))
+      return Step{std::string(marker) + std::string(body) + "怎么办", "condition"};
+    if (ne && !after_topic.empty() && t.h.prev_is_question)
+      return Step{std::string(marker) + std::string(body) + std::string(after_topic),
+                  "condition:same_question"};
+    return Step{std::string(t.question), "condition_has_topic"};
+  }
   const bool what_to_do = t.h.prev_text.ends_with("怎么办") || t.h.prev_text.ends_with("咋办");
   if (ne && !event && wh && (!mishap || what_to_do))
     return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};

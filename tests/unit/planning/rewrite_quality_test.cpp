@@ -785,6 +785,8 @@ TEST(RewriteRules, AConditionAsksWhatToDoOrTheSameQuestion) {
   EXPECT_TRUE(has(event.query, "忘了签到怎么办")) << event.query;
   EXPECT_EQ(rewrite("如果只去半天呢", {"培训要签到吗"}).query, "如果培训只去半天要签到吗");
   EXPECT_EQ(rewrite("如果是因伤停训呢", {"停训最长可以多久"}).query, "如果是因伤停训最长可以多久");
+  // An event of the topic that names a word of it asks what to do, the topic not said twice.
+  EXPECT_EQ(rewrite("要是考勤打错了呢", {"考勤表在哪看"}).query, "要是考勤打错了怎么办");
   // A case of a question asking a value: the case in front of the whole question.
   EXPECT_EQ(rewrite("如果是春节期间呢", {"值班费怎么算"}).query, "如果是春节期间值班费怎么算");
 }
