@@ -603,11 +603,11 @@ Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std
     r.reasons.push_back("no_history");
     return r;
   }
-  const ScannedQuery q = lex.scan(NormalizedQuery{std::string(question), 0});
   const PhraseReader reader(lex, words);
   const HistoryView h = read_history(history, lex, reader, words, cfg.window_turns);
   if (h.topic()) r.topic_anchor = std::string(slice(h.prev, h.topic()->begin, h.subject_end));
   r.history_summary = history_summary(question, history, r.topic_anchor);
+  const ScannedQuery q = lex.scan(NormalizedQuery{std::string(question), 0});
   const TurnView t{question, q, trim_end(question), h, r, reader, lex, words};
   // Every rewrite passes the garble check (rewrite_check.hpp) or falls back to the anchor and
   // the turn — or, should that fail too, to the turn alone.
