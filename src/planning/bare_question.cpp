@@ -1,9 +1,11 @@
 #include "planning/bare_question.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
+#include "planning/analysis/segment.hpp"
 
 namespace qaplan::internal {
 namespace {
@@ -61,6 +63,35 @@ bool bare_question(const ScannedQuery& q, const Lexicon& lex) {
   const int max_units = lex.config().intent.bare_question_max_units;
   return max_units > 0 && q.has_in_content(lex.ids().question_word) &&
          q.query.query_units <= 4 * max_units && residual_units(q, lex) <= max_units;
+}
+
+namespace {
+
+// A term of the KB that starts the text and ends past `end`.
+bool term_runs_past(std::string_view text, std::size_t end, const DomainLexicon* kb) {
+  if (kb == nullptr) return false;
+  thread_local std::vector<DomainLexicon::Hit> hits;
+  kb->scan(text, hits);
+  return std::any_of(hits.begin(), hits.end(),
+                     [&](const DomainLexicon::Hit& h) { return h.begin == 0 && h.end > end; });
+}
+
+}  // namespace
+
+bool subjectless_question(const ScannedQuery& q, const Lexicon& lex, const DomainLexicon* kb) {
+  const IntentConfig& c = lex.config().intent;
+  const std::string_view content = q.content();
+  // 要不要… proposes (要不要一起吃火锅) as often as it asks about a topic: no witness either way.
+  if (q.query.query_units > c.subjectless_max_units || content.starts_with("要不要")) return false;
+  // Bytes first: the word break runs only when an opener could be the first word.
+  auto opens = [&](const std::string& w) { return content.starts_with(w); };
+  if (std::none_of(c.subjectless_openers.begin(), c.subjectless_openers.end(), opens)) return false;
+  const std::vector<Token> words = segment_words(content);
+  if (words.empty()) return false;
+  const std::string_view first = words.front().text(content);
+  return std::find(c.subjectless_openers.begin(), c.subjectless_openers.end(), first) !=
+             c.subjectless_openers.end() &&
+         !term_runs_past(content, words.front().end, kb);
 }
 
 }  // namespace qaplan::internal

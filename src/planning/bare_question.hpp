@@ -3,6 +3,7 @@
 // rewriter's function words are out (怎么申请, 要怎么处理, 需要提前几天, 好吃吗). It asks about the
 // conversation's topic, not one of its own. The follow-up stage makes such a turn a follow-up;
 // the rewriter reads such a previous question through its own history (analysis/rewrite.cpp).
+#include "planning/domain_lexicon.hpp"
 #include "planning/lexicon.hpp"
 
 namespace qaplan::internal {
@@ -15,5 +16,11 @@ int residual_units(const ScannedQuery& q, const Lexicon& lex);
 /// q holds a question word and at most [intent] bare_question_max_units residual units (0 turns
 /// the rule off).
 bool bare_question(const ScannedQuery& q, const Lexicon& lex);
+
+/// q's content is at most [intent] subjectless_max_units units and its first word (ICU's word
+/// break) is one of [intent] subjectless_openers: it opens with its predicate (需要原部门同意吗,
+/// 一般多久能批下来) and names no subject. A term of `kb` that starts with that word and goes on
+/// past it (一般纳税人 where ICU reads 一般|纳税人) is a subject.
+bool subjectless_question(const ScannedQuery& q, const Lexicon& lex, const DomainLexicon* kb);
 
 }  // namespace qaplan::internal

@@ -175,6 +175,12 @@ struct IntentConfig {
   /// function_words are taken out (an ASCII word counts 2) is a follow-up: 怎么申请 → 申请 (2),
   /// 要怎么处理 → 处理 (2); 急救箱放在哪里 → 急救箱放 (4) is not. 0 = off.
   int bare_question_max_units = 2;
+  /// With history, a question of at most subjectless_max_units units whose first word (ICU's word
+  /// break) is one of these — a modal verb or an adverb: 需要原部门同意吗, 一般多久能批下来,
+  /// 总共多少学时 — opens with its predicate and names no subject: it is a follow-up unless its words
+  /// name another source than the previous turn's. Empty = off.
+  std::vector<std::string> subjectless_openers;
+  int subjectless_max_units = 10;
   std::string default_rule_id = "default_knowledge";
   Intent default_intent = Intent::kKnowledgeQuery;
   double default_score = 0.60;

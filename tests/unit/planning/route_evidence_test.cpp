@@ -217,6 +217,37 @@ TEST(FollowUps, SubjectlessContinuationsFollowTheirHistory) {
   EXPECT_TRUE(follow_up("具体流程是什么", {"怎么开发票"}));
 }
 
+// A question that opens with a modal verb or an adverb names no subject: it follows its history
+// whatever the dependent head says (it gave 需要原部门同意吗 0.09), even when a word of it is a KB
+// term. It stays standalone when its words name another source than the previous turn's, when
+// its first word is a noun that starts like an opener (会议室), when it proposes (要不要一起…), and
+// with no history; an empty opener list turns the rule off.
+TEST(FollowUps, AQuestionOpeningWithItsPredicateFollows) {
+  const std::pair<const char*, const char*> turns[] = {{"需要原部门同意吗", "内部转岗怎么申请"},
+                                                       {"需要主管签字吗", "出差申请怎么提交"},
+                                                       {"总共要交几份材料", "落户怎么办理"}};
+  for (const auto& [q, h] : turns) {
+    const Preparation p = prep(q, {h});
+    ASSERT_TRUE(p.intent) << q;
+    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
+    EXPECT_TRUE(matched(p, "follow_up_subjectless")) << q;
+  }
+  EXPECT_FALSE(follow_up("能报销打车费吗", {"年假怎么申请"}));
+  EXPECT_FALSE(follow_up("需要提交发票吗", {"年假怎么申请"}));
+  EXPECT_FALSE(follow_up("会议室怎么预订", {"年假怎么申请"}));
+  EXPECT_FALSE(follow_up("要不要一起吃饭", {"还没想好"}));
+  EXPECT_FALSE(follow_up("需要主管签字吗", {}));
+  EXPECT_FALSE(matched(prep("需要带什么材料去人事部门办理入职登记手续", {"年假怎么申请"}),
+                       "follow_up_subjectless"));  // over subjectless_max_units
+
+  Config c = load_config(test::shipped_config()).value();
+  c.intent.subjectless_openers.clear();
+  const Planner off = Planner::create(std::move(c)).value();
+  auto p = off.prepare(PrepareRequest{"需要原部门同意吗", {"内部转岗怎么申请"}, "", std::nullopt});
+  ASSERT_TRUE(p.ok());
+  EXPECT_FALSE(matched(*p, "follow_up_subjectless"));
+}
+
 // An event completed with no participant of its own (批完了…) follows its history, whatever the
 // consequence names; with a subject of its own (报销批完了…) or nothing asked after it, it does not.
 TEST(FollowUps, ACompletedEventWithoutItsObjectFollows) {

@@ -2,6 +2,8 @@
 // directly through their private headers.
 #include <gtest/gtest.h>
 
+#include "planning/bare_question.hpp"
+#include "planning/domain_lexicon.hpp"
 #include "planning/lexicon.hpp"
 #include "planning/stages/category.hpp"
 #include "planning/stages/gateway.hpp"
@@ -259,6 +261,29 @@ TEST_F(PlanTest, NoPatchFiredGivesDefaultReason) {
   EXPECT_EQ(r->plan.reason(), "default");
   EXPECT_FALSE(r->plan.knobs().prefer_table);  // only the table patch sets it
   EXPECT_TRUE(r->trace.fired.empty());
+}
+
+// The first word (ICU's) is what opens a question: a modal or an adverb opens its predicate; a noun
+// that starts like one (会议室) is a subject. A KB term running past an opener ICU split off
+// (一般|纳税人) is a subject too.
+TEST(Intent, ASubjectlessQuestionOpensWithItsPredicate) {
+  for (const char* q : {"需要主管签字吗", "一般几天能到账", "总共要交几份材料", "要排队吗", "能开发票吗"})
+    EXPECT_TRUE(subjectless_question(analyze(q), lex(), nullptr)) << q;
+  for (const char* q : {"会议室怎么预订", "年假需要提前几天", "要不要一起吃饭", "发票"})
+    EXPECT_FALSE(subjectless_question(analyze(q), lex(), nullptr)) << q;
+  EXPECT_FALSE(subjectless_question(analyze("需要带什么材料去人事部门办理入职登记手续"), lex(), nullptr));
+
+  ASSERT_TRUE(subjectless_question(analyze("一般纳税人怎么认定"), lex(), nullptr));
+  const std::string qdl =
+      "qaplan-domain-lexicon\t1\nbuilt_from\tcorpus\tt\t" + std::string(64, 'a') +
+      "\nbackground\t" + std::string(64, 'b') +
+      "\ndocs\t10\nmin_df\t2\ncontrast\t8\nchat_common\t0.005\npair_share\t0.5\n"
+      "source_share\t0.8\nsource_min_df\t2\nsources\tfinance\nterms\t1\nterm\tdf\tsource\tshare\n"
+      "一般纳税人\t5\tfinance\t1.0000\n";
+  auto kb = DomainLexicon::parse(qdl, "t.qdl");
+  ASSERT_TRUE(kb.ok()) << kb.error().to_string();
+  EXPECT_FALSE(subjectless_question(analyze("一般纳税人怎么认定"), lex(), &*kb));
+  EXPECT_TRUE(subjectless_question(analyze("一般几天能到账"), lex(), &*kb));
 }
 
 }  // namespace
