@@ -248,6 +248,18 @@ TEST(FollowUps, AQuestionOpeningWithItsPredicateFollows) {
   EXPECT_FALSE(matched(*p, "follow_up_subjectless"));
 }
 
+// 另外 ("also") before a fragment continues (另外，年假呢); before a question with words of its own it
+// opens a new one, which the other rules judge as they would without it: a pronoun still points
+// back (另外，它能开发票吗).
+TEST(FollowUps, AlsoBeforeAQuestionOfItsOwnOpensANewOne) {
+  EXPECT_FALSE(follow_up("另外，储值卡丢了能补办吗", {"门店排班怎么调"}));
+  EXPECT_FALSE(follow_up("另外，实验室的钥匙找谁借吗", {"课表在哪查"}));
+  const Preparation p = prep("另外，年假呢", {"病假怎么请"});
+  EXPECT_TRUE(matched(p, "follow_up_elliptic_also"));
+  EXPECT_TRUE(follow_up("另外，它能开发票吗", {"储值卡能在其他门店用吗"}));
+  EXPECT_TRUE(follow_up("还有，如果是项目急用呢", {"备用金借款上限多少"}));
+}
+
 // An event completed with no participant of its own (批完了…) follows its history, whatever the
 // consequence names; with a subject of its own (报销批完了…) or nothing asked after it, it does not.
 TEST(FollowUps, ACompletedEventWithoutItsObjectFollows) {
