@@ -31,6 +31,8 @@ std::optional<std::string> who_was_asked(std::string_view prev, const std::vecto
 // would otherwise carry the verb along with the name.
 std::optional<std::string> surname_name(std::string_view turn, const PhraseReader& reader) {
   const RewriteConfig& cfg = reader.lex().config().rewrite;
+  // ICU's own pieces: the host's vocabulary may hold the name (a KB's 刘洋), which would join them.
+  const ScopedTerms icu_only{WordTerms{}};
   const std::vector<Token> t = words_of(turn);
   auto lone = [&](std::size_t i) {
     return i < t.size() && t[i].single_han && !reader.is_function(t[i].text(turn));
@@ -72,17 +74,28 @@ std::optional<std::string> name_in(std::string_view turn, const PhraseReader& re
   return std::nullopt;
 }
 
-// A name in `turn`, its clauses read from the last (我喜欢曼城，哈兰德太猛了 → 哈兰德): the pronoun of
-// the next turn takes up the person the turn spoke of last.
-std::optional<std::string> name_in_newest_clause(std::string_view turn, const PhraseReader& reader,
-                                                 bool plural) {
+// The first name `find` reads in `turn`'s clauses, from the last.
+template <typename Find>
+std::optional<std::string> in_clauses_from_last(std::string_view turn, Find find) {
   for (std::string_view rest = trim_end(turn); !rest.empty();) {
     const std::string_view clause = last_clause(rest);
-    if (auto name = name_in(clause, reader, plural)) return name;
+    if (auto name = find(clause)) return name;
     if (clause.empty() || clause.size() >= rest.size()) break;  // each pass drops one clause
     rest = trim_end(rest.substr(0, rest.size() - clause.size()));
   }
   return std::nullopt;
+}
+
+// A name in `turn`, its clauses read from the last (我喜欢曼城，哈兰德太猛了 → 哈兰德): the pronoun of
+// the next turn takes up the person the turn spoke of last. A name read from its surname comes
+// first, in any clause: a later clause's run that ICU did not know is as often a word (组长周强，
+// 他负责…或退|货 → 周强).
+std::optional<std::string> name_in_newest_clause(std::string_view turn, const PhraseReader& reader,
+                                                 bool plural) {
+  if (!plural)
+    if (auto name = in_clauses_from_last(turn, [&](std::string_view c) { return surname_name(c, reader); }))
+      return name;
+  return in_clauses_from_last(turn, [&](std::string_view c) { return name_in(c, reader, plural); });
 }
 
 // A noun that names people by its ending (明星, 离异的明星 → 明星, 明星夫妻, 新员工): in the first

@@ -461,6 +461,12 @@ TEST(RewriteRules, APersonIsFoundByTheShapeOfTheirName) {
   // 在吗 closing a question asks whether someone is there; it is no greeting to trim.
   const auto there = rewrite("她明天在吗", {"考勤问题找人事部的刘芳"});
   EXPECT_TRUE(has(there.query, "刘芳明天在吗")) << there.query;
+  // A name the host's vocabulary holds as a term (the shipped KB's 刘洋) is read from ICU's own
+  // pieces, which the term would join.
+  EXPECT_EQ(rewrite("他在几楼", {"年假审批找谁", "找行政的刘洋。"}).query, "刘洋在几楼");
+  // A name read from its surname outranks a later clause's run ICU did not know (退|货).
+  EXPECT_EQ(rewrite("他的工号是多少", {"设备坏了找谁", "找设备科的孙磊，他负责设备的退货。"}).query,
+            "孙磊的工号是多少");
 }
 
 // A noun names people by its last morpheme ([rewrite] person_heads): 他们 / 她们 take it up; a noun
