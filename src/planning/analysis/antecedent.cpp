@@ -4,6 +4,7 @@
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
+#include "planning/analysis/statement_reply.hpp"
 
 namespace qaplan::internal {
 namespace {
@@ -189,6 +190,52 @@ std::optional<std::string> answered_thing(std::string_view answer, std::string_v
   return std::string(thing);
 }
 
+bool stands_alone(std::string_view text, std::size_t end, const PhraseReader& reader) {
+  const std::string_view after = text.substr(end);
+  const std::vector<Token> w = words_of(after);
+  if (w.empty() || !w[0].single_han || reader.is_function(w[0].text(after))) return true;
+  // A lone character before an aspect particle is a verb (卡|丢|了): the one before it ends a word.
+  if (w.size() < 2) return false;
+  const std::string_view next = w[1].text(after);
+  return next == "了" || next == "过" || next == "着";
+}
+
+namespace {
+
+// In one turn, the last phrase that ends in `head` as a word and is longer than it.
+std::optional<std::string> headed_in(std::string_view turn, std::string_view head,
+                                     const PhraseReader& reader) {
+  const std::vector<Token> words = words_of(turn);
+  const std::vector<Span> spans = reader.spans(turn);
+  for (std::size_t k = words.size(); k-- > 0;) {
+    const std::string_view w = words[k].text(turn);
+    if (w.starts_with("《") && w.ends_with("》")) {  // a title, marks and all: one word
+      if (w.substr(0, w.size() - 3).ends_with(head) && w.size() > head.size() + 6)
+        return std::string(w);
+      continue;
+    }
+    if (!w.ends_with(head)) continue;
+    const std::uint32_t end = words[k].end;
+    for (const Span& sp : spans)
+      if (sp.begin < end && end <= sp.end && end - sp.begin > head.size()) {
+        // What is counted, not the count (一部新剧 → 新剧).
+        const std::string_view phrase = without_count(slice(turn, sp.begin, end));
+        if (phrase.size() > head.size()) return std::string(phrase);
+      }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> headed_antecedent(const std::vector<std::string_view>& window,
+                                             std::string_view head, const PhraseReader& reader) {
+  if (head.empty()) return std::nullopt;
+  for (std::string_view turn : window)
+    if (auto a = headed_in(turn, head, reader)) return a;
+  return std::nullopt;
+}
+
 // Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
 // 模板能改…); 0 when none.
 std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view turn,
@@ -240,18 +287,26 @@ std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view
   return std::nullopt;
 }
 
-std::size_t shared_head(std::string_view antecedent, std::string_view rest) {
+std::size_t shared_head(std::string_view antecedent, std::string_view rest,
+                        const PhraseReader& reader) {
+  // The tail must end where a word of the turn ends: 额 of 限额 is no head of 额度能调高吗.
+  const std::vector<Token> words = words_of(rest);
+  auto word_ends_at = [&](std::size_t n) {
+    return std::any_of(words.begin(), words.end(), [&](const Token& w) { return w.end == n; }) &&
+           (count_code_points(rest.substr(0, n)) > 1 || stands_alone(rest, n, reader));
+  };
   std::size_t best = 0;
   for (std::size_t i = 0; i < antecedent.size();) {
     const std::string_view tail = antecedent.substr(i);
-    if (tail.size() > best && rest.starts_with(tail)) best = tail.size();
+    if (tail.size() > best && rest.starts_with(tail) && word_ends_at(tail.size())) best = tail.size();
     next_code_point(antecedent, i);
   }
   if (best > 0) return best;
   // A lone character that abbreviates the head (这个证 for PMP证书, 那张卡 for 工资卡): one of the
   // antecedent's last two characters, with more of the turn after it.
   std::size_t c = 0;
-  if (next_code_point(rest, c) < 0x3400 || c >= rest.size()) return 0;
+  if (next_code_point(rest, c) < 0x3400 || c >= rest.size() || !stands_alone(rest, c, reader))
+    return 0;
   const std::string_view head = rest.substr(0, c);
   std::string_view last_two = antecedent;
   for (std::size_t n = count_code_points(antecedent); n > 2; --n) {

@@ -121,6 +121,21 @@ std::optional<std::string> thing_of(const TurnView& t) {
   return antecedent;
 }
 
+// 这个 / 那个 / 该 before a noun the history named in a longer phrase (这个系统 after 在SPD系统提交…):
+// that phrase takes the place of both.
+std::optional<Step> headed_step(const TurnView& t, const CueHit& pronoun) {
+  const std::vector<Token> w = words_of(t.text);
+  const auto next = std::find_if(w.begin(), w.end(), [&](const Token& k) { return k.begin == pronoun.end; });
+  if (next == w.end() || !next->word || next->ascii || t.reader.is_function(next->text(t.text)) ||
+      (next->single_han && !stands_alone(t.text, next->end, t.reader)))
+    return std::nullopt;
+  const auto antecedent = headed_antecedent(t.h.window, next->text(t.text), t.reader);
+  if (!antecedent) return std::nullopt;
+  return Step{join(join(std::string(t.text.substr(0, pronoun.begin)), *antecedent),
+                   t.text.substr(next->end)),
+              "pronoun:head"};
+}
+
 // 1'. A demonstrative phrase with a short noun (那部片子哪年的, 这个证有用吗): the whole phrase
 // stands for the thing — the noun only says what kind of thing it is.
 // `known`: the antecedent the pronoun step found already (read once, not twice).
@@ -128,7 +143,11 @@ std::optional<Step> pointed_noun_step(const TurnView& t,
                                       const std::optional<std::string>& known = std::nullopt) {
   const auto at = pointed_noun(t.text, t.words);
   if (!at) return std::nullopt;
-  const auto antecedent = known ? known : thing_of(t);
+  // The phrase the history named with the same noun (这张表 → 职业暴露登记表), else the thing.
+  const std::vector<Token> w = words_of(t.text.substr(0, at->second));
+  const std::string_view noun = w.empty() ? std::string_view{} : w.back().text(t.text);
+  auto antecedent = headed_antecedent(t.h.window, noun, t.reader);
+  if (!antecedent) antecedent = known ? known : thing_of(t);
   // A lone character is no thing to point at (年 of 年|会).
   if (!antecedent || count_code_points(*antecedent) < 2 ||
       t.text.find(*antecedent) != std::string_view::npos)
@@ -198,6 +217,8 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     // 哪些明星…告诉我他们…: the turn names whom its own pronoun means.
     if (person && names_a_person(t.text.substr(0, hit->begin), t.reader))
       return Step{std::string(t.question), "pronoun:in_turn"};
+    if (!person)
+      if (auto s = headed_step(t, *hit)) return s;
     std::optional<std::string> antecedent =
         person ? person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan, t.text,
                                    slice(t.text, hit->begin, hit->end), t.reader)
@@ -208,7 +229,7 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     if (person) antecedent = std::string(without_count(*antecedent));  // 一个女生 → 女生
     // A demonstrative with its noun (这个模板, 这个假): the noun is the antecedent's head, and the
     // whole phrase takes the antecedent's place (供应商合同模板能改…, 休产假期间…).
-    const std::size_t head = shared_head(*antecedent, t.text.substr(hit->end));
+    const std::size_t head = shared_head(*antecedent, t.text.substr(hit->end), t.reader);
     if (!person && head == 0) {
       if (auto s = pointed_noun_step(t, antecedent)) return s;
       // 那个 right before a noun phrase of its own (那个会议室预订系统) determines it: the turn
