@@ -190,17 +190,23 @@ std::optional<std::string> answered_thing(std::string_view answer, std::string_v
   return std::string(thing);
 }
 
-bool stands_alone(std::string_view text, std::size_t end, const PhraseReader& reader) {
-  const std::string_view after = text.substr(end);
-  const std::vector<Token> w = words_of(after);
-  if (w.empty() || !w[0].single_han || reader.is_function(w[0].text(after))) return true;
-  // A lone character before an aspect particle is a verb (卡|丢|了): the one before it ends a word.
-  if (w.size() < 2) return false;
-  const std::string_view next = w[1].text(after);
-  return next == "了" || next == "过" || next == "着";
+namespace {
+
+// A word that counts (一家, 两部) or picks from a set (所有, 这些, 其中).
+bool counts_or_picks(std::string_view w) {
+  static constexpr std::string_view kPicks[] = {"所有", "全部", "一些", "有些", "部分", "各", "各位",
+                                                "各个", "每", "每个", "每种", "其中", "任何", "这些",
+                                                "那些", "哪些", "只有"};
+  if (std::find(std::begin(kPicks), std::end(kPicks), w) != std::end(kPicks)) return true;
+  static constexpr std::string_view kNumerals[] = {"一", "二", "两", "三", "四", "五", "六", "七",
+                                                   "八", "九", "十", "几", "多"};
+  return count_code_points(w) == 2 &&
+         std::any_of(std::begin(kNumerals), std::end(kNumerals),
+                     [&](std::string_view n) { return w.starts_with(n); });
 }
 
-namespace {
+// Nothing but spaces between the clause break before `at` (or the start) and `at`.
+bool opens_clause(std::string_view turn, std::size_t at) { return last_clause(turn.substr(0, at)).empty(); }
 
 // In one turn, the last phrase that ends in `head` as a word and is longer than it.
 std::optional<std::string> headed_in(std::string_view turn, std::string_view head,
@@ -216,12 +222,22 @@ std::optional<std::string> headed_in(std::string_view turn, std::string_view hea
     }
     if (!w.ends_with(head)) continue;
     const std::uint32_t end = words[k].end;
-    for (const Span& sp : spans)
-      if (sp.begin < end && end <= sp.end && end - sp.begin > head.size()) {
-        // What is counted, not the count (一部新剧 → 新剧).
-        const std::string_view phrase = without_count(slice(turn, sp.begin, end));
-        if (phrase.size() > head.size()) return std::string(phrase);
-      }
+    for (const Span& sp : spans) {
+      if (sp.begin >= end || end > sp.end) continue;
+      // What is counted, not the count or the set it is taken from (一部新剧 → 新剧, 所有机场 →
+      // 机场: then nothing is left to name).
+      std::uint32_t from = sp.begin;
+      for (const Token& x : words)
+        if (x.begin >= sp.begin && x.end < end && counts_or_picks(x.text(turn))) from = x.end;
+      const std::string_view phrase = without_count(slice(turn, from, end));
+      if (phrase.size() <= head.size()) continue;
+      // A phrase opening a clause of a turn that asks nothing opens with its verb (列出指挥的姓名).
+      if (opens_clause(turn, static_cast<std::size_t>(phrase.data() - turn.data())) &&
+          !reader.lex().scan(NormalizedQuery{std::string(turn), 0}).has_in_content(
+              reader.lex().ids().question_word))
+        continue;
+      return std::string(phrase);
+    }
   }
   return std::nullopt;
 }
@@ -287,26 +303,18 @@ std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view
   return std::nullopt;
 }
 
-std::size_t shared_head(std::string_view antecedent, std::string_view rest,
-                        const PhraseReader& reader) {
-  // The tail must end where a word of the turn ends: 额 of 限额 is no head of 额度能调高吗.
-  const std::vector<Token> words = words_of(rest);
-  auto word_ends_at = [&](std::size_t n) {
-    return std::any_of(words.begin(), words.end(), [&](const Token& w) { return w.end == n; }) &&
-           (count_code_points(rest.substr(0, n)) > 1 || stands_alone(rest, n, reader));
-  };
+std::size_t shared_head(std::string_view antecedent, std::string_view rest) {
   std::size_t best = 0;
   for (std::size_t i = 0; i < antecedent.size();) {
     const std::string_view tail = antecedent.substr(i);
-    if (tail.size() > best && rest.starts_with(tail) && word_ends_at(tail.size())) best = tail.size();
+    if (tail.size() > best && rest.starts_with(tail)) best = tail.size();
     next_code_point(antecedent, i);
   }
   if (best > 0) return best;
   // A lone character that abbreviates the head (这个证 for PMP证书, 那张卡 for 工资卡): one of the
   // antecedent's last two characters, with more of the turn after it.
   std::size_t c = 0;
-  if (next_code_point(rest, c) < 0x3400 || c >= rest.size() || !stands_alone(rest, c, reader))
-    return 0;
+  if (next_code_point(rest, c) < 0x3400 || c >= rest.size()) return 0;
   const std::string_view head = rest.substr(0, c);
   std::string_view last_two = antecedent;
   for (std::size_t n = count_code_points(antecedent); n > 2; --n) {

@@ -51,11 +51,6 @@ std::string thing_antecedent(std::string_view prev, const std::vector<Span>& pre
 std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view turn,
                                                                const WordSet& function_words);
 
-/// The lone character of `text` that ends at `end` is a word of its own: what follows it is not
-/// another lone character outside the function words (额|度: two pieces of a word ICU did not
-/// know), unless that one is a verb, an aspect particle after it (卡|丢|了).
-bool stands_alone(std::string_view text, std::size_t end, const PhraseReader& reader);
-
 /// The noun phrase a demonstrative with its noun points at (这个系统 → SPD系统, 这张表 →
 /// 《职业暴露登记表》): in the window's turns, newest first, the last phrase that ends in `head` as
 /// a word and is longer than it — a content run cut at the head, or a 《title》 whose name ends so.
@@ -64,9 +59,8 @@ std::optional<std::string> headed_antecedent(const std::vector<std::string_view>
                                              std::string_view head, const PhraseReader& reader);
 
 /// Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
-/// 模板能改…), or a lone character of its last two that abbreviates it, a function word after it
-/// (证 of PMP证书 in 证有用吗; not 额 of 限额 in 额度能调高吗); 0 when none.
-std::size_t shared_head(std::string_view antecedent, std::string_view rest,
-                        const PhraseReader& reader);
+/// 模板能改…), or a lone character of its last two that abbreviates it (证 of PMP证书 in 证有用吗);
+/// 0 when none.
+std::size_t shared_head(std::string_view antecedent, std::string_view rest);
 
 }  // namespace qaplan::internal

@@ -126,8 +126,9 @@ std::optional<std::string> thing_of(const TurnView& t) {
 std::optional<Step> headed_step(const TurnView& t, const CueHit& pronoun) {
   const std::vector<Token> w = words_of(t.text);
   const auto next = std::find_if(w.begin(), w.end(), [&](const Token& k) { return k.begin == pronoun.end; });
-  if (next == w.end() || !next->word || next->ascii || t.reader.is_function(next->text(t.text)) ||
-      (next->single_han && !stands_alone(t.text, next->end, t.reader)))
+  // A noun of two or more characters: a lone one may be a piece of a word ICU did not know (额|度).
+  if (next == w.end() || !next->word || next->ascii || count_code_points(next->text(t.text)) < 2 ||
+      t.reader.is_function(next->text(t.text)))
     return std::nullopt;
   const auto antecedent = headed_antecedent(t.h.window, next->text(t.text), t.reader);
   if (!antecedent) return std::nullopt;
@@ -229,12 +230,15 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     if (person) antecedent = std::string(without_count(*antecedent));  // 一个女生 → 女生
     // A demonstrative with its noun (这个模板, 这个假): the noun is the antecedent's head, and the
     // whole phrase takes the antecedent's place (供应商合同模板能改…, 休产假期间…).
-    const std::size_t head = shared_head(*antecedent, t.text.substr(hit->end), t.reader);
+    const std::size_t head = shared_head(*antecedent, t.text.substr(hit->end));
     if (!person && head == 0) {
       if (auto s = pointed_noun_step(t, antecedent)) return s;
       // 那个 right before a noun phrase of its own (那个会议室预订系统) determines it: the turn
       // names what it asks about.
       if (determines_noun_phrase(t, *hit)) return Step{std::string(t.question), "pronoun:determiner"};
+      // 这家餐厅 after 园区里有两家餐厅吗: the pointing phrase names its noun, which the history's
+      // thing adds nothing to; splicing the thing before it would say the noun twice.
+      if (pointed_noun(t.text, t.words)) return Step{std::string(t.question), "pronoun:determiner"};
     }
     std::string out(t.text.substr(0, hit->begin));
     out = join(out, *antecedent);

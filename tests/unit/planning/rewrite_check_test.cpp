@@ -4,6 +4,7 @@
 // questions (../shared/external, skipped loudly when absent) and a generated stress set of ≥ 5 000
 // history × follow-up pairs — passes it.
 #include <gtest/gtest.h>
+#include <cstdlib>
 
 #include <cstdio>
 #include <filesystem>
@@ -102,6 +103,13 @@ struct Gate {
     ASSERT_TRUE(a.ok()) << question;
     ++n;
     for (const auto& reason : a->rewrite.reasons) fallbacks += reason.starts_with("rewrite:fallback");
+    // QAPLAN_GARBLE_DUMP=1 lists every rewrite on stderr, for a diff between two builds.
+    if (std::getenv("QAPLAN_GARBLE_DUMP")) {
+      std::string why;
+      for (const auto& reason : a->rewrite.reasons) why += reason + ",";
+      std::fprintf(stderr, "RW %s || %s => %s [%s]\n", history.back().c_str(), question.c_str(),
+                   a->rewrite.query.c_str(), why.c_str());
+    }
     if (!a->rewrite.rewritten) return;
     // The check on the planner's own normalized texts.
     std::vector<std::string_view> window;
