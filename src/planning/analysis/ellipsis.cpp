@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/utf8.hpp"
+#include "planning/analysis/antecedent.hpp"
 #include "planning/analysis/segment.hpp"
 
 namespace qaplan::internal {
@@ -172,6 +173,18 @@ std::optional<std::string> opposite_act(std::string_view prev, std::string_view 
   return std::nullopt;
 }
 
+// The item is the same kind of thing as the whole modifier, not as its first word: both end in
+// the same character (研究生 / 本科|生, where ICU cut the modifier's word) or both name people
+// (经理 / 普通员工: [rewrite] person_heads).
+bool same_kind(std::string_view modifier, std::string_view item, const PhraseReader& reader) {
+  if (count_code_points(item) >= 2 && count_code_points(modifier) >= 2 &&
+      last_code_point(item) == last_code_point(modifier))
+    return true;
+  const std::vector<Token> w = words_of(modifier);
+  return !w.empty() && names_a_person(item, reader) &&
+         names_a_person(w.back().text(modifier), reader);
+}
+
 // A fragment ending in 的 names a modifier (海外的呢, B类的呢, 住宿的): it takes the place of the
 // previous question's parallel item (境外A类 → B类) or of the topic's leading words (国内出差的餐补
 // → 海外出差的餐补, 餐饮发票 → 住宿发票), or goes in front of a one-word topic (周末的加班费) —
@@ -217,7 +230,8 @@ std::optional<std::pair<std::string, const char*>> modifier_substitute(std::stri
   std::size_t mod_begin = std::min<std::size_t>(topic.begin, de);
   for (const Token& t : tokens)
     if (t.end == de && t.word && t.begin < mod_begin) mod_begin = t.begin;
-  if (content_words(prev.substr(mod_begin, de - mod_begin), reader) <= k)
+  if (content_words(prev.substr(mod_begin, de - mod_begin), reader) <= k ||
+      same_kind(prev.substr(mod_begin, de - mod_begin), item, reader))
     return std::pair{splice(mod_begin, de + 3, frag), "ellipsis:de"};
   if (const auto e = leading_words_end(prev, mod_begin, de, k, reader))
     return std::pair{splice(mod_begin, *e, item), "ellipsis:de"};

@@ -462,6 +462,16 @@ TEST(RewriteRules, ADemonstrativeWithItsNounTakesThePhraseThatNamedIt) {
   EXPECT_EQ(rewrite("这家餐厅几点开门", {"园区里有两家餐厅吗"}).query, "这家餐厅几点开门");
 }
 
+// A modifier with 的 replaces the whole modifier of the same kind (issue 23: 经理的 replaces
+// 普通员工的): people for people, or a word with the same last character where ICU cut the
+// history's (本科|生).
+TEST(RewriteRules, AModifierReplacesTheWholeModifierOfItsKind) {
+  EXPECT_EQ(rewrite("经理的呢", {"普通员工的差旅标准是多少"}).query, "经理的差旅标准是多少");
+  EXPECT_EQ(rewrite("主管的呢", {"普通员工的餐补是多少"}).query, "主管的餐补是多少");
+  EXPECT_EQ(rewrite("研究生的呢", {"本科生的学费怎么交"}).query, "研究生的学费怎么交");
+  EXPECT_EQ(rewrite("海外的呢", {"国内出差的餐补标准"}).query, "海外出差的餐补标准");
+}
+
 TEST(RewriteRules, APersonIsFoundByTheShapeOfTheirName) {
   // A surname and one or two characters ICU does not know: the name, not the verb after it.
   const auto name = rewrite("她几点下班", {"报销问题请找财务部的李娜负责"});
