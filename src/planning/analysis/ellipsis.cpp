@@ -65,6 +65,8 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
       !reader.is_function(f[f.size() - 2].text(frag)))
     compound = frag.substr(f[f.size() - 2].begin, f.back().end - f[f.size() - 2].begin);
   const std::vector<Token> p = words_of(prev);
+  // Whole words first; a compound of a word and its lone head (below) only when no word matches.
+  for (const bool compounds : {false, true})
   for (std::size_t i = p.size(); i-- > 0;) {
     std::string_view w = p[i].text(prev);
     if (!p[i].word || reader.is_function(w)) continue;
@@ -81,6 +83,17 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
         word_begin = run;
         w = whole;
       }
+    }
+    // Or a lone head character after the word it heads (高铁|票 beside 机票): the compound is the
+    // parallel, not its modifier (else 机票 lands before 票: 机票票). Not inside a run of lone
+    // characters (卡|丢|了), which the caller keeps whole.
+    const bool run_goes_on = i + 1 < p.size() && p[i + 1].single_han && p[i + 1].begin == p[i].end;
+    if (compounds && !run_goes_on && p[i].single_han && word_begin == i && i > 0 && p[i - 1].word &&
+        !p[i - 1].single_han &&
+        !p[i - 1].ascii && p[i - 1].end == p[i].begin && !reader.is_function(p[i - 1].text(prev)) &&
+        count_code_points(compound) >= 2 && last_code_point(w) == last_code_point(compound)) {
+      word_begin = i - 1;
+      w = prev.substr(p[i - 1].begin, p[i].end - p[i - 1].begin);
     }
     const bool same = w == head;
     const bool same_last = !same && count_code_points(w) >= 2 && count_code_points(compound) >= 2 &&

@@ -472,6 +472,16 @@ TEST(RewriteRules, AModifierReplacesTheWholeModifierOfItsKind) {
   EXPECT_EQ(rewrite("海外的呢", {"国内出差的餐补标准"}).query, "海外出差的餐补标准");
 }
 
+// A lone head character ICU cut from its word (高铁|票) makes one compound with it: the fragment
+// (机票, 船票) takes the compound's place, not its modifier's (机票票 fell back). A whole word that
+// parallels (白班 beside 交接|班) comes first; a run of lone characters (门禁|卡|丢) is left alone.
+TEST(RewriteRules, ALoneHeadMakesACompoundWithItsWord) {
+  EXPECT_EQ(rewrite("机票", {"高铁票报销要行程单吗"}).query, "机票报销要行程单吗");
+  EXPECT_EQ(rewrite("那船票呢", {"火车票可以报销吗"}).query, "船票可以报销吗");
+  EXPECT_EQ(rewrite("那夜班呢", {"白班的交接班记录谁填"}).query, "夜班的交接班记录谁填");
+  EXPECT_EQ(rewrite("那工卡呢", {"门禁卡丢了怎么办"}).query, "工卡丢了怎么办");
+}
+
 TEST(RewriteRules, APersonIsFoundByTheShapeOfTheirName) {
   // A surname and one or two characters ICU does not know: the name, not the verb after it.
   const auto name = rewrite("她几点下班", {"报销问题请找财务部的李娜负责"});
