@@ -246,6 +246,9 @@ struct RewriteConfig {
   std::vector<std::string> person_heads;
   std::vector<std::string> not_person_nouns;  ///< 发生, 账户, 排队: such an ending, not a person
   std::vector<std::string> ellipsis_markers;  ///< stripped from a fragment: 那, 还有, what about
+  /// A word before a comma that opens a turn and only moves the talk on (对了，…; 另外，…): the
+  /// rewrite, a question standing alone, leaves it out.
+  std::vector<std::string> discourse_openers;
   std::vector<std::string> condition_markers;  ///< 如果, 要是, 万一, what if
   std::vector<std::string> comparison_markers;  ///< 和, 跟, 相比, compared with
   std::vector<std::string> elaboration_markers;  ///< 详细说说, 说清楚一点, tell me more

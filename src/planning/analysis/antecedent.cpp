@@ -10,13 +10,18 @@ namespace qaplan::internal {
 namespace {
 
 // The noun phrase a who-question asks about (公司的DPO是谁 → 公司的DPO): the content spans before
-// 谁, joined over linking words; nullopt when the question asks no "who".
+// 谁, joined over linking words; nullopt when the question asks no "who" or asks who does something.
 std::optional<std::string> who_was_asked(std::string_view prev, const std::vector<Span>& spans,
                                          const ScannedQuery& scan, const LexiconIds& ids) {
   std::optional<CueHit> who;
   for (const CueHit& h : scan.hits)
     if (h.list == ids.question_word && slice(prev, h.begin, h.end) == "谁") who = h;
+  // Only "X is who" (前台主管是谁): in "who does X" (规培医生的排班谁负责) X is the task, not a person.
   if (!who) return std::nullopt;
+  std::string_view after = trim_end(prev.substr(who->end));
+  for (std::string_view p : {"啊", "呀", "呢", "吗", "啦", "哇", "哦"})
+    if (after == p) after = {};
+  if (!after.empty()) return std::nullopt;
   std::size_t last = spans.size();
   for (std::size_t k = 0; k < spans.size(); ++k)
     if (spans[k].end <= who->begin) last = k;

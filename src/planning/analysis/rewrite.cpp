@@ -688,13 +688,24 @@ std::string_view without_social_edges(std::string_view text, const Lexicon& lex)
   return b < e ? text.substr(b, e - b) : text;
 }
 
+// The turn without a discourse opener and its comma (对了，他们能上夜班吗 → 他们能上夜班吗).
+std::string_view without_opener(std::string_view text, const Lexicon& lex) {
+  for (const std::string& o : lex.config().rewrite.discourse_openers)
+    if (text.starts_with(o) && text.substr(o.size()).starts_with(",")) {
+      const std::string_view rest = trim_start(text.substr(o.size() + 1));
+      if (!rest.empty()) return rest;
+    }
+  return text;
+}
+
 }  // namespace
 
-// The social words around a follow-up (谢谢，那年假呢; 好的，那病假呢，谢谢) are no part of what it
-// asks: the turn without them is rewritten, so they never land inside the rewrite.
+// The social words around a follow-up (谢谢，那年假呢; 好的，那病假呢，谢谢) and a discourse opener
+// (对了，…) are no part of what it asks: the turn without them is rewritten, so they never land
+// inside the rewrite.
 Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::string>& history,
                           const Lexicon& lex, const WordSet& words) {
-  const std::string_view content = without_social_edges(question, lex);
+  const std::string_view content = without_opener(without_social_edges(question, lex), lex);
   if (content.empty() || content.size() == question.size() || history.empty())
     return rewrite_turn(question, history, lex, words);
   Rewrite r = rewrite_turn(content, history, lex, words);

@@ -295,7 +295,8 @@ Status read_rewrite(Reader& r, RewriteConfig& w) {
                                        {"person_surnames", &w.person_surnames},
                                        {"person_titles", &w.person_titles},
                                        {"person_heads", &w.person_heads},
-                                       {"not_person_nouns", &w.not_person_nouns}}));
+                                       {"not_person_nouns", &w.not_person_nouns},
+                                       {"discourse_openers", &w.discourse_openers}}));
   QAPLAN_TRY(r.get("prompt", w.prompt, true));
   for (auto [key, text, required] : {std::tuple{"hyde_prompt", &w.hyde_prompt, true},
                                      std::tuple{"step_back_prompt", &w.step_back_prompt, true},

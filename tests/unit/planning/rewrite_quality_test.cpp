@@ -366,6 +366,17 @@ TEST(RewriteRules, AWhichQuestionTakesThePairTheHistoryCoordinated) {
 TEST(RewriteRules, APersonPronounAfterAWhoQuestionIsWhatWasAsked) {
   const auto r = rewrite("他的电话是多少", {"行政部的前台主管是谁"});
   EXPECT_TRUE(has(r.query, "前台主管的电话")) << r.query;
+  EXPECT_EQ(rewrite("他的电话是多少", {"行政部的前台主管是谁啊？"}).query, r.query);
+  // "Who does X" asks about a task: 他们 are the people the question names (实习护士).
+  EXPECT_EQ(rewrite("他们能上夜班吗", {"实习护士的排班谁负责"}).query, "实习护士能上夜班吗");
+}
+
+// A discourse opener before a comma (对了，另外，) only moves the talk on: the rewrite, a question
+// standing alone, leaves it out. Without the comma it is a word of the turn (还有呢).
+TEST(RewriteRules, ADiscourseOpenerIsNoPartOfTheRewrite) {
+  EXPECT_EQ(rewrite("对了，它能开发票吗", {"储值卡能在其他门店用吗"}).query, "储值卡能开发票吗");
+  EXPECT_EQ(rewrite("另外，它要年检吗", {"公司的叉车在哪登记"}).query.find("另外"), std::string::npos);
+  EXPECT_EQ(rewrite("对了，这个要收费吗", {"工牌丢了怎么补办"}).query.find("对了"), std::string::npos);
 }
 
 // B类的呢 after …A类…: the item before 的 is parallel to the history's item.
