@@ -493,6 +493,16 @@ TEST(RewriteRules, ALoneHeadMakesACompoundWithItsWord) {
   EXPECT_EQ(rewrite("那工卡呢", {"门禁卡丢了怎么办"}).query, "工卡丢了怎么办");
 }
 
+// A turn whose verb is the one the history's topic was the object of, with no object of its own,
+// gets the topic back after the verb, its aspect and its count (一周喝几杯奶茶). After an aspect
+// without a count (爬了多久) the topic stays in front.
+TEST(RewriteRules, AnObjectGoesBackAfterItsVerb) {
+  EXPECT_EQ(rewrite("一周喝几杯", {"你每天喝奶茶吗", "每天都喝"}).query, "一周喝几杯奶茶");
+  EXPECT_EQ(rewrite("下次带我去呗", {"你去过西安吗", "去过两次"}).query, "下次带我去西安呗");
+  EXPECT_EQ(rewrite("一天喝几杯", {"你喝美式吗", "每天都喝"}).query, "一天喝几杯美式");
+  EXPECT_EQ(rewrite("爬了多久", {"你爬过泰山吗", "爬过"}).query, "泰山爬了多久");
+}
+
 TEST(RewriteRules, APersonIsFoundByTheShapeOfTheirName) {
   // A surname and one or two characters ICU does not know: the name, not the verb after it.
   const auto name = rewrite("她几点下班", {"报销问题请找财务部的李娜负责"});
