@@ -203,11 +203,7 @@ bool counts_or_picks(std::string_view w) {
                                                 "各个", "每", "每个", "每种", "其中", "任何", "这些",
                                                 "那些", "哪些", "只有"};
   if (std::find(std::begin(kPicks), std::end(kPicks), w) != std::end(kPicks)) return true;
-  static constexpr std::string_view kNumerals[] = {"一", "二", "两", "三", "四", "五", "六", "七",
-                                                   "八", "九", "十", "几", "多"};
-  return count_code_points(w) == 2 &&
-         std::any_of(std::begin(kNumerals), std::end(kNumerals),
-                     [&](std::string_view n) { return w.starts_with(n); });
+  return count_code_points(w) == 2 && counting(w);
 }
 
 // Nothing but spaces between the clause break before `at` (or the start) and `at`.

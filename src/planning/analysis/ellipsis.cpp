@@ -34,6 +34,29 @@ bool is_determiner(std::string_view w) {
          w == "his" || w == "her" || w == "their" || w == "its";
 }
 
+// The verb a history turn put right before `topic` (喝|咖啡, 去过|大理): a content word of one or two
+// characters, an aspect particle between them allowed; "" when none.
+std::string_view verb_before(std::string_view turn, std::string_view topic, const PhraseReader& reader) {
+  const std::size_t at = turn.find(topic);
+  if (at == std::string_view::npos || at == 0) return {};
+  const std::vector<Token> w = words_of(turn);
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    if (w[k].end != at) continue;
+    std::size_t v = k;
+    const std::string_view aspect = w[v].text(turn);
+    if ((aspect == "了" || aspect == "过" || aspect == "着") && v > 0) --v;
+    const std::string_view verb = w[v].text(turn);
+    // The rewriter's function words hold a few light verbs (去西安, 看世界杯, 用ChatGPT); the rest
+    // of them (的, 把, 我们) are no verb.
+    static constexpr std::string_view kLightVerbs[] = {"有", "要", "去", "做", "用", "看", "想", "喜欢"};
+    const bool light = std::find(std::begin(kLightVerbs), std::end(kLightVerbs), verb) != std::end(kLightVerbs);
+    if (!w[v].word || w[v].ascii || (reader.is_function(verb) && !light) || count_code_points(verb) > 2)
+      return {};
+    return verb;
+  }
+  return {};
+}
+
 }  // namespace
 
 // Where in `prev` the fragment's parallel item lies: the fragment's last word (its head) equals a
@@ -415,6 +438,44 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
   return {join(join(std::string(prev_text.substr(0, topic.begin)), frag),
                prev_text.substr(replace_end)),
           how};
+}
+
+std::optional<std::string> object_after_verb(const std::vector<std::string_view>& window,
+                                             std::string_view topic, std::string_view frag,
+                                             const PhraseReader& reader) {
+  if (topic.empty() || frag.find(topic) != std::string_view::npos) return std::nullopt;
+  std::string_view verb;
+  for (std::string_view turn : window)
+    if (verb = verb_before(turn, topic, reader); !verb.empty()) break;
+  if (verb.empty()) return std::nullopt;
+  const std::vector<Token> w = words_of(frag);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const std::string_view v = w[i].text(frag);
+    // The verb, the verb with its result (读 → 读完, 看 → 看完), or glued to a function word before
+    // it (我|去 read as 我去).
+    const bool one = count_code_points(verb) == 1 && count_code_points(v) == 2;
+    if (v != verb && !(one && v.starts_with(verb)) &&
+        !(one && v.ends_with(verb) && reader.is_function(v.substr(0, v.size() - verb.size()))))
+      continue;
+    std::size_t j = i + 1, at = w[i].end;
+    auto take = [&](bool ok) {
+      if (j < w.size() && ok) at = w[j++].end;
+    };
+    const bool aspect = j < w.size() && (w[j].text(frag) == "了" || w[j].text(frag) == "过");
+    take(aspect);
+    // After an aspect only a count comes before the object (戴了几年隐形眼镜): 爬了多久 keeps the
+    // topic in front (香山爬了多久).
+    if (aspect && !(j < w.size() && counting(w[j].text(frag)))) return std::nullopt;
+    take(j < w.size() && counting(w[j].text(frag)));
+    take(j < w.size() && at == w[j - 1].end && classifier(w[j].text(frag)) && counting(w[j - 1].text(frag)));
+    // An object of its own after the verb: nothing to put back. A lone last character is a
+    // sentence-final particle (带我去呗, 试试嘛).
+    const bool final_particle = j + 1 == w.size() && w[j].single_han;
+    if (j < w.size() && w[j].word && !reader.is_function(w[j].text(frag)) && !final_particle)
+      return std::nullopt;
+    return join(join(std::string(frag.substr(0, at)), topic), frag.substr(at));
+  }
+  return std::nullopt;
 }
 
 }  // namespace qaplan::internal

@@ -45,4 +45,12 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
                          std::string_view frag, const std::vector<Span>& spans,
                          const PhraseReader& reader);
 
+/// 一天喝几杯 after 你每天喝咖啡吗 + 每天都喝: the turn's verb is the one the history's `topic` was
+/// the object of (in a turn of `window`), and it has no object of its own. The topic goes back
+/// after the verb, its aspect and its count, as the object it was (一天喝几杯咖啡, 下次带我去大理呗,
+/// 读完红楼梦了没); nullopt otherwise, or after an aspect with no count (爬了多久).
+std::optional<std::string> object_after_verb(const std::vector<std::string_view>& window,
+                                             std::string_view topic, std::string_view frag,
+                                             const PhraseReader& reader);
+
 }  // namespace qaplan::internal

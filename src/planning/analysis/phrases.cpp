@@ -89,6 +89,12 @@ bool demonstrative(std::string_view w) {
   return false;
 }
 
+bool counting(std::string_view w) {
+  for (std::string_view n : {"一", "二", "两", "三", "四", "五", "六", "七", "八", "九", "十", "几"})
+    if (w.starts_with(n)) return true;
+  return false;
+}
+
 bool classifier(std::string_view c) {
   static constexpr std::string_view kClassifiers[] = {
       "个", "家", "位", "种", "款", "部", "本", "件", "条", "张", "只", "台", "所", "项", "份",

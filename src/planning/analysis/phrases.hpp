@@ -78,6 +78,8 @@ bool bare_why(std::string_view turn);
 bool demonstrative(std::string_view w);
 /// A one-character classifier (个, 家, 部, 本 …) that counts the noun after it.
 bool classifier(std::string_view c);
+/// A word that counts (几杯, 一张, 两天): it starts with a numeral or 几.
+bool counting(std::string_view w);
 /// Without trailing punctuation, spaces and emoji.
 std::string_view trim_end(std::string_view s);
 /// Without leading non-word characters.

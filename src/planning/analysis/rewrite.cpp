@@ -511,76 +511,6 @@ std::optional<std::string> head_after_de(std::string_view frag, std::string_view
   return std::nullopt;
 }
 
-// The verb a history turn put right before `topic` (喝|咖啡, 去过|大理): a content word of one or two
-// characters, an aspect particle between them allowed; "" when none.
-std::string_view verb_before(std::string_view turn, std::string_view topic, const PhraseReader& reader) {
-  const std::size_t at = turn.find(topic);
-  if (at == std::string_view::npos || at == 0) return {};
-  const std::vector<Token> w = words_of(turn);
-  for (std::size_t k = 0; k < w.size(); ++k) {
-    if (w[k].end != at) continue;
-    std::size_t v = k;
-    const std::string_view aspect = w[v].text(turn);
-    if ((aspect == "了" || aspect == "过" || aspect == "着") && v > 0) --v;
-    const std::string_view verb = w[v].text(turn);
-    // The rewriter's function words hold a few light verbs (去西安, 看世界杯, 用ChatGPT); the rest
-    // of them (的, 把, 我们) are no verb.
-    static constexpr std::string_view kLightVerbs[] = {"有", "要", "去", "做", "用", "看", "想", "喜欢"};
-    const bool light = std::find(std::begin(kLightVerbs), std::end(kLightVerbs), verb) != std::end(kLightVerbs);
-    if (!w[v].word || w[v].ascii || (reader.is_function(verb) && !light) || count_code_points(verb) > 2)
-      return {};
-    return verb;
-  }
-  return {};
-}
-
-// A word that counts (几杯, 一张, 两天): it starts with a numeral or 几.
-bool counting(std::string_view w) {
-  for (std::string_view n : {"一", "二", "两", "三", "四", "五", "六", "七", "八", "九", "十", "几"})
-    if (w.starts_with(n)) return true;
-  return false;
-}
-
-// 一天喝几杯 after 你每天喝咖啡吗 + 每天都喝: the turn's verb is the one the history's topic was
-// the object of, and it has no object of its own. The topic goes back after the verb, its aspect
-// and its count, as the object it was (一天喝几杯咖啡, 下次带我去大理呗, 读完红楼梦了没).
-std::optional<std::string> object_after_verb(const TurnView& t, std::string_view frag) {
-  const std::string_view topic = t.r.topic_anchor;
-  if (topic.empty() || frag.find(topic) != std::string_view::npos) return std::nullopt;
-  std::string_view verb;
-  for (std::string_view turn : t.h.window)
-    if (verb = verb_before(turn, topic, t.reader); !verb.empty()) break;
-  if (verb.empty()) return std::nullopt;
-  const std::vector<Token> w = words_of(frag);
-  for (std::size_t i = 0; i < w.size(); ++i) {
-    const std::string_view v = w[i].text(frag);
-    // The verb, the verb with its result (读 → 读完, 看 → 看完), or glued to a function word before
-    // it (我|去 read as 我去).
-    const bool one = count_code_points(verb) == 1 && count_code_points(v) == 2;
-    if (v != verb && !(one && v.starts_with(verb)) &&
-        !(one && v.ends_with(verb) && t.reader.is_function(v.substr(0, v.size() - verb.size()))))
-      continue;
-    std::size_t j = i + 1, at = w[i].end;
-    auto take = [&](bool ok) {
-      if (j < w.size() && ok) at = w[j++].end;
-    };
-    const bool aspect = j < w.size() && (w[j].text(frag) == "了" || w[j].text(frag) == "过");
-    take(aspect);
-    // After an aspect only a count comes before the object (戴了几年隐形眼镜): 爬了多久 keeps the
-    // topic in front (香山爬了多久).
-    if (aspect && !(j < w.size() && counting(w[j].text(frag)))) return std::nullopt;
-    take(j < w.size() && counting(w[j].text(frag)));
-    take(j < w.size() && at == w[j - 1].end && classifier(w[j].text(frag)) && counting(w[j - 1].text(frag)));
-    // An object of its own after the verb: nothing to put back. A lone last character is a
-    // sentence-final particle (带我去呗, 试试嘛).
-    const bool final_particle = j + 1 == w.size() && w[j].single_han;
-    if (j < w.size() && w[j].word && !t.reader.is_function(w[j].text(frag)) && !final_particle)
-      return std::nullopt;
-    return join(join(std::string(frag.substr(0, at)), topic), frag.substr(at));
-  }
-  return std::nullopt;
-}
-
 // 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
 // or the topic in front.
 Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
@@ -671,7 +601,8 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     return {join(*subject, frag), "topic_prefix:predicate"};
   if (auto headed = head_after_de(frag, t.r.topic_anchor, t.reader))
     return {std::move(*headed), "topic_after_de"};
-  if (auto placed = object_after_verb(t, frag)) return {std::move(*placed), "object_after_verb"};
+  if (auto placed = object_after_verb(t.h.window, t.r.topic_anchor, frag, t.reader))
+    return {std::move(*placed), "object_after_verb"};
   return {join(t.r.topic_anchor, frag), "topic_prefix"};
 }
 
