@@ -159,9 +159,14 @@ std::optional<std::string> person_antecedent(const std::vector<std::string_view>
                                              const ScannedQuery& prev_scan, std::string_view question,
                                              std::string_view pronoun, const PhraseReader& reader) {
   const bool plural = pronoun.ends_with("们") || pronoun == "they" || pronoun == "them";
-  if (auto name = name_in_newest_clause(window.front(), reader, plural)) return name;
+  // A name by its surname first; a run ICU did not know (盘|点) is weaker than a noun that names
+  // people in the question (店长助理负责哪些工作 + 负责排班、盘点… + 他们…).
+  if (!plural)
+    if (auto name = in_clauses_from_last(window.front(), [&](std::string_view c) { return surname_name(c, reader); }))
+      return name;
   if (auto who = who_was_asked(prev, prev_spans, prev_scan, reader.lex().ids())) return who;
   if (auto noun = person_noun(prev, question, reader)) return noun;
+  if (auto name = name_in_newest_clause(window.front(), reader, plural)) return name;
   if (auto noun = person_noun(window.front(), question, reader)) return noun;
   for (std::size_t i = 1; i < window.size(); ++i) {
     if (auto name = name_in(window[i], reader, plural)) return name;

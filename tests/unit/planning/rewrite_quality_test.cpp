@@ -516,6 +516,9 @@ TEST(RewriteRules, APersonIsFoundByTheShapeOfTheirName) {
   // A name the host's vocabulary holds as a term (the shipped KB's 刘洋) is read from ICU's own
   // pieces, which the term would join.
   EXPECT_EQ(rewrite("他在几楼", {"年假审批找谁", "找行政的刘洋。"}).query, "刘洋在几楼");
+  // A noun naming people in the question outranks a run ICU did not know in the answer (盘|点).
+  EXPECT_EQ(rewrite("他们要值夜班吗", {"值班助理负责哪些工作", "负责排班、盘点和客诉处理。"}).query,
+            "值班助理要值夜班吗");
   // A name read from its surname outranks a later clause's run ICU did not know (退|货).
   EXPECT_EQ(rewrite("他的工号是多少", {"设备坏了找谁", "找设备科的孙磊，他负责设备的退货。"}).query,
             "孙磊的工号是多少");
