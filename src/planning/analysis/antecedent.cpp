@@ -180,6 +180,79 @@ bool names_a_person(std::string_view text, const PhraseReader& reader) {
 }
 
 
+bool place_pronoun(std::string_view w) {
+  return w == "那里" || w == "这里" || w == "那儿" || w == "这儿" || w == "那边" || w == "这边";
+}
+
+namespace {
+
+// The content words right after a word of going or being somewhere (在|市|一院|做的 → 市一院):
+// 在, 到, 去, 来, 回, or a word ending in 到 / 在 (搬到, 住在) or in 了 / 过 after one of them
+// (去了|趟|西湖); a count of trips (趟, 次) in between is skipped.
+std::optional<std::string> located(std::string_view turn, const PhraseReader& reader) {
+  const std::vector<Token> w = words_of(turn);
+  auto going = [](std::string_view t) {
+    for (std::string_view g : {"在", "到", "去", "来", "回"}) {
+      if (t == g) return true;
+      if (count_code_points(t) != 2) continue;
+      if ((g == "在" || g == "到") && t.ends_with(g)) return true;                   // 搬到, 住在
+      if (t.starts_with(g) && (t.ends_with("了") || t.ends_with("过"))) return true;  // 去了, 到过
+    }
+    return false;
+  };
+  for (std::size_t i = 0; i + 1 < w.size(); ++i) {
+    if (!going(w[i].text(turn))) continue;
+    std::size_t j = i + 1;
+    while (j < w.size() && (w[j].text(turn) == "趟" || w[j].text(turn) == "次" || w[j].text(turn) == "了" ||
+                            w[j].text(turn) == "过"))
+      ++j;
+    std::size_t e = j;
+    // A run of lone characters is a name ICU does not know (中|关|村), whatever its pieces are.
+    auto lone = [&](std::size_t k) {
+      return k < w.size() && w[k].single_han && !reader.is_function(w[k].text(turn));
+    };
+    while (e < w.size() && w[e].single_han && lone(e + 1)) ++e;
+    if (e > j && lone(e)) ++e;
+    while (e < w.size() && w[e].word && !reader.is_function(w[e].text(turn)) &&
+           !reader.of_function_chars(w[e].text(turn)))
+      ++e;
+    // The place, not its count (在一个度假村 → 度假村); a question (在几楼, 去哪) names none.
+    const std::string_view place = e > j ? without_count(slice(turn, w[j].begin, w[e - 1].end)) : "";
+    const bool asks = place.find("几") != std::string_view::npos || place.find("哪") != std::string_view::npos ||
+                      place.find("什么") != std::string_view::npos || place.find("啥") != std::string_view::npos;
+    if (count_code_points(place) >= 2 && !asks) return std::string(place);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> place_antecedent(const std::vector<std::string_view>& window,
+                                            std::string_view prev, bool located_first,
+                                            const PhraseReader& reader) {
+  // After a word of being somewhere (我也在那边) the pronoun is the place itself, which the
+  // answer named (在中关村), not what the question asked the place of (你们公司在哪).
+  if (located_first)
+    for (std::string_view turn : window)
+      if (auto place = located(turn, reader)) return place;
+  // 健身房在哪: the place asked about (not 你 of 你在哪学的).
+  for (std::string_view q : {"在哪", "在什么地方"})
+    if (const std::size_t at = prev.find(q); at != std::string_view::npos) {
+      const std::vector<Span> spans = reader.spans(prev.substr(0, at));
+      if (spans.empty() || spans.back().end != at) continue;
+      const std::string_view asked = prev.substr(spans.back().begin, at - spans.back().begin);
+      if (count_code_points(asked) >= 2) return std::string(asked);
+    }
+  for (std::string_view turn : window)
+    if (auto place = located(turn, reader)) return place;
+  // 你在哪学的游泳 + 小区旁边那个游泳馆: a short answer naming the place.
+  const std::string_view answer = trim_end(window.front());
+  if (prev.find("哪") != std::string_view::npos && answer != prev && !answer.empty() &&
+      count_code_points(answer) <= kShortAnswer + 4 && answer.find_first_of(" ,") == std::string_view::npos)
+    return std::string(answer);
+  return std::nullopt;
+}
+
 std::optional<std::string> answered_thing(std::string_view answer, std::string_view prev,
                                           const PhraseReader& reader) {
   const RewriteConfig& rw = reader.lex().config().rewrite;

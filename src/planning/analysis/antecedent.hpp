@@ -28,6 +28,18 @@ std::optional<std::string> person_antecedent(const std::vector<std::string_view>
 /// True when `text` names a person: a name ICU does not know or a noun ending in a person head.
 bool names_a_person(std::string_view text, const PhraseReader& reader);
 
+/// 那里 / 这里 / 那儿 / 这儿 / 那边 / 这边: a pronoun of place.
+bool place_pronoun(std::string_view w);
+
+/// The place such a pronoun stands for: what a where-question asked about (健身房在哪 → 健身房);
+/// else the place a turn of the window names after a word of going or being somewhere, newest
+/// turn first (在市一院做的 → 市一院, 去了趟西湖 → 西湖, 搬到望京了 → 望京); else the newest turn
+/// itself when it is a short answer to a where-question (小区旁边那个游泳馆). `located_first`
+/// (the pronoun itself follows such a word: 我也在那边) tries the named place before the asked one.
+std::optional<std::string> place_antecedent(const std::vector<std::string_view>& window,
+                                            std::string_view prev, bool located_first,
+                                            const PhraseReader& reader);
+
 /// What the newest turn answered when the previous question asked for a thing with a word of
 /// `[rewrite] answer_slots` (最近在追什么番 + 葬送的芙莉莲，超好看; 哪款啊 + 飞马40，穿着很软): the noun
 /// phrase that opens the answer's first clause, two or more characters long; nullopt otherwise.

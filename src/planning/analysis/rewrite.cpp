@@ -220,6 +220,13 @@ std::optional<Step> pronoun_step(const TurnView& t) {
       return Step{std::string(t.question), "pronoun:in_turn"};
     if (!person)
       if (auto s = headed_step(t, *hit)) return s;
+    // 那里 / 这边: the place the history named, when it named one.
+    const std::string_view before = t.text.substr(0, hit->begin);
+    const bool after_locative = before.ends_with("在") || before.ends_with("到") || before.ends_with("去");
+    if (place_pronoun(slice(t.text, hit->begin, hit->end)))
+      if (auto place = place_antecedent(t.h.window, t.h.prev, after_locative, t.reader))
+        return Step{join(join(std::string(t.text.substr(0, hit->begin)), *place), t.text.substr(hit->end)),
+                    "pronoun:place"};
     std::optional<std::string> antecedent =
         person ? person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan, t.text,
                                    slice(t.text, hit->begin, hit->end), t.reader)

@@ -433,6 +433,18 @@ TEST(RewriteRules, PluralAndPlacePronounsTakeTheWholeAntecedent) {
   EXPECT_TRUE(has(place.query, "健身房几点关门")) << place.query;
 }
 
+// 那里 / 这边 stand for a place: what a where-question asked about, else the place a turn named
+// after a word of going or being somewhere (its count dropped; a name ICU does not know kept
+// whole), else a short answer to a where-question. After 在 the pronoun is the place the answer
+// named, not what the question asked the place of.
+TEST(RewriteRules, APlacePronounIsThePlaceTheHistoryNamed) {
+  EXPECT_EQ(rewrite("那里周末开放吗", {"图书馆在哪", "在C座二楼，刷工牌进入。"}).query, "图书馆周末开放吗");
+  EXPECT_EQ(rewrite("那里人多不多", {"周末去哪玩了", "去了趟鼓浪屿"}).query, "鼓浪屿人多不多");
+  EXPECT_EQ(rewrite("那边房租贵吗", {"我们部门要搬到张江了", "什么时候搬", "下个月"}).query, "张江房租贵吗");
+  EXPECT_EQ(rewrite("那儿能停车吗", {"团建去哪了", "在一个农家乐"}).query, "农家乐能停车吗");
+  EXPECT_EQ(rewrite("我也在那边", {"你们公司在哪", "在中关村"}).query, "我也在中关村");
+}
+
 // An A-not-A question (难不难, 能不能) has its own predicate: the history goes in front.
 TEST(RewriteRules, AnANotAQuestionKeepsItsPredicateLast) {
   const auto r = rewrite("贵不贵", {"打算报名公司的英语培训班"});
