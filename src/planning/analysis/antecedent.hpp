@@ -1,6 +1,7 @@
 #pragma once
 // What a pronoun stands for: whom 他 / 她 / 他们 means (a name in the window, the one a who-question
-// asked about) and how much of a demonstrative's noun the antecedent already holds.
+// asked about), which place 那里 / 那边 means, which phrase a demonstrative with its noun (这个系统)
+// means, and how much of a demonstrative's noun the antecedent already holds.
 #include <optional>
 #include <string>
 #include <string_view>
