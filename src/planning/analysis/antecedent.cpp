@@ -218,9 +218,10 @@ std::optional<std::string> located(std::string_view turn, const PhraseReader& re
       ++e;
     // The place, not its count (在一个度假村 → 度假村); a question (在几楼, 去哪) names none.
     const std::string_view place = e > j ? without_count(slice(turn, w[j].begin, w[e - 1].end)) : "";
-    const bool asks = place.find("几") != std::string_view::npos || place.find("哪") != std::string_view::npos ||
-                      place.find("什么") != std::string_view::npos || place.find("啥") != std::string_view::npos;
-    if (count_code_points(place) >= 2 && !asks) return std::string(place);
+    if (count_code_points(place) < 2) continue;
+    const LexiconIds& ids = reader.lex().ids();
+    if (!reader.lex().scan(NormalizedQuery{std::string(place), 0}).has_in_content(ids.question_word))
+      return std::string(place);
   }
   return std::nullopt;
 }
