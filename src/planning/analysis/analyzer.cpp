@@ -10,7 +10,7 @@
 #include "planning/analysis/filters.hpp"
 #include "planning/analysis/rewrite.hpp"
 #include "planning/analysis/rewrite_check.hpp"
-#include "planning/analysis/segment.hpp"
+#include "planning/segment.hpp"
 #include "planning/text.hpp"
 
 namespace qaplan::internal {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "common/utf8.hpp"
-#include "planning/analysis/segment.hpp"
+#include "planning/segment.hpp"
 
 namespace qaplan::internal {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
-#include "planning/analysis/segment.hpp"
+#include "planning/segment.hpp"
 
 namespace qaplan::internal {
 namespace {

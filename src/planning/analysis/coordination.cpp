@@ -3,7 +3,7 @@
 #include <array>
 #include <vector>
 
-#include "planning/analysis/segment.hpp"
+#include "planning/segment.hpp"
 
 namespace qaplan::internal {
 namespace {

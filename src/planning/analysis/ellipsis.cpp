@@ -4,7 +4,7 @@
 
 #include "common/utf8.hpp"
 #include "planning/analysis/antecedent.hpp"
-#include "planning/analysis/segment.hpp"
+#include "planning/segment.hpp"
 
 namespace qaplan::internal {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "planning/analysis/constraints.hpp"
-#include "planning/analysis/segment.hpp"
+#include "planning/segment.hpp"
 #include "planning/lexicon.hpp"
 
 namespace qaplan::internal {

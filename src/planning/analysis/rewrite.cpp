@@ -15,7 +15,7 @@
 #include "planning/analysis/phrases.hpp"
 #include "planning/analysis/rewrite_check.hpp"
 #include "planning/analysis/rewrite_turn.hpp"
-#include "planning/analysis/segment.hpp"
+#include "planning/segment.hpp"
 #include "planning/analysis/statement_reply.hpp"
 #include "planning/analysis/time_expr.hpp"
 

@@ -5,7 +5,7 @@
 #include "common/utf8.hpp"
 #include "planning/analysis/antecedent.hpp"
 #include "planning/analysis/phrases.hpp"
-#include "planning/analysis/segment.hpp"
+#include "planning/segment.hpp"
 #include "planning/text.hpp"
 
 namespace qaplan::internal {

@@ -4,7 +4,7 @@
 
 #include "common/utf8.hpp"
 #include "planning/analysis/phrases.hpp"
-#include "planning/analysis/segment.hpp"
+#include "planning/segment.hpp"
 #include "planning/analysis/time_expr.hpp"
 
 namespace qaplan::internal {

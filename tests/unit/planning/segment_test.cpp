@@ -1,4 +1,4 @@
-// The rewriter's word break (src/planning/analysis/segment.hpp): ICU's dictionary words, with the
+// The rewriter's word break (src/planning/segment.hpp): ICU's dictionary words, with the
 // host's vocabulary (domain lexicon, glossary) joining the pieces ICU cut a term into.
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "planning/analysis/segment.hpp"
+#include "planning/segment.hpp"
 #include "planning/matcher.hpp"
 
 namespace {

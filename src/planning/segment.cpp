@@ -1,4 +1,4 @@
-#include "planning/analysis/segment.hpp"
+#include "planning/segment.hpp"
 
 #include <unicode/brkiter.h>
 #include <unicode/unistr.h>

@@ -1,6 +1,7 @@
 #pragma once
-// Word segmentation for the rewriter: ICU's dictionary-based word break iterator (its CJK
-// dictionary; no extra dependency). Words ICU does not know — most names — come out one
+// Word segmentation: ICU's dictionary-based word break iterator (its CJK dictionary; no extra
+// dependency). The rewriter reads with it, and so does the follow-up stage's first-word test
+// (bare_question.hpp), which is why it sits beside the shared text helpers, not in analysis/. Words ICU does not know — most names — come out one
 // character per token, which the rewriter uses as a hint that a run of them is a name.
 #include <cstdint>
 #include <string>
