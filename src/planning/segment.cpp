@@ -1,15 +1,19 @@
 #include "planning/segment.hpp"
 
 #include <unicode/brkiter.h>
+#include <unicode/uchar.h>
 #include <unicode/unistr.h>
+#include <unicode/uscript.h>
 
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
+#include "planning/cjk_dictionary.hpp"
 #include "planning/domain_lexicon.hpp"
 #include "planning/matcher.hpp"
 
@@ -86,10 +90,81 @@ struct Utf16View {
   }
 };
 
-std::vector<Token> segment_uncached(std::string_view text) {
+// What a UTF-16 unit is to the dictionary path: the characters whose word breaks follow from
+// their own class alone (UAX #29 as ICU implements it), so no rule of the break iterator is needed.
+enum class Part : std::uint8_t {
+  kIdeograph,  // CJK Unified Ideographs (and extension A): a dictionary run
+  kAlnum,      // ASCII letters and digits: a run is one word (WB5, WB8-10)
+  kSpace,      // WSegSpace: a run is one token (WB3d)
+  kMid,        // MidLetter/MidNum/MidNumLet/Single_Quote: alone unless between letters/digits
+  kLone,       // punctuation and symbols that are always a token of their own (WB999)
+  kRules,      // anything else: the break iterator's rules decide
+};
+
+bool cjk_script(char16_t u) {
+  UErrorCode st = U_ZERO_ERROR;
+  const UScriptCode sc = uscript_getScript(u, &st);
+  return sc == USCRIPT_HAN || sc == USCRIPT_HIRAGANA || sc == USCRIPT_KATAKANA;
+}
+
+Part part_of(char16_t u) {
+  if ((u >= 0x4E00 && u <= 0x9FFF) || (u >= 0x3400 && u <= 0x4DBF)) return Part::kIdeograph;
+  if (u < 0x80 && ((u >= '0' && u <= '9') || ((u | 0x20) >= 'a' && (u | 0x20) <= 'z')))
+    return Part::kAlnum;
+  if (u >= 0xD800 && u <= 0xDFFF) return Part::kRules;
+  switch (u_getIntPropertyValue(u, UCHAR_WORD_BREAK)) {
+    case U_WB_WSEGSPACE:
+      return Part::kSpace;
+    case U_WB_MIDLETTER: case U_WB_MIDNUM: case U_WB_MIDNUMLET: case U_WB_SINGLE_QUOTE:
+      return Part::kMid;
+    case U_WB_LF: case U_WB_NEWLINE: case U_WB_DOUBLE_QUOTE:
+      return Part::kLone;
+    case U_WB_OTHER:
+      // Punctuation and symbols only: ICU's rules count @ as a letter, and letters and signs of
+      // scripts with their own dictionaries (Thai, Myanmar: line break class SA) go to them; emoji join by ZWJ rules;
+      // Han, kana symbols (Kangxi radicals, 々) are the CJK dictionary's, after normalization.
+      if (u == '@' || !(U_GET_GC_MASK(u) & (U_GC_P_MASK | U_GC_S_MASK)) ||
+          u_hasBinaryProperty(u, UCHAR_EXTENDED_PICTOGRAPHIC) ||
+          u_getIntPropertyValue(u, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT || cjk_script(u))
+        return Part::kRules;
+      return Part::kLone;
+    default:
+      return Part::kRules;
+  }
+}
+
+// The tokens of a text made only of the parts above, from ICU's dictionary without its break
+// iterator; false (and `out` unspecified) when a character needs the iterator's rules.
+bool segment_by_dictionary(const Utf16View& v, std::vector<Token>& out) {
+  thread_local std::vector<Part> parts;
+  thread_local std::vector<std::uint32_t> breaks;
+  const std::size_t n = v.units.size();
+  parts.resize(n);
+  for (std::size_t k = 0; k < n; ++k)
+    if ((parts[k] = part_of(v.units[k])) == Part::kRules) return false;
+  for (std::size_t k = 0; k < n;) {
+    std::size_t e = k + 1;
+    const Part p = parts[k];
+    if (p == Part::kMid && k > 0 && e < n && parts[k - 1] == Part::kAlnum && parts[e] == Part::kAlnum)
+      return false;  // 3.5, a,b, don't: rules WB6/7, WB11/12 may join them
+    if (p == Part::kIdeograph) {
+      while (e < n && parts[e] == p) ++e;
+      if (!split_ideographs(v.units.data() + k, e - k, breaks)) return false;
+      std::size_t from = k;
+      for (const std::uint32_t b : breaks) out.push_back(v.token(from, k + b)), from = k + b;
+    } else {
+      if (p == Part::kAlnum || p == Part::kSpace)
+        while (e < n && parts[e] == p) ++e;
+      out.push_back(v.token(k, e));
+    }
+    k = e;
+  }
+  return true;
+}
+
+// ICU's break iterator over the decoded text.
+std::vector<Token> segment_with_iterator(const Utf16View& v) {
   std::vector<Token> out;
-  thread_local Utf16View v;
-  v.assign(text);
   icu::BreakIterator* bi = thread_iterator();
   if (bi == nullptr) {  // no ICU data: one token per code point
     for (std::size_t k = 0; k < v.units.size();) {
@@ -107,6 +182,14 @@ std::vector<Token> segment_uncached(std::string_view text) {
   for (int32_t q = bi->next(); q != icu::BreakIterator::DONE; p = q, q = bi->next())
     out.push_back(v.token(static_cast<std::size_t>(p), static_cast<std::size_t>(q)));
   return out;
+}
+
+std::vector<Token> segment_uncached(std::string_view text) {
+  thread_local Utf16View v;
+  v.assign(text);
+  std::vector<Token> out;
+  if (segment_by_dictionary(v, out)) return out;
+  return segment_with_iterator(v);
 }
 
 }  // namespace
@@ -194,6 +277,20 @@ std::vector<Token> segment_words(std::string_view text) {
   slot.text.assign(text);
   slot.terms = current_terms;
   slot.tokens = out;
+  return out;
+}
+
+std::vector<Token> segment_words_by_iterator(std::string_view text) {
+  Utf16View v;
+  v.assign(text);
+  return segment_with_iterator(v);
+}
+
+std::optional<std::vector<Token>> segment_words_by_dictionary(std::string_view text) {
+  Utf16View v;
+  v.assign(text);
+  std::vector<Token> out;
+  if (!segment_by_dictionary(v, out)) return std::nullopt;
   return out;
 }
 

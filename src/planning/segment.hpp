@@ -4,6 +4,7 @@
 // (bare_question.hpp), which is why it sits beside the shared text helpers, not in analysis/. Words ICU does not know — most names — come out one
 // character per token, which the rewriter uses as a hint that a run of them is a name.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,12 @@ struct Token {
 /// While a ScopedTerms is alive on the calling thread, a term of its vocabulary that ICU cut into
 /// pieces at least one of which is a lone Han character (供应|商, 加班|费) is one token.
 std::vector<Token> segment_words(std::string_view text);
+
+/// For tests: ICU's break iterator alone, and the dictionary path alone (nullopt when the text
+/// holds a character whose breaks need the iterator's rules). Neither caches or joins terms;
+/// segment_words uses the dictionary path whenever it answers, and the two must agree.
+std::vector<Token> segment_words_by_iterator(std::string_view text);
+std::optional<std::vector<Token>> segment_words_by_dictionary(std::string_view text);
 
 /// The host's vocabulary the word break keeps whole on this thread for the scope's lifetime (the
 /// analysis of one question). Empty = ICU's words only.

@@ -1,0 +1,22 @@
+#pragma once
+// ICU's Chinese/Japanese word dictionary (cjdict) read directly, and the cost-based split ICU's
+// CJK break engine makes over a run of ideographs. Why it is written here: ICU's break iterator
+// costs about 1 µs per call before it reads a character (rule tables, caches, a copy and a
+// normalization check of each dictionary run, several heap vectors), which was half of a
+// follow-up's analysis (docs/benchmarks.md). The dictionary and its trie are ICU's; only the
+// split (a shortest path over the dictionary's word costs) is ours, and a test holds it equal to
+// ICU's word break on every text of the repository's data sets and on random texts.
+#include <cstdint>
+#include <vector>
+
+namespace qaplan::internal {
+
+/// The breaks of a run of `n` BMP ideographs `units` (ideographs ICU's CJK engine handles), as
+/// offsets 1..n in ascending order (n is always the last). False when ICU's dictionary is not
+/// available. Thread-safe.
+bool split_ideographs(const char16_t* units, std::size_t n, std::vector<std::uint32_t>& breaks);
+
+/// True when ICU's dictionary loaded (the caller falls back to ICU's break iterator otherwise).
+bool cjk_dictionary_available();
+
+}  // namespace qaplan::internal

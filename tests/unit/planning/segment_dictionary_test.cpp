@@ -1,0 +1,144 @@
+// The word break's dictionary path (src/planning/cjk_dictionary.hpp) must give exactly ICU's
+// break iterator's tokens wherever it answers: on every text of the repository's data sets, on
+// random texts of the characters it handles, and it must answer for most real questions (else
+// it would pass by always handing over to the iterator).
+#include <gtest/gtest.h>
+#include <unicode/unistr.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/utf8.hpp"
+#include "planning/segment.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace qaplan::internal;
+namespace fs = std::filesystem;
+
+std::string show(const std::string& text, const std::vector<Token>& t) {
+  std::string out;
+  for (const Token& k : t) out += "[" + std::string(k.text(text)) + "]";
+  return out;
+}
+
+struct Tally {
+  std::size_t texts = 0, answered = 0, differ = 0;
+};
+
+// Compares the two paths on `text`; records the first few differences as failures.
+void compare(const std::string& text, Tally& tally) {
+  ++tally.texts;
+  const auto fast = segment_words_by_dictionary(text);
+  if (!fast) return;
+  ++tally.answered;
+  const std::vector<Token> icu = segment_words_by_iterator(text);
+  const bool same = fast->size() == icu.size() &&
+                    std::equal(icu.begin(), icu.end(), fast->begin(), [](const Token& a, const Token& b) {
+                      return a.begin == b.begin && a.end == b.end && a.word == b.word &&
+                             a.single_han == b.single_han && a.ascii == b.ascii;
+                    });
+  if (!same && ++tally.differ <= 40)
+    ADD_FAILURE() << text << "\n  ICU:        " << show(text, icu) << "\n  dictionary: " << show(text, *fast);
+}
+
+void strings_of(const nlohmann::json& j, std::vector<std::string>& out) {
+  if (j.is_string()) out.push_back(j.get<std::string>());
+  if (j.is_array() || j.is_object())
+    for (const auto& v : j) strings_of(v, out);
+}
+
+// Every string value of every .jsonl line under `dir`.
+std::vector<std::string> texts_under(const fs::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.path().extension() != ".jsonl") continue;
+    std::ifstream in(e.path());
+    for (std::string line; std::getline(in, line);) {
+      if (line.empty()) continue;
+      const auto j = nlohmann::json::parse(line, nullptr, false);
+      if (!j.is_discarded()) strings_of(j, out);
+    }
+  }
+  return out;
+}
+
+TEST(SegmentDictionary, AgreesWithIcuOnEveryTextOfTheDataSets) {
+  Tally tally;
+  for (const char* dir : {"tests/data", "eval_sets"})
+    for (const std::string& t : texts_under(qaplan::test::source_dir() / dir))
+      if (is_valid_utf8(t)) compare(t, tally);
+  EXPECT_EQ(tally.differ, 0u) << "of " << tally.answered << " texts";
+  EXPECT_GT(tally.texts, 10000u);
+  // Most questions are ideographs and punctuation: the dictionary path must take them.
+  EXPECT_GT(tally.answered * 10, tally.texts * 7) << tally.answered << " of " << tally.texts;
+}
+
+// Random texts of the characters the dictionary path takes, with the ones that make it hand
+// over (decimal points between digits, kana, a combining mark) mixed in.
+TEST(SegmentDictionary, AgreesWithIcuOnRandomTexts) {
+  const std::vector<std::string> pieces = {
+      "年", "假", "怎", "么", "申", "请", "报", "销", "差", "旅", "费", "门", "禁", "卡", "丢", "了",
+      "的", "是", "不", "在", "中", "华", "人", "民", "共", "和", "国", "研", "究", "生", "命", "起",
+      "源", "发", "展", "经", "理", "员", "工", "标", "准", "多", "少", "钱", "吗", "呢", "那", "个",
+      "㐀", "䶿", "鿿", "一", "二", "线", "城", "市", "高", "铁", "票", "机", "A", "b", "Z", "0",
+      "7", "9", " ", "　", "，", "。", "？", "！", "、", "；", "：", "“", "”", "‘", "’", "（",
+      "）", "《", "》", "【", "】", "…", "—", "～", "·", ".", ",", ";", ":", "'", "\"", "!",
+      "?", "-", "/", "%", "\n", "\t", "_", "あ", "カ", "々", "\u0301", "😀", "１"};
+  std::mt19937 rng(20261205);
+  std::uniform_int_distribution<std::size_t> len(1, 24), pick(0, pieces.size() - 1);
+  Tally tally;
+  for (int i = 0; i < 30000; ++i) {
+    std::string text;
+    for (std::size_t n = len(rng); n > 0; --n) text += pieces[pick(rng)];
+    compare(text, tally);
+  }
+  EXPECT_EQ(tally.differ, 0u) << "of " << tally.answered << " texts";
+  EXPECT_GT(tally.answered, 3000u);
+}
+
+// Every BMP character in the contexts where a word-break rule could join it to a neighbour.
+TEST(SegmentDictionary, AgreesWithIcuOnEveryBmpCharacterInContext) {
+  Tally tally;
+  for (char32_t c = 1; c < 0x10000; ++c) {
+    if (c >= 0xD800 && c <= 0xDFFF) continue;
+    std::string ch;
+    icu::UnicodeString(static_cast<UChar32>(c)).toUTF8String(ch);
+    for (const std::string& text : {ch + ch, ch + ch + ch, "年" + ch + "假", "a" + ch + "b", "1" + ch + "2",
+                                    ch + "年", "年" + ch, " " + ch + " ", "a" + ch, ch + "1"})
+      compare(text, tally);
+  }
+  EXPECT_EQ(tally.differ, 0u) << "of " << tally.answered << " texts";
+  EXPECT_GT(tally.answered, 100000u);
+}
+
+TEST(SegmentDictionary, HandsOverWhereTheIteratorsRulesDecide) {
+  EXPECT_TRUE(segment_words_by_dictionary("年假怎么申请？"));
+  EXPECT_TRUE(segment_words_by_dictionary("SPD系统 A4纸 5000元"));
+  EXPECT_FALSE(segment_words_by_dictionary("3.5天"));      // WB11/12 join the number
+  EXPECT_FALSE(segment_words_by_dictionary("カード丢了"));  // kana: dictionary and rules
+  EXPECT_FALSE(segment_words_by_dictionary("年假😀"));      // emoji sequences
+  EXPECT_FALSE(segment_words_by_dictionary("3，5天"));     // a fullwidth comma is MidNum too
+  EXPECT_TRUE(segment_words_by_dictionary("年假，5天"));   // …but alone when not between digits
+}
+
+TEST(SegmentDictionary, AgreesWithIcuOnCmrcPassagesExternal) {
+  const fs::path p = qaplan::test::shared_dir() / "external" / "cmrc2018" / "cmrc2018_dev.json";
+  if (!fs::exists(p)) GTEST_SKIP() << "SKIPPED LOUDLY: " << p << " is absent (../shared)";
+  const auto doc = nlohmann::json::parse(qaplan::test::slurp(p));
+  Tally tally;
+  for (const auto& article : doc.at("data"))
+    for (const auto& para : article.at("paragraphs")) {
+      compare(para.at("context").get<std::string>(), tally);
+      for (const auto& qa : para.at("qas")) compare(qa.at("question").get<std::string>(), tally);
+    }
+  EXPECT_EQ(tally.differ, 0u) << "of " << tally.answered << " texts";
+  EXPECT_GT(tally.answered, 1000u);
+}
+
+}  // namespace
