@@ -120,9 +120,9 @@ Part part_of(char16_t u) {
     case U_WB_LF: case U_WB_NEWLINE: case U_WB_DOUBLE_QUOTE:
       return Part::kLone;
     case U_WB_OTHER:
-      // Punctuation and symbols only: ICU's rules count @ as a letter, and letters and signs of
-      // scripts with their own dictionaries (Thai, Myanmar: line break class SA) go to them; emoji join by ZWJ rules;
-      // Han, kana symbols (Kangxi radicals, 々) are the CJK dictionary's, after normalization.
+      // Punctuation and symbols only. Not @ (ICU's rules count it a letter), nor signs of scripts
+      // with dictionaries of their own (Thai, Myanmar: line break class SA), nor emoji (ZWJ
+      // rules), nor Han or kana symbols (Kangxi radicals, 々: the CJK dictionary's, normalized).
       if (u == '@' || !(U_GET_GC_MASK(u) & (U_GC_P_MASK | U_GC_S_MASK)) ||
           u_hasBinaryProperty(u, UCHAR_EXTENDED_PICTOGRAPHIC) ||
           u_getIntPropertyValue(u, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT || cjk_script(u))
