@@ -80,6 +80,54 @@ std::optional<std::string> name_in(std::string_view turn, const PhraseReader& re
   return std::nullopt;
 }
 
+// The words that open a clause's predicate after its subject: adverbs (马斯克|又|上热搜了).
+bool opens_predicate_adverb(std::string_view w) {
+  static constexpr std::string_view kAdverbs[] = {"又", "还", "也", "都", "就", "才", "再", "刚",
+                                                  "已经", "一直", "总是", "经常", "刚刚", "正在"};
+  return std::find(std::begin(kAdverbs), std::end(kAdverbs), w) != std::end(kAdverbs);
+}
+
+// The subject of a clause that tells what someone did: its leading content words, two to four
+// characters, right before an adverb (马斯克|又|上热搜了), a verb with its aspect (詹姆斯|拿|了…) or a
+// verb that closes the clause with 的 (余华|写|的). Not a pronoun, a time word (去年|结|的) or words
+// with a lone verb among them (方案|交|晚了: the one who handed it in is not named). A
+// known name (ICU holds 马斯克 whole) has no shape of its own; its place before the predicate is
+// what marks it.
+std::optional<std::string> clause_subject(std::string_view clause, const PhraseReader& reader) {
+  const std::vector<Token> t = words_of(clause);
+  auto text = [&](std::size_t k) { return k < t.size() ? t[k].text(clause) : std::string_view(); };
+  auto verb = [&](std::size_t k) { return t[k].single_han && !reader.is_function(text(k)); };
+  // ICU glues an aspect to a count (拿|了三|十分) and a verb to a closing 的 (写的).
+  auto acted = [&](std::size_t k) {
+    return (verb(k) && (text(k + 1).starts_with("了") || text(k + 1).starts_with("过"))) ||
+           (verb(k) && text(k + 1) == "的" && k + 2 == t.size()) ||
+           (k + 1 == t.size() && count_code_points(text(k)) == 2 && text(k).ends_with("的"));
+  };
+  if (t.empty() || t[0].begin != 0) return std::nullopt;
+  std::size_t k = 0, words = 0;
+  for (; k < t.size() && !(k > 0 && (opens_predicate_adverb(text(k)) || acted(k))); ++k) {
+    if (!t[k].word || reader.is_function(text(k)) || temporal(text(k)) ||
+        text(k).find("他") != std::string_view::npos || text(k).find("她") != std::string_view::npos ||
+        text(k).find("它") != std::string_view::npos)
+      return std::nullopt;  // not a subject, or a pronoun ICU glued on (他有)
+    words += !t[k].single_han;
+  }
+  if (k == t.size() || words > 1) return std::nullopt;  // 除了|电影|还…: not a name
+  // Before a verb with its aspect or 的, a lone character after a word is that verb's part
+  // (方案|交|晚了), and 好的好的 is an answer: only a name's lone pieces (余|华|写的) or one word.
+  if (!opens_predicate_adverb(text(k))) {
+    const bool closed = text(k).ends_with("的") || text(k + 1) == "的";
+    for (std::size_t i = 0; i < k; ++i)
+      if (!t[i].single_han && (closed || (i + 1 < k && t[i + 1].single_han))) return std::nullopt;
+  }
+  const std::string_view subject = clause.substr(0, t[k - 1].end);
+  const std::size_t units = count_code_points(subject);
+  const RewriteConfig& cfg = reader.lex().config().rewrite;
+  if (units < 2 || units > 4 || listed(cfg.person_pronouns, subject) || listed(cfg.thing_pronouns, subject))
+    return std::nullopt;
+  return std::string(subject);
+}
+
 // The first name `find` reads in `turn`'s clauses, from the last.
 template <typename Find>
 std::optional<std::string> in_clauses_from_last(std::string_view turn, Find find) {
@@ -151,7 +199,8 @@ std::uint32_t with_determiner(std::string_view prev, std::uint32_t begin) {
 }  // namespace
 
 // Whom 他 / 她 / 他们 stands for: a name in the newest turn; else the one the previous question
-// asked about (公司的DPO是谁 → 公司的DPO); else a noun naming people in the previous question (新来
+// asked about (公司的DPO是谁 → 公司的DPO); else 他 / 她 is the subject of what the newest turn, a
+// statement, reports (马斯克又上热搜了); else a noun naming people in the previous question (新来
 // 的实习生…), then in the newest turn (哪些明星); else a name or such a noun in an older turn of the
 // window. Nullopt leaves it to the thing rule (the previous question's most specific phrase).
 std::optional<std::string> person_antecedent(const std::vector<std::string_view>& window,
@@ -161,10 +210,20 @@ std::optional<std::string> person_antecedent(const std::vector<std::string_view>
   const bool plural = pronoun.ends_with("们") || pronoun == "they" || pronoun == "them";
   // A name by its surname first; a run ICU did not know (盘|点) is weaker than a noun that names
   // people in the question (店长助理负责哪些工作 + 负责排班、盘点… + 他们…).
+  auto in_newest = [&](auto find) {
+    return in_clauses_from_last(window.front(), [&](std::string_view c) { return find(c, reader); });
+  };
   if (!plural)
-    if (auto name = in_clauses_from_last(window.front(), [&](std::string_view c) { return surname_name(c, reader); }))
-      return name;
+    if (auto name = in_newest(surname_name)) return name;
   if (auto who = who_was_asked(prev, prev_spans, prev_scan, reader.lex().ids())) return who;
+  // A statement's subject (a report of what someone did); in a question (粉丝数还不少，她出过多少歌)
+  // the pronoun's person is named elsewhere.
+  const std::string_view newest = trim_end(window.front());  // trims a closing ? too
+  const bool statement = window.front().find('?') == std::string_view::npos &&
+                         window.front().find("？") == std::string_view::npos && !newest.ends_with("吗") &&
+                         !newest.ends_with("呢");
+  if (!plural && statement)
+    if (auto subject = in_newest(clause_subject)) return subject;
   if (auto noun = person_noun(prev, question, reader)) return noun;
   if (auto name = name_in_newest_clause(window.front(), reader, plural)) return name;
   if (auto noun = person_noun(window.front(), question, reader)) return noun;

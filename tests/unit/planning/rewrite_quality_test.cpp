@@ -536,6 +536,22 @@ TEST(RewriteRules, APersonIsFoundByTheShapeOfTheirName) {
             "孙磊的工号是多少");
 }
 
+// A statement that reports what someone did names them before its predicate: before an adverb,
+// a verb with its aspect, or a verb closing the clause with 的. A known name has no shape of its
+// own (ICU holds 贝克 whole), so its place is what marks it; a word with a lone verb after it
+// (方案|交|晚了) is no one.
+TEST(RewriteRules, APersonIsTheSubjectOfWhatTheStatementReports) {
+  EXPECT_EQ(rewrite("他最近在忙什么", {"贝克汉姆又开了一家公司"}).query, "贝克汉姆最近在忙什么");
+  EXPECT_EQ(rewrite("他最近怎么样", {"鲁迅又被写进课本了"}).query, "鲁迅最近怎么样");
+  EXPECT_EQ(rewrite("他后来怎么样了", {"昨天看了新闻 库克已经卸任了"}).query, "库克后来怎么样了");
+  EXPECT_EQ(rewrite("他还拍过什么", {"推荐你看盗梦空间，诺兰拍的"}).query, "诺兰还拍过什么");
+  const auto late = rewrite("他经常这样吗", {"方案交晚了，他当着大家的面批评我"});
+  EXPECT_FALSE(has(late.query, "方案")) << late.query;
+  // A question's opening clause reports nothing: the person is the one named before it.
+  EXPECT_EQ(rewrite("那她拿过什么奖", {"蔡依林的粉丝有多少", "粉丝数还不少，她出过多少歌？"}).query,
+            "那蔡依林拿过什么奖");
+}
+
 // A noun names people by its last morpheme ([rewrite] person_heads): 他们 / 她们 take it up; a noun
 // the turn itself repeats is not what its pronoun means; a turn that names the people before its
 // own pronoun is left as typed.
