@@ -393,6 +393,13 @@ std::optional<std::string> headed_antecedent(const std::vector<std::string_view>
 
 // Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
 // 模板能改…); 0 when none.
+// A degree or other adverb opens a predicate, never a noun (那部|挺好|看吗, 这场|最高|卖多少).
+bool opens_with_adverb(std::string_view w) {
+  for (std::string_view adverb : {"挺", "很", "太", "真", "最", "更", "还", "也", "都", "就", "不", "没", "才", "又"})
+    if (w.starts_with(adverb)) return true;
+  return false;
+}
+
 std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view turn,
                                                                const WordSet& function_words) {
   static constexpr std::string_view kNotThings[] = {"月", "周", "年", "天", "季度", "星期", "周末",
@@ -433,11 +440,34 @@ std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view
            !(last_piece + 2 < t.size() && function_words.contains(t[last_piece + 2].text(turn))))
       ++last_piece;
     const std::string_view nw = turn.substr(n.begin, t[last_piece].end - n.begin);
+    if (opens_with_adverb(nw)) return std::nullopt;  // 那部|挺好|看吗: the pointer stands alone
     if (!n.word || n.ascii || n.begin != t[noun - 1].end || count_code_points(nw) > 2 ||
         function_words.contains(nw) ||
         std::find(std::begin(kNotThings), std::end(kNotThings), nw) != std::end(kNotThings))
       return std::nullopt;
     return std::pair{std::size_t{t[i].begin}, std::size_t{t[last_piece].end}};
+  }
+  return std::nullopt;
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> standing_pointer(std::string_view turn,
+                                                                    const WordSet& function_words) {
+  if (turn.find("这") == std::string_view::npos && turn.find("那") == std::string_view::npos)
+    return std::nullopt;
+  const std::vector<Token> t = words_of(turn);
+  auto pointer = [&](std::string_view d) { return d == "这" || d == "那"; };
+  auto counts = [&](std::string_view c) { return classifier(c) && c != "个" && c != "次"; };
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const std::string_view w = t[i].text(turn);
+    const std::string_view last = last_code_point(w);
+    std::size_t end = 0;  // the classifier's token, + 1
+    if (count_code_points(w) == 2 && pointer(w.substr(0, w.size() - last.size())) && counts(last))
+      end = i + 1;  // 那部|挺好
+    else if (pointer(w) && i + 1 < t.size() && t[i + 1].single_han && counts(t[i + 1].text(turn)))
+      end = i + 2;  // 这|本|我
+    if (end == 0) continue;
+    if (pointed_noun(turn, function_words)) return std::nullopt;
+    return std::pair{std::size_t{t[i].begin}, std::size_t{t[end - 1].end}};
   }
   return std::nullopt;
 }

@@ -64,6 +64,13 @@ std::string thing_antecedent(std::string_view prev, const std::vector<Span>& pre
 std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view turn,
                                                                const WordSet& function_words);
 
+/// 这 / 那 with a classifier (这本|我一直想看, 那部|挺好看, 这家|健身房): [begin, end) of the two in
+/// `turn`, which point as a pronoun does — the antecedent takes both places, a noun after them
+/// stays; nullopt when the turn has none, when the classifier begins a word (这|部分), or when the
+/// pair has a short noun that pointed_noun reads with it.
+std::optional<std::pair<std::size_t, std::size_t>> standing_pointer(std::string_view turn,
+                                                                    const WordSet& function_words);
+
 /// The noun phrase a demonstrative with its noun points at (这个系统 → SPD系统, 这张表 →
 /// 《职业暴露登记表》): in the window's turns, newest first, the last phrase that ends in `head` as
 /// a word and is longer than it — a content run cut at the head, or a 《title》 whose name ends so.

@@ -204,6 +204,14 @@ std::optional<std::string> act_of(const TurnView& t, const CueHit& pronoun) {
   return std::string(before.substr(0, le)) + std::string(before.substr(le + 3));
 }
 
+// Bytes of the classifier after 这 / 那 (这本|我一直想看, 这家|健身房): the antecedent takes the
+// place of both, not of 这 alone (白夜行本我…, 乐刻家健身房).
+std::size_t standing_classifier(const TurnView& t, const CueHit& pronoun, std::size_t head) {
+  if (head != 0) return 0;
+  const auto standing = standing_pointer(t.text, t.words);
+  return standing && standing->first == pronoun.begin ? standing->second - pronoun.end : 0;
+}
+
 std::optional<Step> pronoun_step(const TurnView& t) {
   const LexiconIds& ids = t.lex.ids();
   if (const auto hit = first_hit(t.q, ids.thing_pronoun); hit && hit->end <= t.text.size())
@@ -249,7 +257,7 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     }
     std::string out(t.text.substr(0, hit->begin));
     out = join(out, *antecedent);
-    out = join(out, t.text.substr(hit->end + head));
+    out = join(out, t.text.substr(hit->end + head + standing_classifier(t, *hit, head)));
     return Step{std::move(out), person ? "pronoun:person" : head ? "pronoun:head" : "pronoun"};
   }
   return std::nullopt;

@@ -79,10 +79,11 @@ GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from
     for (std::size_t at = from.turn.find(p); at != std::string_view::npos; at = from.turn.find(p, at + 1))
       std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(at),
                 in_phrase.begin() + static_cast<std::ptrdiff_t>(at + p.size()), true);
-  // A phrase that points back (那部片子) is a reference like a pronoun: its antecedent replaces it.
-  if (const auto pointed = pointed_noun(from.turn, skip))
-    std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(pointed->first),
-              in_phrase.begin() + static_cast<std::ptrdiff_t>(pointed->second), true);
+  // A phrase that points back (那部片子, 这本) is a reference like a pronoun: its antecedent replaces it.
+  for (const auto& pointed : {pointed_noun(from.turn, skip), standing_pointer(from.turn, skip)})
+    if (pointed)
+      std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(pointed->first),
+                in_phrase.begin() + static_cast<std::ptrdiff_t>(pointed->second), true);
   for (std::string_view w : turn) {
     const auto at = static_cast<std::size_t>(w.data() - from.turn.data());
     if (!made_of(w, skip) && !in_phrase[at]) keep_.push_back(w);

@@ -552,6 +552,18 @@ TEST(RewriteRules, APersonIsTheSubjectOfWhatTheStatementReports) {
             "那蔡依林拿过什么奖");
 }
 
+// 这 / 那 with a classifier (这家|很好吃吗, 这家|健身房) point together: the antecedent takes both
+// places, not 这's alone (海底捞家很好吃吗, 乐刻家健身房); a noun after them stays. A classifier
+// that begins a word (这|部分) is no classifier.
+TEST(RewriteRules, AClassifierGoesWithItsDemonstrative) {
+  EXPECT_EQ(rewrite("这家健身房几点关门", {"楼下新开了一家乐刻"}).query, "乐刻健身房几点关门");
+  EXPECT_EQ(rewrite("这家很好吃吗", {"楼下新开了一家海底捞"}).query, "海底捞很好吃吗");
+  EXPECT_EQ(rewrite("这场最多能坐多少人", {"下周的演唱会在体育馆"}).query, "体育馆最多能坐多少人");
+  const auto book = rewrite("这本我一直想看", {"你最近在看什么书", "东野圭吾的白夜行"});
+  EXPECT_TRUE(has(book.query, "白夜行我一直想看")) << book.query;
+  EXPECT_TRUE(has(rewrite("这部分怎么算", {"加班费怎么算"}).query, "部分怎么算"));
+}
+
 // A noun names people by its last morpheme ([rewrite] person_heads): 他们 / 她们 take it up; a noun
 // the turn itself repeats is not what its pronoun means; a turn that names the people before its
 // own pronoun is left as typed.
