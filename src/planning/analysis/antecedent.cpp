@@ -80,13 +80,6 @@ std::optional<std::string> name_in(std::string_view turn, const PhraseReader& re
   return std::nullopt;
 }
 
-// The words that open a clause's predicate after its subject: adverbs (马斯克|又|上热搜了).
-bool opens_predicate_adverb(std::string_view w) {
-  static constexpr std::string_view kAdverbs[] = {"又", "还", "也", "都", "就", "才", "再", "刚",
-                                                  "已经", "一直", "总是", "经常", "刚刚", "正在"};
-  return std::find(std::begin(kAdverbs), std::end(kAdverbs), w) != std::end(kAdverbs);
-}
-
 // The subject of a clause that tells what someone did: its leading content words, two to four
 // characters, right before an adverb (马斯克|又|上热搜了), a verb with its aspect (詹姆斯|拿|了…) or a
 // verb that closes the clause with 的 (余华|写|的). Not a pronoun, a time word (去年|结|的) or words
@@ -105,7 +98,7 @@ std::optional<std::string> clause_subject(std::string_view clause, const PhraseR
   };
   if (t.empty() || t[0].begin != 0) return std::nullopt;
   std::size_t k = 0, words = 0;
-  for (; k < t.size() && !(k > 0 && (opens_predicate_adverb(text(k)) || acted(k))); ++k) {
+  for (; k < t.size() && !(k > 0 && (opens_with_adverb(text(k)) || acted(k))); ++k) {
     if (!t[k].word || reader.is_function(text(k)) || temporal(text(k)) ||
         text(k).find("他") != std::string_view::npos || text(k).find("她") != std::string_view::npos ||
         text(k).find("它") != std::string_view::npos)
@@ -115,7 +108,7 @@ std::optional<std::string> clause_subject(std::string_view clause, const PhraseR
   if (k == t.size() || words > 1) return std::nullopt;  // 除了|电影|还…: not a name
   // Before a verb with its aspect or 的, a lone character after a word is that verb's part
   // (方案|交|晚了), and 好的好的 is an answer: only a name's lone pieces (余|华|写的) or one word.
-  if (!opens_predicate_adverb(text(k))) {
+  if (!opens_with_adverb(text(k))) {
     const bool closed = text(k).ends_with("的") || text(k + 1) == "的";
     for (std::size_t i = 0; i < k; ++i)
       if (!t[i].single_han && (closed || (i + 1 < k && t[i + 1].single_han))) return std::nullopt;
@@ -393,13 +386,6 @@ std::optional<std::string> headed_antecedent(const std::vector<std::string_view>
 
 // Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
 // 模板能改…); 0 when none.
-// A degree or other adverb opens a predicate, never a noun (那部|挺好|看吗, 这场|最高|卖多少).
-bool opens_with_adverb(std::string_view w) {
-  for (std::string_view adverb : {"挺", "很", "太", "真", "最", "更", "还", "也", "都", "就", "不", "没", "才", "又"})
-    if (w.starts_with(adverb)) return true;
-  return false;
-}
-
 std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view turn,
                                                                const WordSet& function_words) {
   static constexpr std::string_view kNotThings[] = {"月", "周", "年", "天", "季度", "星期", "周末",

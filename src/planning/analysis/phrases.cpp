@@ -89,6 +89,13 @@ bool demonstrative(std::string_view w) {
   return false;
 }
 
+bool opens_with_adverb(std::string_view w) {
+  static constexpr std::string_view kAdverbs[] = {"又", "还", "也", "都", "就", "才", "再", "刚", "已经",
+                                                  "一直", "总是", "经常", "正在", "挺", "很", "太", "真",
+                                                  "最", "更", "不", "没"};
+  return std::any_of(std::begin(kAdverbs), std::end(kAdverbs), [&](std::string_view a) { return w.starts_with(a); });
+}
+
 bool counting(std::string_view w) {
   for (std::string_view n : {"一", "二", "两", "三", "四", "五", "六", "七", "八", "九", "十", "几"})
     if (w.starts_with(n)) return true;

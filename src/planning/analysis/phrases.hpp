@@ -68,6 +68,9 @@ bool suffix(std::string_view c);
 /// A word that says when (周末, 每天, 平时, 下个月): it frames a question, it is not what the
 /// question is about — yet one such word parallels another (周末 + 平时呢).
 bool temporal(std::string_view w);
+/// A word that is or begins with an adverb, which opens a predicate and never a noun: after a
+/// subject (马斯克|又|上热搜了, 梅西|已经…) or after a classifier (那部|挺好|看吗, 这场|最高…).
+bool opens_with_adverb(std::string_view w);
 /// True when every character of `w` is an adverb of degree, time or negation (还没, 刚, 也, 不):
 /// what ICU glues to a speaker (我不|想去) or puts before a verb (上周刚|吃过).
 bool adverbs_only(std::string_view w);
