@@ -212,9 +212,9 @@ std::optional<std::string> person_antecedent(const std::vector<std::string_view>
   // A statement's subject (a report of what someone did); in a question (粉丝数还不少，她出过多少歌)
   // the pronoun's person is named elsewhere.
   const std::string_view newest = trim_end(window.front());  // trims a closing ? too
-  const bool statement = window.front().find('?') == std::string_view::npos &&
-                         window.front().find("？") == std::string_view::npos && !newest.ends_with("吗") &&
-                         !newest.ends_with("呢");
+  const Lexicon& lex = reader.lex();
+  const bool statement = !question_like(window.front(), lex.scan(NormalizedQuery{std::string(newest), 0}), lex.ids()) &&
+                         !newest.ends_with("吗") && !newest.ends_with("呢");
   if (!plural && statement)
     if (auto subject = in_newest(clause_subject)) return subject;
   if (auto noun = person_noun(prev, question, reader)) return noun;
@@ -386,6 +386,19 @@ std::optional<std::string> headed_antecedent(const std::vector<std::string_view>
 
 // Bytes of the longest tail of `antecedent` that `rest` starts with (模板 of 供应商合同模板 in
 // 模板能改…); 0 when none.
+// A demonstrative and its classifier at token i, glued (那部) or apart (那|家): the index of the
+// token after the classifier, 0 when there is none. `pointing(d, c)` says which pairs count.
+template <typename Pointing>
+std::size_t after_pointer(const std::vector<Token>& t, std::string_view turn, std::size_t i, Pointing pointing) {
+  const std::string_view w = t[i].text(turn);
+  const std::string_view last = last_code_point(w);
+  if (count_code_points(w) == 2 && pointing(w.substr(0, w.size() - last.size()), last)) return i + 1;
+  if (i + 1 < t.size() && t[i + 1].single_han && t[i + 1].begin == t[i].end &&
+      pointing(w, t[i + 1].text(turn)))
+    return i + 2;
+  return 0;
+}
+
 std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view turn,
                                                                const WordSet& function_words) {
   static constexpr std::string_view kNotThings[] = {"月", "周", "年", "天", "季度", "星期", "周末",
@@ -407,15 +420,8 @@ std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view
   if (!any) return std::nullopt;
   const std::vector<Token> t = words_of(turn);
   for (std::size_t i = 0; i + 1 < t.size(); ++i) {
-    const std::string_view w = t[i].text(turn);
-    std::size_t noun = 0;  // the noun's token
-    const std::string_view last = last_code_point(w);
-    if (count_code_points(w) == 2 && pointing(w.substr(0, w.size() - last.size()), last))
-      noun = i + 1;  // 那部|片子
-    else if (t[i + 1].single_han && pointing(w, t[i + 1].text(turn)) &&
-             t[i + 1].begin == t[i].end && i + 2 < t.size())
-      noun = i + 2;  // 那|家|公司
-    if (noun == 0) continue;
+    const std::size_t noun = after_pointer(t, turn, i, pointing);  // 那部|片子, 那|家|公司
+    if (noun == 0 || noun >= t.size()) continue;
     const Token& n = t[noun];
     // A word ICU does not know comes in one-character pieces (动|漫): the run is the noun — up to
     // a verb right before a question word (那部|剧|叫|什么: 叫 asks, it is no piece of the noun).
@@ -441,16 +447,11 @@ std::optional<std::pair<std::size_t, std::size_t>> standing_pointer(std::string_
   if (turn.find("这") == std::string_view::npos && turn.find("那") == std::string_view::npos)
     return std::nullopt;
   const std::vector<Token> t = words_of(turn);
-  auto pointer = [&](std::string_view d) { return d == "这" || d == "那"; };
-  auto counts = [&](std::string_view c) { return classifier(c) && c != "个" && c != "次"; };
+  auto pointing = [](std::string_view d, std::string_view c) {
+    return (d == "这" || d == "那") && classifier(c) && c != "个" && c != "次";
+  };
   for (std::size_t i = 0; i < t.size(); ++i) {
-    const std::string_view w = t[i].text(turn);
-    const std::string_view last = last_code_point(w);
-    std::size_t end = 0;  // the classifier's token, + 1
-    if (count_code_points(w) == 2 && pointer(w.substr(0, w.size() - last.size())) && counts(last))
-      end = i + 1;  // 那部|挺好
-    else if (pointer(w) && i + 1 < t.size() && t[i + 1].single_han && counts(t[i + 1].text(turn)))
-      end = i + 2;  // 这|本|我
+    const std::size_t end = after_pointer(t, turn, i, pointing);  // 那部|挺好, 这|本|我
     if (end == 0) continue;
     if (pointed_noun(turn, function_words)) return std::nullopt;
     return std::pair{std::size_t{t[i].begin}, std::size_t{t[end - 1].end}};
