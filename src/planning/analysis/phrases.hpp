@@ -76,6 +76,11 @@ bool opens_with_adverb(std::string_view w);
 bool adverbs_only(std::string_view w);
 /// `s` without one sentence-final particle (吗, 呢, 吧, 呗, 啊, 呀, 哦, 嘛), never emptied.
 std::string_view without_closing_particle(std::string_view s);
+/// What the rewriter says itself when it completes a case or a comparison (要是丢了呢 → …丢了怎么办,
+/// 跟上海比呢 → …跟上海比怎么样). The garble check reads them as a source: ICU may cut 怎么|办 where
+/// the history has 办理, and 办 is then no piece of a history word.
+inline constexpr std::string_view kWhatToDo = "怎么办";
+inline constexpr std::string_view kHowItCompares = "怎么样";
 /// The turn is only "why" (为什么, 为啥, 为何): it asks why of what was said before.
 bool bare_why(std::string_view turn);
 bool demonstrative(std::string_view w);

@@ -415,7 +415,7 @@ std::optional<Step> condition_step(const TurnView& t) {
     // 要是工资算错了呢 after 工资条在哪看: an event of the topic asks what to do; 如果是因病休学呢
     // after 休学最长可以多久, a case naming it, asks the question's predicate of it.
     if (ne && (event || mishap))
-      return Step{std::string(marker) + std::string(body) + "怎么办", "condition"};
+      return Step{std::string(marker) + std::string(body) + std::string(kWhatToDo), "condition"};
     if (ne && !after_topic.empty() && t.h.prev_is_question)
       return Step{std::string(marker) + std::string(body) + std::string(after_topic),
                   "condition:same_question"};
@@ -431,7 +431,7 @@ std::optional<Step> condition_step(const TurnView& t) {
     return Step{join(join(marker, t.r.topic_anchor), body) + std::string(after_topic),
                 "condition:same_question"};
   std::string out = join(join(marker, t.r.topic_anchor), with_object(body, t));
-  if (ne) out += "怎么办";
+  if (ne) out += kWhatToDo;
   return Step{std::move(out), "condition"};
 }
 
@@ -448,7 +448,7 @@ std::optional<Step> comparison_step(const TurnView& t, std::string_view frag) {
       if (sp.end <= w->begin && sp.end > frame_end) frame_end = sp.end;
   std::string out = std::string(trim_end(slice(t.h.prev, 0, frame_end)));
   out = join(out, frag);
-  if (frag.ends_with("比")) out += "怎么样";
+  if (frag.ends_with("比")) out += kHowItCompares;
   return Step{std::move(out), "comparison"};
 }
 
@@ -543,7 +543,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // …了呢 asks about an event, not a thing: what happens if it occurs (超时了呢 → 访客车位超时了
   // 怎么办, 没满就走了呢). Without 呢 it reports an event (搞定了): not a question to complete.
   if (!predicate && !spans.empty() && asks_ne && frag.ends_with("了"))
-    return {join(t.r.topic_anchor, frag) + "怎么办", "condition:event"};
+    return {join(t.r.topic_anchor, frag) + std::string(kWhatToDo), "condition:event"};
   if (!predicate && !asks_ne && frag.ends_with("了") && !question_like(t.text, t.q, ids))
     return {std::string(t.question), "event_report"};
   // A fragment that only says when (平时呢, 周末呢: words the reader skips) asks the previous

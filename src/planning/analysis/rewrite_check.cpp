@@ -62,6 +62,16 @@ bool made_of(std::string_view w, const WordSet& skip) {
   return reached.back();
 }
 
+// Whether word `w` of `output` lies inside a phrase the rewriter says itself (kWhatToDo …).
+bool said_by_rewriter(std::string_view output, std::string_view w) {
+  const auto b = static_cast<std::size_t>(w.data() - output.data());
+  for (std::string_view own : {kWhatToDo, kHowItCompares})
+    for (std::size_t at = output.find(own); at != std::string_view::npos && at <= b;
+         at = output.find(own, at + 1))
+      if (b + w.size() <= at + own.size()) return true;
+  return false;
+}
+
 bool contains(const std::vector<std::string_view>& sorted, std::string_view w) {
   return std::binary_search(sorted.begin(), sorted.end(), w);
 }
@@ -147,7 +157,7 @@ std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) cons
   }
   // A word of the output that is a piece of a longer source word and no source word itself.
   for (std::string_view w : words) {
-    if (contains(whole_, w) || skip_.contains(w)) continue;
+    if (contains(whole_, w) || skip_.contains(w) || said_by_rewriter(output, w)) continue;
     read_history();
     if (contains(whole_, w)) continue;
     for (std::string_view s : long_)

@@ -57,6 +57,10 @@ TEST(GarbleCheck, GoodRewritesPass) {
                 "hotel limit"), "");
   // A repetition the sources have is no seam fault.
   EXPECT_EQ(why("谢谢年假怎么请", "谢谢", "年假怎么请", "年假"), "");
+  // What the rewriter says itself is no piece of a history word, though ICU cuts 怎么|办 and the
+  // history has 办理 (or 办公).
+  EXPECT_EQ(why("万一工牌丢了怎么办", "万一丢了呢", "工牌怎么办理", "工牌"), "");
+  EXPECT_EQ(why("今年办公用品跟去年比怎么样", "跟去年比呢", "今年办公用品花了多少", "今年办公用品"), "");
 }
 
 TEST(GarbleCheck, BadRewritesNameTheRule) {
@@ -66,6 +70,8 @@ TEST(GarbleCheck, BadRewritesNameTheRule) {
   EXPECT_EQ(why("合同模板模板能改吗", "这个模板能改吗", "合同模板在哪下载", "合同模板"), "doubled:模板");
   // A piece of a word of the history that is no word there: 加 of 加班.
   EXPECT_EQ(why("周末加的费", "周末的呢", "加班费怎么计算", "加班"), "splits:加班");
+  // …and 办 outside the rewriter's own 怎么办 still is one.
+  EXPECT_EQ(why("万一工牌办丢了怎么办", "万一丢了呢", "工牌怎么办理", "工牌"), "splits:办理");
   // A run of characters repeated at once, though ICU cut it in pieces (账|号 账|号).
   EXPECT_EQ(why("邮箱vpn账号账号怎么申请", "vpn账号", "邮箱账号怎么申请", "邮箱账号"), "doubled:账号");
   // A number and its unit are one word (ICU cuts 7|月): a splice between them splits it.
