@@ -154,13 +154,8 @@ std::optional<std::string> name_in_newest_clause(std::string_view turn, const Ph
 // a subject pronoun most often takes up.
 std::optional<std::string> person_noun(std::string_view turn, std::string_view question,
                                        const PhraseReader& reader) {
-  const RewriteConfig& rw = reader.lex().config().rewrite;
   auto names_people = [&](std::string_view s) {
-    if (count_code_points(s) < 2 || question.find(s) != std::string_view::npos ||
-        listed(rw.not_person_nouns, s))
-      return false;
-    return std::any_of(rw.person_heads.begin(), rw.person_heads.end(),
-                       [&](const std::string& h) { return s.ends_with(h); });
+    return question.find(s) == std::string_view::npos && person_phrase(s, reader);
   };
   const std::vector<Token> words = words_of(turn);
   for (const Span& span : reader.spans(turn)) {
@@ -225,6 +220,13 @@ std::optional<std::string> person_antecedent(const std::vector<std::string_view>
     if (auto noun = person_noun(window[i], question, reader)) return noun;
   }
   return std::nullopt;
+}
+
+bool person_phrase(std::string_view s, const PhraseReader& reader) {
+  const RewriteConfig& rw = reader.lex().config().rewrite;
+  if (count_code_points(s) < 2 || listed(rw.not_person_nouns, s)) return false;
+  return std::any_of(rw.person_heads.begin(), rw.person_heads.end(),
+                     [&](const std::string& h) { return s.ends_with(h); });
 }
 
 bool names_a_person(std::string_view text, const PhraseReader& reader) {

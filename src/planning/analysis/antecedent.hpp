@@ -26,6 +26,10 @@ std::optional<std::string> person_antecedent(const std::vector<std::string_view>
                                              std::string_view pronoun,
                                              const PhraseReader& reader);
 
+/// True when the noun phrase `s` names people: two or more characters ending in one of `[rewrite]
+/// person_heads` (部门经理, 同事, 客户), not one of `not_person_nouns`.
+bool person_phrase(std::string_view s, const PhraseReader& reader);
+
 /// True when `text` names a person: a name ICU does not know or a noun ending in a person head.
 bool names_a_person(std::string_view text, const PhraseReader& reader);
 

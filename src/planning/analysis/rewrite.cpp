@@ -392,14 +392,40 @@ bool names_topic(std::string_view text, const TurnView& t) {
   return false;
 }
 
+// Where the turn's words start after an opening 那 / 那么 (那如果是实习生呢), else 0.
+std::uint32_t opening_marker_end(const TurnView& t) {
+  const auto e = first_hit(t.q, t.lex.ids().ellipsis_marker);
+  if (!e || e->begin != 0) return 0;
+  const std::string_view rest = trim_start(t.text.substr(e->end));
+  return static_cast<std::uint32_t>(t.text.size() - rest.size());
+}
+
+// True when `body` opens with a person — the speaker (我生病了) or a person word (部门经理不在) —
+// and goes on to say something of them.
+bool opens_with_person(std::string_view body, const TurnView& t) {
+  if (const auto rest = after_speaker(body, t.reader)) return !rest->empty();
+  // The person is one word (客户|不同意), or two whose second is a person noun of the list (部门|
+  // 经理); something follows it. A verb before a person (送给|客户, 卖|给|客户) makes no subject.
+  const std::vector<Token> words = words_of(body);
+  if (words.size() < 2 || !words[0].word) return false;
+  if (person_phrase(words[0].text(body), t.reader)) return true;
+  const std::string_view first = words[0].text(body);
+  return words.size() > 2 && words[1].word && !words[0].single_han && !t.reader.is_function(first) &&
+         !t.reader.of_function_chars(first) &&
+         listed(t.lex.config().rewrite.person_heads, words[1].text(body));
+}
+
 // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
 std::optional<Step> condition_step(const TurnView& t) {
   const auto m = first_hit(t.q, t.lex.ids().condition_marker);
-  if (!m || m->begin != 0) return std::nullopt;
+  // After 那 only a case that asks nothing itself (那如果是实习生呢); 那如果超过了怎么办 is
+  // the fragment step's, like any 那… with its own question.
+  if (!m || (m->begin != 0 && (m->begin != opening_marker_end(t) || !t.text.ends_with("呢"))))
+    return std::nullopt;
   const std::string_view rest = t.text.substr(m->end);
   const bool ne = rest.ends_with("呢");
   const std::string_view body = ne ? trim_end(rest.substr(0, rest.size() - 3)) : rest;
-  const std::string_view marker = t.text.substr(0, m->end);
+  const std::string_view marker = t.text.substr(m->begin, m->end - m->begin);
   const bool wh = asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids());
   // The rest of the previous question after its topic (休学|最长可以多久), when it opens with it.
   const std::string_view after_topic =
@@ -422,14 +448,25 @@ std::optional<Step> condition_step(const TurnView& t) {
     return Step{std::string(t.question), "condition_has_topic"};
   }
   const bool what_to_do = t.h.prev_text.ends_with("怎么办") || t.h.prev_text.ends_with("咋办");
+  // A case whose subject is a person (如果部门经理不在呢, 假如我生病了呢) sets the scene for the
+  // question asked, mishap or not: it is asked again in that case (如果部门经理不在请假谁审批). A
+  // mishap after a yes-or-no question (万一我忘了呢) still asks what to do.
+  if (ne && t.h.prev_is_question && !what_to_do && (wh || !marker.ends_with("万一")) &&
+      !asks_wh(t.q, t.text, t.lex.ids()) && opens_with_person(body, t))
+    return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
   if (ne && !event && wh && (!mishap || what_to_do))
     return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
   // After a yes-or-no question, a case that is no mishap asks it again with the topic in the
   // case (病假要开证明吗 + 如果只请一天呢 → 如果病假只请一天要开证明吗).
-  if (ne && !event && !wh && !mishap && t.h.prev_is_question &&
-      !after_topic.empty() && !body.starts_with("是"))
+  // A case that says what the thing is (如果是外包员工呢, 买的是特价商品), or a question that is
+  // all topic and particle (培训费用公司出|吗 as the phrase reader cuts it), goes in front instead.
+  const bool says_what = body.starts_with("是") || body.find("的是") != std::string_view::npos;
+  if (ne && !event && !wh && !mishap && t.h.prev_is_question && (says_what || !after_topic.empty())) {
+    if (says_what || count_code_points(trim_start(after_topic)) <= 1)
+      return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
     return Step{join(join(marker, t.r.topic_anchor), body) + std::string(after_topic),
                 "condition:same_question"};
+  }
   std::string out = join(join(marker, t.r.topic_anchor), with_object(body, t));
   if (ne) out += kWhatToDo;
   return Step{std::move(out), "condition"};

@@ -45,6 +45,22 @@ bool elided_condition(const TurnInContext& t) {
   return false;
 }
 
+// A case put to the last question: a condition marker opens the turn, 呢 closes it and it asks
+// nothing of its own (如果金额很小呢). Whatever its words name, it cannot stand alone: read without
+// the history it asks nothing. (那如果…呢 is follow_up_elliptic's.)
+bool open_case(const TurnInContext& t) {
+  const LexiconIds& ids = t.lex.ids();
+  if (t.q.has_in_content(ids.question_word)) return false;
+  std::string_view content = t.q.content();
+  while (!content.empty() && (content.back() == ' ' || content.back() == '?'))
+    content.remove_suffix(1);
+  if (content.ends_with("？")) content.remove_suffix(std::string_view("？").size());
+  if (!content.ends_with("呢")) return false;
+  return std::any_of(t.q.hits.begin(), t.q.hits.end(), [&](const CueHit& h) {
+    return h.list == ids.condition_marker && h.begin == t.q.content_begin;
+  });
+}
+
 bool elided_completion(const TurnInContext& t) {
   const std::string_view content = t.q.content();
   const int chars = han_before(content, {"完了", "好了"}, 2);
@@ -96,6 +112,8 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
                       !t.q.has_in_content(t.lex.ids().topic_switch) && !own_topic;
   if (rule.intent != Intent::kFollowUp && elided_condition(t))
     follow(rule, "follow_up_elided_condition");
+  else if (rule.intent != Intent::kFollowUp && open_case(t))
+    follow(rule, "follow_up_open_case");
   else if (rule.intent != Intent::kFollowUp && elided_completion(t))
     follow(rule, "follow_up_elided_completion");
   // A question whose own words are only a verb or two (怎么申请 after 工位可以换吗) asks about the

@@ -892,6 +892,22 @@ TEST(RewriteRules, AConditionAsksWhatToDoOrTheSameQuestion) {
   EXPECT_EQ(rewrite("如果是春节期间呢", {"值班费怎么算"}).query, "如果是春节期间值班费怎么算");
 }
 
+// A case with a subject of its own asks the last question again in that case: after an opening
+// 那, with a person (部门经理, 我) as its subject, saying what the thing is, or after a question
+// that is all topic. A mishap of the speaker after a yes-or-no question still asks what to do.
+TEST(RewriteRules, ACaseWithItsOwnSubjectAsksTheQuestionAgain) {
+  EXPECT_EQ(rewrite("那如果是实习生呢", {"餐补每天多少"}).query, "如果是实习生餐补每天多少");
+  EXPECT_EQ(rewrite("如果部门经理不在呢", {"请假谁审批"}).query, "如果部门经理不在请假谁审批");
+  EXPECT_EQ(rewrite("假如我生病了呢", {"年假可以延期吗"}).query, "假如我生病了年假可以延期吗");
+  EXPECT_EQ(rewrite("如果是外包员工呢", {"能申请宿舍吗"}).query, "如果是外包员工能申请宿舍吗");
+  EXPECT_EQ(rewrite("要是中途离职呢", {"培训费用公司出吗"}).query, "要是中途离职培训费用公司出吗");
+  const auto mishap = rewrite("万一我忘了呢", {"电脑要每周备份吗"});
+  EXPECT_TRUE(has(mishap.query, "怎么办")) << mishap.query;
+  EXPECT_FALSE(has(mishap.query, "备份吗")) << mishap.query;
+  // A verb before a person noun (卖|给|客户) makes no subject of it: the topic goes in the case.
+  EXPECT_EQ(rewrite("如果送给客户试用呢", {"样品可以免费吗"}).query, "如果样品送给客户试用可以免费吗");
+}
+
 // A word before a question word that determines a noun (覆盖|哪些|人) is a verb: no part of the
 // antecedent or the topic.
 TEST(RewriteRules, AVerbBeforeWhichNounIsNoPartOfTheTopic) {

@@ -347,4 +347,19 @@ TEST(FollowUps, AConditionWithoutItsParticipantFollows) {
   EXPECT_FALSE(follow_up("如果请了会影响转正吗", {}));
 }
 
+// A case that asks nothing itself (如果金额很小呢) cannot stand alone, whatever source its words
+// name (金额 is finance's, 合同 legal's): it is put to the last question.
+TEST(FollowUps, ACaseThatAsksNothingFollows) {
+  for (const char* q : {"如果金额很小呢", "假如金额很小呢？"}) {
+    const Preparation p = prep(q, {"合同需要盖章吗"});
+    ASSERT_TRUE(p.intent);
+    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
+    EXPECT_TRUE(matched(p, "follow_up_open_case")) << q;
+  }
+  // With a question of its own, or a marker not opening it, it is left to the other rules.
+  for (const char* q : {"如果金额很小需要盖章吗", "金额如果很小呢"})
+    EXPECT_FALSE(matched(prep(q, {"合同需要盖章吗"}), "follow_up_open_case")) << q;
+  EXPECT_FALSE(follow_up("如果金额很小呢", {}));
+}
+
 }  // namespace
