@@ -50,6 +50,29 @@ bool opens_with_event(std::string_view turn, const std::vector<Token>& w) {
 // 要什么条件 → 公积金提取…), so the turn keeps what it continues. Only when that word is the
 // question's last content run, one word of two or more characters, not in the turn, and the turn opens without a subject of
 // its own (需要…, 要…, 最多…); else nullopt and the topic alone goes in front.
+// What stands before a verb in a question: a question word of manner or a modal (怎么|申请,
+// 可以|报销, 需要|提交), not one before a noun (有哪些|要求, 是|什么).
+bool verb_slot(std::string_view gap) {
+  for (std::string_view w : {"怎么", "如何", "怎样", "咋", "可以", "能", "能否", "可否", "要", "需要", "该"})
+    if (gap.ends_with(w)) return true;
+  return false;
+}
+
+// A lone character, no function word, right after a function or question word (需要谁|批, 在哪儿|
+// 办, 最多能|报|多少): the turn's own verb. One glued to a content word ends a compound (流程|图).
+bool has_own_verb(std::string_view turn, const PhraseReader& reader) {
+  const std::vector<Token> w = words_of(turn);
+  const RewriteConfig& rw = reader.lex().config().rewrite;
+  for (std::size_t k = 1; k < w.size(); ++k) {
+    const std::string_view c = w[k].text(turn), before = w[k - 1].text(turn);
+    if (!w[k].single_han || reader.is_function(c)) continue;
+    const bool asks = std::any_of(rw.question_words.begin(), rw.question_words.end(),
+                                  [&](const std::string& q) { return before.starts_with(q); });
+    if (asks || reader.is_function(before) || reader.of_function_chars(before)) return true;
+  }
+  return false;
+}
+
 std::optional<std::string> carried_subject(std::string_view prev_text,
                                            const std::vector<Span>& prev_spans,
                                            std::uint32_t subject_end, std::string_view turn,
@@ -72,6 +95,11 @@ std::optional<std::string> carried_subject(std::string_view prev_text,
   // its verb.
   if (const std::vector<Token> w = words_of(turn); !w.empty() && opens_with_event(turn, w))
     return std::nullopt;
+  // A turn with a verb of its own — a lone character that is no function word after its first
+  // word (需要谁|批, 在哪儿|办, 最多能|报|多少) — asks with that verb where the question's word was
+  // a verb too (怎么|申请, 可以|报销): the topic is carried without it. A noun the question asked
+  // about (有哪些|要求, 有没有|年终奖) stays.
+  if (verb_slot(gap) && has_own_verb(turn, reader)) return std::nullopt;
   // A lone character opening the turn is its verb (举几个例子), not a subject of its own.
   const std::vector<Span> own = reader.spans(turn);
   if (!own.empty() && own.front().begin == 0 &&

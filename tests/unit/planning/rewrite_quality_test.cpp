@@ -923,6 +923,17 @@ TEST(RewriteRules, AVerbBeforeWhichNounIsNoPartOfTheTopic) {
 TEST(RewriteRules, ASuffixOrAnOpeningVerbStaysInTheTopic) {
   EXPECT_EQ(rewrite("一年能申请几次", {"转专业有什么条件"}).query, "转专业一年能申请几次");
   EXPECT_EQ(rewrite("它适合哪些公司", {"私有化部署要什么配置"}).query, "私有化部署适合哪些公司");
+  // A container classifier ends a compound ICU cuts (笔记|本|电脑): the antecedent keeps it.
+  EXPECT_EQ(rewrite("它能报销吗", {"笔记本电脑坏了"}).query, "笔记本电脑能报销吗");
+}
+
+// A turn with a verb of its own after a question or function word (需要谁|批, 在哪儿|办) carries the
+// topic without the question's verb; one that asks of a noun (有|流程|图) keeps it.
+TEST(RewriteRules, ATurnWithItsOwnVerbDropsTheQuestionsVerb) {
+  EXPECT_EQ(rewrite("需要谁批", {"调休怎么申请"}).query, "调休需要谁批");
+  EXPECT_EQ(rewrite("在哪儿办", {"居住证怎么办理"}).query, "居住证在哪儿办");
+  EXPECT_EQ(rewrite("有流程图吗", {"预算超支怎么审批"}).query, "预算超支审批有流程图吗");
+  EXPECT_EQ(rewrite("要什么条件", {"公积金可以提取吗"}).query, "公积金提取要什么条件");
 }
 
 // An aspect inserted beside the topic's first word is one word (报销 + 审批 → 报销审批流程); a
