@@ -451,8 +451,9 @@ std::optional<Step> condition_step(const TurnView& t) {
   if (!m || (m->begin != 0 && (m->begin != opening_marker_end(t) || !t.text.ends_with("呢"))))
     return std::nullopt;
   const std::string_view rest = t.text.substr(m->end);
-  const bool ne = rest.ends_with("呢");
-  const std::string_view body = ne ? trim_end(rest.substr(0, rest.size() - 3)) : rest;
+  // A case that asks nothing (假设还在试用期) is put to the question as one closing in 呢 is.
+  const bool ne = rest.ends_with("呢") || !t.q.has_in_content(t.lex.ids().question_word);
+  const std::string_view body = rest.ends_with("呢") ? trim_end(rest.substr(0, rest.size() - 3)) : rest;
   const std::string_view marker = t.text.substr(m->begin, m->end - m->begin);
   const bool wh = asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids());
   // The rest of the previous question after its topic (休学|最长可以多久), when it opens with it.

@@ -7,16 +7,23 @@
 #include "common/utf8.hpp"
 
 #include "planning/bare_question.hpp"
+#include "planning/segment.hpp"
 #include "planning/stages/intent.hpp"
 #include "planning/stages/topic_switch.hpp"
 
 namespace qaplan::internal {
 namespace {
 
-// A source keyword in the turn's content, or a KB term of some source: a topic of its own.
-bool names_own_topic(const TurnInContext& t) {
+// A source keyword of the rules file in the turn's content (报销, 年假).
+bool names_source_keyword(const TurnInContext& t) {
   for (std::uint32_t id : t.lex.ids().source)
     if (t.q.has_in_content(id)) return true;
+  return false;
+}
+
+// A source keyword in the turn's content, or a KB term of some source: a topic of its own.
+bool names_own_topic(const TurnInContext& t) {
+  if (names_source_keyword(t)) return true;
   return std::any_of(t.domain.sources.terms.begin(), t.domain.sources.terms.end(),
                      [](int n) { return n > 0; });
 }
@@ -45,20 +52,34 @@ bool elided_condition(const TurnInContext& t) {
   return false;
 }
 
-// A case put to the last question: a condition marker opens the turn, 呢 closes it and it asks
-// nothing of its own (如果金额很小呢). Whatever its words name, it cannot stand alone: read without
-// the history it asks nothing. (那如果…呢 is follow_up_elliptic's.)
+// True when `turn` holds a content word of two or more characters of `prev` (no word of the
+// rewriter's function or question lists): 发票 of 出差报销需要什么发票 in 万一发票丢了咋办.
+bool repeats_a_word(std::string_view turn, std::string_view prev, const Lexicon& lex) {
+  const RewriteConfig& rw = lex.config().rewrite;
+  auto listed = [](const std::vector<std::string>& l, std::string_view w) {
+    return std::find(l.begin(), l.end(), w) != l.end();
+  };
+  for (const Token& w : segment_words(prev)) {
+    const std::string_view s = w.text(prev);
+    if (w.word && count_code_points(s) >= 2 && !listed(rw.function_words, s) &&
+        !listed(rw.question_words, s) && turn.find(s) != std::string_view::npos)
+      return true;
+  }
+  return false;
+}
+
+// A case put to the last question: a condition marker opens the turn and it asks nothing of its
+// own (如果金额很小呢, 假设还在试用期), or it asks about a word the last turn said (万一发票丢了咋办
+// after 出差报销需要什么发票). Whatever source its words name, it does not stand alone.
+// (那如果…呢 is follow_up_elliptic's.)
 bool open_case(const TurnInContext& t) {
   const LexiconIds& ids = t.lex.ids();
-  if (t.q.has_in_content(ids.question_word)) return false;
-  std::string_view content = t.q.content();
-  while (!content.empty() && (content.back() == ' ' || content.back() == '?'))
-    content.remove_suffix(1);
-  if (content.ends_with("？")) content.remove_suffix(std::string_view("？").size());
-  if (!content.ends_with("呢")) return false;
-  return std::any_of(t.q.hits.begin(), t.q.hits.end(), [&](const CueHit& h) {
+  const bool opens = std::any_of(t.q.hits.begin(), t.q.hits.end(), [&](const CueHit& h) {
     return h.list == ids.condition_marker && h.begin == t.q.content_begin;
   });
+  if (!opens) return false;
+  if (!t.q.has_in_content(ids.question_word)) return true;
+  return repeats_a_word(t.q.content(), t.history.back().text, t.lex);
 }
 
 bool elided_completion(const TurnInContext& t) {
@@ -117,8 +138,12 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
   else if (rule.intent != Intent::kFollowUp && elided_completion(t))
     follow(rule, "follow_up_elided_completion");
   // A question whose own words are only a verb or two (怎么申请 after 工位可以换吗) asks about the
-  // history's topic, whatever the model's dependent head says.
-  else if (a.dependence_open && bare_question(t.q, t.lex))
+  // history's topic, whatever the model's dependent head says — even when that verb is a term of
+  // the KB (怎么收费 after 小区停车位可以租吗), unless it is a source keyword of the rules (怎么报销)
+  // or its words name another source than the last turn's.
+  else if (rule.intent != Intent::kFollowUp && !t.q.has_in_content(t.lex.ids().topic_switch) &&
+           bare_question(t.q, t.lex) && !names_source_keyword(t) &&
+           (!own_topic || !switches_from_previous(t)))
     follow(rule, "follow_up_bare_question");
   // A question that opens with a modal verb or an adverb (需要原部门同意吗, 一般多久能批下来) names
   // no subject: it asks about the history's topic, even when a word of it is a KB term (总共多少学时),

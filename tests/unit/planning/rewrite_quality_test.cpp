@@ -904,6 +904,8 @@ TEST(RewriteRules, ACaseWithItsOwnSubjectAsksTheQuestionAgain) {
   const auto mishap = rewrite("万一我忘了呢", {"电脑要每周备份吗"});
   EXPECT_TRUE(has(mishap.query, "怎么办")) << mishap.query;
   EXPECT_FALSE(has(mishap.query, "备份吗")) << mishap.query;
+  // A case that asks nothing, without 呢, is put to the question all the same.
+  EXPECT_EQ(rewrite("假设还在试用期", {"离职要提前多久说"}).query, "假设还在试用期离职要提前多久说");
   // A verb before a person noun (卖|给|客户) makes no subject of it: the topic goes in the case.
   EXPECT_EQ(rewrite("如果送给客户试用呢", {"样品可以免费吗"}).query, "如果样品送给客户试用可以免费吗");
 }

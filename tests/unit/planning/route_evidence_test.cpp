@@ -306,6 +306,11 @@ TEST(FollowUps, ABareQuestionFollowsWhateverTheModelSays) {
   for (const char* q : {"急救箱放在哪里", "how do i register a visitor", "怎么报销", "生理假会扣薪吗"})
     EXPECT_FALSE(follow_up(q, {"工位可以换吗"})) << q;
   EXPECT_FALSE(follow_up("怎么申请", {}));  // nothing to follow
+  // A verb that is a term of the KB (收费 is admin's) is no topic of its own; a source keyword of
+  // the rules (报销, above) is.
+  const Preparation fee = prep("怎么收费", {"小区停车位可以租吗"});
+  ASSERT_TRUE(fee.intent);
+  EXPECT_TRUE(matched(fee, "follow_up_bare_question"));
 
   Config c = load_config(test::shipped_config()).value();
   c.intent.bare_question_max_units = 0;  // off: the dependent head alone decides
@@ -347,17 +352,20 @@ TEST(FollowUps, AConditionWithoutItsParticipantFollows) {
   EXPECT_FALSE(follow_up("如果请了会影响转正吗", {}));
 }
 
-// A case that asks nothing itself (如果金额很小呢) cannot stand alone, whatever source its words
-// name (金额 is finance's, 合同 legal's): it is put to the last question.
+// A case that asks nothing itself (如果金额很小呢) or asks about a word the last turn
+// said (…还要盖章吗) cannot stand alone, whatever source its words name (金额 is finance's, 合同
+// legal's): it is put to the last question.
 TEST(FollowUps, ACaseThatAsksNothingFollows) {
-  for (const char* q : {"如果金额很小呢", "假如金额很小呢？"}) {
+  for (const char* q : {"如果金额很小呢", "假如金额很小呢？", "如果金额很小还要盖章吗"}) {
     const Preparation p = prep(q, {"合同需要盖章吗"});
     ASSERT_TRUE(p.intent);
     EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
     EXPECT_TRUE(matched(p, "follow_up_open_case")) << q;
   }
-  // With a question of its own, or a marker not opening it, it is left to the other rules.
-  for (const char* q : {"如果金额很小需要盖章吗", "金额如果很小呢"})
+  EXPECT_TRUE(follow_up("假设金额很小", {"合同需要盖章吗"}));
+  // With a question of its own about nothing the last turn said, or a marker not opening it, it
+  // is left to the other rules.
+  for (const char* q : {"如果金额很小会被退回吗", "金额如果很小呢"})
     EXPECT_FALSE(matched(prep(q, {"合同需要盖章吗"}), "follow_up_open_case")) << q;
   EXPECT_FALSE(follow_up("如果金额很小呢", {}));
 }
