@@ -310,6 +310,10 @@ std::optional<Step> statement_reply_step(const TurnView& t, std::string_view fra
   if (!answered && statement && t.h.prev_is_question && t.h.prev_at == 1 &&
       listed(t.lex.config().rewrite.also_markers, frag))
     answered = answered_yes_no(t.h.prev, newest, t);
+  // A comparison after the answer to the question before it (建行的三年定期利率是多少 + 目前是1.75%
+  // + 比农行高吗) compares what the question asked about, not the answer's words.
+  if (statement && t.h.prev_is_question && t.h.prev_at == 1 && !answered && frag.starts_with("比"))
+    return std::nullopt;
   auto reply = reply_to_statement(answered ? *answered : newest, statement, frag, t.reader);
   if (!reply) return std::nullopt;
   return Step{std::move(reply->text), reply->reason};
@@ -659,7 +663,8 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // After a short answer to a question word's question (你最近在看啥剧 + 繁花 + 好看不) the answer
   // is what the predicate asks about, not the question's topic.
   // A value (九点, 三千五, 下个月底) answers how much or when: no topic.
-  if (t.h.prev_is_question && t.h.prev_at == 1 && !bare_why(frag))
+  // A comparison (比农行高吗 after 目前是1.75%) compares the question's topic, not the answer's.
+  if (t.h.prev_is_question && t.h.prev_at == 1 && !bare_why(frag) && !frag.starts_with("比"))
     if (auto thing = answered_thing(t.h.window.front(), t.h.prev, t.reader);
         thing && t.question.find(*thing) == std::string_view::npos && count_end(*thing, 0) == 0 &&
         !opens_with_time_word(*thing))

@@ -929,6 +929,14 @@ TEST(RewriteRules, ASuffixOrAnOpeningVerbStaysInTheTopic) {
   EXPECT_EQ(rewrite("它能报销吗", {"笔记本电脑坏了"}).query, "笔记本电脑能报销吗");
 }
 
+// A comparison after the answer to the question before it compares what the question asked
+// about, not the answer's words (目前, 首重23元).
+TEST(RewriteRules, AComparisonAfterAnAnswerComparesTheQuestionsTopic) {
+  EXPECT_EQ(rewrite("比农行高吗", {"建行的三年定期利率是多少", "目前是1.75%。"}).query,
+            "建行的三年定期利率比农行高吗");
+  EXPECT_EQ(rewrite("比老版的差吗", {"我觉得新版红楼梦拍得一般"}).query, "新版红楼梦拍得比老版的差吗");
+}
+
 // A turn with a verb of its own after a question or function word (需要谁|批, 在哪儿|办) carries the
 // topic without the question's verb; one that asks of a noun (有|流程|图) keeps it.
 TEST(RewriteRules, ATurnWithItsOwnVerbDropsTheQuestionsVerb) {
