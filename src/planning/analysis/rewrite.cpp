@@ -190,7 +190,8 @@ std::optional<Step> pointed_noun_step(const TurnView& t,
 // The turn's own runs are read (its word break is kept from earlier steps), not the rest's anew.
 bool determines_noun_phrase(const TurnView& t, const CueHit& hit) {
   const std::string_view pronoun = slice(t.text, hit.begin, hit.end);
-  if (!pronoun.starts_with("这") && !pronoun.starts_with("那")) return false;
+  // 那里 / 这边 point at a place, never before a noun (那里|周末开门吗).
+  if ((!pronoun.starts_with("这") && !pronoun.starts_with("那")) || place_pronoun(pronoun)) return false;
   std::size_t i = hit.end;
   if (i >= t.text.size() || next_code_point(t.text, i) < 0x3400) return false;
   for (const Span& sp : t.reader.spans(t.text))

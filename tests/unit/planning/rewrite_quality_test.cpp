@@ -929,6 +929,13 @@ TEST(RewriteRules, ASuffixOrAnOpeningVerbStaysInTheTopic) {
   EXPECT_EQ(rewrite("它能报销吗", {"笔记本电脑坏了"}).query, "笔记本电脑能报销吗");
 }
 
+// 那里 / 这里 with no place in the history stand for its thing; they never determine a noun after
+// them (那里|周末开门吗 is no "that weekend").
+TEST(RewriteRules, APlacePronounWithoutAPlaceIsTheThing) {
+  const auto r = rewrite("那里周末开门吗", {"协和医院的皮肤科怎么样"});
+  EXPECT_TRUE(has(r.query, "皮肤科周末开门吗")) << r.query;
+}
+
 // A comparison after the answer to the question before it compares what the question asked
 // about, not the answer's words (目前, 首重23元).
 TEST(RewriteRules, AComparisonAfterAnAnswerComparesTheQuestionsTopic) {
