@@ -139,7 +139,8 @@ std::optional<std::string> thing_of(const TurnView& t) {
   std::optional<std::string> antecedent;
   // 它 / 这个 after a turn that answered a question (你平时用什么看剧 + 我一般用腾讯视频) or that
   // said what the user does (我最近开始练瑜伽): the thing it named.
-  if (t.h.newest_stated() && t.h.prev_is_question)
+  // An answer to how much (起存金额是多少 + 20万起存) is a value, no thing.
+  if (t.h.newest_stated() && t.h.prev_is_question && t.h.prev.find("多少") == std::string_view::npos)
     antecedent = answered_thing(newest, t.h.prev, t.reader);
   if (t.h.newest_stated() && !antecedent)
     antecedent = spoken_object(newest, t.reader, /*with_verb=*/false);

@@ -957,6 +957,9 @@ TEST(RewriteRules, AComparisonAfterAnAnswerComparesTheQuestionsTopic) {
   EXPECT_EQ(rewrite("比农行高吗", {"建行的三年定期利率是多少", "目前是1.75%。"}).query,
             "建行的三年定期利率比农行高吗");
   EXPECT_EQ(rewrite("比老版的差吗", {"我觉得新版红楼梦拍得一般"}).query, "新版红楼梦拍得比老版的差吗");
+  // Nor does a pronoun after an answer to how much stand for the value.
+  EXPECT_EQ(rewrite("那个能转让吗", {"大额存单起存金额是多少", "20万起存。"}).query,
+            "大额存单起存金额能转让吗");
 }
 
 // A turn with a verb of its own after a question or function word (需要谁|批, 在哪儿|办) carries the
