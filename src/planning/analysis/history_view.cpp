@@ -68,6 +68,39 @@ std::vector<Span> spans_split_at(std::string_view text, std::uint32_t seam, cons
   return out;
 }
 
+// A question that opens with how (怎么开对公账户, 如何申请转专业) asks about the activity after it:
+// that whole activity is its topic, one span, though ICU cuts its object in pieces (对|公|账户) and a
+// lone verb inside would end a phrase (申请|转|专业). Only when nothing after the activity asks.
+void how_activity(HistoryView& h, const Lexicon& lex) {
+  if (h.prev_spans.size() < 2) return;
+  const LexiconIds& ids = lex.ids();
+  const CueHit* how = nullptr;
+  for (const CueHit& c : h.prev_scan.hits) {
+    if (c.list != ids.question_word) continue;
+    if (how) return;  // a second question word: the activity is not all that follows
+    const std::string_view w = slice(h.prev, c.begin, c.end);
+    if (c.begin != h.prev_scan.content_begin ||
+        (w != "怎么" && w != "如何" && w != "怎样" && w != "咋"))
+      return;
+    how = &c;
+  }
+  if (!how) return;
+  Span all = h.prev_spans.front();
+  // From right after the question word (给|父母买意外险), but the disposal 把 / 将 in front of an
+  // object is no part of the activity's name (把数据导出成Excel → 数据导出成Excel).
+  const std::string_view rest = trim_start(h.prev.substr(how->end));
+  if (!rest.starts_with("把") && !rest.starts_with("将"))
+    all.begin = static_cast<std::uint32_t>(h.prev.size() - rest.size());
+  for (const Span& sp : h.prev_spans) {
+    all.end = sp.end;
+    all.words += sp.begin == h.prev_spans.front().begin ? 0 : sp.words;
+    all.ascii = all.ascii || sp.ascii;
+    all.strong = all.strong || sp.strong;
+  }
+  all.name_like = false;
+  h.prev_spans.assign(1, all);
+}
+
 }  // namespace
 
 HistoryView read_history(const std::vector<std::string>& history, const Lexicon& lex,
@@ -100,6 +133,7 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
   // A leading word that only says when (周末|去爬了香山, 每天|…) is no topic when a phrase follows.
   while (h.prev_spans.size() > 1 && temporal(slice(h.prev, h.prev_spans[0].begin, h.prev_spans[0].end)))
     h.prev_spans.erase(h.prev_spans.begin());
+  if (h.prev_is_question && seam == 0) how_activity(h, lex);
   // The topic, extended over linking words into its noun phrase (深圳园区的停车费, 仲裁和诉讼,
   // 合同台账里XH-HT-2025-0084).
   h.subject_end = h.topic() ? phrase_end(h.prev, h.prev_spans, 0) : 0;

@@ -951,6 +951,14 @@ TEST(RewriteRules, APlacePronounWithoutAPlaceIsTheThing) {
   EXPECT_TRUE(has(r.query, "皮肤科周末开门吗")) << r.query;
 }
 
+// A question that opens with how asks about the whole activity after it, though ICU cuts its object
+// (对|公|账户) or a lone verb inside would end a phrase (申请|转|专业); a disposal 把 is not named.
+TEST(RewriteRules, AHowQuestionsTopicIsItsWholeActivity) {
+  EXPECT_EQ(rewrite("要带什么材料", {"怎么开对公账户"}).query, "开对公账户要带什么材料");
+  EXPECT_EQ(rewrite("有绩点要求吗", {"怎么申请转专业"}).query, "申请转专业有绩点要求吗");
+  EXPECT_EQ(rewrite("有行数限制吗", {"怎么把数据导出成Excel"}).query, "数据导出成excel有行数限制吗");
+}
+
 // A comparison after the answer to the question before it compares what the question asked
 // about, not the answer's words (目前, 首重23元).
 TEST(RewriteRules, AComparisonAfterAnAnswerComparesTheQuestionsTopic) {
