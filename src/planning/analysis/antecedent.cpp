@@ -425,6 +425,8 @@ std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view
     const std::size_t noun = after_pointer(t, turn, i, pointing);  // 那部|片子, 那|家|公司
     if (noun == 0 || noun >= t.size()) continue;
     const Token& n = t[noun];
+    // A function word after the pair (这家|能|带…) is no noun, nor the start of one.
+    if (function_words.contains(n.text(turn))) return std::nullopt;
     // A word ICU does not know comes in one-character pieces (动|漫): the run is the noun — up to
     // a verb right before a question word (那部|剧|叫|什么: 叫 asks, it is no piece of the noun).
     std::size_t last_piece = noun;

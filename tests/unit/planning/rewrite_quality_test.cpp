@@ -959,6 +959,12 @@ TEST(RewriteRules, AHowQuestionsTopicIsItsWholeActivity) {
   EXPECT_EQ(rewrite("有行数限制吗", {"怎么把数据导出成Excel"}).query, "数据导出成excel有行数限制吗");
 }
 
+// A function word after a demonstrative and its classifier (这家|能|带…) is no noun of theirs:
+// the pair alone points back, and every word after it stays (was 亚朵酒店宠物入住吗).
+TEST(RewriteRules, AFunctionWordAfterThePointerIsNoNoun) {
+  EXPECT_EQ(rewrite("这家能带宠物入住吗", {"亚朵酒店怎么样"}).query, "亚朵酒店能带宠物入住吗");
+}
+
 // A comparison after the answer to the question before it compares what the question asked
 // about, not the answer's words (目前, 首重23元).
 TEST(RewriteRules, AComparisonAfterAnAnswerComparesTheQuestionsTopic) {
