@@ -2,7 +2,7 @@
 //
 //   build/bench/planner_bench                          # Google Benchmark suite
 //   build/bench/planner_bench --benchmark_filter=Prepare
-//   build/bench/planner_bench --per-question [--reps=200] [--top=5] [--hot]
+//   build/bench/planner_bench --per-question [--reps=200] [--top=5] [--hot | --cold]
 //   QAPLAN_BENCH_QUESTIONS=path.jsonl build/bench/planner_bench   # another question set
 //
 // Questions: tools/bench/data/planner_questions.jsonl, one {"question", "history"?: [...]} per
@@ -18,7 +18,8 @@
 // --per-question (handled before benchmark::Initialize): every prepare() is timed on its own with
 // steady_clock, `reps` times per question, in `reps` passes over the whole set (so the branch
 // predictor cannot memorise one question; --hot repeats each question `reps` times in a row
-// instead); per question the median is kept.
+// instead; --cold evicts the caches before each call, as retrieval does in a host); per question
+// the median is kept.
 // Reports p50/p95/p99/max over those medians (all questions and per subset), plans/s (wall clock
 // over reps/4 untimed passes over the set, and n / sum of medians), heap allocations per
 // prepare(), and the median of prepare()'s own StageTimings.
@@ -463,6 +464,17 @@ struct PrepareMedians {
       stage_total;
 };
 
+// --cold: before each timed call, 64 MB are written over (twice the L3 here), as a retrieval over
+// a large index does between two plans in a host: the planner's code and tables start from memory
+// (path_bench measures the same on the real path; this is quicker to iterate on).
+bool g_cold = false;
+void evict_caches() {
+  if (!g_cold) return;
+  static std::vector<char> junk(std::size_t{64} << 20);
+  for (std::size_t i = 0; i < junk.size(); i += 64) junk[i] = static_cast<char>(junk[i] + 1);
+  benchmark::DoNotOptimize(junk.data());
+}
+
 // Times every prepare() on its own, `reps` times per question (interleaved passes, or in a row
 // with `hot`), and keeps the medians per question.
 PrepareMedians time_prepare(const Fixture& f, std::size_t nreps, bool hot) {
@@ -473,6 +485,7 @@ PrepareMedians time_prepare(const Fixture& f, std::size_t nreps, bool hot) {
   std::vector<double> st[6];
   for (auto& v : st) v.resize(n * nreps);
   auto time_one = [&](std::size_t q, std::size_t r) {
+    evict_caches();
     const auto t0 = Clock::now();
     auto p = planner.prepare(f.requests[q]);
     const auto t1 = Clock::now();
@@ -530,6 +543,7 @@ AnalyzeMedians time_analyze(const Fixture& f, std::size_t nreps, const std::vect
   std::vector<double> an(preps.size() * nreps);
   for (std::size_t r = 0; r < nreps; ++r)
     for (std::size_t q = 0; q < preps.size(); ++q) {
+      evict_caches();
       const auto t0 = Clock::now();
       auto a = planner.analyze(preps[q], ctx);
       const auto t1 = Clock::now();
@@ -675,6 +689,7 @@ int main(int argc, char** argv) {
     const std::string_view a = argv[i];
     if (a == "--per-question") per_q = true;
     else if (a == "--hot") hot = true;
+    else if (a == "--cold") g_cold = true;
     else if (a.starts_with("--reps=")) reps = std::max(1, std::atoi(argv[i] + 7));
     else if (a.starts_with("--top=")) top = std::max(0, std::atoi(argv[i] + 6));
     else rest.push_back(argv[i]);
