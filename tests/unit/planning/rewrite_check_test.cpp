@@ -147,7 +147,8 @@ std::vector<nlohmann::json> jsonl(const std::filesystem::path& p) {
 TEST(GarbleGate, NoRewriteOfTheOwnSetsIsGarbled) {
   Gate g;
   for (const char* file : {"followups.jsonl", "followups_open.jsonl", "followups_chat.jsonl",
-                           "followups_enterprise_dev.jsonl", "followups_fresh_dev.jsonl"})
+                           "followups_enterprise_dev.jsonl", "followups_fresh_dev.jsonl",
+                           "followups_heldout_test.jsonl"})
     for (const auto& j : jsonl(test::source_dir() / "tests" / "data" / file))
       g.run(j.at("question"), j.at("history"));
   for (const auto& j : jsonl(test::source_dir() / "eval_sets" / "router" / "followups_dev.jsonl"))
