@@ -209,6 +209,25 @@ std::optional<std::string> opposite_act(std::string_view prev, std::string_view 
   return std::nullopt;
 }
 
+// A yes-or-no question whether something is included (医保报销包括住院费吗, 这个软件支持Mac吗,
+// 公摊面积包括电梯间吗): a parallel item asks of another inclusion — it takes the place of what the
+// verb includes, up to the question's particle (包括门诊吗), not the topic's (门诊吗).
+std::optional<std::string> included_item(std::string_view prev, std::string_view frag,
+                                         const PhraseReader& reader) {
+  const std::vector<Token> t = words_of(prev);
+  for (std::size_t k = 0; k + 1 < t.size(); ++k) {
+    const std::string_view v = t[k].text(prev);
+    if (v != "包括" && v != "包含" && v != "含" && v != "覆盖" && v != "支持") continue;
+    std::size_t e = t.size();
+    while (e > k + 1 && (!t[e - 1].word || t[e - 1].text(prev) == "吗" || t[e - 1].text(prev) == "么"))
+      --e;
+    if (e <= k + 1 || !t[e - 1].word || e == t.size() || reader.is_function(t[k + 1].text(prev)))
+      return std::nullopt;  // no particle closes it: not a yes-or-no question of inclusion
+    return join(join(std::string(prev.substr(0, t[k + 1].begin)), frag), prev.substr(t[e - 1].end));
+  }
+  return std::nullopt;
+}
+
 // The item is the same kind of thing as the whole modifier, not as its first word: both end in
 // the same character (研究生 / 本科|生, where ICU cut the modifier's word) or both name people
 // (经理 / 普通员工: [rewrite] person_heads).
@@ -393,6 +412,7 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
     return {join(join(std::string(prev_text.substr(0, b)), frag), prev_text.substr(e)),
             "ellipsis:parallel"};
   }
+  if (auto out = included_item(prev_text, frag, reader)) return {std::move(*out), "ellipsis:included"};
   // An aspect of a domain topic sits beside it (报销 + 审批 → 报销审批流程); a parallel
   // item takes the topic's place (年假 → 病假, 北京 → 上海).
   const std::string_view first_word = slice(prev, topic.begin, topic.first_end);

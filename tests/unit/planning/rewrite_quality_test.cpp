@@ -979,6 +979,15 @@ TEST(RewriteRules, AFunctionWordAfterThePointerIsNoNoun) {
   EXPECT_EQ(rewrite("这家能带宠物入住吗", {"亚朵酒店怎么样"}).query, "亚朵酒店能带宠物入住吗");
 }
 
+// After a yes-or-no question of inclusion (包括, 包含, 支持 …), a parallel item takes the place of
+// what is included, not of the topic (医保报销包括住院费吗 + 那门诊呢 gave 门诊吗).
+TEST(RewriteRules, AParallelItemAfterAnInclusionIsTheIncludedThing) {
+  EXPECT_EQ(rewrite("那门诊呢", {"医保报销包括住院费吗"}).query, "医保报销包括门诊吗");
+  EXPECT_EQ(rewrite("那地下车库呢", {"公摊面积包括电梯间吗"}).query, "公摊面积包括地下车库吗");
+  // A parallel of the topic itself still takes the topic's place.
+  EXPECT_EQ(rewrite("那病假呢", {"年假包括周末吗"}).query, "病假包括周末吗");
+}
+
 // A comparison after the answer to the question before it compares what the question asked
 // about, not the answer's words (目前, 首重23元).
 TEST(RewriteRules, AComparisonAfterAnAnswerComparesTheQuestionsTopic) {
