@@ -84,7 +84,7 @@ void how_activity(HistoryView& h, const Lexicon& lex) {
       return;
     how = &c;
   }
-  if (!how) return;
+  if (!how || h.prev_spans.front().begin < how->end) return;
   Span all = h.prev_spans.front();
   // From right after the question word (给|父母买意外险), but the disposal 把 / 将 in front of an
   // object is no part of the activity's name (把数据导出成Excel → 数据导出成Excel).
