@@ -602,7 +602,10 @@ void print_latency(const Fixture& f, int reps, bool hot, const std::vector<doubl
   const std::size_t n = f.requests.size();
   std::printf("per-question latency: %zu questions x %d reps, %s order (single thread, "
               "steady_clock)\n",
-              n, reps, hot ? "hot (same question repeated)" : "interleaved (passes over the set)");
+              n, reps,
+              hot      ? "hot (same question repeated)"
+              : g_cold ? "cold (caches evicted before each call)"
+                       : "interleaved (passes over the set)");
   std::printf("  %-10s %5s %9s %9s %9s %9s  (us, over per-question medians)\n", "subset", "n",
               "p50", "p95", "p99", "max");
   print_row("all", med);
@@ -696,6 +699,10 @@ int main(int argc, char** argv) {
   }
   if (const char* e = std::getenv("QAPLAN_BENCH_PER_QUESTION"); e != nullptr && *e == '1')
     per_q = true;
+  if (g_cold && (hot || !per_q)) {
+    std::fprintf(stderr, "planner_bench: --cold goes with --per-question and not with --hot\n");
+    return 2;
+  }
   if (per_q) return per_question(reps, top, hot);
 
   int n = static_cast<int>(rest.size());

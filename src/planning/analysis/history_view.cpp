@@ -78,10 +78,7 @@ void how_activity(HistoryView& h, const Lexicon& lex) {
   for (const CueHit& c : h.prev_scan.hits) {
     if (c.list != ids.question_word) continue;
     if (how) return;  // a second question word: the activity is not all that follows
-    const std::string_view w = slice(h.prev, c.begin, c.end);
-    if (c.begin != h.prev_scan.content_begin ||
-        (w != "怎么" && w != "如何" && w != "怎样" && w != "咋"))
-      return;
+    if (c.begin != h.prev_scan.content_begin || !manner_word(slice(h.prev, c.begin, c.end))) return;
     how = &c;
   }
   if (!how || h.prev_spans.front().begin < how->end) return;
@@ -94,6 +91,10 @@ void how_activity(HistoryView& h, const Lexicon& lex) {
   for (const Span& sp : h.prev_spans) {
     all.end = sp.end;
     all.words += sp.begin == h.prev_spans.front().begin ? 0 : sp.words;
+    if (sp.ascii && !all.ascii) {  // the first ASCII word's place (安装|Office), for ellipsis:ascii
+      all.ascii_begin = sp.ascii_begin;
+      all.ascii_end = sp.ascii_end;
+    }
     all.ascii = all.ascii || sp.ascii;
     all.strong = all.strong || sp.strong;
   }

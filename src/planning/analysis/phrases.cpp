@@ -81,6 +81,8 @@ std::string_view without_closing_particle(std::string_view s) {
   return s;
 }
 
+bool manner_word(std::string_view w) { return w == "怎么" || w == "如何" || w == "怎样" || w == "咋"; }
+
 bool bare_why(std::string_view turn) { return turn == "为什么" || turn == "为啥" || turn == "为何"; }
 
 bool demonstrative(std::string_view w) {
@@ -205,8 +207,8 @@ void mark_counting_words(std::string_view text, const std::vector<Token>& tokens
 }  // namespace
 
 // Derivational suffixes (-ization, -ness, -style, -type, -rate …) and bound heads that are no
-// verb (著作|权, 差旅|费, 门禁|卡, 保|险), and container classifiers that end a compound ICU does
-// not hold whole (笔记|本, 手提|箱, 药|盒): closed classes of the language.
+// verb (著作|权, 差旅|费, 门禁|卡, 保|险), and classifiers of books and containers that end a
+// compound ICU does not hold whole (笔记|本, 手提|箱, 药|盒): closed classes of the language.
 bool suffix(std::string_view c) {
   static constexpr std::string_view kSuffixes[] = {"化", "性", "式", "型", "率", "度", "者", "级",
                                                    "权", "费", "证", "卡", "额", "税", "险", "金",

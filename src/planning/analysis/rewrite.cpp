@@ -45,34 +45,49 @@ bool opens_with_event(std::string_view turn, const std::vector<Token>& w) {
   return w[0].single_han && w.size() > 1 && aspect(w[1].text(turn));
 }
 
-// The subject a subjectless continuation carries: the previous question's topic with the one word
-// it asked about after it (年假怎么申请 + 需要提前几天 → 年假申请需要提前几天; 公积金可以提取吗 +
-// 要什么条件 → 公积金提取…), so the turn keeps what it continues. Only when that word is the
-// question's last content run, one word of two or more characters, not in the turn, and the turn opens without a subject of
-// its own (需要…, 要…, 最多…); else nullopt and the topic alone goes in front.
+// The turn compares: its first word is 比 (比农行高吗), not a word starting with it (比较, 比例).
+bool opens_comparison(std::string_view frag) {
+  const std::vector<Token> w = words_of(frag);
+  return !w.empty() && w.front().text(frag) == "比";
+}
+
 // What stands before a verb in a question: a question word of manner or a modal (怎么|申请,
 // 可以|报销, 需要|提交), not one before a noun (有哪些|要求, 是|什么).
 bool verb_slot(std::string_view gap) {
-  for (std::string_view w : {"怎么", "如何", "怎样", "咋", "可以", "能", "能否", "可否", "要", "需要", "该"})
+  for (std::string_view w : {"可以", "能", "能否", "可否", "要", "需要", "该"})
     if (gap.ends_with(w)) return true;
-  return false;
+  const std::vector<Token> w = words_of(gap);
+  return !w.empty() && manner_word(w.back().text(gap));
 }
 
-// A lone character, no function word, right after a function or question word (需要谁|批, 在哪儿|
-// 办, 最多能|报|多少): the turn's own verb. One glued to a content word ends a compound (流程|图).
+// A lone character, no function word, right after a Chinese question word or a modal (需要谁|批,
+// 在哪儿|办, 最多能|报|多少): the turn's own verb. One glued to a content word ends a compound
+// (流程|图); one after 有 / 要 / 是 is their noun (有|税吗, 要|钱吗).
 bool has_own_verb(std::string_view turn, const PhraseReader& reader) {
   const std::vector<Token> w = words_of(turn);
   const RewriteConfig& rw = reader.lex().config().rewrite;
+  auto asks = [&](std::string_view x) {
+    return !x.empty() && static_cast<unsigned char>(x[0]) >= 0x80 &&
+           std::any_of(rw.question_words.begin(), rw.question_words.end(),
+                       [&](const std::string& q) { return x.starts_with(q); });
+  };
+  auto modal = [](std::string_view x) {
+    return x.ends_with("能") || x.ends_with("可以") || x.ends_with("会") || x.ends_with("得");
+  };
   for (std::size_t k = 1; k < w.size(); ++k) {
     const std::string_view c = w[k].text(turn), before = w[k - 1].text(turn);
-    if (!w[k].single_han || reader.is_function(c)) continue;
-    const bool asks = std::any_of(rw.question_words.begin(), rw.question_words.end(),
-                                  [&](const std::string& q) { return before.starts_with(q); });
-    if (asks || reader.is_function(before) || reader.of_function_chars(before)) return true;
+    if (!w[k].single_han || reader.is_function(c) || before.empty()) continue;
+    if (asks(before) || modal(before)) return true;
   }
   return false;
 }
 
+// The subject a subjectless continuation carries: the previous question's topic with the one word
+// it asked about after it (年假怎么申请 + 需要提前几天 → 年假申请需要提前几天; 公积金可以提取吗 +
+// 要什么条件 → 公积金提取…), so the turn keeps what it continues. Only when that word is the
+// question's last content run, one word of two or more characters, not in the turn, and the turn
+// opens without a subject of its own (需要…, 要…, 最多…); else nullopt and the topic alone goes in
+// front.
 std::optional<std::string> carried_subject(std::string_view prev_text,
                                            const std::vector<Span>& prev_spans,
                                            std::uint32_t subject_end, std::string_view turn,
@@ -314,7 +329,7 @@ std::optional<Step> statement_reply_step(const TurnView& t, std::string_view fra
     answered = answered_yes_no(t.h.prev, newest, t);
   // A comparison after the answer to the question before it (建行的三年定期利率是多少 + 目前是1.75%
   // + 比农行高吗) compares what the question asked about, not the answer's words.
-  if (statement && t.h.prev_is_question && t.h.prev_at == 1 && !answered && frag.starts_with("比"))
+  if (statement && t.h.prev_is_question && t.h.prev_at == 1 && !answered && opens_comparison(frag))
     return std::nullopt;
   auto reply = reply_to_statement(answered ? *answered : newest, statement, frag, t.reader);
   if (!reply) return std::nullopt;
@@ -390,6 +405,7 @@ std::optional<Step> more_of_step(const TurnView& t) {
 // opening it, 了, then no object of its own, where the previous question has that verb before a
 // noun phrase — which is what was taken, lent or exceeded. Else the body as it is.
 std::string with_object(std::string_view body, const TurnView& t) {
+  if (body.empty()) return std::string(body);  // 如果呢: a marker alone
   std::size_t i = 0;
   next_code_point(body, i);
   const std::string_view verb = body.substr(0, i);
@@ -444,9 +460,11 @@ bool opens_with_person(std::string_view body, const TurnView& t) {
   if (words.size() < 2 || !words[0].word) return false;
   if (person_phrase(words[0].text(body), t.reader)) return true;
   const std::string_view first = words[0].text(body);
+  // A first word ending in a preposition or a verb of giving (交给, 找, 对) governs the person.
+  for (std::string_view g : {"给", "向", "对", "跟", "和", "找", "让", "被", "由"})
+    if (first.ends_with(g)) return false;
   return words.size() > 2 && words[1].word && !words[0].single_han && !t.reader.is_function(first) &&
-         !t.reader.of_function_chars(first) &&
-         listed(t.lex.config().rewrite.person_heads, words[1].text(body));
+         !t.reader.of_function_chars(first) && person_phrase(words[1].text(body), t.reader);
 }
 
 // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
@@ -454,7 +472,8 @@ std::optional<Step> condition_step(const TurnView& t) {
   const auto m = first_hit(t.q, t.lex.ids().condition_marker);
   // After 那 only a case that asks nothing itself (那如果是实习生呢); 那如果超过了怎么办 is
   // the fragment step's, like any 那… with its own question.
-  if (!m || (m->begin != 0 && (m->begin != opening_marker_end(t) || !t.text.ends_with("呢"))))
+  if (!m || (m->begin != 0 && (m->begin != opening_marker_end(t) || !t.text.ends_with("呢") ||
+                              t.q.has_in_content(t.lex.ids().question_word))))
     return std::nullopt;
   const std::string_view rest = t.text.substr(m->end);
   // A case that asks nothing (假设还在试用期) is put to the question as one closing in 呢 is.
@@ -666,7 +685,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // is what the predicate asks about, not the question's topic.
   // A value (九点, 三千五, 下个月底) answers how much or when: no topic.
   // A comparison (比农行高吗 after 目前是1.75%) compares the question's topic, not the answer's.
-  if (t.h.prev_is_question && t.h.prev_at == 1 && !bare_why(frag) && !frag.starts_with("比"))
+  if (t.h.prev_is_question && t.h.prev_at == 1 && !bare_why(frag) && !opens_comparison(frag))
     if (auto thing = answered_thing(t.h.window.front(), t.h.prev, t.reader);
         thing && t.question.find(*thing) == std::string_view::npos && count_end(*thing, 0) == 0 &&
         !opens_with_time_word(*thing))

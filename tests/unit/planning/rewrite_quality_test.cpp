@@ -921,6 +921,16 @@ TEST(RewriteRules, AConditionAsksWhatToDoOrTheSameQuestion) {
   EXPECT_EQ(rewrite("如果是春节期间呢", {"值班费怎么算"}).query, "如果是春节期间值班费怎么算");
 }
 
+// A condition marker alone (如果呢, 那万一呢) is a case with no body: rewritten, never an error (it
+// threw out_of_range from the empty body's first character).
+TEST(RewriteRules, AMarkerAloneIsNoError) {
+  for (const char* q : {"如果呢", "那如果呢", "万一呢", "那万一呢", "假设"})
+    for (const char* h : {"年假", "报销需要发票吗"}) {
+      const auto r = rewrite(q, {h});
+      EXPECT_FALSE(r.query.empty()) << q << " after " << h;
+    }
+}
+
 // A case with a subject of its own asks the last question again in that case: after an opening
 // 那, with a person (部门经理, 我) as its subject, saying what the thing is, or after a question
 // that is all topic. A mishap of the speaker after a yes-or-no question still asks what to do.
