@@ -81,6 +81,9 @@ std::size_t person_after(std::string_view q, std::size_t at, const TurnView& t);
 std::optional<std::string> answered_yes_no(std::string_view question, std::string_view answer,
                                            const TurnView& t);
 
+/// A case put to the last question (condition_step.cpp): nullopt when no condition marker opens
+/// the turn.
+std::optional<Step> condition_step(const TurnView& t);
 // Replies in conversation (reply_steps.cpp): why of a yes-or-no question or its answer, a verb's
 // object from the frame, a question asked back.
 std::optional<Step> why_of_yes_no_step(const TurnView& t, std::string_view frag);

@@ -1,0 +1,139 @@
+#include "planning/analysis/rewrite_turn.hpp"
+
+// A case put to the last question (如果超过了呢, 万一丢了呢, 如果是外包员工呢): where the topic goes
+// and what is asked of the case (docs/rewrite.md#names-conditions-next-steps-and-why).
+#include "common/utf8.hpp"
+#include "planning/analysis/antecedent.hpp"
+#include "planning/analysis/statement_reply.hpp"
+
+namespace qaplan::internal::rewriting {
+namespace {
+
+// The event of a condition with its object back (请了 + 试用期能请病假吗 → 请了病假): a lone verb
+// opening it, 了, then no object of its own, where the previous question has that verb before a
+// noun phrase — which is what was taken, lent or exceeded. Else the body as it is.
+std::string with_object(std::string_view body, const TurnView& t) {
+  if (body.empty()) return std::string(body);  // 如果呢: a marker alone
+  std::size_t i = 0;
+  next_code_point(body, i);
+  const std::string_view verb = body.substr(0, i);
+  // Before 了 a function character is the verb it also is (请了: took leave, not "please").
+  if (!body.substr(i).starts_with("了") || verb == "是") return std::string(body);
+  const std::string_view prev = t.h.prev_text;
+  const std::vector<Span>& spans = t.h.prev_spans;
+  for (std::size_t k = 0; k < spans.size(); ++k) {
+    // The verb before the run (能|请|病假) or opening it (请病假: a lone verb starts a run).
+    std::uint32_t at = spans[k].begin;
+    if (prev.substr(at).starts_with(verb) && spans[k].end > at + verb.size())
+      at += static_cast<std::uint32_t>(verb.size());
+    else if (at < verb.size() || prev.substr(at - verb.size(), verb.size()) != verb)
+      continue;
+    const std::string_view object = slice(prev, at, phrase_end(prev, spans, k));
+    if (object.find(t.r.topic_anchor) != std::string_view::npos ||
+        body.find(object) != std::string_view::npos)
+      return std::string(body);
+    const std::size_t le = i + std::string_view("了").size();
+    return std::string(body.substr(0, le)) + std::string(object) + std::string(body.substr(le));
+  }
+  return std::string(body);
+}
+
+// Whether `text` names the topic: the whole anchor, or a word of two or more characters of it
+// (工资 of 工资条 in 要是工资算错了呢) — the anchor put in front would say it twice.
+bool names_topic(std::string_view text, const TurnView& t) {
+  const std::string_view anchor = t.r.topic_anchor;
+  if (text.find(anchor) != std::string_view::npos) return true;
+  for (const Token& w : words_of(anchor))
+    if (w.word && count_code_points(w.text(anchor)) >= 2 &&
+        text.find(w.text(anchor)) != std::string_view::npos)
+      return true;
+  return false;
+}
+
+// Where the turn's words start after an opening 那 / 那么 (那如果是实习生呢), else 0.
+std::uint32_t opening_marker_end(const TurnView& t) {
+  const auto e = first_hit(t.q, t.lex.ids().ellipsis_marker);
+  if (!e || e->begin != 0) return 0;
+  const std::string_view rest = trim_start(t.text.substr(e->end));
+  return static_cast<std::uint32_t>(t.text.size() - rest.size());
+}
+
+// True when `body` opens with a person — the speaker (我生病了) or a person word (部门经理不在) —
+// and goes on to say something of them.
+bool opens_with_person(std::string_view body, const TurnView& t) {
+  if (const auto rest = after_speaker(body, t.reader)) return !rest->empty();
+  // The person is one word (客户|不同意), or two whose second is a person noun of the list (部门|
+  // 经理); something follows it. A verb before a person (送给|客户, 卖|给|客户) makes no subject.
+  const std::vector<Token> words = words_of(body);
+  if (words.size() < 2 || !words[0].word) return false;
+  if (person_phrase(words[0].text(body), t.reader)) return true;
+  const std::string_view first = words[0].text(body);
+  // A first word ending in a preposition or a verb of giving (交给, 找, 对) governs the person.
+  for (std::string_view g : {"给", "向", "对", "跟", "和", "找", "让", "被", "由"})
+    if (first.ends_with(g)) return false;
+  return words.size() > 2 && words[1].word && !words[0].single_han && !t.reader.is_function(first) &&
+         !t.reader.of_function_chars(first) && person_phrase(words[1].text(body), t.reader);
+}
+
+}  // namespace
+
+// 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
+std::optional<Step> condition_step(const TurnView& t) {
+  const auto m = first_hit(t.q, t.lex.ids().condition_marker);
+  // After 那 only a case that asks nothing itself (那如果是实习生呢); 那如果超过了怎么办 is
+  // the fragment step's, like any 那… with its own question.
+  if (!m || (m->begin != 0 && (m->begin != opening_marker_end(t) || !t.text.ends_with("呢") ||
+                              t.q.has_in_content(t.lex.ids().question_word))))
+    return std::nullopt;
+  const std::string_view rest = t.text.substr(m->end);
+  // A case that asks nothing (假设还在试用期) is put to the question as one closing in 呢 is.
+  const bool ne = rest.ends_with("呢") || !t.q.has_in_content(t.lex.ids().question_word);
+  const std::string_view body = rest.ends_with("呢") ? trim_end(rest.substr(0, rest.size() - 3)) : rest;
+  const std::string_view marker = t.text.substr(m->begin, m->end - m->begin);
+  const bool wh = asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids());
+  // The rest of the previous question after its topic (休学|最长可以多久), when it opens with it.
+  const std::string_view after_topic =
+      t.h.topic() && t.h.topic()->begin == 0 ? t.h.prev_text.substr(t.h.subject_end) : "";
+  // 如果是台风假上班呢 after 加班费怎么算 asks that question again in another case: the
+  // condition in front of the whole previous question. An event (硬盘坏了呢), a mishap (万一…,
+  // 换不了班, 还没找到) or a previous question that only asks yes or no asks what to do instead —
+  // unless that question asks what to do itself (离职后社保怎么办).
+  const bool mishap = marker.ends_with("万一") || body.find("不") != std::string_view::npos ||
+                      body.find("没") != std::string_view::npos;
+  const bool event = body.find("了") != std::string_view::npos;  // 忘了续签, 硬盘坏了
+  if (names_topic(rest, t)) {
+    // 要是工资算错了呢 after 工资条在哪看: an event of the topic asks what to do; 如果是因病休学呢
+    // after 休学最长可以多久, a case naming it, asks the question's predicate of it.
+    if (ne && (event || mishap))
+      return Step{std::string(marker) + std::string(body) + std::string(kWhatToDo), "condition"};
+    if (ne && !after_topic.empty() && t.h.prev_is_question)
+      return Step{std::string(marker) + std::string(body) + std::string(after_topic),
+                  "condition:same_question"};
+    return Step{std::string(t.question), "condition_has_topic"};
+  }
+  const bool what_to_do = t.h.prev_text.ends_with("怎么办") || t.h.prev_text.ends_with("咋办");
+  // A case whose subject is a person (如果部门经理不在呢, 假如我生病了呢) sets the scene for the
+  // question asked, mishap or not: it is asked again in that case (如果部门经理不在请假谁审批). A
+  // mishap after a yes-or-no question (万一我忘了呢) still asks what to do.
+  if (ne && t.h.prev_is_question && !what_to_do && (wh || !marker.ends_with("万一")) &&
+      !asks_wh(t.q, t.text, t.lex.ids()) && opens_with_person(body, t))
+    return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
+  if (ne && !event && wh && (!mishap || what_to_do))
+    return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
+  // After a yes-or-no question, a case that is no mishap asks it again with the topic in the
+  // case (病假要开证明吗 + 如果只请一天呢 → 如果病假只请一天要开证明吗).
+  // A case that says what the thing is (如果是外包员工呢, 买的是特价商品), or a question that is
+  // all topic and particle (培训费用公司出|吗 as the phrase reader cuts it), goes in front instead.
+  const bool says_what = body.starts_with("是") || body.find("的是") != std::string_view::npos;
+  if (ne && !event && !wh && !mishap && t.h.prev_is_question && (says_what || !after_topic.empty())) {
+    if (says_what || count_code_points(trim_start(after_topic)) <= 1)
+      return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
+    return Step{join(join(marker, t.r.topic_anchor), body) + std::string(after_topic),
+                "condition:same_question"};
+  }
+  std::string out = join(join(marker, t.r.topic_anchor), with_object(body, t));
+  if (ne) out += kWhatToDo;
+  return Step{std::move(out), "condition"};
+}
+
+}  // namespace qaplan::internal::rewriting
