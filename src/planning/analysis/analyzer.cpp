@@ -1,5 +1,6 @@
 #include "planning/analysis/analyzer.hpp"
 
+
 #include <algorithm>
 #include <chrono>
 
@@ -31,13 +32,7 @@ Result<Analyzer> Analyzer::create(const Config& c,
   l.graph = l.cues.add(c.execution.graph_cues);
   l.cues.build();
   l.function_words = WordSet(c.rewrite.function_words);
-  std::vector<std::string> words;
-  const RewriteConfig& w = c.rewrite;
-  for (const auto* list : {&w.function_words, &w.person_pronouns, &w.thing_pronouns,
-                           &w.ellipsis_markers, &w.condition_markers, &w.comparison_markers,
-                           &w.elaboration_markers, &w.question_words, &w.report_frames})
-    words.insert(words.end(), list->begin(), list->end());
-  l.rewrite_words = WordSet(std::move(words));
+  l.rewrite_words = rewrite_words(c.rewrite);
   for (const auto& [source, terms] : c.glossary.terms) {
     CueLists g;
     for (const GlossaryTerm& t : terms) {

@@ -16,10 +16,13 @@ bool is_coordinator(std::string_view w) {
          w == "或" || w == "或者";
 }
 
-// 都能, 也要, 还得: a word that opens with one of these adverbs begins the predicate.
+// 都能, 也要, 还得: a word that opens with one of these adverbs begins the predicate; so does a
+// word that compares or distributes over the pair (一样吗, 各交, 分别是).
 bool opens_predicate(std::string_view w) {
-  for (std::string_view a : {"都", "也", "就", "又"})
+  for (std::string_view a : {"都", "也", "就", "又", "各"})
     if (w.size() > a.size() && w.starts_with(a)) return true;
+  for (std::string_view a : {"各", "分别", "一样", "一致", "相同", "不同", "一起", "同时"})
+    if (w == a) return true;
   return false;
 }
 
@@ -75,9 +78,14 @@ std::optional<std::string> coordinated_pair(std::string_view text, const WordSet
 }
 
 std::string which_of_pair(std::string_view pair, std::string_view turn) {
+  for (std::string_view both : kBoth)
+    if (const std::size_t at = turn.find(both); at != std::string_view::npos)
+      return std::string(turn.substr(0, at)) + std::string(pair) + std::string(turn.substr(at + both.size()));
   std::string out(pair);
   out += turn;
   return out;
 }
+
+std::span<const std::string_view> both_pronouns() { return kBoth; }
 
 }  // namespace qaplan::internal

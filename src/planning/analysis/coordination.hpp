@@ -3,6 +3,7 @@
 // pair the history coordinated, not about the previous question's predicate. The pair is read
 // off ICU's words: the content words either side of a coordinating conjunction.
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -20,8 +21,12 @@ bool asks_which(std::string_view turn);
 /// adverb that starts the predicate (都能, 也要). 还是 / 或 read as 和; 跟 and 与 are kept. nullopt when nothing is coordinated.
 std::optional<std::string> coordinated_pair(std::string_view text, const WordSet& function_words);
 
-/// `turn` with the pair in front; a 两者 of the turn stays (A和B两者有啥区别): it is a word of the
-/// turn, and the garble check keeps every one.
+/// `turn` with the pair in front, or in the place of the turn's word for both (两者有啥区别 →
+/// A和B有啥区别: 两者 is a pronoun, replaced like 它).
 std::string which_of_pair(std::string_view pair, std::string_view turn);
+
+/// The pronouns that stand for both items of a pair (两者, 二者, 这两个): words a rewrite may
+/// replace.
+std::span<const std::string_view> both_pronouns();
 
 }  // namespace qaplan::internal

@@ -314,8 +314,10 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
     if (count_code_points(w) == 2 && i > 0 && !fn[i - 1] && before_determiner(i)) return true;
     if (count_code_points(w) != 2) return false;
     const std::string_view last = last_code_point(w);
+    // 每人 / 每天 right before the question word (经费|每人|多少) is the unit the question counts
+    // in, not part of the topic.
     return w.starts_with("最") || last == "了" || last == "过" || last == "着" ||
-           (w.starts_with("要") && asks(i + 1));
+           ((w.starts_with("要") || w.starts_with("每")) && asks(i + 1));
   };
   std::vector<Span> out;
   std::optional<Span> cur;

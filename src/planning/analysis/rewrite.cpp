@@ -485,6 +485,18 @@ std::optional<std::string> head_after_de(std::string_view frag, std::string_view
   return std::nullopt;
 }
 
+// What a question of having asked about (公司有餐补吗 → 公司餐补): its owner and the thing had, when
+// the question is only "A 有 B 吗". The predicate that follows (每天多少, 怎么才能拿到)
+// asks about the thing, not the owner.
+std::optional<std::string> had_thing(const TurnView& t) {
+  const std::vector<Span>& sp = t.h.prev_spans;
+  if (t.h.resolved || sp.size() != 2) return std::nullopt;
+  const std::string_view gap = slice(t.h.prev, sp[0].end, sp[1].begin);
+  const std::string_view tail = trim_end(t.h.prev.substr(sp[1].end));
+  if (gap != "有" || tail != "吗") return std::nullopt;
+  return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(slice(t.h.prev, sp[1].begin, sp[1].end));
+}
+
 // 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
 // or the topic in front.
 Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
@@ -570,6 +582,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     if (auto why = why_inside(t, frag)) return {std::move(*why), "statement_why"};
     return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
   }
+  if (auto had = had_thing(t)) return {join(*had, frag), "topic_prefix:had"};
   // A previous question read through its history (resolve_bare_prev) carried its topic alone.
   if (auto subject = t.h.resolved ? std::nullopt
                                   : carried_subject(t.h.prev_text, t.h.prev_spans, t.h.subject_end, frag, t.reader))

@@ -4,6 +4,7 @@
 
 #include "common/utf8.hpp"
 #include "planning/analysis/antecedent.hpp"
+#include "planning/analysis/coordination.hpp"
 #include "planning/analysis/phrases.hpp"
 #include "planning/segment.hpp"
 #include "planning/text.hpp"
@@ -166,6 +167,16 @@ std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) cons
   if (rules.share_anchor && !from_.anchor.empty() && output.find(from_.anchor) == std::string_view::npos)
     return "no_anchor";
   return "";
+}
+
+WordSet rewrite_words(const RewriteConfig& c) {
+  std::vector<std::string> words;
+  for (const auto* list : {&c.function_words, &c.person_pronouns, &c.thing_pronouns,
+                           &c.ellipsis_markers, &c.condition_markers, &c.comparison_markers,
+                           &c.elaboration_markers, &c.question_words, &c.report_frames})
+    words.insert(words.end(), list->begin(), list->end());
+  for (std::string_view both : both_pronouns()) words.emplace_back(both);
+  return WordSet(std::move(words));
 }
 
 std::string GarbleCheck::fallback() const { return fallback_rewrite(from_); }

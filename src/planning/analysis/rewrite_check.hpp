@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "planning/analysis/constraints.hpp"
+#include "qaplan/planning/config.hpp"
 
 namespace qaplan::internal {
 
@@ -59,6 +60,10 @@ class GarbleCheck {
   mutable std::vector<std::string_view> long_;   // those of two code points or more
   mutable bool history_read_ = false;
 };
+
+/// The words a rewrite may drop or replace: the [rewrite] lists (function words, pronouns,
+/// markers, question words, report frames) and the words for both of a pair (两者).
+WordSet rewrite_words(const RewriteConfig& config);
 
 /// GarbleCheck(from, skip).reason(output, rules). `skip`: words a rewrite may drop (the [rewrite]
 /// lists).

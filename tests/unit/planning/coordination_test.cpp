@@ -45,6 +45,9 @@ TEST(Coordination, ThePairStopsWherePredicateAndVerbBegin) {
   EXPECT_EQ(pair("我看过深圳和珠海的方案"), "深圳和珠海");
   // A lone character before a noun is a verb, unless the other conjunct opens with one too.
   EXPECT_EQ(pair("大办公室跟小办公室都要刷卡吗"), "大办公室跟小办公室");
+  // A word that compares or distributes over the pair is predicate (一样吗, 各交多少).
+  EXPECT_EQ(pair("校招和社招入职流程一样吗"), "校招和社招入职流程");
+  EXPECT_EQ(pair("公司和个人各交多少"), "公司和个人");
   EXPECT_EQ(pair("报销要多久"), "<none>");
   EXPECT_EQ(pair("和"), "<none>");
   EXPECT_EQ(pair(""), "<none>");
@@ -52,7 +55,10 @@ TEST(Coordination, ThePairStopsWherePredicateAndVerbBegin) {
 
 TEST(Coordination, ThePairStandsInFront) {
   EXPECT_EQ(which_of_pair("温泉和露营", "哪个更便宜"), "温泉和露营哪个更便宜");
-  EXPECT_EQ(which_of_pair("社保和公积金", "两者有什么不同"), "社保和公积金两者有什么不同");
+  // A word for both is a pronoun: the pair takes its place.
+  EXPECT_EQ(which_of_pair("社保和公积金", "两者有什么不同"), "社保和公积金有什么不同");
+  EXPECT_EQ(which_of_pair("社保和公积金", "这两个能一起交吗"), "社保和公积金能一起交吗");
+  EXPECT_EQ(which_of_pair("社保和公积金", "能合并成二者之一吗"), "能合并成社保和公积金之一吗");
 }
 
 }  // namespace

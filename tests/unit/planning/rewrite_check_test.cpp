@@ -32,15 +32,7 @@ const Config& shipped() {
 }
 
 const WordSet& skip() {
-  static const WordSet w = [] {
-    const RewriteConfig& r = shipped().rewrite;
-    std::vector<std::string> all;
-    for (const auto* l : {&r.function_words, &r.person_pronouns, &r.thing_pronouns,
-                          &r.ellipsis_markers, &r.condition_markers, &r.comparison_markers,
-                          &r.elaboration_markers, &r.question_words})
-      all.insert(all.end(), l->begin(), l->end());
-    return WordSet(all);
-  }();
+  static const WordSet w = internal::rewrite_words(shipped().rewrite);
   return w;
 }
 
@@ -148,7 +140,7 @@ TEST(GarbleGate, NoRewriteOfTheOwnSetsIsGarbled) {
   Gate g;
   for (const char* file : {"followups.jsonl", "followups_open.jsonl", "followups_chat.jsonl",
                            "followups_enterprise_dev.jsonl", "followups_fresh_dev.jsonl",
-                           "followups_heldout_test.jsonl"})
+                           "followups_more_dev.jsonl", "followups_heldout_test.jsonl"})
     for (const auto& j : jsonl(test::source_dir() / "tests" / "data" / file))
       g.run(j.at("question"), j.at("history"));
   for (const auto& j : jsonl(test::source_dir() / "eval_sets" / "router" / "followups_dev.jsonl"))

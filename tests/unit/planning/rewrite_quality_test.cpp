@@ -196,6 +196,21 @@ TEST(RewriteQuality, FreshDevSetMeetsItsFloors) {
   EXPECT_GE(dev.recall(), 0.97);
 }
 
+// More of the own set's dev split (tests/data/followups_more_dev.jsonl, 240 samples): written in the
+// eleventh session by an annotator who read only the own set's dev rows (its conventions: a case
+// keeps its marker, 呢 takes the question's predicate) and saw neither the rules nor the test
+// split, weighted to the kinds the test split scores lowest on (conditionals, continuations,
+// pronouns, comparisons). Every row is dev. Floors a little under what it measures.
+TEST(RewriteQuality, MoreDevSetMeetsItsFloors) {
+  const auto m = measure(/*model_on=*/true, "followups_more_dev.jsonl");
+  print("more dev", m);
+  ASSERT_EQ(m.at("all").n, 240);
+  const Tally& dev = m.at("dev");
+  EXPECT_GE(dev.exact(), 0.40);
+  EXPECT_GE(dev.recall(), 0.95);
+  EXPECT_GE(dev.precision(), 0.97);
+}
+
 // Held out: 120 follow-ups written after the tenth session's rules by another annotator who saw
 // neither the rules nor the other sets, in fourteen domains, in the convention of public
 // incomplete-utterance-restoration corpora (keep every word typed, insert what was left out;
@@ -386,7 +401,7 @@ TEST(RewriteRules, AWhichQuestionTakesThePairTheHistoryCoordinated) {
   EXPECT_FALSE(has(r.query, "都要")) << r.query;
   const auto both = rewrite("两者能同时休吗", {"婚假跟丧假怎么请"});
   EXPECT_TRUE(both.follow_up);
-  EXPECT_TRUE(has(both.query, "婚假跟丧假两者能同时休吗")) << both.query;
+  EXPECT_TRUE(has(both.query, "婚假跟丧假能同时休吗")) << both.query;
   // A turn that names its own pair is no follow-up of the history's.
   EXPECT_FALSE(rewrite("公积金和社保哪个比较重要", {"婚假跟丧假怎么请"}).follow_up);
 }
@@ -1026,4 +1041,24 @@ TEST(RewriteRules, APhraseIsTheTopicsParallelNotAnAspect) {
   EXPECT_EQ(rewrite("专利转让呢", {"软件著作权申请找谁"}).query, "专利转让申请找谁");
   // A bound head is no verb either way: 住宿|费 stays with its word in the topic.
   EXPECT_EQ(rewrite("那如果超过了怎么办", {"住宿费标准是多少"}).query, "住宿费标准如果超过了怎么办");
+}
+
+// After a question of having (公司有餐补吗), a predicate asks about the thing had with its owner
+// (公司餐补每天多少), not about the owner alone (公司每天多少).
+TEST(RewriteRules, APredicateAfterAQuestionOfHavingAsksAboutTheThingHad) {
+  EXPECT_EQ(rewrite("每天多少", {"公司有餐补吗"}).query, "公司餐补每天多少");
+  EXPECT_EQ(rewrite("怎么才能拿到", {"公司有股票期权吗？"}).query, "公司股票期权怎么才能拿到");
+  EXPECT_EQ(rewrite("怎么申请", {"园区有班车吗"}).query, "园区班车怎么申请");
+  // Only when the question is only that: one that asks more keeps its own reading.
+  EXPECT_NE(rewrite("怎么申请", {"公司有餐补发放标准吗"}).query, "公司餐补怎么申请");
+}
+
+// The unit a how-much question counts in (每人, 每天) and a preposition before the question word
+// (按什么汇率) are no part of the topic a follow-up carries.
+TEST(RewriteRules, TheTopicEndsBeforeTheUnitCountedAndAPreposition) {
+  EXPECT_EQ(rewrite("怎么申请", {"团建经费每人多少"}).query, "团建经费怎么申请");
+  EXPECT_EQ(rewrite("怎么申请", {"员工每月餐补多少"}).query, "员工每月餐补怎么申请");
+  const auto r = rewrite("要是中间汇率变了呢", {"外币报销按什么汇率算"});
+  EXPECT_TRUE(has(r.query, "外币报销")) << r.query;
+  EXPECT_FALSE(has(r.query, "按中间")) << r.query;
 }
