@@ -1062,3 +1062,10 @@ TEST(RewriteRules, TheTopicEndsBeforeTheUnitCountedAndAPreposition) {
   EXPECT_TRUE(has(r.query, "外币报销")) << r.query;
   EXPECT_FALSE(has(r.query, "按中间")) << r.query;
 }
+
+// How long / how big (多长, 多大) and an A-not-A question (有没有, 能不能) ask like 多久 and 吗: the
+// previous turn is a question, and its topic is what a predicate carries (not the whole turn).
+TEST(RewriteRules, HowPlusAdjectiveAndANotAAsk) {
+  EXPECT_EQ(rewrite("需要准备什么", {"劳动仲裁要多长时间"}).query, "劳动仲裁需要准备什么");
+  EXPECT_EQ(rewrite("需要准备什么", {"劳动仲裁能不能撤回"}).query, "劳动仲裁需要准备什么");
+}
