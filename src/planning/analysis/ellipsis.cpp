@@ -366,6 +366,37 @@ std::optional<std::string> english_substitute(std::string_view prev, std::string
   return std::string(prev.substr(0, begin)) + sub + std::string(prev.substr(target->end));
 }
 
+// A fragment that opens with a word of the previous question (违反 of 员工违反保密义务怎么处罚 +
+// 那违反竞业限制呢) says what follows that word there: it takes the place of the word and the
+// content words after it (员工违反竞业限制怎么处罚), not of the topic. Only a fragment of two or more
+// content words whose first is a word of two or more characters, asking "what about" (呢) of a
+// question that asks after that run.
+std::optional<std::string> aligned_opening(std::string_view prev, std::string_view frag,
+                                           const PhraseReader& reader) {
+  std::vector<Token> f;
+  for (const Token& t : words_of(frag))
+    if (t.word) f.push_back(t);
+  if (f.size() < 2) return std::nullopt;
+  const std::string_view first = f.front().text(frag);
+  if (count_code_points(first) < 2 || reader.is_function(first) || f[1].single_han) return std::nullopt;
+  const std::vector<Token> p = words_of(prev);
+  auto content = [&](std::size_t k) {
+    return k < p.size() && p[k].word && !reader.is_function(p[k].text(prev));
+  };
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i].text(prev) != first) continue;
+    std::size_t j = i + 1;
+    while (content(j)) ++j;
+    if (j == i + 1) return std::nullopt;  // nothing after the word to replace
+    thread_local std::vector<CueHit> asks;
+    reader.lex().question_word_hits(prev, asks);
+    if (std::none_of(asks.begin(), asks.end(), [&](const CueHit& h) { return h.begin >= p[j - 1].end; }))
+      return std::nullopt;
+    return join(join(std::string(prev.substr(0, p[i].begin)), frag), prev.substr(p[j - 1].end));
+  }
+  return std::nullopt;
+}
+
 // [b, e) of `text` widened over the run of one-character words it cuts (周|杰 of 周|杰|伦: a name
 // ICU does not know, and half a name is noise).
 std::pair<std::size_t, std::size_t> whole_run(std::string_view text, std::size_t b, std::size_t e,
@@ -383,7 +414,7 @@ std::pair<std::size_t, std::size_t> whole_run(std::string_view text, std::size_t
 
 Placed fragment_in_place(std::string_view prev, std::string_view prev_text, const Span& topic,
                          std::string_view frag, const std::vector<Span>& spans,
-                         const PhraseReader& reader) {
+                         const PhraseReader& reader, bool asks_ne) {
   // A modifier with no safe place in the history (its head cut by ICU, 大|会议|室) is not
   // spliced at a guess: the anchor and the turn still retrieve.
   if (frag.ends_with("的")) {
@@ -413,6 +444,8 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
             "ellipsis:parallel"};
   }
   if (auto out = included_item(prev_text, frag, reader)) return {std::move(*out), "ellipsis:included"};
+  if (asks_ne)
+    if (auto out = aligned_opening(prev_text, frag, reader)) return {std::move(*out), "ellipsis:aligned"};
   // An aspect of a domain topic sits beside it (报销 + 审批 → 报销审批流程); a parallel
   // item takes the topic's place (年假 → 病假, 北京 → 上海).
   const std::string_view first_word = slice(prev, topic.begin, topic.first_end);

@@ -35,7 +35,7 @@ std::optional<std::string> english_substitute(std::string_view prev, std::string
 
 /// Where an elliptical fragment of one run of content words goes (step 4 of the rewrite): its
 /// text and rule, or `no_place` — a modifier whose head ICU cut (大|会议|室) is not spliced at a
-/// guess; the caller falls back to the anchor and the turn.
+/// guess; the caller falls back to the anchor and the turn. `asks_ne`: the turn ended in 呢.
 struct Placed {
   std::string text;
   const char* how = "";
@@ -43,7 +43,7 @@ struct Placed {
 };
 Placed fragment_in_place(std::string_view prev, std::string_view prev_text, const Span& topic,
                          std::string_view frag, const std::vector<Span>& spans,
-                         const PhraseReader& reader);
+                         const PhraseReader& reader, bool asks_ne);
 
 /// 一天喝几杯 after 你每天喝咖啡吗 + 每天都喝: the turn's verb is the one the history's `topic` was
 /// the object of (in a turn of `window`), and it has no object of its own. The topic goes back

@@ -551,7 +551,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
                                         opening_word(frag, rw.addressee_words, t.reader) > 0);
   if (!predicate && !next_only && !own_subject && !spans.empty() &&
       (spans.size() == 1 || ascii_text(frag))) {
-    Placed p = fragment_in_place(t.h.prev, t.h.prev_text, *t.h.topic(), frag, spans, t.reader);
+    Placed p = fragment_in_place(t.h.prev, t.h.prev_text, *t.h.topic(), frag, spans, t.reader, asks_ne);
     if (p.no_place)
       return {GarbleCheck(sources, t.words).fallback(), p.how, "rewrite:fallback:no_place"};
     return {std::move(p.text), p.how};

@@ -1069,3 +1069,11 @@ TEST(RewriteRules, HowPlusAdjectiveAndANotAAsk) {
   EXPECT_EQ(rewrite("需要准备什么", {"劳动仲裁要多长时间"}).query, "劳动仲裁需要准备什么");
   EXPECT_EQ(rewrite("需要准备什么", {"劳动仲裁能不能撤回"}).query, "劳动仲裁需要准备什么");
 }
+
+// A 呢-fragment that opens with a word of the question (违反, 十万) takes the place of that word and
+// what follows it there, not of the topic.
+TEST(RewriteRules, AFragmentOpeningWithAWordOfTheQuestionReplacesWhatFollowsIt) {
+  EXPECT_EQ(rewrite("那违反竞业限制呢", {"员工违反保密义务怎么处罚"}).query, "员工违反竞业限制怎么处罚");
+  EXPECT_EQ(rewrite("十万以上呢", {"十万以内的付款谁审批"}).query, "十万以上的付款谁审批");
+  EXPECT_EQ(rewrite("平均工作时间呢", {"每种类型的平均年龄是多少"}).query, "每种类型的平均工作时间是多少");
+}
