@@ -59,14 +59,27 @@ std::optional<std::string> coordinated_pair(std::string_view text, const WordSet
     // A lone character before a noun is a verb (选|温泉) unless the second conjunct opens with
     // one too: then both are modifiers (大|会议室跟小|会议室).
     const bool parallel_single = t[c + 1].single_han;
+    // A lone character glued after a letter or digit (A座, 3号) names with it, governs nothing;
+    // the letter is no article (a|座).
+    auto after_code = [&](std::size_t k) {
+      return k > 0 && t[k - 1].ascii && t[k - 1].end == t[k].begin;
+    };
     auto opens_conjunct = [&](std::size_t k) {
+      if (t[k].ascii && t[k].end == t[k + 1].begin && t[k + 1].single_han) return false;
       return !content(k) || verb_with_aspect(t[k].text(text)) ||
-             (t[k].single_han && !parallel_single && !t[k + 1].single_han);
+             (t[k].single_han && !parallel_single && !t[k + 1].single_han && !after_code(k));
     };
     std::size_t first = c - 1;
     while (first > 0 && !opens_conjunct(first - 1)) --first;
     std::size_t last = c + 1;
     while (last + 1 < t.size() && content(last + 1) && !opens_predicate(t[last + 1].text(text))) ++last;
+    // 的 inside the second conjunct (B1停车场和对面的平面停车场): the run after it ends in the
+    // first conjunct's head, so the 的-phrase is the second item, not a modifier of both.
+    if (last + 2 < t.size() && t[last + 1].text(text) == "的") {
+      std::size_t e = last + 2;
+      while (e + 1 < t.size() && content(e + 1) && !opens_predicate(t[e + 1].text(text))) ++e;
+      if (content(last + 2) && t[e].text(text) == t[c - 1].text(text)) last = e;
+    }
     if (opens_predicate(t[c + 1].text(text)) || verb_with_aspect(t[c - 1].text(text))) continue;
     const bool plain = conj == "跟" || conj == "与";
     std::string out(text.substr(t[first].begin, t[c - 1].end - t[first].begin));

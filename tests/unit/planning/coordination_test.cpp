@@ -48,6 +48,11 @@ TEST(Coordination, ThePairStopsWherePredicateAndVerbBegin) {
   // A word that compares or distributes over the pair is predicate (一样吗, 各交多少).
   EXPECT_EQ(pair("校招和社招入职流程一样吗"), "校招和社招入职流程");
   EXPECT_EQ(pair("公司和个人各交多少"), "公司和个人");
+  // A lone character after a letter (A座) names with it; a 的-phrase ending in the first item's
+  // head is the second item (对面的停车场), while one that does not modifies both (深圳和珠海的方案).
+  EXPECT_EQ(pair("A座食堂和C座食堂都开吗"), "A座食堂和C座食堂");
+  EXPECT_EQ(pair("有,a座食堂和c座食堂。"), "a座食堂和c座食堂");
+  EXPECT_EQ(pair("B1停车场和对面的平面停车场"), "B1停车场和对面的平面停车场");
   EXPECT_EQ(pair("报销要多久"), "<none>");
   EXPECT_EQ(pair("和"), "<none>");
   EXPECT_EQ(pair(""), "<none>");
