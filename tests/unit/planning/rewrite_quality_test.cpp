@@ -1077,3 +1077,12 @@ TEST(RewriteRules, AFragmentOpeningWithAWordOfTheQuestionReplacesWhatFollowsIt) 
   EXPECT_EQ(rewrite("十万以上呢", {"十万以内的付款谁审批"}).query, "十万以上的付款谁审批");
   EXPECT_EQ(rewrite("平均工作时间呢", {"每种类型的平均年龄是多少"}).query, "每种类型的平均工作时间是多少");
 }
+
+// 好吃 / 难学 closing a question says how its topic is: no part of the topic a follow-up carries.
+// 多厚 / 多贵 ask like 多少: a turn asking one is a question of its own, not a fragment.
+TEST(RewriteRules, HowTheTopicIsIsNoPartOfIt) {
+  EXPECT_EQ(rewrite("人均多少", {"全聚德的烤鸭好吃吗"}).query, "全聚德的烤鸭人均多少");
+  EXPECT_EQ(rewrite("多少钱", {"小米手机好用吗"}).query, "小米手机多少钱");
+  const auto r = rewrite("要穿多厚", {"哈尔滨冬天冷吗"});
+  EXPECT_TRUE(r.query.ends_with("要穿多厚")) << r.query;
+}
