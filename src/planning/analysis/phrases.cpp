@@ -319,8 +319,8 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
     // 好吃 / 难学 closing the question (烤鸭好吃吗) says how the topic is: a predicate too.
     const std::string_view after = i + 1 < tokens.size() ? tokens[i + 1].text(text) : "";
     const bool closes = after.empty() || after == "吗" || after == "不" || after == "吧" || after == "呢";
-    return w.starts_with("最") || last == "了" || last == "过" || last == "着" ||
-           ((w.starts_with("要") || w.starts_with("每")) && asks(i + 1)) ||
+    return w.starts_with("最") || last == "了" || last == "过" || last == "着" || last == "完" ||
+           (w.starts_with("要") && asks(i + 1)) || (w.starts_with("每") && (asks(i + 1) || fn[i + 1])) ||
            ((w.starts_with("好") || w.starts_with("难")) && closes);
   };
   std::vector<Span> out;

@@ -1086,3 +1086,14 @@ TEST(RewriteRules, HowTheTopicIsIsNoPartOfIt) {
   const auto r = rewrite("要穿多厚", {"哈尔滨冬天冷吗"});
   EXPECT_TRUE(r.query.ends_with("要穿多厚")) << r.query;
 }
+
+// A verb with its result 完 (签完, 考完) says what was done, and 每月 before a modal (每月|能领) the
+// unit counted: neither is part of the topic a follow-up carries.
+TEST(RewriteRules, ADoneVerbAndAUnitBeforeAModalAreNoPartOfTheTopic) {
+  EXPECT_EQ(rewrite("感觉还行 你呢", {"你考完试了吗", "考完了 终于解放了", "考得咋样"}).query,
+            "感觉还行 你考得咋样");
+  const auto r = rewrite("如果不够用怎么办", {"办公用品每月能领多少"});
+  EXPECT_TRUE(has(r.query, "办公用品不够用")) << r.query;
+  const auto s = rewrite("要多久", {"合同签完还能改吗"});
+  EXPECT_FALSE(has(s.query, "签完要多久")) << s.query;
+}
