@@ -12,21 +12,25 @@ namespace {
 // The byte end of the first `k` content words of text[begin, end), or nullopt when the range
 // holds no more than k of them (replacing them all would drop the head) or a one-character word
 // stands at the cut: ICU cuts a word it does not know into characters (版|年|付, 会议|室), and a
-// cut beside one may fall inside that word.
+// cut beside one may fall inside that word. A run of two or more such characters opening the
+// range before its one head word (安|卓|手机) is that unknown word: it counts as one. Before more
+// words (二|线|城市|餐|补) the run may be a modifier of the next one only: no cut.
 std::optional<std::size_t> leading_words_end(std::string_view text, std::size_t begin,
                                              std::size_t end, int k, const PhraseReader& reader) {
-  int seen = 0;
-  const Token* last = nullptr;
-  for (const Token& t : words_of(text)) {
-    if (t.begin < begin || t.end > end || !t.word || reader.is_function(t.text(text))) continue;
-    if (seen == k) {
-      if (t.single_han || (last && last->single_han)) return std::nullopt;
-      return t.begin;
-    }
-    ++seen;
-    last = &t;
+  std::vector<Token> w;
+  for (const Token& t : words_of(text))
+    if (t.begin >= begin && t.end <= end && t.word && !reader.is_function(t.text(text))) w.push_back(t);
+  std::size_t run = 0;
+  while (run < w.size() && w[run].single_han && (run == 0 || w[run - 1].end == w[run].begin)) ++run;
+  if (run >= 2 && run + 1 == w.size() && w[run - 1].end == w[run].begin) {
+    w[0].end = w[run - 1].end;
+    w[0].single_han = false;
+    w.erase(w.begin() + 1, w.begin() + static_cast<std::ptrdiff_t>(run));
   }
-  return std::nullopt;
+  if (static_cast<std::size_t>(k) >= w.size()) return std::nullopt;
+  const Token& at = w[static_cast<std::size_t>(k)];
+  if (at.single_han || (k > 0 && w[static_cast<std::size_t>(k) - 1].single_han)) return std::nullopt;
+  return at.begin;
 }
 
 bool is_determiner(std::string_view w) {

@@ -1097,3 +1097,10 @@ TEST(RewriteRules, ADoneVerbAndAUnitBeforeAModalAreNoPartOfTheTopic) {
   const auto s = rewrite("要多久", {"合同签完还能改吗"});
   EXPECT_FALSE(has(s.query, "签完要多久")) << s.query;
 }
+
+// A modifier ICU did not know (安|卓) before its one head word (手机) is one word: 苹果的 takes its
+// place. Before more words (二|线|城市|餐|补) the cut stays refused: the fallback, not 周末城市餐补.
+TEST(RewriteRules, AnUnknownModifierBeforeItsHeadIsReplacedWhole) {
+  EXPECT_EQ(rewrite("苹果的呢", {"安卓手机怎么装企业微信"}).query, "苹果手机怎么装企业微信");
+  EXPECT_FALSE(has(rewrite("周末的呢", {"二线城市餐补是多少"}).query, "周末城市"));
+}
