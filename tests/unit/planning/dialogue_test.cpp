@@ -132,6 +132,21 @@ TEST(FollowUps, EllipsisContinuationConditionComparison) {
   EXPECT_NE(prep("那审批呢").intent->intent, Intent::kFollowUp);
 }
 
+// A modifier without its head (下半年的, 离职员工的？) asks about the head the history named, with a
+// question mark or without; an acknowledgement ending in 的 (好的, 是的) is no follow-up.
+TEST(FollowUps, AModifierWithoutItsHeadFollowsWithOrWithoutAQuestionMark) {
+  const std::vector<std::string> h = {"上半年的预算什么时候批"};
+  for (const char* q : {"下半年的", "下半年的？", "离职员工的?"}) {
+    const Preparation p = prep(q, h);
+    ASSERT_TRUE(p.intent) << q;
+    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
+  }
+  for (const char* q : {"好的", "是的"}) {
+    const Preparation p = prep(q, h);
+    EXPECT_FALSE(p.intent && p.intent->intent == Intent::kFollowUp) << q;
+  }
+}
+
 // A demonstrative before a noun of the turn's own (这个报销单, 那个VPN) in a whole question that
 // names another source than the previous turn is a topic switch, recorded as such; the same
 // shape on the conversation's own source, a person pronoun, or no interrogative stays a
