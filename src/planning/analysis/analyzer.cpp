@@ -18,6 +18,7 @@ namespace qaplan::internal {
 
 struct Analyzer::Impl {
   AnalysisLists lists;
+  BudgetPolicy budget;  // a function of the config alone: made once, copied into each analysis
   std::shared_ptr<const QueryRewriter> hook;  // [rewrite] hook, null = built-in only
 };
 
@@ -31,6 +32,7 @@ Result<Analyzer> Analyzer::create(const Config& c,
   l.research = l.cues.add(c.execution.research_cues);
   l.graph = l.cues.add(c.execution.graph_cues);
   l.cues.build();
+  impl->budget = budget_policy(c.execution);
   l.function_words = WordSet(c.rewrite.function_words);
   l.rewrite_words = rewrite_words(c.rewrite);
   for (const auto& [source, terms] : c.glossary.terms) {
@@ -365,7 +367,7 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
   if (!context.timezone.empty())
     if (auto tz = check_timezone(context.timezone); !tz.ok()) return tz.error();
   QueryAnalysis a;
-  a.budget = budget_policy(c.execution);
+  a.budget = impl_->budget;
   const std::string& original = prep.normalized.text;
 
   if (prep.route.route == Route::kDirectAnswer || !prep.plan || !prep.intent) {

@@ -609,7 +609,7 @@ std::string_view fragment_of(const TurnView& t, bool& asks_ne) {
 }  // namespace
 
 Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std::string>& history,
-                                const Lexicon& lex, const WordSet& words) {
+                                const Lexicon& lex, const WordSet& words, const ScannedQuery* scanned) {
   const RewriteConfig& cfg = lex.config().rewrite;
   Rewrite r;
   r.query = std::string(question);
@@ -622,7 +622,10 @@ Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std
   const HistoryView h = read_history(history, lex, reader, words, cfg.window_turns);
   if (h.topic()) r.topic_anchor = std::string(slice(h.prev, h.topic()->begin, h.subject_end));
   r.history_summary = history_summary(question, history, r.topic_anchor);
-  const ScannedQuery q = lex.scan(NormalizedQuery{std::string(question), 0});
+  std::optional<ScannedQuery> own;
+  const ScannedQuery& q = scanned && scanned->query.text == question
+                              ? *scanned
+                              : own.emplace(lex.scan(NormalizedQuery{std::string(question), 0}));
   const TurnView t{question, q, trim_end(question), h, r, reader, lex, words};
   // Every rewrite passes the garble check (rewrite_check.hpp) or falls back to the anchor and
   // the turn — or, should that fail too, to the turn alone.
@@ -670,9 +673,8 @@ namespace {
 
 // The turn without greetings, thanks, goodbyes and acknowledgements at its edges (谢谢，那年假呢
 // → 那年假呢). Politeness stays: `can i` still frames the question.
-std::string_view without_social_edges(std::string_view text, const Lexicon& lex) {
+std::string_view without_social_edges(std::string_view text, const ScannedQuery& q, const Lexicon& lex) {
   const LexiconIds& ids = lex.ids();
-  const ScannedQuery q = lex.scan(NormalizedQuery{std::string(text), 0});
   const auto [b, e] =
       trim_edges(q, {ids.greeting, ids.thanks, ids.goodbye, ids.acknowledgement}, ids.greeting);
   return b < e ? text.substr(b, e - b) : text;
@@ -695,9 +697,11 @@ std::string_view without_opener(std::string_view text, const Lexicon& lex) {
 // inside the rewrite.
 Rewrite rewrite_follow_up(std::string_view question, const std::vector<std::string>& history,
                           const Lexicon& lex, const WordSet& words) {
-  const std::string_view content = without_opener(without_social_edges(question, lex), lex);
+  // One scan of the turn: for its social edges and, when it has none, for the rewrite.
+  const ScannedQuery q = lex.scan(NormalizedQuery{std::string(question), 0});
+  const std::string_view content = without_opener(without_social_edges(question, q, lex), lex);
   if (content.empty() || content.size() == question.size() || history.empty())
-    return rewrite_turn(question, history, lex, words);
+    return rewrite_turn(question, history, lex, words, &q);
   Rewrite r = rewrite_turn(content, history, lex, words);
   if (!r.rewritten) r.query = std::string(question);
   r.rewritten = r.query != question;

@@ -1,6 +1,8 @@
 #include "planning/analysis/rewrite_check.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bitset>
 
 #include "common/utf8.hpp"
 #include "planning/analysis/antecedent.hpp"
@@ -47,20 +49,21 @@ std::size_t units(std::string_view text) { return static_cast<std::size_t>(count
 // (a longer one is content): at most 16 code points, so the table below stays tiny.
 bool made_of(std::string_view w, const WordSet& skip) {
   if (skip.contains(w)) return true;
-  std::vector<std::size_t> at;  // code point boundaries
-  for (std::size_t i = 0; i < w.size();) {
-    at.push_back(i);
+  std::array<std::size_t, 17> at{};  // code point boundaries
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < w.size() && n < at.size();) {
+    at[n++] = i;
     next_code_point(w, i);
   }
-  at.push_back(w.size());
-  if (at.size() > 17) return false;
-  std::vector<bool> reached(at.size(), false);
+  if (n == at.size()) return false;
+  at[n++] = w.size();
+  std::bitset<17> reached;
   reached[0] = true;
-  for (std::size_t i = 0; i + 1 < at.size(); ++i)
+  for (std::size_t i = 0; i + 1 < n; ++i)
     if (reached[i])
-      for (std::size_t j = i + 1; j < at.size(); ++j)
+      for (std::size_t j = i + 1; j < n; ++j)
         if (skip.contains(w.substr(at[i], at[j] - at[i]))) reached[j] = true;
-  return reached.back();
+  return reached[n - 1];
 }
 
 // Whether word `w` of `output` lies inside a phrase the rewriter says itself (kWhatToDo …).

@@ -40,8 +40,9 @@ struct HistoryView {
 };
 
 /// The turn rewritten against its history (rewrite.cpp); a bare previous question is read with it.
+/// `scanned`: the caller's scan of `question`, when it has one (else it is scanned here).
 Rewrite rewrite_turn(std::string_view question, const std::vector<std::string>& history,
-                     const Lexicon& lex, const WordSet& words);
+                     const Lexicon& lex, const WordSet& words, const ScannedQuery* scanned = nullptr);
 
 /// The window of `history` (newest first), its previous question and that question's topic
 /// (history_view.cpp).
