@@ -497,6 +497,21 @@ std::optional<std::string> had_thing(const TurnView& t) {
   return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(slice(t.h.prev, sp[1].begin, sp[1].end));
 }
 
+// What a question of ability asked about (个人手机能接入公司内网吗 → 个人手机接入公司内网): its topic
+// and the activity after 能 / 可以, when a wh-question (要装什么, 找谁) goes on from it — what one
+// must do or whom one asks for that activity, not for the topic alone. Only "topic 能|可以 activity
+// 吗", the activity one phrase of two or more words.
+std::optional<std::string> able_activity(const TurnView& t) {
+  const std::vector<Span>& sp = t.h.prev_spans;
+  if (t.h.resolved || sp.size() != 2 || sp[1].words < 2 || !asks_wh(t.q, t.text, t.lex.ids()) ||
+      asks_which(t.text))
+    return std::nullopt;
+  const std::string_view gap = slice(t.h.prev, t.h.subject_end, sp[1].begin);
+  const std::string_view tail = trim_end(t.h.prev.substr(sp[1].end));
+  if ((gap != "能" && gap != "可以") || tail != "吗" || t.h.subject_end != sp[0].end) return std::nullopt;
+  return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(slice(t.h.prev, sp[1].begin, sp[1].end));
+}
+
 // 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
 // or the topic in front.
 Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
@@ -583,6 +598,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
   }
   if (auto had = had_thing(t)) return {join(*had, frag), "topic_prefix:had"};
+  if (auto able = able_activity(t)) return {join(*able, frag), "topic_prefix:able"};
   // A previous question read through its history (resolve_bare_prev) carried its topic alone.
   if (auto subject = t.h.resolved ? std::nullopt
                                   : carried_subject(t.h.prev_text, t.h.prev_spans, t.h.subject_end, frag, t.reader))
