@@ -370,11 +370,24 @@ std::optional<std::string> english_substitute(std::string_view prev, std::string
   return std::string(prev.substr(0, begin)) + sub + std::string(prev.substr(target->end));
 }
 
+// [begin, end) of the one ASCII content word of `text` standing between Chinese words (装|Chrome|吗),
+// or nullopt when it has none or several.
+std::optional<std::pair<std::size_t, std::size_t>> only_ascii_word(std::string_view text,
+                                                                  const PhraseReader& reader) {
+  std::optional<std::pair<std::size_t, std::size_t>> found;
+  for (const Token& t : words_of(text)) {
+    if (!t.word || !t.ascii || reader.is_function(t.text(text))) continue;
+    if (found) return std::nullopt;
+    found = std::pair<std::size_t, std::size_t>{t.begin, t.end};
+  }
+  return found;
+}
+
 // A fragment that opens with a word of the previous question (违反 of 员工违反保密义务怎么处罚 +
 // 那违反竞业限制呢) says what follows that word there: it takes the place of the word and the
 // content words after it (员工违反竞业限制怎么处罚), not of the topic. Only a fragment of two or more
-// content words whose first is a word of two or more characters, asking "what about" (呢) of a
-// question that asks after that run.
+// content words whose first is a word of two or more characters or a preposition, asking "what
+// about" (呢) of a question that asks after that run.
 std::optional<std::string> aligned_opening(std::string_view prev, std::string_view frag,
                                            const PhraseReader& reader) {
   std::vector<Token> f;
@@ -382,15 +395,27 @@ std::optional<std::string> aligned_opening(std::string_view prev, std::string_vi
     if (t.word) f.push_back(t);
   if (f.size() < 2) return std::nullopt;
   const std::string_view first = f.front().text(frag);
-  if (count_code_points(first) < 2 || reader.is_function(first) || f[1].single_han) return std::nullopt;
+  // A preposition with its object (跟个人 + 那跟个体户呢) aligns as a word would.
+  static constexpr std::string_view kPrepositions[] = {"跟", "和", "与", "对", "给", "向", "从", "由", "替"};
+  const bool preposition = std::find(std::begin(kPrepositions), std::end(kPrepositions), first) !=
+                           std::end(kPrepositions);
+  if ((!preposition && (count_code_points(first) < 2 || reader.is_function(first))) || f[1].single_han)
+    return std::nullopt;
+  // The fragment's words after its first; a lone character glued to the word before it is that
+  // word's suffix (个体|户), no word of its own.
+  std::size_t object_words = 0;
+  for (std::size_t k = 1; k < f.size(); ++k)
+    object_words += !(f[k].single_han && f[k - 1].end == f[k].begin);
   const std::vector<Token> p = words_of(prev);
   auto content = [&](std::size_t k) {
     return k < p.size() && p[k].word && !reader.is_function(p[k].text(prev));
   };
   for (std::size_t i = 0; i < p.size(); ++i) {
     if (p[i].text(prev) != first) continue;
+    // The word and the content words after it; after a preposition, its object: as many words
+    // as the fragment's (跟|个人 of 跟个人签…).
     std::size_t j = i + 1;
-    while (content(j)) ++j;
+    while (content(j) && (!preposition || j < i + 1 + object_words)) ++j;
     if (j == i + 1) return std::nullopt;  // nothing after the word to replace
     thread_local std::vector<CueHit> asks;
     reader.lex().question_word_hits(prev, asks);
@@ -438,6 +463,11 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
     return {join(join(std::string(prev_text.substr(0, topic.ascii_begin)), frag),
                  prev_text.substr(topic.ascii_end)),
             "ellipsis:ascii"};
+  // …or the one ASCII word it holds elsewhere (公司电脑可以装Chrome吗 + 那Firefox呢).
+  if (ascii_text(frag))
+    if (const auto at = only_ascii_word(prev_text, reader))
+      return {join(join(std::string(prev_text.substr(0, at->first)), frag), prev_text.substr(at->second)),
+              "ellipsis:ascii"};
   // The act reversed: only the verb swaps (收礼品 + 送礼 → 送礼品).
   if (auto out = opposite_act(prev_text, frag, reader)) return {std::move(*out), "ellipsis:opposite"};
   // A parallel item with the same head word takes that item's place (试用期员工能签保密协议吗

@@ -1112,3 +1112,11 @@ TEST(RewriteRules, AQuestionAfterOneOfAbilityAsksAboutTheActivity) {
   EXPECT_EQ(rewrite("具体咋换", {"里程可以兑换机票吗"}).query, "里程兑换机票具体咋换");
   EXPECT_EQ(rewrite("要什么条件", {"公积金可以提取吗"}).query, "公积金提取要什么条件");
 }
+
+// An ASCII fragment takes the place of the question's one ASCII word wherever it stands
+// (装Chrome → 装Firefox), and a preposition with its object aligns with the question's
+// (跟个人签… + 那跟个体户呢 → 跟个体户签…): neither replaces the topic.
+TEST(RewriteRules, AnAsciiWordAndAPrepositionsObjectTakeTheirParallelsPlace) {
+  EXPECT_EQ(rewrite("那Firefox呢", {"公司电脑可以装Chrome吗"}).query, "公司电脑可以装firefox吗");
+  EXPECT_EQ(rewrite("那跟个体户呢", {"跟个人签劳务协议要代扣个税吗"}).query, "跟个体户签劳务协议要代扣个税吗");
+}
