@@ -71,6 +71,11 @@ std::optional<std::string> coordinated_pair(std::string_view text, const WordSet
     };
     std::size_t first = c - 1;
     while (first > 0 && !opens_conjunct(first - 1)) --first;
+    // Items listed before with 、 (全飞秒、半飞秒和ICL) belong to it: the list is the set.
+    while (first >= 2 && t[first - 1].text(text) == "、" && content(first - 2)) {
+      first -= 2;
+      while (first > 0 && !opens_conjunct(first - 1)) --first;
+    }
     std::size_t last = c + 1;
     while (last + 1 < t.size() && content(last + 1) && !opens_predicate(t[last + 1].text(text))) ++last;
     // 的 inside the second conjunct (B1停车场和对面的平面停车场): the run after it ends in the

@@ -18,7 +18,8 @@ bool asks_which(std::string_view turn);
 /// The pair `text` coordinates, "A和B": the content words before and after the first
 /// coordinating conjunction (和 跟 与 及 以及 还是 或 或者). A conjunct stops at a function word,
 /// at a verb with its aspect particle (去过) or a lone-character verb (选温泉) and before an
-/// adverb that starts the predicate (都能, 也要). 还是 / 或 read as 和; 跟 and 与 are kept. nullopt when nothing is coordinated.
+/// adverb that starts the predicate (都能, 也要); items listed before it with 、 belong to the first.
+/// 还是 / 或 read as 和; 跟 and 与 are kept. nullopt when nothing is coordinated.
 std::optional<std::string> coordinated_pair(std::string_view text, const WordSet& function_words);
 
 /// `turn` with the pair in front, or in the place of the turn's word for both (两者有啥区别 →

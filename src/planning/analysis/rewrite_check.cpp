@@ -153,12 +153,17 @@ std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) cons
       !run.empty() && !in_sources(output.substr(static_cast<std::size_t>(run.data() - output.data()),
                                                 2 * run.size())))
     return "doubled:" + std::string(run);
-  for (std::size_t k = 1; k < words.size(); ++k) {
-    if (words[k] != words[k - 1]) continue;
-    const auto b = static_cast<std::size_t>(words[k - 1].data() - output.data());
-    const auto e = static_cast<std::size_t>(words[k].data() - output.data()) + words[k].size();
-    if (!in_sources(output.substr(b, e - b))) return "doubled:" + std::string(words[k]);
-  }
+  // A word, or a run of two or three words (on the on the), said twice in a row.
+  for (std::size_t n = 1; n <= 3; ++n)
+    for (std::size_t k = n; k + n <= words.size(); ++k) {
+      if (!std::equal(words.begin() + static_cast<std::ptrdiff_t>(k - n),
+                      words.begin() + static_cast<std::ptrdiff_t>(k),
+                      words.begin() + static_cast<std::ptrdiff_t>(k)))
+        continue;
+      const auto b = static_cast<std::size_t>(words[k - n].data() - output.data());
+      const auto e = static_cast<std::size_t>(words[k + n - 1].data() - output.data()) + words[k + n - 1].size();
+      if (!in_sources(output.substr(b, e - b))) return "doubled:" + std::string(words[k]);
+    }
   // A word of the output that is a piece of a longer source word and no source word itself.
   for (std::string_view w : words) {
     if (contains(whole_, w) || skip_.contains(w) || said_by_rewriter(output, w)) continue;

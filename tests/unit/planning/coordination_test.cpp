@@ -53,6 +53,8 @@ TEST(Coordination, ThePairStopsWherePredicateAndVerbBegin) {
   EXPECT_EQ(pair("A座食堂和C座食堂都开吗"), "A座食堂和C座食堂");
   EXPECT_EQ(pair("有,a座食堂和c座食堂。"), "a座食堂和c座食堂");
   EXPECT_EQ(pair("B1停车场和对面的平面停车场"), "B1停车场和对面的平面停车场");
+  // A list (A、B和C) is one set.
+  EXPECT_EQ(pair("主要有全飞秒、半飞秒和ICL晶体植入"), "全飞秒、半飞秒和ICL晶体植入");
   EXPECT_EQ(pair("报销要多久"), "<none>");
   EXPECT_EQ(pair("和"), "<none>");
   EXPECT_EQ(pair(""), "<none>");

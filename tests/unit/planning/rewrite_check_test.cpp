@@ -66,6 +66,10 @@ TEST(GarbleCheck, BadRewritesNameTheRule) {
   EXPECT_EQ(why("万一工牌办丢了怎么办", "万一丢了呢", "工牌怎么办理", "工牌"), "splits:办理");
   // A run of characters repeated at once, though ICU cut it in pieces (账|号 账|号).
   EXPECT_EQ(why("邮箱vpn账号账号怎么申请", "vpn账号", "邮箱账号怎么申请", "邮箱账号"), "doubled:账号");
+  // A run of words said twice (on the on the), where no source says it twice.
+  EXPECT_EQ(why("where are the lockers on the on the 2nd", "and on the 2nd",
+                "where are the lockers on the 4th floor", ""),
+            "doubled:on");
   // A number and its unit are one word (ICU cuts 7|月): a splice between them splits it.
   EXPECT_EQ(why("每年7会议室在哪", "那个会议室在哪", "每年7月调整一次", "每年"), "splits:7月");
   // A long clause of the history pasted in.
