@@ -316,6 +316,37 @@ std::optional<std::string> renumbered(std::string_view prev, std::string_view fr
   return std::nullopt;
 }
 
+namespace {
+
+// Where the words before `begin` that the fragment's words `fw` open with start (on the 4th floor
+// + and on the 2nd: 'on the' goes with the fragment, not twice), else `begin`.
+std::uint32_t repeated_before(std::string_view prev, std::uint32_t begin,
+                              const std::vector<std::string_view>& fw) {
+  std::vector<Token> before;
+  for (const Token& t : words_of(prev.substr(0, begin)))
+    if (t.word) before.push_back(t);
+  for (std::size_t m = std::min<std::size_t>({3, fw.size() - 1, before.size()}); m > 0; --m) {
+    bool same = true;
+    for (std::size_t k = 0; k < m && same; ++k) same = before[before.size() - m + k].text(prev) == fw[k];
+    if (same) return before[before.size() - m].begin;
+  }
+  return begin;
+}
+
+bool ordinal(std::string_view w) {
+  return w.size() >= 3 && w[0] >= '0' && w[0] <= '9' &&
+         (w.ends_with("st") || w.ends_with("nd") || w.ends_with("rd") || w.ends_with("th"));
+}
+
+// What follows the phrase's ordinal (the 4th| floor): an ordinal for an ordinal keeps it.
+std::string_view after_ordinal(std::string_view phrase) {
+  for (const Token& t : words_of(phrase))
+    if (t.word && ordinal(t.text(phrase))) return phrase.substr(t.end);
+  return {};
+}
+
+}  // namespace
+
 // English ellipsis (what about Shanghai / and Building B / the Minhang one): the fragment takes
 // the place of the previous question's noun phrase that shares a word with it, else of its last
 // noun phrase; "one" stands for that phrase's head; a determiner of the fragment replaces the
@@ -360,7 +391,9 @@ std::optional<std::string> english_substitute(std::string_view prev, std::string
       break;
     }
   }
+  if (!det) begin = repeated_before(prev, begin, fw);
   std::string sub(frag);
+  if (ordinal(fw.back())) sub += after_ordinal(slice(prev, begin, target->end));
   if (one) {
     const std::string_view phrase = slice(prev, target->begin, target->end);
     const std::size_t sp = phrase.rfind(' ');

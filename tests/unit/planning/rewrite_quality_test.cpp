@@ -1120,3 +1120,14 @@ TEST(RewriteRules, AnAsciiWordAndAPrepositionsObjectTakeTheirParallelsPlace) {
   EXPECT_EQ(rewrite("那Firefox呢", {"公司电脑可以装Chrome吗"}).query, "公司电脑可以装firefox吗");
   EXPECT_EQ(rewrite("那跟个体户呢", {"跟个人签劳务协议要代扣个税吗"}).query, "跟个体户签劳务协议要代扣个税吗");
 }
+
+// English: a fragment that repeats the words before the phrase it replaces (and on Linux) says
+// them once, and an ordinal for an ordinal keeps the noun after it (the 4th floor + the 2nd).
+TEST(RewriteRules, EnglishFragmentsSayTheirPrepositionOnceAndKeepTheNounAfterAnOrdinal) {
+  EXPECT_EQ(rewrite("And on Linux?", {"How do I install Slack on Windows?"}).query,
+            "how do i install slack on linux");
+  EXPECT_EQ(rewrite("And on the 2nd?", {"Where are the lockers on the 4th floor?"}).query,
+            "where are the lockers on the 2nd floor");
+  EXPECT_EQ(rewrite("And the 5th?", {"Where's the mailroom on the 3rd floor?"}).query,
+            "where's the mailroom on the 5th floor");
+}
