@@ -50,6 +50,18 @@ bool names_topic(std::string_view text, const TurnView& t) {
   return false;
 }
 
+// The anchor's head when the case names its first word (专家劳务费 + 如果专家是外籍的呢 → 劳务费:
+// what the question asks about), else "": the head left is a word of two or more characters.
+std::string unnamed_rest(std::string_view text, const TurnView& t) {
+  const std::string_view anchor = t.r.topic_anchor;
+  const std::vector<Token> w = words_of(anchor);
+  if (w.size() < 2 || text.find(anchor) != std::string_view::npos) return "";
+  const std::string_view named = w.front().text(anchor);
+  if (count_code_points(named) < 2 || text.find(named) == std::string_view::npos) return "";
+  const std::string_view head = anchor.substr(w.front().end);
+  return count_code_points(head) >= 2 && text.find(head) == std::string_view::npos ? std::string(head) : "";
+}
+
 // Where the turn's words start after an opening 那 / 那么 (那如果是实习生呢), else 0.
 std::uint32_t opening_marker_end(const TurnView& t) {
   const auto e = first_hit(t.q, t.lex.ids().ellipsis_marker);
@@ -107,7 +119,7 @@ std::optional<Step> condition_step(const TurnView& t) {
     if (ne && (event || mishap))
       return Step{std::string(marker) + std::string(body) + std::string(kWhatToDo), "condition"};
     if (ne && !after_topic.empty() && t.h.prev_is_question)
-      return Step{std::string(marker) + std::string(body) + std::string(after_topic),
+      return Step{std::string(marker) + std::string(body) + unnamed_rest(rest, t) + std::string(after_topic),
                   "condition:same_question"};
     return Step{std::string(t.question), "condition_has_topic"};
   }

@@ -1131,3 +1131,10 @@ TEST(RewriteRules, EnglishFragmentsSayTheirPrepositionOnceAndKeepTheNounAfterAnO
   EXPECT_EQ(rewrite("And the 5th?", {"Where's the mailroom on the 3rd floor?"}).query,
             "where's the mailroom on the 5th floor");
 }
+
+// A case that names the first word of the topic (专家 of 专家劳务费) asks the question of the rest
+// of it (如果专家是外籍的劳务费怎么付, was 如果专家是外籍的怎么付); naming the head keeps the case as is.
+TEST(RewriteRules, ACaseNamingTheTopicsFirstWordKeepsItsHead) {
+  EXPECT_EQ(rewrite("如果专家是外籍的呢", {"专家劳务费怎么付"}).query, "如果专家是外籍的劳务费怎么付");
+  EXPECT_FALSE(has(rewrite("要是答辩那天刚好出差呢", {"晋升答辩要准备什么"}).query, "出差晋升"));
+}
