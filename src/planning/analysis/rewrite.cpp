@@ -497,10 +497,10 @@ std::optional<std::string> had_thing(const TurnView& t) {
   return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(slice(t.h.prev, sp[1].begin, sp[1].end));
 }
 
-// What a question of ability asked about (个人手机能接入公司内网吗 → 个人手机接入公司内网): its topic
-// and the activity after 能 / 可以, when a wh-question (要装什么, 找谁) goes on from it — what one
-// must do or whom one asks for that activity, not for the topic alone. Only "topic 能|可以 activity
-// 吗", the activity one phrase of two or more words.
+// What a question of ability asked about (里程可以兑换机票吗 → 里程兑换机票): its topic and the
+// activity after 能 / 可以, when a wh-question (具体咋换, 找谁) goes on from it — how one does that
+// activity or whom one asks for it, not the topic alone. Only "topic 能|可以 activity 吗", the
+// activity one phrase of two or more words.
 std::optional<std::string> able_activity(const TurnView& t) {
   const std::vector<Span>& sp = t.h.prev_spans;
   if (t.h.resolved || sp.size() != 2 || sp[1].words < 2 || !asks_wh(t.q, t.text, t.lex.ids()) ||
