@@ -149,6 +149,27 @@ std::string_view statement_core(std::string_view statement, const PhraseReader& 
 // 1. A pronoun: its antecedent in its place.
 // What 它 / 这个 / 那部片子 stands for: the thing the newest turn answered with or said the user
 // does, else the previous question's most specific phrase.
+// The thing an answer says is used (统一使用腾讯会议企业版, 有，内部使用GitLab) after a question of
+// which or whether there is one (视频会议软件是哪个, 有代码托管平台吗): the phrase right after
+// 使用 / 采用 in the answer's clauses, when the question does not hold it.
+std::optional<std::string> used_thing(const TurnView& t, std::string_view answer) {
+  const std::string_view prev = t.h.prev;
+  const bool which = prev.find("哪") != std::string_view::npos || prev.find("什么") != std::string_view::npos;
+  if (!which && !(prev.find("有") != std::string_view::npos && trim_end(prev).ends_with("吗")))
+    return std::nullopt;
+  for (std::string_view verb : {"使用", "采用"}) {
+    const std::size_t at = answer.find(verb);
+    if (at == std::string_view::npos) continue;
+    const std::string_view rest = answer.substr(at + verb.size());
+    const std::vector<Span> spans = t.reader.spans(rest);
+    if (spans.empty() || spans.front().begin != 0) continue;
+    const std::string_view thing = slice(rest, 0, phrase_end(rest, spans, 0));
+    if (count_code_points(thing) < 2 || prev.find(thing) != std::string_view::npos) continue;
+    return std::string(thing);
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> thing_of(const TurnView& t) {
   const std::string_view newest = t.h.window.front();
   std::optional<std::string> antecedent;
@@ -157,6 +178,7 @@ std::optional<std::string> thing_of(const TurnView& t) {
   // An answer to how much (起存金额是多少 + 20万起存) is a value, no thing.
   if (t.h.newest_stated() && t.h.prev_is_question && t.h.prev.find("多少") == std::string_view::npos)
     antecedent = answered_thing(newest, t.h.prev, t.reader);
+  if (!antecedent && t.h.newest_stated() && t.h.prev_is_question) antecedent = used_thing(t, newest);
   if (t.h.newest_stated() && !antecedent)
     antecedent = spoken_object(newest, t.reader, /*with_verb=*/false);
   if (!antecedent && t.h.topic())

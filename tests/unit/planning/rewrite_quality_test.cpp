@@ -1138,3 +1138,12 @@ TEST(RewriteRules, ACaseNamingTheTopicsFirstWordKeepsItsHead) {
   EXPECT_EQ(rewrite("如果专家是外籍的呢", {"专家劳务费怎么付"}).query, "如果专家是外籍的劳务费怎么付");
   EXPECT_FALSE(has(rewrite("要是答辩那天刚好出差呢", {"晋升答辩要准备什么"}).query, "出差晋升"));
 }
+
+// 它 after an answer that says what is used (统一使用腾讯会议企业版) to a question of which or
+// whether there is one: the thing used, not the question's category (视频会议软件).
+TEST(RewriteRules, ItAfterAnAnswerNamingWhatIsUsedIsThatThing) {
+  EXPECT_EQ(rewrite("它一场会最多多少人", {"公司用的视频会议软件是哪个", "目前统一使用腾讯会议企业版。"}).query,
+            "腾讯会议企业版一场会最多多少人");
+  EXPECT_EQ(rewrite("它支持SSH吗", {"公司有代码托管平台吗", "有，内部使用GitLab，地址为git.company.com。"}).query,
+            "gitlab支持ssh吗");
+}
