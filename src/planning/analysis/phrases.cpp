@@ -212,7 +212,9 @@ void mark_counting_words(std::string_view text, const std::vector<Token>& tokens
 bool suffix(std::string_view c) {
   static constexpr std::string_view kSuffixes[] = {"化", "性", "式", "型", "率", "度", "者", "级",
                                                    "权", "费", "证", "卡", "额", "税", "险", "金",
-                                                   "室", "科", "本", "册", "箱", "盒", "袋", "瓶"};
+                                                   "室", "科", "本", "册", "箱", "盒", "袋", "瓶",
+                                                   "间", "表", "机", "器", "仪", "处", "厅",
+                                                   "场", "站", "馆", "品"};
   return std::find(std::begin(kSuffixes), std::end(kSuffixes), c) != std::end(kSuffixes);
 }
 

@@ -1147,3 +1147,11 @@ TEST(RewriteRules, ItAfterAnAnswerNamingWhatIsUsedIsThatThing) {
   EXPECT_EQ(rewrite("它支持SSH吗", {"公司有代码托管平台吗", "有，内部使用GitLab，地址为git.company.com。"}).query,
             "gitlab支持ssh吗");
 }
+
+// A lone noun suffix glued to the word before it (打印|机, 淋浴|间, 投影|仪) makes a word with it:
+// no verb that ends the topic before it.
+TEST(RewriteRules, ANounSuffixStaysWithItsWord) {
+  EXPECT_TRUE(has(rewrite("要是急着用咋办", {"远程桌面怎么开", "打印机驱动在哪下", "共享文件夹没权限"}).query,
+                  "打印机"));
+  EXPECT_TRUE(has(rewrite("需要预约吗", {"三楼淋浴间几点关门"}).query, "淋浴间"));
+}
