@@ -147,8 +147,7 @@ std::string_view statement_core(std::string_view statement, const PhraseReader& 
 }
 
 // 1. A pronoun: its antecedent in its place.
-// What 它 / 这个 / 那部片子 stands for: the thing the newest turn answered with or said the user
-// does, else the previous question's most specific phrase.
+
 // The thing an answer says is used (统一使用腾讯会议企业版, 有，内部使用GitLab) after a question of
 // which or whether there is one (视频会议软件是哪个, 有代码托管平台吗): the phrase right after
 // 使用 / 采用 in the answer's clauses, when the question does not hold it.
@@ -170,6 +169,8 @@ std::optional<std::string> used_thing(const TurnView& t, std::string_view answer
   return std::nullopt;
 }
 
+// What 它 / 这个 / 那部片子 stands for: the thing the newest turn answered with or said the user
+// does, else the previous question's most specific phrase.
 std::optional<std::string> thing_of(const TurnView& t) {
   const std::string_view newest = t.h.window.front();
   std::optional<std::string> antecedent;
