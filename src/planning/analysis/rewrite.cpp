@@ -153,7 +153,7 @@ std::string_view statement_core(std::string_view statement, const PhraseReader& 
 // 使用 / 采用 in the answer's clauses, when the question does not hold it.
 std::optional<std::string> used_thing(const TurnView& t, std::string_view answer) {
   const std::string_view prev = t.h.prev;
-  const bool which = prev.find("哪") != std::string_view::npos || prev.find("什么") != std::string_view::npos;
+  const bool which = asks_which(prev) || prev.find("什么") != std::string_view::npos;
   if (!which && !(prev.find("有") != std::string_view::npos && trim_end(prev).ends_with("吗")))
     return std::nullopt;
   for (std::string_view verb : {"使用", "采用"}) {
@@ -508,6 +508,12 @@ std::optional<std::string> head_after_de(std::string_view frag, std::string_view
   return std::nullopt;
 }
 
+// The previous question's two phrases without what stands between them (公司|有|餐补 → 公司餐补).
+std::string both_spans(const TurnView& t) {
+  const std::vector<Span>& sp = t.h.prev_spans;
+  return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(slice(t.h.prev, sp[1].begin, sp[1].end));
+}
+
 // What a question of having asked about (公司有餐补吗 → 公司餐补): its owner and the thing had, when
 // the question is only "A 有 B 吗". The predicate that follows (每天多少, 怎么才能拿到)
 // asks about the thing, not the owner.
@@ -517,7 +523,7 @@ std::optional<std::string> had_thing(const TurnView& t) {
   const std::string_view gap = slice(t.h.prev, sp[0].end, sp[1].begin);
   const std::string_view tail = trim_end(t.h.prev.substr(sp[1].end));
   if (gap != "有" || tail != "吗") return std::nullopt;
-  return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(slice(t.h.prev, sp[1].begin, sp[1].end));
+  return both_spans(t);
 }
 
 // What a question of ability asked about (里程可以兑换机票吗 → 里程兑换机票): its topic and the
@@ -532,7 +538,7 @@ std::optional<std::string> able_activity(const TurnView& t) {
   const std::string_view gap = slice(t.h.prev, t.h.subject_end, sp[1].begin);
   const std::string_view tail = trim_end(t.h.prev.substr(sp[1].end));
   if ((gap != "能" && gap != "可以") || tail != "吗" || t.h.subject_end != sp[0].end) return std::nullopt;
-  return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(slice(t.h.prev, sp[1].begin, sp[1].end));
+  return both_spans(t);
 }
 
 // 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
