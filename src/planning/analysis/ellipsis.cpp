@@ -53,9 +53,23 @@ std::string_view verb_before(std::string_view turn, std::string_view topic, cons
     // The rewriter's function words hold a few light verbs (去西安, 看世界杯, 用ChatGPT); the rest
     // of them (的, 把, 我们) are no verb.
     static constexpr std::string_view kLightVerbs[] = {"有", "要", "去", "做", "用", "看", "想", "喜欢"};
-    const bool light = std::find(std::begin(kLightVerbs), std::end(kLightVerbs), verb) != std::end(kLightVerbs);
-    if (!w[v].word || w[v].ascii || (reader.is_function(verb) && !light) || count_code_points(verb) > 2)
+    auto light = [](std::string_view x) {
+      return std::find(std::begin(kLightVerbs), std::end(kLightVerbs), x) != std::end(kLightVerbs);
+    };
+    if (!w[v].word || w[v].ascii || (reader.is_function(verb) && !light(verb)) || count_code_points(verb) > 2)
       return {};
+    // An adverb ICU glued to the verb (还|看 read as 还看): the verb is its last character, when
+    // it is one (还有, 都有: 有 is too light a verb to find again); an aspect glued to it (读过):
+    // its first.
+    std::size_t first = 0;
+    next_code_point(verb, first);
+    if (first < verb.size() && reader.is_function(verb.substr(0, first))) {
+      const std::string_view rest = verb.substr(first);
+      const bool none = rest == "有" || classifier(rest) || (reader.is_function(rest) && !light(rest));
+      if (!none) return rest;  // 几|个 is a count, not an adverb and a verb
+    }
+    if (first < verb.size() && (verb.substr(first) == "过" || verb.substr(first) == "了"))
+      return verb.substr(0, first);
     return verb;
   }
   return {};
@@ -560,6 +574,64 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
           how};
 }
 
+namespace {
+
+// The turn closes with the verb (its end at verb_end), which starts a word or ends one after an
+// adverb or a negation (想|学, 不|学; ICU glues them); inside another word it is none (好看 is no
+// 看). Read by characters, as ICU cuts 完了 and 想学 apart from the verb.
+bool closes_with_verb(std::string_view frag, std::size_t verb_end, std::string_view verb,
+                      const PhraseReader& reader) {
+  const std::string_view core = frag.substr(0, verb_end);
+  if (!core.ends_with(verb) || classifier(verb)) return false;  // 每|个 + 有两|个: a count
+  const auto from = static_cast<std::uint32_t>(core.size() - verb.size());
+  for (const Token& w : words_of(frag))
+    if (w.begin <= from && from < w.end) {
+      const std::string_view before = frag.substr(w.begin, from - w.begin);
+      if (!before.empty())
+        return before == "不" || before == "没" || reader.is_function(before);
+      // 好看, 难学 say how a thing is (ICU may cut 最好|看): no verb to take an object.
+      const std::size_t prev = from - std::min<std::size_t>(from, 3);
+      return frag.substr(prev, from - prev) != "好" && frag.substr(prev, from - prev) != "难";
+    }
+  return false;
+}
+
+}  // namespace
+
+std::size_t object_slot(std::string_view turn, std::size_t* verb_end) {
+  static constexpr std::string_view kFinal[] = {"吗", "呢", "吧", "呗", "啊", "呀", "嘛", "没", "啦"};
+  static constexpr std::string_view kResult[] = {"完", "好", "懂", "到", "会"};
+  std::string_view core = trim_end(turn);  // a prefix of turn: its offsets are turn's
+  auto drop = [&](std::string_view tail) {
+    if (!core.ends_with(tail) || core.size() == tail.size()) return false;
+    core.remove_suffix(tail.size());
+    return true;
+  };
+  for (std::string_view p : kFinal)
+    if (drop(p)) break;
+  const std::size_t before_aspect = core.size();
+  const bool le = drop("了");
+  const std::size_t at = le || !drop("过") ? core.size() : before_aspect;
+  for (std::string_view r : kResult)
+    if (drop(r)) break;
+  if (verb_end) *verb_end = core.size();
+  return at;
+}
+
+std::optional<std::string> with_object_at(std::string_view turn, std::size_t at, std::string_view object) {
+  std::string out = join(std::string(turn.substr(0, at)), object);
+  const std::size_t end = out.size();
+  out = join(std::move(out), turn.substr(at));
+  // The object may make one word with the verb before it (回|家 → 回家), not with what follows:
+  // its last word stays a word, and a lone last character before 了 would read as a verb (春|晚了).
+  const std::vector<Token> w = words_of(out);
+  for (const Token& x : w)
+    if (x.end == end) return x.single_han && std::string_view(out).substr(end).starts_with("了")
+                                 ? std::nullopt
+                                 : std::optional(std::move(out));
+  return end == out.size() ? std::optional(std::move(out)) : std::nullopt;
+}
+
 std::optional<std::string> object_after_verb(const std::vector<std::string_view>& window,
                                              std::string_view topic, std::string_view frag,
                                              const PhraseReader& reader) {
@@ -568,6 +640,9 @@ std::optional<std::string> object_after_verb(const std::vector<std::string_view>
   for (std::string_view turn : window)
     if (verb = verb_before(turn, topic, reader); !verb.empty()) break;
   if (verb.empty()) return std::nullopt;
+  if (std::size_t verb_end = 0, at = object_slot(frag, &verb_end);
+      closes_with_verb(frag, verb_end, verb, reader))
+    return with_object_at(frag, at, topic);
   const std::vector<Token> w = words_of(frag);
   for (std::size_t i = 0; i < w.size(); ++i) {
     const std::string_view v = w[i].text(frag);

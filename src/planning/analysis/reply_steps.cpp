@@ -8,6 +8,7 @@
 #include "common/utf8.hpp"
 #include "planning/analysis/answer_fill.hpp"
 #include "planning/analysis/antecedent.hpp"
+#include "planning/analysis/ellipsis.hpp"
 #include "planning/segment.hpp"
 #include "planning/analysis/statement_reply.hpp"
 #include "planning/analysis/time_expr.hpp"
@@ -124,6 +125,17 @@ std::optional<Step> why_of_yes_no_step(const TurnView& t, std::string_view frag)
   return Step{join(std::string(frag), negated_as_answered(asked, t)), "why_of_question"};
 }
 
+namespace {
+
+// The turn with `object` in its slot after the verb (不喝了 → 不喝咖啡了, 吃完了吗 → 吃完火锅了吗);
+// after the turn when the word break would not read it whole there.
+std::string with_object(std::string_view turn, std::string_view body, std::string_view object) {
+  if (auto placed = with_object_at(turn, object_slot(turn), object)) return std::move(*placed);
+  return join(std::string(body), object);
+}
+
+}  // namespace
+
 // 1g. A bare predicate ending in a verb of the frame (我也喜欢 after 你喜欢吃火锅吗; 为什么喜欢 after
 // 你最喜欢什么电影 + 泰坦尼克; 怎么去 after 周末想去故宫) asks about what the verb took there: that
 // object after the turn, whose own words stay. After a short answer to a question put to the user
@@ -190,7 +202,7 @@ std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
     t.lex.question_word_hits(object, asks);
     if (asks.empty())
       return t.reader.spans(object).empty() ? std::nullopt
-                                            : std::optional(Step{join(std::string(body), object), "verb_object"});
+                                            : std::optional(Step{with_object(turn, body, object), "verb_object"});
     // The object asked for (晚上想吃|啥) was answered by the newest turn (火锅吧): the answer.
     const std::string_view answer = answer_of(t.h.window.front());
     if (asks.front().begin == 0 && t.h.prev_is_question && t.h.prev_at == 1 && !answer.empty() &&

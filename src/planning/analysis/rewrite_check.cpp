@@ -21,6 +21,19 @@ void word_texts_into(std::string_view text, std::vector<std::string_view>& out) 
     if (t.word) out.push_back(t.text(text));
 }
 
+// A verb ICU read with the 了 closing the turn (不|喝了, 读|完了|没) is two words: an object may go
+// between them (不喝可乐了, 读完红楼梦了没).
+void split_closing_le(std::vector<std::string_view>& words) {
+  constexpr std::string_view le = "了";
+  std::size_t k = words.size();
+  if (k >= 2 && count_code_points(words.back()) == 1) --k;  // a final particle (没, 吗)
+  if (k == 0) return;
+  const std::string_view w = words[k - 1];
+  if (w.size() <= le.size() || !w.ends_with(le) || count_code_points(w) != 2) return;
+  words[k - 1] = w.substr(0, w.size() - le.size());
+  words.insert(words.begin() + static_cast<std::ptrdiff_t>(k), w.substr(w.size() - le.size()));
+}
+
 // The first run of 2–4 Han characters that the text repeats right after it, or "". Linear: at most
 // eight code points stepped and three lengths compared at each character, nothing allocated.
 std::string_view doubled_run(std::string_view text) {
@@ -85,6 +98,7 @@ bool contains(const std::vector<std::string_view>& sorted, std::string_view w) {
 GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from_(from), skip_(skip) {
   std::vector<std::string_view> turn;
   word_texts_into(from.turn, turn);
+  split_closing_le(turn);
   budget_ = units(from.turn) + units(from.anchor) + static_cast<std::size_t>(std::max(from.max_growth, 0));
   // Words of the turn a rewrite may drop: the [rewrite] lists, words made of them, and words
   // inside one of their phrases (what about).

@@ -53,6 +53,9 @@ TEST(GarbleCheck, GoodRewritesPass) {
   // history has 办理 (or 办公).
   EXPECT_EQ(why("万一工牌丢了怎么办", "万一丢了呢", "工牌怎么办理", "工牌"), "");
   EXPECT_EQ(why("今年办公用品跟去年比怎么样", "跟去年比呢", "今年办公用品花了多少", "今年办公用品"), "");
+  // ICU reads a verb with the 了 closing the turn as one word (不|喝了): its object goes between.
+  EXPECT_EQ(why("咋不喝可乐了", "咋不喝了", "你喜欢喝可乐吗", "可乐"), "");
+  EXPECT_EQ(why("咋不喝可乐了吗", "咋不喝了吗", "你喜欢喝可乐吗", "可乐"), "");
 }
 
 TEST(GarbleCheck, BadRewritesNameTheRule) {
@@ -62,6 +65,8 @@ TEST(GarbleCheck, BadRewritesNameTheRule) {
   EXPECT_EQ(why("合同模板模板能改吗", "这个模板能改吗", "合同模板在哪下载", "合同模板"), "doubled:模板");
   // A piece of a word of the history that is no word there: 加 of 加班.
   EXPECT_EQ(why("周末加的费", "周末的呢", "加班费怎么计算", "加班"), "splits:加班");
+  // Only a closing 了 parts from its verb: 喝了 inside the turn is one word.
+  EXPECT_EQ(why("咋不喝可乐了就走", "咋不喝了就走", "你喜欢喝可乐吗", "可乐"), "drops:喝了");
   // …and 办 outside the rewriter's own 怎么办 still is one.
   EXPECT_EQ(why("万一工牌办丢了怎么办", "万一丢了呢", "工牌怎么办理", "工牌"), "splits:办理");
   // A run of characters repeated at once, though ICU cut it in pieces (账|号 账|号).

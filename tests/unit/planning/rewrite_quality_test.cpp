@@ -560,6 +560,19 @@ TEST(RewriteRules, AnObjectGoesBackAfterItsVerb) {
   EXPECT_EQ(rewrite("爬了多久", {"你爬过泰山吗", "爬过"}).query, "泰山爬了多久");
 }
 
+// A turn closing with that verb (不喝了, 还没吃完吗, 我也想学) takes the object after the verb and
+// its result, before a closing 了 and a final particle, though ICU glues the verb to its neighbours
+// (不|喝了, 想学). A verb inside an adjective (好看) takes none, nor does a classifier (有两|个).
+TEST(RewriteRules, AnObjectGoesBeforeAClosingLe) {
+  EXPECT_EQ(rewrite("为什么不喝了", {"你还喝咖啡吗", "不喝了"}).query, "为什么不喝咖啡了");
+  EXPECT_EQ(rewrite("怎么不打了", {"你还打篮球吗", "不打了"}).query, "怎么不打篮球了");
+  EXPECT_EQ(rewrite("还没吃完吗", {"你在吃火锅吗"}).query, "还没吃完火锅吗");
+  EXPECT_EQ(rewrite("我也想学", {"你在学吉他吗", "在学"}).query, "我也想学吉他");
+  EXPECT_EQ(rewrite("好看吗", {"你喜欢看综艺吗", "喜欢"}).query, "综艺好看吗");
+  const auto count = rewrite("哪个城市有两个呢", {"列出各博物馆所在的城市", "请问每个城市分别有几个"});
+  EXPECT_FALSE(count.query.ends_with("有两个城市分别")) << count.query;
+}
+
 TEST(RewriteRules, APersonIsFoundByTheShapeOfTheirName) {
   // A surname and one or two characters ICU does not know: the name, not the verb after it.
   const auto name = rewrite("她几点下班", {"报销问题请找财务部的李娜负责"});
