@@ -632,17 +632,57 @@ std::optional<std::string> with_object_at(std::string_view turn, std::size_t at,
   return end == out.size() ? std::optional(std::move(out)) : std::nullopt;
 }
 
-std::optional<std::string> object_after_verb(const std::vector<std::string_view>& window,
-                                             std::string_view topic, std::string_view frag,
-                                             const PhraseReader& reader) {
-  if (topic.empty() || frag.find(topic) != std::string_view::npos) return std::nullopt;
-  std::string_view verb;
+namespace {
+
+struct VerbObject {
+  std::string_view verb, object;
+};
+
+// The verb the history put before the topic; or, when the topic is an adverb glued to its verb,
+// then the object (在学|日语: the question's phrase kept whole), that verb and the object. Only
+// that shape: a lone character opening a topic is as often a piece of a name ICU does not know.
+std::optional<VerbObject> history_verb(const std::vector<std::string_view>& window,
+                                       std::string_view topic, const PhraseReader& reader) {
   for (std::string_view turn : window)
-    if (verb = verb_before(turn, topic, reader); !verb.empty()) break;
-  if (verb.empty()) return std::nullopt;
-  if (std::size_t verb_end = 0, at = object_slot(frag, &verb_end);
-      closes_with_verb(frag, verb_end, verb, reader))
-    return with_object_at(frag, at, topic);
+    if (const std::string_view verb = verb_before(turn, topic, reader); !verb.empty())
+      return VerbObject{verb, topic};
+  const std::vector<Token> w = words_of(topic);
+  if (w.size() != 2 || !w[1].word || w[1].single_han || count_code_points(w[0].text(topic)) != 2)
+    return std::nullopt;
+  std::size_t b = 0;
+  next_code_point(topic, b);
+  const std::string_view adverb = topic.substr(0, b), verb = topic.substr(b, w[0].end - b);
+  if (!reader.is_function(adverb) || reader.is_function(verb) || classifier(verb) || counting(verb))
+    return std::nullopt;
+  return VerbObject{verb, topic.substr(w[1].begin)};
+}
+
+// A request closing with a count and a classifier (推荐几个呗, 帮我订一张吧): the noun they count is
+// missing, and goes after them. Counts of times and of money (去几次吧, 给几块吧) are whole; a
+// question (有多少个) may count what it names itself.
+std::size_t closing_count_end(std::string_view frag) {
+  static constexpr std::string_view kWhole[] = {"次", "场", "顿", "趟", "块", "段", "笔", "把"};
+  auto last_begin = [](std::string_view s) {  // where the last code point of s starts
+    std::size_t b = s.size();
+    while (b > 0 && (static_cast<unsigned char>(s[--b]) & 0xC0) == 0x80) {
+    }
+    return b;
+  };
+  std::string_view core = trim_end(frag);
+  if (!core.ends_with("呗") && !core.ends_with("吧")) return std::string_view::npos;
+  core.remove_suffix(std::string_view("吧").size());
+  const std::size_t c = last_begin(core);
+  const std::string_view unit = core.substr(c), before = core.substr(0, c);
+  if (c == 0 || !classifier(unit) || std::find(std::begin(kWhole), std::end(kWhole), unit) != std::end(kWhole))
+    return std::string_view::npos;
+  const bool counted = before.ends_with("多少") || counting(before.substr(last_begin(before)));
+  return counted ? core.size() : std::string_view::npos;
+}
+
+// The turn's own verb taking the object: after the verb, its aspect and its count.
+std::optional<std::string> after_turn_verb(std::string_view frag, const VerbObject& vo,
+                                           const PhraseReader& reader) {
+  const std::string_view verb = vo.verb;
   const std::vector<Token> w = words_of(frag);
   for (std::size_t i = 0; i < w.size(); ++i) {
     const std::string_view v = w[i].text(frag);
@@ -668,8 +708,25 @@ std::optional<std::string> object_after_verb(const std::vector<std::string_view>
     const bool final_particle = j + 1 == w.size() && w[j].single_han;
     if (j < w.size() && w[j].word && !reader.is_function(w[j].text(frag)) && !final_particle)
       return std::nullopt;
-    return join(join(std::string(frag.substr(0, at)), topic), frag.substr(at));
+    return join(join(std::string(frag.substr(0, at)), vo.object), frag.substr(at));
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> object_after_verb(const std::vector<std::string_view>& window,
+                                             std::string_view topic, std::string_view frag,
+                                             const PhraseReader& reader) {
+  if (topic.empty() || frag.find(topic) != std::string_view::npos) return std::nullopt;
+  const std::optional<VerbObject> vo = history_verb(window, topic, reader);
+  if (!vo || frag.find(vo->object) != std::string_view::npos) return std::nullopt;
+  if (std::size_t verb_end = 0, at = object_slot(frag, &verb_end);
+      closes_with_verb(frag, verb_end, vo->verb, reader))
+    return with_object_at(frag, at, vo->object);
+  if (auto placed = after_turn_verb(frag, *vo, reader)) return placed;
+  if (const std::size_t at = closing_count_end(frag); at != std::string_view::npos)
+    return with_object_at(frag, at, vo->object);
   return std::nullopt;
 }
 

@@ -549,8 +549,11 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   const std::vector<Span> spans = t.reader.spans(frag);
   // A question word of the fragment itself (not of a marker: how about …).
   const std::size_t frag_at = static_cast<std::size_t>(frag.data() - t.question.data());
-  // V不 / V没 closing the turn asks yes or no (好看不, 去了没) as 吗 does.
-  bool predicate = a_not_a(frag) || trim_end(frag).ends_with("不") || trim_end(frag).ends_with("没");
+  // V不 / V没 closing the turn asks yes or no (好看不, 去了没) as 吗 does; 呗 / 吧 close a request
+  // (帮我买两杯呗), whose verb is its own.
+  const std::string_view closing = trim_end(frag);
+  bool predicate = a_not_a(frag) || closing.ends_with("不") || closing.ends_with("没") ||
+                   closing.ends_with("呗") || closing.ends_with("吧");
   for (const CueHit& h : t.q.hits)
     predicate = predicate || (h.list == ids.question_word && h.begin >= frag_at &&
                               h.end <= frag_at + frag.size());

@@ -568,9 +568,21 @@ TEST(RewriteRules, AnObjectGoesBeforeAClosingLe) {
   EXPECT_EQ(rewrite("怎么不打了", {"你还打篮球吗", "不打了"}).query, "怎么不打篮球了");
   EXPECT_EQ(rewrite("还没吃完吗", {"你在吃火锅吗"}).query, "还没吃完火锅吗");
   EXPECT_EQ(rewrite("我也想学", {"你在学吉他吗", "在学"}).query, "我也想学吉他");
+  // The topic kept with its adverb and verb (在学|钢琴) gives back its object alone.
+  EXPECT_EQ(rewrite("为什么不学了", {"你还在学钢琴吗", "不学了"}).query, "为什么不学钢琴了");
   EXPECT_EQ(rewrite("好看吗", {"你喜欢看综艺吗", "喜欢"}).query, "综艺好看吗");
   const auto count = rewrite("哪个城市有两个呢", {"列出各博物馆所在的城市", "请问每个城市分别有几个"});
   EXPECT_FALSE(count.query.ends_with("有两个城市分别")) << count.query;
+}
+
+// A turn closing with 呗 or 吧 is a request with a verb of its own: never a fragment put in the
+// question's place (你喝帮我买两杯呗吗). A count closing it (两杯, 几本) counts the topic.
+TEST(RewriteRules, ARequestCountsTheTopic) {
+  EXPECT_EQ(rewrite("帮我买两杯呗", {"你喝奶茶吗", "喝"}).query, "帮我买两杯奶茶呗");
+  EXPECT_EQ(rewrite("推荐几本吧", {"你看小说吗", "看"}).query, "推荐几本小说吧");
+  EXPECT_EQ(rewrite("给我来两份吧", {"你们有套餐吗", "有"}).query, "给我来两份套餐吧");
+  const auto sort = rewrite("按评分高低排序吧", {"一共有哪些由小说改编成的电视剧"});
+  EXPECT_TRUE(sort.query.ends_with("按评分高低排序吧")) << sort.query;
 }
 
 TEST(RewriteRules, APersonIsFoundByTheShapeOfTheirName) {
