@@ -245,6 +245,9 @@ struct RewriteConfig {
   /// Endings of nouns that name people (员, 者, 人, 师, 星): 他们 after 哪些明星… is the 明星
   std::vector<std::string> person_heads;
   std::vector<std::string> not_person_nouns;  ///< 发生, 账户, 排队: such an ending, not a person
+  /// Endings of nouns that name a group of people (部, 组, 中心, 局): 他们 after an answer naming
+  /// one (由学习发展中心组织) is that group, before the people its question named
+  std::vector<std::string> group_heads;
   std::vector<std::string> ellipsis_markers;  ///< stripped from a fragment: 那, 还有, what about
   /// A word before a comma that opens a turn and only moves the talk on (对了，…; 另外，…): the
   /// rewrite, a question standing alone, leaves it out.

@@ -25,7 +25,10 @@ std::optional<std::string> who_was_asked(std::string_view prev, const std::vecto
   std::size_t last = spans.size();
   for (std::size_t k = 0; k < spans.size(); ++k)
     if (spans[k].end <= who->begin) last = k;
-  if (last == spans.size()) return std::nullopt;
+  // …and 是 or 有 between them (主办方都是谁, 作者有谁): 报销单交给谁 asks whom to give it to, and
+  // the answer names them.
+  const std::string_view gap = trim_end(slice(prev, spans[last < spans.size() ? last : 0].end, who->begin));
+  if (last == spans.size() || !(gap.ends_with("是") || gap.ends_with("有"))) return std::nullopt;
   std::size_t first = last;
   while (first > 0 && is_link(slice(prev, spans[first - 1].end, spans[first].begin))) --first;
   return std::string(slice(prev, spans[first].begin, spans[last].end));
@@ -145,6 +148,25 @@ std::optional<std::string> name_in_newest_clause(std::string_view turn, const Ph
   return in_clauses_from_last(turn, [&](std::string_view c) { return name_in(c, reader, plural); });
 }
 
+// The first phrase of `turn` (its words up to one that ends it) that `names` holds of and the
+// question does not say.
+template <class Names>
+std::optional<std::string> noun_of(std::string_view turn, std::string_view question,
+                                   const PhraseReader& reader, Names names) {
+  auto names_people = [&](std::string_view s) {
+    return question.find(s) == std::string_view::npos && names(s);
+  };
+  const std::vector<Token> words = words_of(turn);
+  for (const Span& span : reader.spans(turn)) {
+    if (span.ascii) continue;
+    for (std::size_t k = words.size(); k-- > 0;)
+      if (words[k].end <= span.end && words[k].end > span.begin &&
+          names_people(slice(turn, span.begin, words[k].end)))
+        return std::string(slice(turn, span.begin, words[k].end));
+  }
+  return std::nullopt;
+}
+
 // A noun that names people by its ending (明星, 离异的明星 → 明星, 明星夫妻, 新员工): in the first
 // span of `turn` that has one, its longest leading run of words, two or more characters long, that
 // ends in one of `[rewrite] person_heads` (作家 of 作家得过诺贝尔奖); never one of `not_person_nouns`
@@ -154,16 +176,33 @@ std::optional<std::string> name_in_newest_clause(std::string_view turn, const Ph
 // a subject pronoun most often takes up.
 std::optional<std::string> person_noun(std::string_view turn, std::string_view question,
                                        const PhraseReader& reader) {
-  auto names_people = [&](std::string_view s) {
-    return question.find(s) == std::string_view::npos && person_phrase(s, reader);
+  return noun_of(turn, question, reader, [&](std::string_view s) { return person_phrase(s, reader); });
+}
+
+// A noun that names a group of people by its ending (`[rewrite] group_heads`: 学习发展中心, IT运维组)
+// in the answer `turn`, after a first word it repeats from the question `asked` (找|IT运维组 after
+// 网络坏了找谁修, 交给|财务部 after 报销单交给谁).
+std::optional<std::string> group_noun(std::string_view turn, std::string_view asked,
+                                      std::string_view question, const PhraseReader& reader) {
+  const RewriteConfig& rw = reader.lex().config().rewrite;
+  auto group = [&](std::string_view s) {
+    return count_code_points(s) >= 2 && !listed(rw.not_person_nouns, s) &&
+           question.find(s) == std::string_view::npos &&
+           std::any_of(rw.group_heads.begin(), rw.group_heads.end(),
+                       [&](const std::string& h) { return s.ends_with(h); });
   };
   const std::vector<Token> words = words_of(turn);
   for (const Span& span : reader.spans(turn)) {
-    if (span.ascii) continue;
+    // The repeated word: a word of its own, not the first of a run ICU cut (人|社|局 after 人才…).
+    std::size_t begin = span.begin;
+    for (std::size_t i = 0; i + 1 < words.size(); ++i)
+      if (words[i].begin == span.begin && words[i].end < span.end &&
+          !(words[i].single_han && words[i + 1].single_han) &&
+          asked.find(words[i].text(turn)) != std::string_view::npos)
+        begin = words[i].end;
     for (std::size_t k = words.size(); k-- > 0;)
-      if (words[k].end <= span.end && words[k].end > span.begin &&
-          names_people(slice(turn, span.begin, words[k].end)))
-        return std::string(slice(turn, span.begin, words[k].end));
+      if (words[k].end <= span.end && words[k].end > begin && group(slice(turn, begin, words[k].end)))
+        return std::string(slice(turn, begin, words[k].end));
   }
   return std::nullopt;
 }
@@ -212,6 +251,10 @@ std::optional<std::string> person_antecedent(const std::vector<std::string_view>
                          !newest.ends_with("吗") && !newest.ends_with("呢");
   if (!plural && statement)
     if (auto subject = in_newest(clause_subject)) return subject;
+  // 他们 after an answer naming a group that does it (由学习发展中心组织): that group, before the
+  // people its question named (领导力培训是哪个部门组织的).
+  if (plural && statement)
+    if (auto group = group_noun(window.front(), prev, question, reader)) return group;
   if (auto noun = person_noun(prev, question, reader)) return noun;
   if (auto name = name_in_newest_clause(window.front(), reader, plural)) return name;
   if (auto noun = person_noun(window.front(), question, reader)) return noun;

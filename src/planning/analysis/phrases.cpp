@@ -214,7 +214,7 @@ bool suffix(std::string_view c) {
                                                    "权", "费", "证", "卡", "额", "税", "险", "金",
                                                    "室", "科", "本", "册", "箱", "盒", "袋", "瓶",
                                                    "间", "表", "机", "器", "仪", "处", "厅",
-                                                   "场", "站", "馆", "品"};
+                                                   "场", "站", "馆", "品", "部", "组"};
   return std::find(std::begin(kSuffixes), std::end(kSuffixes), c) != std::end(kSuffixes);
 }
 

@@ -296,6 +296,7 @@ Status read_rewrite(Reader& r, RewriteConfig& w) {
                                        {"person_titles", &w.person_titles},
                                        {"person_heads", &w.person_heads},
                                        {"not_person_nouns", &w.not_person_nouns},
+                                       {"group_heads", &w.group_heads},
                                        {"discourse_openers", &w.discourse_openers}}));
   QAPLAN_TRY(r.get("prompt", w.prompt, true));
   for (auto [key, text, required] : {std::tuple{"hyde_prompt", &w.hyde_prompt, true},

@@ -122,7 +122,7 @@ Status validate_word_lists(const Config& c) {
                            &c.rewrite.condition_markers, &c.rewrite.comparison_markers,
                            &c.rewrite.elaboration_markers, &c.rewrite.question_words,
                            &c.rewrite.person_surnames, &c.rewrite.person_titles, &c.rewrite.person_heads,
-                           &c.rewrite.not_person_nouns,
+                           &c.rewrite.not_person_nouns, &c.rewrite.group_heads,
                            &c.rewrite.sequence_markers, &c.rewrite.speaker_words, &c.rewrite.speaker_openers,
                            &c.rewrite.also_markers, &c.rewrite.confirm_markers,
                            &c.rewrite.report_frames, &c.rewrite.addressee_words,

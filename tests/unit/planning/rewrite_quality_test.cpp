@@ -585,6 +585,20 @@ TEST(RewriteRules, ARequestCountsTheTopic) {
   EXPECT_TRUE(sort.query.ends_with("按评分高低排序吧")) << sort.query;
 }
 
+// 他们 after an answer naming a group that does it (`[rewrite] group_heads`: 部, 组, 中心) is that
+// group, past the verb the answer repeats from its question (交给|财务部…); a question asking whom
+// to give it to (交给谁) is no "X is who" question, whose X would be the referent.
+TEST(RewriteRules, TheyAfterAnAnswerNamingAGroup) {
+  EXPECT_EQ(rewrite("他们周末上班吗", {"报销单交给谁", "交给财务部共享中心，每周二处理。"}).query,
+            "财务部共享中心周末上班吗");
+  EXPECT_EQ(rewrite("他们一般几天回复", {"活动由谁负责", "由工会和行政部一起组织。"}).query,
+            "行政部一般几天回复");
+  EXPECT_EQ(rewrite("他们的电话是多少", {"网络坏了找谁修", "找IT运维组，分机8899。"}).query,
+            "it运维组的电话是多少");
+  // A lone character the question also has may open a name ICU cut (人|社|局): it stays.
+  EXPECT_EQ(rewrite("他们在哪办公", {"人才补贴谁来发", "人社局统一发放。"}).query, "人社局在哪办公");
+}
+
 TEST(RewriteRules, APersonIsFoundByTheShapeOfTheirName) {
   // A surname and one or two characters ICU does not know: the name, not the verb after it.
   const auto name = rewrite("她几点下班", {"报销问题请找财务部的李娜负责"});
@@ -914,8 +928,8 @@ TEST(RewriteRules, ADemonstrativePhraseWithAShortNounStandsForTheThing) {
 TEST(RewriteRules, XiaoOrLaoBeforeASurnameIsAName) {
   EXPECT_EQ(rewrite("她为什么走", {"你们组谁离职了", "就是坐我对面的小王"}).query, "小王为什么走");
   EXPECT_EQ(rewrite("他说什么了", {"老张刚才找你了"}).query, "老张说什么了");
-  // 小 before a word that is no surname (小组) names nobody.
-  EXPECT_FALSE(has(rewrite("他们几点下班", {"小组会议几点开始"}).query, "小组几点"));
+  // 小 before a word that is no surname (小区) names nobody.
+  EXPECT_FALSE(has(rewrite("他们几点下班", {"小区会所几点开门"}).query, "小区几点"));
 }
 
 TEST(RewriteRules, AnAsciiWordGluedToChineseIsAName) {
