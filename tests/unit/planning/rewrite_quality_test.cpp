@@ -599,6 +599,24 @@ TEST(RewriteRules, TheyAfterAnAnswerNamingAGroup) {
   EXPECT_EQ(rewrite("他们在哪办公", {"人才补贴谁来发", "人社局统一发放。"}).query, "人社局在哪办公");
 }
 
+// An English fragment sharing no word with the question stands for the phrase the question's shape
+// gives: after a preposition of its kind, after its own determiner, the yes/no question's subject,
+// or the object when the speaker is the subject — not its last noun phrase (is the gym open on the
+// cafeteria). "the Berlin one" still stands for the last phrase's head.
+TEST(RewriteRules, EnglishWhatAboutFollowsTheQuestionsShape) {
+  EXPECT_EQ(rewrite("And after 6pm?", {"Is parking free before 9am?"}).query, "is parking free after 6pm");
+  EXPECT_EQ(rewrite("what about my laptop", {"Who do I call if my phone breaks?"}).query,
+            "who do i call if my laptop breaks");
+  EXPECT_EQ(rewrite("how about the library?", {"Is the canteen open on Sundays?"}).query,
+            "is the library open on sundays");
+  EXPECT_EQ(rewrite("How about vendors?", {"Do employees need to complete security training?"}).query,
+            "do vendors need to complete security training");
+  EXPECT_EQ(rewrite("How about trains?", {"Can I book flights through the portal?"}).query,
+            "can i book trains through the portal");
+  EXPECT_EQ(rewrite("what about the Berlin one", {"Is there a gym in the Paris office?"}).query,
+            "is there a gym in the berlin office");
+}
+
 TEST(RewriteRules, APersonIsFoundByTheShapeOfTheirName) {
   // A surname and one or two characters ICU does not know: the name, not the verb after it.
   const auto name = rewrite("她几点下班", {"报销问题请找财务部的李娜负责"});

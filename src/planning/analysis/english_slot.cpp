@@ -1,0 +1,91 @@
+#include "planning/analysis/english_slot.hpp"
+
+#include <algorithm>
+#include <initializer_list>
+
+#include "planning/analysis/phrases.hpp"
+
+namespace qaplan::internal {
+namespace {
+
+bool among(std::string_view w, std::initializer_list<std::string_view> set) {
+  return std::find(set.begin(), set.end(), w) != set.end();
+}
+
+bool auxiliary(std::string_view w) {
+  return among(w, {"do", "does", "did", "is", "are", "was", "were", "can", "could", "will", "would",
+                   "should", "may", "must", "has", "have"});
+}
+
+bool speaker(std::string_view w) { return among(w, {"i", "we", "you"}); }
+
+bool no_subject(std::string_view w) {
+  return speaker(w) || among(w, {"they", "he", "she", "it", "there", "this", "that", "these", "those"});
+}
+
+bool determiner(std::string_view w) {
+  return among(w, {"the", "a", "an", "my", "your", "our", "his", "her", "their", "its", "this", "that"});
+}
+
+// Prepositions by kind: one stands for another of its kind (over for under, after for before).
+int preposition_kind(std::string_view w) {
+  if (among(w, {"over", "under", "above", "below", "beyond", "within"})) return 1;
+  if (among(w, {"before", "after", "until", "by", "during"})) return 2;
+  if (among(w, {"in", "on", "at", "from"})) return 3;
+  if (among(w, {"with", "without"})) return 4;
+  return 0;
+}
+
+struct Words {
+  std::string_view text;
+  std::vector<Token> w;  // word tokens only
+  std::string_view at(std::size_t i) const { return w[i].text(text); }
+  std::pair<std::size_t, std::size_t> range(std::size_t from, std::size_t to) const {
+    return {w[from].begin, w[to].end};
+  }
+};
+
+// n words from `from` (fewer when the question ends), ending at the first plural when the
+// fragment's head is one (do interns get + new grads: the subject is interns alone).
+std::optional<std::pair<std::size_t, std::size_t>> phrase_at(const Words& q, std::size_t from,
+                                                             std::size_t n, bool plural) {
+  if (from >= q.w.size() || n == 0) return std::nullopt;
+  std::size_t to = std::min(from + n, q.w.size()) - 1;
+  if (plural)
+    for (std::size_t k = from; k < std::min(from + 3, q.w.size()); ++k)
+      if (q.at(k).size() > 2 && q.at(k).ends_with("s")) {
+        to = k;
+        break;
+      }
+  return q.range(from, to);
+}
+
+}  // namespace
+
+std::optional<std::pair<std::size_t, std::size_t>> english_slot(std::string_view prev,
+                                                                const std::vector<std::string_view>& fw) {
+  Words q{prev, {}};
+  for (const Token& t : words_of(prev))
+    if (t.word) q.w.push_back(t);
+  if (fw.empty() || q.w.size() < 3) return std::nullopt;
+  // A preposition's phrase: as many words after the question's preposition as after the fragment's.
+  if (const int kind = preposition_kind(fw.front()); kind != 0 && fw.size() > 1)
+    for (std::size_t i = 0; i + 1 < q.w.size(); ++i)
+      if (preposition_kind(q.at(i)) == kind)
+        return q.range(i, std::min(i + fw.size() - 1, q.w.size() - 1));
+  // The phrase after the fragment's own determiner (my monitor → my keyboard).
+  if (determiner(fw.front()) && fw.size() > 1)
+    for (std::size_t i = 0; i + 1 < q.w.size(); ++i)
+      if (q.at(i) == fw.front()) return phrase_at(q, i, fw.size(), false);
+  if (!auxiliary(q.at(0)) || determiner(fw.front())) return std::nullopt;
+  const bool plural = fw.back().size() > 2 && fw.back().ends_with("s");
+  // A yes/no question's subject (is the gym open, do contractors need) …
+  if (!no_subject(q.at(1)))
+    return phrase_at(q, determiner(q.at(1)) ? 2 : 1, fw.size(), plural);
+  // … or, the speaker asking, the main verb's object (can i expense taxis on business trips).
+  if (speaker(q.at(1)) && q.w.size() > 3)
+    return phrase_at(q, determiner(q.at(3)) ? 4 : 3, fw.size(), plural);
+  return std::nullopt;
+}
+
+}  // namespace qaplan::internal

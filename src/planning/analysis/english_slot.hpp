@@ -1,0 +1,20 @@
+#pragma once
+// Which phrase of an English question a "what about" fragment stands in for, read from the
+// question's shape when the two share no word: a preposition's phrase for a phrase with a
+// preposition of its kind (under $5,000 → over $5k), a phrase after the same determiner (my monitor
+// → my keyboard), a yes/no question's subject (do contractors → interns) or, when the subject is
+// the speaker, the main verb's object (can I expense taxis → ride-sharing).
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace qaplan::internal {
+
+/// [begin, end) in `prev` of the phrase the fragment (its words `fw`, lower case) replaces; nullopt
+/// when the question's shape names none.
+std::optional<std::pair<std::size_t, std::size_t>> english_slot(std::string_view prev,
+                                                                const std::vector<std::string_view>& fw);
+
+}  // namespace qaplan::internal
