@@ -1,8 +1,11 @@
 #include "planning/analysis/coordination.hpp"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
+#include "common/utf8.hpp"
+#include "planning/analysis/phrases.hpp"
 #include "planning/segment.hpp"
 
 namespace qaplan::internal {
@@ -32,6 +35,31 @@ bool verb_with_aspect(std::string_view w) {
   for (std::string_view a : {"过", "了", "着"})
     if (w.ends_with(a)) return true;
   return false;
+}
+
+// 两种, 两个, 几类 (or 两|种) after the pair counts its items: no part of the second.
+bool counts_the_pair(const std::vector<Token>& t, std::size_t i, std::string_view text) {
+  const std::string_view w = t[i].text(text);
+  const bool count = w.starts_with("两") || w.starts_with("二") || w.starts_with("几");
+  if (!count) return false;
+  if (count_code_points(w) == 2) return classifier(w.substr(3));
+  return w.size() == 3 && i + 1 < t.size() && classifier(t[i + 1].text(text));
+}
+
+// Lone characters ICU cut from words the two conjuncts parallel (内|网 和 外|网): when the second
+// item (t[c+1..last]) ends in the first's last character, the first has as many characters as
+// the second. Else t.size(): no say.
+std::size_t parallel_first(const std::vector<Token>& t, std::size_t c, std::size_t last,
+                           std::string_view text) {
+  const std::string_view second = text.substr(t[c + 1].begin, t[last].end - t[c + 1].begin);
+  const std::size_t n = count_code_points(second);
+  if (n < 2 || n > 3 || !t[c - 1].single_han || !second.ends_with(t[c - 1].text(text))) return t.size();
+  std::size_t k = c, chars = 0;
+  while (k > 0 && t[k - 1].single_han && chars < n) {
+    --k;
+    ++chars;
+  }
+  return chars == n ? k : t.size();
 }
 
 }  // namespace
@@ -77,7 +105,10 @@ std::optional<std::string> coordinated_pair(std::string_view text, const WordSet
       while (first > 0 && !opens_conjunct(first - 1)) --first;
     }
     std::size_t last = c + 1;
-    while (last + 1 < t.size() && content(last + 1) && !opens_predicate(t[last + 1].text(text))) ++last;
+    while (last + 1 < t.size() && content(last + 1) && !opens_predicate(t[last + 1].text(text)) &&
+           !counts_the_pair(t, last + 1, text))
+      ++last;
+    first = std::min(first, parallel_first(t, c, last, text));
     // 的 inside the second conjunct (B1停车场和对面的平面停车场): the run after it ends in the
     // first conjunct's head, so the 的-phrase is the second item, not a modifier of both.
     if (last + 2 < t.size() && t[last + 1].text(text) == "的") {

@@ -55,6 +55,11 @@ TEST(Coordination, ThePairStopsWherePredicateAndVerbBegin) {
   EXPECT_EQ(pair("B1停车场和对面的平面停车场"), "B1停车场和对面的平面停车场");
   // A list (A、B和C) is one set.
   EXPECT_EQ(pair("主要有全飞秒、半飞秒和ICL晶体植入"), "全飞秒、半飞秒和ICL晶体植入");
+  // A count of the items (两种, 两|种) is no part of the second; lone characters ICU cut from
+  // parallel words (内|网 和 外|网) make the first item as long as the second.
+  EXPECT_EQ(pair("车位有固定和临时两种吗"), "固定和临时");
+  EXPECT_EQ(pair("付款有电汇和支票两种"), "电汇和支票");
+  EXPECT_EQ(pair("内网和外网的打印机都能用吗"), "内网和外网");
   EXPECT_EQ(pair("报销要多久"), "<none>");
   EXPECT_EQ(pair("和"), "<none>");
   EXPECT_EQ(pair(""), "<none>");
