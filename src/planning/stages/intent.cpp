@@ -5,14 +5,21 @@
 namespace qaplan::internal {
 namespace {
 
+bool ascii_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+// An English entry matches whole words: "and" opens "and hotel wi-fi", not "android phones".
 bool starts_with_any(std::string_view text, const std::vector<std::string>& words) {
-  return std::any_of(words.begin(), words.end(),
-                     [&](const std::string& w) { return text.starts_with(w); });
+  return std::any_of(words.begin(), words.end(), [&](const std::string& w) {
+    return text.starts_with(w) &&
+           !(ascii_alnum(w.back()) && text.size() > w.size() && ascii_alnum(text[w.size()]));
+  });
 }
 
 bool ends_with_any(std::string_view text, const std::vector<std::string>& words) {
-  return std::any_of(words.begin(), words.end(),
-                     [&](const std::string& w) { return text.ends_with(w); });
+  return std::any_of(words.begin(), words.end(), [&](const std::string& w) {
+    return text.ends_with(w) && !(ascii_alnum(w.front()) && text.size() > w.size() &&
+                                  ascii_alnum(text[text.size() - w.size() - 1]));
+  });
 }
 
 // `check_unless` = false asks "would the rule hold without its veto list" (no copy of the rule).

@@ -132,6 +132,20 @@ TEST(FollowUps, EllipsisContinuationConditionComparison) {
   EXPECT_NE(prep("那审批呢").intent->intent, Intent::kFollowUp);
 }
 
+// A short English fragment opening with "and" continues the question (follow_up_and); the rule's
+// "and" is a whole word, not the start of "android".
+TEST(FollowUps, AndOpensAnEnglishFragment) {
+  const std::vector<std::string> h = {"Can I expense airport parking?"};
+  const Preparation p = prep("And hotel Wi-Fi?", h);
+  ASSERT_TRUE(p.intent);
+  EXPECT_EQ(p.intent->intent, Intent::kFollowUp);
+  EXPECT_EQ(p.intent->rule_candidate.rule_id, "follow_up_and");
+  const Preparation android = prep("android tablets?", h);
+  ASSERT_TRUE(android.intent);
+  const auto& rules = android.intent->matched_rules;
+  EXPECT_EQ(std::count(rules.begin(), rules.end(), "follow_up_and"), 0);
+}
+
 // A modifier without its head (下半年的, 离职员工的？) asks about the head the history named, with a
 // question mark or without; an acknowledgement ending in 的 (好的, 是的) is no follow-up.
 TEST(FollowUps, AModifierWithoutItsHeadFollowsWithOrWithoutAQuestionMark) {
