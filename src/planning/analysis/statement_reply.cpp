@@ -176,6 +176,12 @@ std::optional<std::string> spoken_object(std::string_view said, const PhraseRead
   if (first > 0 && first + 1 < t.size() && t[first + 1].end <= end && t[first].single_han &&
       !reader.is_function(t[first].text(said)) && t[first - 1].text(said).ends_with("在"))
     begin = t[++first].begin;
+  // ICU glues the progressive 在 to a one-character verb (在学|吉他): the thing asked about is
+  // what follows. (The activity keeps the glued word: 学 alone would split ICU's 在学.)
+  if (!with_verb && first + 1 < t.size() && t[first].begin == begin &&
+      count_code_points(t[first].text(said)) == 2 && t[first].text(said).starts_with("在") &&
+      t[first + 1].end <= end)
+    begin = t[++first].begin;
   // A one-character verb right before an object of one word ICU knows makes an activity (学|吉他,
   // 学|游泳): kept with it. A name or a phrase (狂|飙, 漫长的季节) is asked about on its own.
   const bool one_word = first < t.size() && t[first].end == end && !t[first].single_han;

@@ -617,6 +617,13 @@ TEST(RewriteRules, EnglishWhatAboutFollowsTheQuestionsShape) {
             "is there a gym in the berlin office");
 }
 
+// ICU glues the progressive 在 to a one-character verb (在学|钢琴): a question about the thing the
+// speaker is busy with asks about what follows it.
+TEST(RewriteRules, TheThingAfterAGluedProgressiveVerb) {
+  EXPECT_EQ(rewrite("多久能学会", {"我最近在学钢琴"}).query, "钢琴多久能学会");
+  EXPECT_EQ(rewrite("在哪买的", {"我最近在看三国演义"}).query, "三国演义在哪买的");
+}
+
 TEST(RewriteRules, APersonIsFoundByTheShapeOfTheirName) {
   // A surname and one or two characters ICU does not know: the name, not the verb after it.
   const auto name = rewrite("她几点下班", {"报销问题请找财务部的李娜负责"});
