@@ -163,7 +163,7 @@ TEST(RewriteQuality, ChatDevSetMeetsItsFloors) {
   print("chat", m);
   ASSERT_EQ(m.at("all").n, 200);
   const Tally& dev = m.at("dev");
-  EXPECT_GE(dev.exact(), 0.23);
+  EXPECT_GE(dev.exact(), 0.48);  // 103/200 in the twelfth session
   EXPECT_GE(dev.recall(), 0.95);
 }
 
@@ -207,7 +207,7 @@ TEST(RewriteQuality, MoreDevSetMeetsItsFloors) {
   print("more dev", m);
   ASSERT_EQ(m.at("all").n, 480);
   const Tally& dev = m.at("dev");
-  EXPECT_GE(dev.exact(), 0.40);
+  EXPECT_GE(dev.exact(), 0.45);  // 228/480 in the twelfth session
   EXPECT_GE(dev.recall(), 0.95);
   EXPECT_GE(dev.precision(), 0.97);
 }
