@@ -8,7 +8,7 @@
 #include "common/utf8.hpp"
 #include "planning/analysis/answer_fill.hpp"
 #include "planning/analysis/antecedent.hpp"
-#include "planning/analysis/ellipsis.hpp"
+#include "planning/analysis/object_slot.hpp"
 #include "planning/segment.hpp"
 #include "planning/analysis/statement_reply.hpp"
 #include "planning/analysis/time_expr.hpp"

@@ -12,6 +12,7 @@
 #include "planning/analysis/antecedent.hpp"
 #include "planning/analysis/coordination.hpp"
 #include "planning/analysis/ellipsis.hpp"
+#include "planning/analysis/object_slot.hpp"
 #include "planning/analysis/phrases.hpp"
 #include "planning/analysis/rewrite_check.hpp"
 #include "planning/analysis/rewrite_turn.hpp"
