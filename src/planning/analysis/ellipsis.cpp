@@ -535,6 +535,12 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
                               tokens[i + 1].end <= topic.end && suffix(tokens[i + 1].text(prev_text));
         replace_end = suffixed ? tokens[i + 1].end : t.end;
         how = "ellipsis:modifier";
+        // People for people: a fragment naming people (实习生) takes the place of the people the
+        // modifier qualifies too (正式|员工|体检 → 实习生体检, not 实习生员工体检).
+        const std::size_t next = suffixed ? i + 2 : i + 1;
+        if (next < tokens.size() && tokens[next].end <= topic.end && person_phrase(frag, reader) &&
+            person_phrase(tokens[next].text(prev_text), reader))
+          replace_end = tokens[next].end;
       }
       break;
     }

@@ -624,6 +624,13 @@ TEST(RewriteRules, TheThingAfterAGluedProgressiveVerb) {
   EXPECT_EQ(rewrite("在哪买的", {"我最近在看三国演义"}).query, "三国演义在哪买的");
 }
 
+// A fragment naming people takes the place of the people a long topic's modifier qualifies, not
+// of the modifier alone (普通员工出差住宿标准 + 那经理呢 → 经理出差住宿标准, not 经理员工…).
+TEST(RewriteRules, PeopleTakeThePlaceOfPeople) {
+  EXPECT_EQ(rewrite("那经理呢", {"普通员工出差住宿标准是多少"}).query, "经理出差住宿标准是多少");
+  EXPECT_EQ(rewrite("那实习生呢", {"新员工入职培训几天"}).query, "实习生入职培训几天");
+}
+
 TEST(RewriteRules, APersonIsFoundByTheShapeOfTheirName) {
   // A surname and one or two characters ICU does not know: the name, not the verb after it.
   const auto name = rewrite("她几点下班", {"报销问题请找财务部的李娜负责"});
