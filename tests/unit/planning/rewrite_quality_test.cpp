@@ -1225,4 +1225,7 @@ TEST(RewriteRules, ANounSuffixStaysWithItsWord) {
   EXPECT_TRUE(has(rewrite("要是急着用咋办", {"远程桌面怎么开", "打印机驱动在哪下", "共享文件夹没权限"}).query,
                   "打印机"));
   EXPECT_TRUE(has(rewrite("需要预约吗", {"三楼淋浴间几点关门"}).query, "淋浴间"));
+  // …and so do 肉, 店, 部 (红烧|肉, 行政|部).
+  EXPECT_EQ(rewrite("要放酱油吗", {"红烧肉怎么做", "先炒糖色"}).query, "红烧肉要放酱油吗");
+  EXPECT_TRUE(has(rewrite("他们几点下班", {"工牌丢了找谁", "找行政部补办。"}).query, "行政部"));
 }
