@@ -149,20 +149,30 @@ std::optional<std::string> name_in_newest_clause(std::string_view turn, const Ph
 }
 
 // The first phrase of `turn` (its words up to one that ends it) that `names` holds of and the
-// question does not say.
+// question does not say. With `asked` (the question an answer answers), a first word of two or more
+// characters it repeats is passed over (交给|财务部 after 报销单交给谁), though not the first lone
+// character of a run ICU cut (人|社|局 after 人才…); and a phrase with an ASCII word counts
+// (IT运维组).
 template <class Names>
 std::optional<std::string> noun_of(std::string_view turn, std::string_view question,
-                                   const PhraseReader& reader, Names names) {
+                                   const PhraseReader& reader, Names names,
+                                   std::optional<std::string_view> asked = std::nullopt) {
   auto names_people = [&](std::string_view s) {
     return question.find(s) == std::string_view::npos && names(s);
   };
   const std::vector<Token> words = words_of(turn);
   for (const Span& span : reader.spans(turn)) {
-    if (span.ascii) continue;
+    if (span.ascii && !asked) continue;
+    std::uint32_t begin = span.begin;
+    if (asked)
+      for (std::size_t i = 0; i + 1 < words.size(); ++i)
+        if (words[i].begin == span.begin && words[i].end < span.end &&
+            !(words[i].single_han && words[i + 1].single_han) &&
+            asked->find(words[i].text(turn)) != std::string_view::npos)
+          begin = words[i].end;
     for (std::size_t k = words.size(); k-- > 0;)
-      if (words[k].end <= span.end && words[k].end > span.begin &&
-          names_people(slice(turn, span.begin, words[k].end)))
-        return std::string(slice(turn, span.begin, words[k].end));
+      if (words[k].end <= span.end && words[k].end > begin && names_people(slice(turn, begin, words[k].end)))
+        return std::string(slice(turn, begin, words[k].end));
   }
   return std::nullopt;
 }
@@ -180,31 +190,16 @@ std::optional<std::string> person_noun(std::string_view turn, std::string_view q
 }
 
 // A noun that names a group of people by its ending (`[rewrite] group_heads`: 学习发展中心, IT运维组)
-// in the answer `turn`, after a first word it repeats from the question `asked` (找|IT运维组 after
-// 网络坏了找谁修, 交给|财务部 after 报销单交给谁).
+// in the answer `turn` to the question `asked`.
 std::optional<std::string> group_noun(std::string_view turn, std::string_view asked,
                                       std::string_view question, const PhraseReader& reader) {
   const RewriteConfig& rw = reader.lex().config().rewrite;
   auto group = [&](std::string_view s) {
     return count_code_points(s) >= 2 && !listed(rw.not_person_nouns, s) &&
-           question.find(s) == std::string_view::npos &&
            std::any_of(rw.group_heads.begin(), rw.group_heads.end(),
                        [&](const std::string& h) { return s.ends_with(h); });
   };
-  const std::vector<Token> words = words_of(turn);
-  for (const Span& span : reader.spans(turn)) {
-    // The repeated word: a word of its own, not the first of a run ICU cut (人|社|局 after 人才…).
-    std::size_t begin = span.begin;
-    for (std::size_t i = 0; i + 1 < words.size(); ++i)
-      if (words[i].begin == span.begin && words[i].end < span.end &&
-          !(words[i].single_han && words[i + 1].single_han) &&
-          asked.find(words[i].text(turn)) != std::string_view::npos)
-        begin = words[i].end;
-    for (std::size_t k = words.size(); k-- > 0;)
-      if (words[k].end <= span.end && words[k].end > begin && group(slice(turn, begin, words[k].end)))
-        return std::string(slice(turn, begin, words[k].end));
-  }
-  return std::nullopt;
+  return noun_of(turn, question, reader, group, asked);
 }
 
 // Where an English noun phrase begins with its definite determiner or possessive (the NDA

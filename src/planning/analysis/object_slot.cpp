@@ -93,20 +93,15 @@ std::optional<VerbObject> history_verb(const std::vector<std::string_view>& wind
 // question (有多少个) may count what it names itself.
 std::size_t closing_count_end(std::string_view frag) {
   static constexpr std::string_view kWhole[] = {"次", "场", "顿", "趟", "块", "段", "笔", "把"};
-  auto last_begin = [](std::string_view s) {  // where the last code point of s starts
-    std::size_t b = s.size();
-    while (b > 0 && (static_cast<unsigned char>(s[--b]) & 0xC0) == 0x80) {
-    }
-    return b;
-  };
   std::string_view core = trim_end(frag);
   if (!core.ends_with("呗") && !core.ends_with("吧")) return std::string_view::npos;
   core.remove_suffix(std::string_view("吧").size());
-  const std::size_t c = last_begin(core);
-  const std::string_view unit = core.substr(c), before = core.substr(0, c);
-  if (c == 0 || !classifier(unit) || std::find(std::begin(kWhole), std::end(kWhole), unit) != std::end(kWhole))
+  const std::string_view unit = last_code_point(core);
+  const std::string_view before = core.substr(0, core.size() - unit.size());
+  if (before.empty() || !classifier(unit) ||
+      std::find(std::begin(kWhole), std::end(kWhole), unit) != std::end(kWhole))
     return std::string_view::npos;
-  const bool counted = before.ends_with("多少") || counting(before.substr(last_begin(before)));
+  const bool counted = before.ends_with("多少") || counting(last_code_point(before));
   return counted ? core.size() : std::string_view::npos;
 }
 
