@@ -87,6 +87,35 @@ bool opens_with_person(std::string_view body, const TurnView& t) {
          !t.reader.of_function_chars(first) && person_phrase(words[1].text(body), t.reader);
 }
 
+// An adverb of negation, degree, scope or time opening a predicate (不|值钱, 很|小, 只是|吓唬人,
+// 已经|抵扣了): a closed class, so the word before it is what the predicate is said of.
+bool opens_predicate(std::string_view w) {
+  for (std::string_view a : {"不", "没", "很", "太", "只", "也", "都", "还", "又", "挺"})
+    if (w.starts_with(a)) return true;
+  for (std::string_view a : {"已经", "比较", "特别", "非常", "一直"})
+    if (w == a) return true;
+  return false;
+}
+
+// True when `body` opens with a subject of its own: a person (opens_with_person), or a content
+// word of two or more characters (not a time as in 晚上不舒服, a count or a function word) that an
+// adverb opening a predicate follows, maybe after a localizer (金额|很小, 奖品|不值钱, 合同|里|没写).
+bool opens_with_subject(std::string_view body, const TurnView& t) {
+  if (opens_with_person(body, t)) return true;
+  const std::vector<Token> words = words_of(body);
+  if (words.size() < 2 || !words[0].word || words[0].ascii) return false;
+  const std::string_view first = words[0].text(body);
+  if (count_code_points(first) < 2 || t.reader.is_function(first) ||
+      t.reader.of_function_chars(first) || temporal(first))
+    return false;
+  for (std::string_view n : {"第", "一", "两", "几", "每", "半"})  // 第二次|还没过: a count
+    if (first.starts_with(n)) return false;
+  std::size_t k = 1;
+  const std::string_view next = words[k].text(body);
+  if ((next == "里" || next == "上" || next == "中") && words.size() > 2) ++k;
+  return opens_predicate(words[k].text(body));
+}
+
 }  // namespace
 
 // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
@@ -128,7 +157,7 @@ std::optional<Step> condition_step(const TurnView& t) {
   // question asked, mishap or not: it is asked again in that case (如果部门经理不在请假谁审批). A
   // mishap after a yes-or-no question (万一我忘了呢) still asks what to do.
   if (ne && t.h.prev_is_question && !what_to_do && (wh || !marker.ends_with("万一")) &&
-      !asks_wh(t.q, t.text, t.lex.ids()) && opens_with_person(body, t))
+      !asks_wh(t.q, t.text, t.lex.ids()) && opens_with_subject(body, t))
     return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
   if (ne && !event && wh && (!mishap || what_to_do))
     return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
