@@ -322,9 +322,18 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
     // 好吃 / 难学 closing the question (烤鸭好吃吗) says how the topic is: a predicate too.
     const std::string_view after = i + 1 < tokens.size() ? tokens[i + 1].text(text) : "";
     const bool closes = after.empty() || after == "吗" || after == "不" || after == "吧" || after == "呢";
-    return w.starts_with("最") || last == "了" || last == "过" || last == "着" || last == "完" ||
+    return w.starts_with("最") || last == "了" || last == "过" || last == "着" || last == "完" || last == "掉" ||
            (w.starts_with("要") && asks(i + 1)) || (w.starts_with("每") && (asks(i + 1) || fn[i + 1])) ||
            ((w.starts_with("好") || w.starts_with("难")) && closes);
+  };
+  // A lone verb with its lone result and 了 (填|错|了, 用|完|了, 删|掉|了): ICU knows neither
+  // compound, and the verb would otherwise end the noun before it (报销单填错了 → 报销单).
+  auto with_result = [&](std::size_t i) {
+    if (!single(i) || i + 2 >= tokens.size() || !tokens[i + 1].single_han ||
+        tokens[i + 2].text(text) != "了" || i == 0 || !tokens[i - 1].word)
+      return false;
+    const std::string_view r = tokens[i + 1].text(text);
+    return r == "错" || r == "完" || r == "掉" || r == "反";
   };
   std::vector<Span> out;
   std::optional<Span> cur;
@@ -339,6 +348,11 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const Token& t = tokens[i];
     if (cur && space_inside(i)) continue;
+    if (with_result(i)) {
+      close();
+      ++i;  // the result, too
+      continue;
+    }
     if (fn[i] || verb(i) || predicate(i)) {
       close();
       continue;

@@ -1050,6 +1050,13 @@ TEST(RewriteRules, ACaseWithAThingAsItsSubjectAsksTheQuestionAgain) {
   EXPECT_FALSE(count.query.starts_with("要是第二次还没过驾照")) << count.query;
 }
 
+// A lone verb before its lone result and 了 (报名|表|填|错|了) or a verb glued to 掉 (删掉) says what
+// happened to the thing: no part of it.
+TEST(RewriteRules, AVerbWithItsResultIsNoPartOfTheThing) {
+  EXPECT_EQ(rewrite("它多久能弄好", {"报名表填错了能改吗"}).query, "报名表多久能弄好");
+  EXPECT_EQ(rewrite("它能恢复吗", {"文件删掉了能找回吗"}).query, "文件能恢复吗");
+}
+
 // A word before a question word that determines a noun (覆盖|哪些|人) is a verb: no part of the
 // antecedent or the topic.
 TEST(RewriteRules, AVerbBeforeWhichNounIsNoPartOfTheTopic) {
