@@ -146,10 +146,13 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
            (!own_topic || !switches_from_previous(t)))
     follow(rule, "follow_up_bare_question");
   // A question that opens with a modal verb or an adverb (需要原部门同意吗, 一般多久能批下来) names
-  // no subject: it asks about the history's topic, even when a word of it is a KB term (总共多少学时),
-  // unless its words name another source than the previous turn's (能报销打车费吗 after 年假怎么申请).
+  // no subject: it asks about the history's topic, even when a word of it is a KB term of another
+  // source (总共多少学时; 要收费吗 after 发票验真在哪做: a generic word is weak evidence of a new
+  // topic, and keeping the topic costs one search), unless a source keyword of the rules names
+  // another source than the previous turn's (能报销打车费吗 after 年假怎么申请).
   else if (rule.intent != Intent::kFollowUp && !t.q.has_in_content(t.lex.ids().topic_switch) &&
-           subjectless_question(t.q, t.lex, t.reader ? &t.reader->lexicon() : nullptr) && !switches_from_previous(t))
+           subjectless_question(t.q, t.lex, t.reader ? &t.reader->lexicon() : nullptr) &&
+           !(names_source_keyword(t) && switches_from_previous(t)))
     follow(rule, "follow_up_subjectless");
   a.dependence_open = a.dependence_open && rule.intent != Intent::kFollowUp;
   a.rule = std::move(rule);

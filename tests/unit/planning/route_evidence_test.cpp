@@ -219,9 +219,10 @@ TEST(FollowUps, SubjectlessContinuationsFollowTheirHistory) {
 
 // A question that opens with a modal verb or an adverb names no subject: it follows its history
 // whatever the dependent head says (it gave 需要原部门同意吗 0.09), even when a word of it is a KB
-// term. It stays standalone when its words name another source than the previous turn's, when
-// its first word is a noun that starts like an opener (会议室), when it proposes (要不要一起…), and
-// with no history; an empty opener list turns the rule off.
+// term, even one of another source. It stays standalone when a source keyword names another
+// source than the previous turn's, when its first word is a noun that starts like an opener
+// (会议室), when it proposes (要不要一起…), and with no history; an empty opener list turns the
+// rule off.
 TEST(FollowUps, AQuestionOpeningWithItsPredicateFollows) {
   const std::pair<const char*, const char*> turns[] = {{"需要原部门同意吗", "内部转岗怎么申请"},
                                                        {"需要主管签字吗", "出差申请怎么提交"},
@@ -231,6 +232,13 @@ TEST(FollowUps, AQuestionOpeningWithItsPredicateFollows) {
     ASSERT_TRUE(p.intent) << q;
     EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
     EXPECT_TRUE(matched(p, "follow_up_subjectless")) << q;
+  }
+  // A KB term of another source (收费: admin's) is weak evidence of a new topic; a source
+  // keyword of the rules (报销, 发票) is strong.
+  for (const auto& [q, h] : {std::pair{"要收费吗", "VPN怎么申请"}, std::pair{"一般要收费吗", "体检在哪做"}}) {
+    const Preparation p = prep(q, {h});
+    EXPECT_TRUE(matched(p, "topic_switch_other_source")) << q;  // the words do name another source
+    EXPECT_TRUE(follow_up(q, {h})) << q;
   }
   EXPECT_FALSE(follow_up("能报销打车费吗", {"年假怎么申请"}));
   EXPECT_FALSE(follow_up("需要提交发票吗", {"年假怎么申请"}));
