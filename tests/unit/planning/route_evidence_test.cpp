@@ -256,6 +256,17 @@ TEST(FollowUps, AQuestionOpeningWithItsPredicateFollows) {
   EXPECT_FALSE(matched(*p, "follow_up_subjectless"));
 }
 
+// An English singular personal pronoun points at a person the history named (is she in…, can
+// he sign…); it matches as a whole word only (the, theme, here, other hold none).
+TEST(FollowUps, AnEnglishPersonalPronounPointsBack) {
+  const std::string who = "Who handles payroll questions?";
+  EXPECT_TRUE(matched(prep("is she working on Mondays", {who}), "follow_up_anaphora"));
+  EXPECT_TRUE(matched(prep("can he sign the form for me", {who}), "follow_up_anaphora"));
+  EXPECT_TRUE(matched(prep("how do I reach her after hours", {who}), "follow_up_anaphora"));
+  EXPECT_FALSE(matched(prep("where is the other theme park here", {who}), "follow_up_anaphora"));
+  EXPECT_FALSE(matched(prep("is she working on Mondays", {}), "follow_up_anaphora"));
+}
+
 // 另外 ("also") before a fragment continues (另外，年假呢); before a question with words of its own it
 // opens a new one, which the other rules judge as they would without it: a pronoun still points
 // back (另外，它能开发票吗).
