@@ -267,6 +267,13 @@ TEST(FollowUps, AnEnglishPersonalPronounPointsBack) {
   EXPECT_FALSE(matched(prep("is she working on Mondays", {}), "follow_up_anaphora"));
 }
 
+// 那里 / 那儿 / 那边 point at a place the history named; 这里 is where the speaker is.
+TEST(FollowUps, ThereMeansThePlaceTheHistoryNamed) {
+  EXPECT_TRUE(matched(prep("那里几点关门", {"员工健身房在几楼"}), "follow_up_anaphora"));
+  EXPECT_TRUE(matched(prep("快递放在那儿安全吗", {"快递柜在哪"}), "follow_up_anaphora"));
+  EXPECT_FALSE(matched(prep("这里能停车吗", {"员工健身房在几楼"}), "follow_up_anaphora"));
+}
+
 // 另外 ("also") before a fragment continues (另外，年假呢); before a question with words of its own it
 // opens a new one, which the other rules judge as they would without it: a pronoun still points
 // back (另外，它能开发票吗).
