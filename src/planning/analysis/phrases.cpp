@@ -284,7 +284,9 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
         suffix(tokens[i].text(text)))
       return false;
     // A verb opening the text opens an activity that is its topic (转|专业有什么条件, 换|工位要
-    // 多久): the verb stays in the phrase.
+    // 多久): the verb stays in the phrase. Not 叫 (is called), which opens an answer giving a
+    // name (叫|橘子, 叫|费控|通): the name is the thing.
+    if (tokens[i].text(text) == "叫" && i + 1 < tokens.size() && !fn[i + 1]) return true;
     if (std::none_of(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(i),
                      [](const Token& t) { return t.word; }))
       return false;

@@ -1050,6 +1050,12 @@ TEST(RewriteRules, ACaseWithAThingAsItsSubjectAsksTheQuestionAgain) {
   EXPECT_FALSE(count.query.starts_with("要是第二次还没过驾照")) << count.query;
 }
 
+// An answer giving a name with 叫 (叫豆豆, 叫易快报) names the thing: 叫 is no part of it.
+TEST(RewriteRules, AnAnswerGivingANameNamesTheThing) {
+  EXPECT_EQ(rewrite("它掉毛吗", {"你家狗叫什么", "叫豆豆，两岁了"}).query, "豆豆掉毛吗");
+  EXPECT_EQ(rewrite("它要收费吗", {"报销用的系统叫什么", "叫易快报，在门户首页"}).query, "易快报要收费吗");
+}
+
 // A lone verb before its lone result and 了 (报名|表|填|错|了) or a verb glued to 掉 (删掉) says what
 // happened to the thing: no part of it.
 TEST(RewriteRules, AVerbWithItsResultIsNoPartOfTheThing) {
