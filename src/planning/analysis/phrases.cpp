@@ -337,6 +337,18 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
     const std::string_view r = tokens[i + 1].text(text);
     return r == "错" || r == "完" || r == "掉" || r == "反";
   };
+  // How the thing is, closing the question, in characters ICU left alone: 好|养|吗, 难|学|吗 (as 好吃
+  // is one word) is the predicate, no part of the topic. How many tokens it takes (0: none).
+  auto how_it_is = [&](std::size_t i) -> std::size_t {
+    if (!tokens[i].single_han || i == 0 || !tokens[i - 1].word || i + 1 >= tokens.size() ||
+        !tokens[i + 1].single_han || fn[i + 1])
+      return 0;
+    const std::string_view w = tokens[i].text(text);
+    const std::string_view c = i + 2 < tokens.size() ? tokens[i + 2].text(text) : "";
+    const bool closing = c.empty() || c == "吗" || c == "吧" || c == "呢" || c == "不" || c == "啊" ||
+                         !tokens[i + 2].word;
+    return (w == "好" || w == "难") && closing ? 2 : 0;
+  };
   std::vector<Span> out;
   std::optional<Span> cur;
   int singles = 0;
@@ -353,6 +365,11 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
     if (with_result(i)) {
       close();
       ++i;  // the result, too
+      continue;
+    }
+    if (const std::size_t n = how_it_is(i)) {
+      close();
+      i += n - 1;
       continue;
     }
     if (fn[i] || verb(i) || predicate(i)) {

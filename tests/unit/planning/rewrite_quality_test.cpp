@@ -1050,6 +1050,13 @@ TEST(RewriteRules, ACaseWithAThingAsItsSubjectAsksTheQuestionAgain) {
   EXPECT_FALSE(count.query.starts_with("要是第二次还没过驾照")) << count.query;
 }
 
+// 好|养 / 难|学 closing a question, two characters ICU left alone, say how the thing is, as 好吃
+// does: the topic is the thing alone.
+TEST(RewriteRules, HowTheThingIsIsNoPartOfTheTopic) {
+  EXPECT_EQ(rewrite("要多少钱", {"猫咪好养吗"}).query, "猫咪要多少钱");
+  EXPECT_EQ(rewrite("一般学多久", {"日语难学吗"}).query, "日语一般学多久");
+}
+
 // An answer giving a name with 叫 (叫豆豆, 叫易快报) names the thing: 叫 is no part of it.
 TEST(RewriteRules, AnAnswerGivingANameNamesTheThing) {
   EXPECT_EQ(rewrite("它掉毛吗", {"你家狗叫什么", "叫豆豆，两岁了"}).query, "豆豆掉毛吗");
