@@ -134,6 +134,29 @@ std::string with_object(std::string_view turn, std::string_view body, std::strin
   return join(std::string(body), object);
 }
 
+// "Me too" with a verb of the speaker's own (我也没中过 after 你买彩票吗 + 偶尔买 从来没中过; 我也
+// 卸载了 after 你怎么不玩微博了): what they did is done to the thing the question put to the other
+// asked about — its last phrase, closing it but for a particle — which goes after the turn. 也
+// follows the speaker, maybe after one word of when (我上次也去了). Only after a yes-or-no question.
+std::optional<Step> also_object(const TurnView& t, std::string_view turn, std::string_view body) {
+  const auto rest = after_speaker(turn, t.reader);
+  if (!rest || !t.h.prev_is_question || asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
+    return std::nullopt;  // 你一天抽几根烟: no thing it asked about, but how many
+  const std::vector<Token> w = words_of(*rest);
+  const bool also = (!w.empty() && w[0].text(*rest) == "也") ||
+                    (w.size() > 1 && temporal(w[0].text(*rest)) && w[1].text(*rest) == "也") ||
+                    rest->starts_with("也");
+  const std::string_view q = trim_end(first_clause(t.h.prev_text));
+  if (!also || opening_word(q, t.lex.config().rewrite.addressee_words, t.reader) == 0)
+    return std::nullopt;
+  const std::vector<Span> spans = t.reader.spans(q);
+  if (spans.empty()) return std::nullopt;
+  const std::string_view object = slice(q, spans.back().begin, spans.back().end);
+  if (!without_closing_particle(q).ends_with(object) || turn.find(object) != std::string_view::npos)
+    return std::nullopt;
+  return Step{join(std::string(body), object), "also_object"};
+}
+
 }  // namespace
 
 // 1g. A bare predicate ending in a verb of the frame (我也喜欢 after 你喜欢吃火锅吗; 为什么喜欢 after
@@ -210,7 +233,7 @@ std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
       return Step{join(std::string(body), answer), "verb_object:answer"};
     return std::nullopt;
   }
-  return std::nullopt;
+  return also_object(t, turn, body);
 }
 
 // 1h. "And you?" (你呢, 那您呢) turns the previous question to the one asked: the question with its

@@ -1050,6 +1050,16 @@ TEST(RewriteRules, ACaseWithAThingAsItsSubjectAsksTheQuestionAgain) {
   EXPECT_FALSE(count.query.starts_with("要是第二次还没过驾照")) << count.query;
 }
 
+// "Me too" with a verb of the speaker's own after a yes-or-no question put to the other: what the
+// question asked about goes after the turn (我也很喜欢 + 流浪地球). Not after a question asking how
+// many (你一天喝几杯咖啡): there is no thing to add.
+TEST(RewriteRules, MeTooWithAVerbTakesWhatTheQuestionAskedAbout) {
+  EXPECT_EQ(rewrite("我也很喜欢", {"你看过流浪地球吗", "看过 特效很棒"}).query, "我也很喜欢流浪地球");
+  EXPECT_EQ(rewrite("我也删了", {"你还用微博吗", "不用了 太吵"}).query, "我也删了微博");
+  const auto many = rewrite("我也差不多", {"你一天喝几杯咖啡", "两杯"});
+  EXPECT_FALSE(many.query.ends_with("咖啡")) << many.query;
+}
+
 // 好|养 / 难|学 closing a question, two characters ICU left alone, say how the thing is, as 好吃
 // does: the topic is the thing alone.
 TEST(RewriteRules, HowTheThingIsIsNoPartOfTheTopic) {
