@@ -142,7 +142,6 @@ std::optional<std::string> after_turn_verb(std::string_view frag, const VerbObje
 }  // namespace
 
 std::size_t object_slot(std::string_view turn, std::size_t* verb_end) {
-  static constexpr std::string_view kFinal[] = {"吗", "呢", "吧", "呗", "啊", "呀", "嘛", "没", "啦"};
   static constexpr std::string_view kResult[] = {"完", "好", "懂", "到", "会"};
   std::string_view core = trim_end(turn);  // a prefix of turn: its offsets are turn's
   auto drop = [&](std::string_view tail) {
@@ -150,8 +149,11 @@ std::size_t object_slot(std::string_view turn, std::size_t* verb_end) {
     core.remove_suffix(tail.size());
     return true;
   };
-  for (std::string_view p : kFinal)
-    if (drop(p)) break;
+  // A final particle, or 没 closing a V没 question (读完了没).
+  if (const std::string_view bare = without_closing_particle(core); bare.size() < core.size())
+    core = bare;
+  else
+    drop("没");
   const std::size_t before_aspect = core.size();
   const bool le = drop("了");
   const std::size_t at = le || !drop("过") ? core.size() : before_aspect;

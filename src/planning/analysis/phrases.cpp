@@ -76,7 +76,7 @@ bool adverbs_only(std::string_view w) {
 }
 
 std::string_view without_closing_particle(std::string_view s) {
-  for (std::string_view p : {"吗", "呢", "吧", "呗", "啊", "呀", "哦", "嘛"})
+  for (std::string_view p : {"吗", "呢", "吧", "呗", "啊", "呀", "哦", "嘛", "啦"})
     if (s.ends_with(p) && s.size() > p.size()) return s.substr(0, s.size() - p.size());
   return s;
 }

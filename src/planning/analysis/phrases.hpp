@@ -74,7 +74,7 @@ bool opens_with_adverb(std::string_view w);
 /// True when every character of `w` is an adverb of degree, time or negation (还没, 刚, 也, 不):
 /// what ICU glues to a speaker (我不|想去) or puts before a verb (上周刚|吃过).
 bool adverbs_only(std::string_view w);
-/// `s` without one sentence-final particle (吗, 呢, 吧, 呗, 啊, 呀, 哦, 嘛), never emptied.
+/// `s` without one sentence-final particle (吗, 呢, 吧, 呗, 啊, 呀, 哦, 嘛, 啦), never emptied.
 std::string_view without_closing_particle(std::string_view s);
 /// What the rewriter says itself when it completes a case or a comparison (要是丢了呢 → …丢了怎么办,
 /// 跟上海比呢 → …跟上海比怎么样). The garble check reads them as a source: ICU may cut 怎么|办 where
