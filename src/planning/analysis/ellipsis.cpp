@@ -458,6 +458,29 @@ std::pair<std::size_t, std::size_t> whole_run(std::string_view text, std::size_t
   return {b, e};
 }
 
+// The end of the head after `topic` and 的 (一楼|的|咖啡厅 → after 咖啡厅), when the fragment is a
+// parallel of the topic and then a head of its own (三楼 + 便利店); else nullopt.
+std::optional<std::uint32_t> modified_head_end(std::string_view prev_text, const Span& topic,
+                                               std::string_view frag, const PhraseReader& reader) {
+  if (topic.words != 1 || frag.ends_with("的") || !prev_text.substr(topic.end).starts_with("的"))
+    return std::nullopt;
+  // The parallel: as long as the topic, its last character the same (三楼 of 一楼, B座 of A座).
+  // 普通|员工 of 高管的差旅标准 is no parallel: it modifies the head.
+  const std::string_view modifier = prev_text.substr(topic.begin, topic.end - topic.begin);
+  const std::string_view last = last_code_point(modifier);
+  const std::size_t at = frag.find(last);
+  if (at == std::string_view::npos || at + last.size() != modifier.size() ||
+      frag.substr(0, modifier.size()) == modifier)
+    return std::nullopt;
+  // A head of two or more characters after it, some of them content (便利|店).
+  const std::string_view head = trim_end(frag.substr(modifier.size()));
+  if (count_code_points(head) < 2 || reader.spans(head).empty()) return std::nullopt;
+  const std::uint32_t head_at = topic.end + static_cast<std::uint32_t>(std::string_view("的").size());
+  for (const Span& s : reader.spans(prev_text))
+    if (s.begin == head_at) return s.end;
+  return std::nullopt;
+}
+
 Placed fragment_in_place(std::string_view prev, std::string_view prev_text, const Span& topic,
                          std::string_view frag, const std::vector<Span>& spans,
                          const PhraseReader& reader, bool asks_ne) {
@@ -511,6 +534,11 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
     return {join(join(std::string(prev_text.substr(0, topic.first_end)), frag),
                  prev_text.substr(topic.first_end)),
             "ellipsis:aspect"};
+  // A fragment with a modifier and a head of its own (三楼|便利店) after a topic that is a modifier
+  // of 的 and a head (一楼|的|咖啡厅) takes the place of both: its head is what is asked about now.
+  if (const auto whole = modified_head_end(prev_text, topic, frag, reader))
+    return {join(join(std::string(prev_text.substr(0, topic.begin)), frag), prev_text.substr(*whole)),
+            "ellipsis:head"};
   // Otherwise the fragment takes the topic's place: all of a short topic (哺乳假 → 陪产假;
   // ICU often splits one compound into two words), but of a long one only as many leading
   // words as the fragment has (研发中心年会 + 销售中心的呢 → 销售中心的年会; 普通员工一类城市

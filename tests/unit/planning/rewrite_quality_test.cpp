@@ -1050,6 +1050,15 @@ TEST(RewriteRules, ACaseWithAThingAsItsSubjectAsksTheQuestionAgain) {
   EXPECT_FALSE(count.query.starts_with("要是第二次还没过驾照")) << count.query;
 }
 
+// A what-about fragment that opens with a parallel of the topic (二楼 of 五楼, B座 of A座) and goes
+// on with a head of its own takes the place of the topic and its head (五楼的食堂 → 二楼健身房);
+// a fragment that only modifies the head (普通员工 of 高管的差旅标准) keeps it.
+TEST(RewriteRules, AParallelWithAHeadOfItsOwnReplacesTheTopicAndItsHead) {
+  EXPECT_EQ(rewrite("那二楼健身房呢", {"五楼的食堂几点开门"}).query, "二楼健身房几点开门");
+  EXPECT_EQ(rewrite("B座停车场呢", {"A座的会议室怎么预订"}).query, "b座停车场怎么预订");
+  EXPECT_EQ(rewrite("那普通员工呢", {"高管的差旅标准是什么"}).query, "普通员工的差旅标准是什么");
+}
+
 // "Me too" with a verb of the speaker's own after a yes-or-no question put to the other: what the
 // question asked about goes after the turn (我也很喜欢 + 流浪地球). Not after a question asking how
 // many (你一天喝几杯咖啡): there is no thing to add.
