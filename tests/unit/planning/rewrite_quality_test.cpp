@@ -163,7 +163,7 @@ TEST(RewriteQuality, ChatDevSetMeetsItsFloors) {
   print("chat", m);
   ASSERT_EQ(m.at("all").n, 200);
   const Tally& dev = m.at("dev");
-  EXPECT_GE(dev.exact(), 0.48);  // 103/200 in the twelfth session
+  EXPECT_GE(dev.exact(), 0.50);  // 106/200 in the thirteenth session
   EXPECT_GE(dev.recall(), 0.95);
 }
 
@@ -176,7 +176,7 @@ TEST(RewriteQuality, EnterpriseDevSetMeetsItsFloors) {
   print("enterprise", m);
   ASSERT_EQ(m.at("all").n, 220);
   const Tally& dev = m.at("dev");
-  EXPECT_GE(dev.exact(), 0.56);
+  EXPECT_GE(dev.exact(), 0.66);  // 154/220 in the thirteenth session
   EXPECT_GE(dev.recall(), 0.95);
   EXPECT_GE(dev.precision(), 0.97);
 }
@@ -207,7 +207,7 @@ TEST(RewriteQuality, MoreDevSetMeetsItsFloors) {
   print("more dev", m);
   ASSERT_EQ(m.at("all").n, 480);
   const Tally& dev = m.at("dev");
-  EXPECT_GE(dev.exact(), 0.45);  // 228/480 in the twelfth session
+  EXPECT_GE(dev.exact(), 0.47);  // 237/480 in the thirteenth session
   EXPECT_GE(dev.recall(), 0.95);
   EXPECT_GE(dev.precision(), 0.97);
 }
@@ -222,7 +222,7 @@ TEST(RewriteQuality, HeldOutSetMeetsItsFloors) {
   print("held-out", m);
   ASSERT_EQ(m.at("all").n, 120);
   const Tally& test = m.at("test");
-  EXPECT_GE(test.exact(), 0.36);
+  EXPECT_GE(test.exact(), 0.38);  // 50/120 in the thirteenth session (not tuned on)
   EXPECT_GE(test.recall(), 0.95);
 }
 
