@@ -523,6 +523,31 @@ std::size_t shared_head(std::string_view antecedent, std::string_view rest) {
   return last_two.find(head) != std::string_view::npos ? c : 0;
 }
 
+namespace {
+
+// Where the thing at span `k` begins with whose or which it is (供应商的廉洁协议, 会议室的投屏器,
+// 联通的大王卡): the modifier tells it from others of its kind. Only a modifier opening the
+// question, one noun — a word ICU knows, maybe with a lone noun suffix (会议|室, 交际|费) — and not
+// the company every question of the host is about (公司的快递柜 → 快递柜) nor a time (之前的总部).
+// After other words a modifier is as often a relative clause's verb or adjective (最常订购的产品),
+// a run of lone characters a verb (新|买|的), two words a clause (农历|算的节日).
+std::uint32_t owner_begin(std::string_view prev, const std::vector<Span>& spans, std::size_t k) {
+  const Span& m = spans[k - 1];
+  const std::string_view owner = slice(prev, m.begin, m.end);
+  if (slice(prev, m.end, spans[k].begin) != "的" || !trim_start(prev.substr(0, m.begin)).empty())
+    return spans[k].begin;
+  const std::vector<Token> w = words_of(owner);
+  const bool noun = !w.empty() && !w[0].single_han &&
+                    (w.size() == 1 || (w.size() == 2 && w[1].single_han &&
+                                       (suffix(w[1].text(owner)) || w[1].text(owner) == "商")));
+  static constexpr std::string_view kEveryones[] = {"公司", "本公司", "我司", "单位", "我们公司",
+                                                    "咱们公司", "集团", "所有", "全部", "其他", "其它"};
+  const bool everyones = std::find(std::begin(kEveryones), std::end(kEveryones), owner) != std::end(kEveryones);
+  return noun && !everyones && !temporal(owner) ? m.begin : spans[k].begin;
+}
+
+}  // namespace
+
 // A thing: the previous question's most specific span (the longest; 公司的保密协议在哪里签
 // → 保密协议), the subject when they tie. A modifier (公司|的) and a quantity (几|条线) are
 // what a thing is described by, not the thing: they come last.
@@ -554,6 +579,7 @@ std::string thing_antecedent(std::string_view prev, const std::vector<Span>& pre
                                      : prev_spans[best].begin;
   if (prev_spans[best].ascii && begin == prev_spans[best].begin)
     begin = with_determiner(prev, begin);
+  if (begin == prev_spans[best].begin && best > 0) begin = owner_begin(prev, prev_spans, best);
   return std::string(slice(prev, begin, prev_spans[best].end));
 }
 

@@ -1050,6 +1050,15 @@ TEST(RewriteRules, ACaseWithAThingAsItsSubjectAsksTheQuestionAgain) {
   EXPECT_FALSE(count.query.starts_with("要是第二次还没过驾照")) << count.query;
 }
 
+// Whose or which a thing is stays with it when 它 stands for it (财务部的打印机: the modifier opening
+// the question, one noun); not the company every question is about (公司的快递柜 → 快递柜), and not a
+// modifier after other words (最常用的报表: a relative clause).
+TEST(RewriteRules, TheOwnerOfAThingStaysWithIt) {
+  EXPECT_EQ(rewrite("它要多久能修好", {"财务部的打印机坏了"}).query, "财务部的打印机要多久能修好");
+  EXPECT_EQ(rewrite("它几点关门", {"公司的快递柜在哪"}).query, "快递柜几点关门");
+  EXPECT_EQ(rewrite("它能导出吗", {"最常用的报表在哪看"}).query, "报表能导出吗");
+}
+
 // A what-about fragment that opens with a parallel of the topic (二楼 of 五楼, B座 of A座) and goes
 // on with a head of its own takes the place of the topic and its head (五楼的食堂 → 二楼健身房);
 // a fragment that only modifies the head (普通员工 of 高管的差旅标准) keeps it.
