@@ -291,6 +291,13 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
                      [](const Token& t) { return t.word; }))
       return false;
     const std::string_view next = tokens[i + 1].text(text);
+    // A lone character after a word of two or more and right before 谁 / 什么 takes it as its
+    // object (门禁系统|归|谁管, 发票|开|什么抬头): a verb, no part of the thing. Not before 谁来,
+    // whose 谁 is the next clause's subject (动火|作业|票|谁来签发).
+    const bool subject_who = next == "谁" && i + 2 < tokens.size() && tokens[i + 2].text(text) == "来";
+    if ((next == "谁" || next == "什么") && !subject_who && i > 0 && !fn[i - 1] &&
+        !tokens[i - 1].single_han)
+      return true;
     const bool aspect = next == "了" || next == "过" || next == "着";
     // A name does not take an aspect particle: 郑钦文|拿|了 ends the name before 拿.
     if (aspect && i > 0 && single(i - 1)) return true;

@@ -178,10 +178,15 @@ std::optional<std::string> thing_of(const TurnView& t) {
   // 它 / 这个 after a turn that answered a question (你平时用什么看剧 + 我一般用腾讯视频) or that
   // said what the user does (我最近开始练瑜伽): the thing it named.
   // An answer to how much (起存金额是多少 + 20万起存) is a value, no thing.
-  if (t.h.newest_stated() && t.h.prev_is_question && t.h.prev.find("多少") == std::string_view::npos)
+  // An answer to who (动火作业票谁来签发 + 由安环部签发) names a person or a body: 它 is still the
+  // thing the question asked about.
+  const bool asked_who = t.h.prev_is_question && t.h.prev.find("谁") != std::string_view::npos;
+  if (t.h.newest_stated() && t.h.prev_is_question && t.h.prev.find("多少") == std::string_view::npos &&
+      !asked_who)
     antecedent = answered_thing(newest, t.h.prev, t.reader);
-  if (!antecedent && t.h.newest_stated() && t.h.prev_is_question) antecedent = used_thing(t, newest);
-  if (t.h.newest_stated() && !antecedent)
+  if (!antecedent && t.h.newest_stated() && t.h.prev_is_question && !asked_who)
+    antecedent = used_thing(t, newest);
+  if (t.h.newest_stated() && !antecedent && !asked_who)
     antecedent = spoken_object(newest, t.reader, /*with_verb=*/false);
   if (!antecedent && t.h.topic())
     antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, t.lex.ids());

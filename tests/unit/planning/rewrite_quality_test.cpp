@@ -1050,6 +1050,19 @@ TEST(RewriteRules, ACaseWithAThingAsItsSubjectAsksTheQuestionAgain) {
   EXPECT_FALSE(count.query.starts_with("要是第二次还没过驾照")) << count.query;
 }
 
+// A lone character after the thing and before 谁 / 什么 is the verb asking it (公章|归|谁管), no part
+// of the thing; before 谁来 it is (工作|证 is the thing 谁来办 asks about).
+TEST(RewriteRules, AVerbBeforeWhoOrWhatIsNoPartOfTheThing) {
+  EXPECT_EQ(rewrite("它多久更新一次", {"门禁系统归谁管", "由行政部统一管理。"}).query, "门禁系统多久更新一次");
+  EXPECT_EQ(rewrite("它多久能办好", {"工作证谁来办"}).query, "工作证多久能办好");
+}
+
+// After a question asking who and the answer naming a body (由行政部统一发放), 它 is still the thing
+// the question asked about.
+TEST(RewriteRules, ItAfterAnAnswerToWhoIsTheThingAskedAbout) {
+  EXPECT_EQ(rewrite("它丢了怎么办", {"门禁卡谁来发", "由行政部统一发放。"}).query, "门禁卡丢了怎么办");
+}
+
 // Whose or which a thing is stays with it when 它 stands for it (财务部的打印机: the modifier opening
 // the question, one noun); not the company every question is about (公司的快递柜 → 快递柜), and not a
 // modifier after other words (最常用的报表: a relative clause).
