@@ -5,6 +5,7 @@
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
+#include "planning/analysis/span_cuts.hpp"
 #include "planning/analysis/time_expr.hpp"
 
 namespace qaplan::internal {
@@ -267,95 +268,7 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
   thread_local std::vector<CueHit> questions;
   lex_.question_word_hits(text, questions);
   const std::vector<bool> fn = function_marks(text, tokens, questions);
-  // Spaces between two ASCII content words do not end a run (navicat premium, parental leave
-  // policy): in Chinese text a space only ever stands between ASCII words.
-  auto space_inside = [&](std::size_t i) {
-    if (tokens[i].word || i == 0 || i + 1 >= tokens.size()) return false;
-    for (char c : tokens[i].text(text))
-      if (c != ' ') return false;
-    return tokens[i - 1].ascii && !fn[i - 1] && tokens[i + 1].ascii && !fn[i + 1];
-  };
-  auto single = [&](std::size_t i) { return i < tokens.size() && !fn[i] && tokens[i].single_han; };
-  auto verb = [&](std::size_t i) {
-    if (!single(i) || i + 1 >= tokens.size()) return false;
-    // A derivational suffix glued to the word before it (私有|化|部署, 一次|性) makes a word with
-    // it, it governs nothing.
-    if (i > 0 && !fn[i - 1] && tokens[i - 1].end == tokens[i].begin && !tokens[i - 1].single_han &&
-        suffix(tokens[i].text(text)))
-      return false;
-    // A verb opening the text opens an activity that is its topic (转|专业有什么条件, 换|工位要
-    // 多久): the verb stays in the phrase. Not 叫 (is called), which opens an answer giving a
-    // name (叫|橘子, 叫|费控|通): the name is the thing.
-    if (tokens[i].text(text) == "叫" && i + 1 < tokens.size() && !fn[i + 1]) return true;
-    if (std::none_of(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(i),
-                     [](const Token& t) { return t.word; }))
-      return false;
-    const std::string_view next = tokens[i + 1].text(text);
-    // A lone character after a word of two or more and right before 谁 / 什么 takes it as its
-    // object (门禁系统|归|谁管, 发票|开|什么抬头): a verb, no part of the thing. Not before 谁来,
-    // whose 谁 is the next clause's subject (动火|作业|票|谁来签发).
-    const bool subject_who = next == "谁" && i + 2 < tokens.size() && tokens[i + 2].text(text) == "来";
-    if ((next == "谁" || next == "什么") && !subject_who && i > 0 && !fn[i - 1] &&
-        !tokens[i - 1].single_han)
-      return true;
-    const bool aspect = next == "了" || next == "过" || next == "着";
-    // A name does not take an aspect particle: 郑钦文|拿|了 ends the name before 拿.
-    if (aspect && i > 0 && single(i - 1)) return true;
-    if ((i > 0 && single(i - 1)) || single(i + 1)) return false;
-    return !fn[i + 1] || aspect;
-  };
-  // A verb ICU kept with its aspect particle (花了, 看过, 坏了) and a superlative (最多, 最长) are
-  // predicates: what the question says about its topic, never part of it.
-  auto asks = [&](std::size_t i) {
-    return i < tokens.size() && std::any_of(questions.begin(), questions.end(), [&](const CueHit& h) {
-             return h.begin == tokens[i].begin;
-           });
-  };
-  // So is 要 glued to a verb right before the question word (抬头|要写|什么, 出差|要带|什么): what
-  // the question asks one must do, not part of the topic. (会议|什么时候 keeps its noun: only 要.)
-  // A word before a question word that determines a noun (覆盖|哪些|人, 包括|什么|内容) is the
-  // verb taking that noun: what the question asks the topic does, not part of the topic.
-  auto before_determiner = [&](std::size_t i) {
-    if (i + 2 >= tokens.size() || fn[i + 2] || !tokens[i + 2].word) return false;
-    const std::string_view q = tokens[i + 1].text(text);
-    return q == "哪些" || q == "什么" || q == "哪个" || q == "哪种" || q == "几个" || q == "多少";
-  };
-  auto predicate = [&](std::size_t i) {
-    if (fn[i] || tokens[i].ascii || !tokens[i].word) return false;
-    const std::string_view w = tokens[i].text(text);
-    if (count_code_points(w) == 2 && i > 0 && !fn[i - 1] && before_determiner(i)) return true;
-    if (count_code_points(w) != 2) return false;
-    const std::string_view last = last_code_point(w);
-    // 每人 / 每天 right before the question word (经费|每人|多少) is the unit the question counts
-    // in, not part of the topic.
-    // 好吃 / 难学 closing the question (烤鸭好吃吗) says how the topic is: a predicate too.
-    const std::string_view after = i + 1 < tokens.size() ? tokens[i + 1].text(text) : "";
-    const bool closes = after.empty() || after == "吗" || after == "不" || after == "吧" || after == "呢";
-    return w.starts_with("最") || last == "了" || last == "过" || last == "着" || last == "完" || last == "掉" ||
-           (w.starts_with("要") && asks(i + 1)) || (w.starts_with("每") && (asks(i + 1) || fn[i + 1])) ||
-           ((w.starts_with("好") || w.starts_with("难")) && closes);
-  };
-  // A lone verb with its lone result and 了 (填|错|了, 用|完|了, 删|掉|了): ICU knows neither
-  // compound, and the verb would otherwise end the noun before it (报销单填错了 → 报销单).
-  auto with_result = [&](std::size_t i) {
-    if (!single(i) || i + 2 >= tokens.size() || !tokens[i + 1].single_han ||
-        tokens[i + 2].text(text) != "了" || i == 0 || !tokens[i - 1].word)
-      return false;
-    const std::string_view r = tokens[i + 1].text(text);
-    return r == "错" || r == "完" || r == "掉" || r == "反";
-  };
-  // How the thing is, closing the question, in characters ICU left alone: 好|养|吗, 难|学|吗 (as 好吃
-  // is one word) is the predicate, no part of the topic. How many tokens it takes (0: none).
-  auto how_it_is = [&](std::size_t i) -> std::size_t {
-    if (!tokens[i].single_han || i == 0 || !tokens[i - 1].word || i + 1 >= tokens.size() ||
-        !tokens[i + 1].single_han || fn[i + 1])
-      return 0;
-    const std::string_view w = tokens[i].text(text);
-    const std::string_view c = i + 2 < tokens.size() ? tokens[i + 2].text(text) : "";
-    const bool closing = c.empty() || c == "吗" || c == "吧" || c == "呢" || c == "不" || c == "啊" ||
-                         !tokens[i + 2].word;
-    return (w == "好" || w == "难") && closing ? 2 : 0;
-  };
+  const SpanCuts cuts(text, tokens, fn, questions);
   std::vector<Span> out;
   std::optional<Span> cur;
   int singles = 0;
@@ -368,19 +281,10 @@ std::vector<Span> PhraseReader::spans(std::string_view text) const {
   };
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const Token& t = tokens[i];
-    if (cur && space_inside(i)) continue;
-    if (with_result(i)) {
-      close();
-      ++i;  // the result, too
-      continue;
-    }
-    if (const std::size_t n = how_it_is(i)) {
+    if (cur && cuts.space_inside(i)) continue;
+    if (const std::size_t n = cuts.outside(i)) {
       close();
       i += n - 1;
-      continue;
-    }
-    if (fn[i] || verb(i) || predicate(i)) {
-      close();
       continue;
     }
     if (!cur) {
