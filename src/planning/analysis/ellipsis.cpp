@@ -363,8 +363,8 @@ std::optional<std::string> english_substitute(std::string_view prev, std::string
   // which "the Minhang one" and "the 5th" stand for.
   if (target == nullptr && !one && !ordinal(fw.back()))
     if (const auto slot = english_slot(prev, fw))
-      return std::string(prev.substr(0, slot->first)) + std::string(trim_end(frag)) +
-             std::string(prev.substr(slot->second));
+      return std::string(prev.substr(0, slot->first)) + (slot->first == slot->second ? " " : "") +
+             std::string(trim_end(frag)) + std::string(prev.substr(slot->second));
   if (target == nullptr) target = &spans.back();
   std::uint32_t begin = head_begin > target->begin ? head_begin : target->begin;
   if (det) {  // the fragment's determiner replaces the phrase's (my access badge → a parking permit)

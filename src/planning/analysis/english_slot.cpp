@@ -33,6 +33,7 @@ int preposition_kind(std::string_view w) {
   if (among(w, {"before", "after", "until", "by", "during"})) return 2;
   if (among(w, {"in", "on", "at", "from"})) return 3;
   if (among(w, {"with", "without"})) return 4;
+  if (among(w, {"for", "to", "about"})) return 5;
   return 0;
 }
 
@@ -69,10 +70,19 @@ std::optional<std::pair<std::size_t, std::size_t>> english_slot(std::string_view
     if (t.word) q.w.push_back(t);
   if (fw.empty() || q.w.size() < 3) return std::nullopt;
   // A preposition's phrase: as many words after the question's preposition as after the fragment's.
-  if (const int kind = preposition_kind(fw.front()); kind != 0 && fw.size() > 1)
-    for (std::size_t i = 0; i + 1 < q.w.size(); ++i)
-      if (preposition_kind(q.at(i)) == kind)
-        return q.range(i, std::min(i + fw.size() - 1, q.w.size() - 1));
+  if (const int kind = preposition_kind(fw.front()); kind != 0 && fw.size() > 1) {
+    for (std::size_t i = 0; i + 1 < q.w.size(); ++i) {
+      if (preposition_kind(q.at(i)) != kind) continue;
+      // for / to / about: the whole phrase, up to the next preposition (for team lunches).
+      std::size_t to = std::min(i + fw.size() - 1, q.w.size() - 1);
+      if (kind == 5)
+        for (to = i + 1; to + 1 < q.w.size() && preposition_kind(q.at(to + 1)) == 0;) ++to;
+      return q.range(i, to);
+    }
+    // A beneficiary or goal the question had none of (how many days do we get + for
+    // grandparents): it goes at the end, replacing nothing.
+    if (kind == 5) return std::pair{q.w.back().end, q.w.back().end};
+  }
   // The phrase after the fragment's own determiner (my monitor → my keyboard).
   if (determiner(fw.front()) && fw.size() > 1)
     for (std::size_t i = 0; i + 1 < q.w.size(); ++i)

@@ -12,8 +12,9 @@
 
 namespace qaplan::internal {
 
-/// [begin, end) in `prev` of the phrase the fragment (its words `fw`, lower case) replaces; nullopt
-/// when the question's shape names none.
+/// [begin, end) in `prev` of the phrase the fragment (its words `fw`, lower case) replaces (empty:
+/// the fragment is added there, as for + a beneficiary the question had none of); nullopt when
+/// the question's shape names none.
 std::optional<std::pair<std::size_t, std::size_t>> english_slot(std::string_view prev,
                                                                 const std::vector<std::string_view>& fw);
 

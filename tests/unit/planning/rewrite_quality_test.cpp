@@ -615,6 +615,12 @@ TEST(RewriteRules, EnglishWhatAboutFollowsTheQuestionsShape) {
             "can i book trains through the portal");
   EXPECT_EQ(rewrite("what about the Berlin one", {"Is there a gym in the Paris office?"}).query,
             "is there a gym in the berlin office");
+  // for / to / about: the whole phrase of the question's own (for staff, up to on weekends), or,
+  // when it has none, the fragment goes at the end.
+  EXPECT_EQ(rewrite("what about for visitors", {"is there a parking fee for staff on weekends"}).query,
+            "is there a parking fee for visitors on weekends");
+  EXPECT_EQ(rewrite("What about for part-timers?", {"How many days of annual leave do we get?"}).query,
+            "how many days of annual leave do we get for part-timers");
 }
 
 // ICU glues the progressive 在 to a one-character verb (在学|钢琴): a question about the thing the
