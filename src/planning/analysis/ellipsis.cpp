@@ -365,6 +365,12 @@ std::optional<std::string> english_substitute(std::string_view prev, std::string
     if (const auto slot = english_slot(prev, fw))
       return std::string(prev.substr(0, slot->first)) + (slot->first == slot->second ? " " : "") +
              std::string(trim_end(frag)) + std::string(prev.substr(slot->second));
+  // A one-word name sharing no word with the last phrase (How about Enterprise? after … on the Pro
+  // plan; And P2? after … for P1 incidents) stands for its modifier, as "the Enterprise one" would:
+  // the head stays. A plural (directors, NDAs) names things of its own, the head's place and all.
+  const std::string_view w0 = fw.front();
+  const bool plural = w0.size() > 3 && w0.ends_with("s") && !w0.ends_with("ss");
+  const bool name_only = target == nullptr && fw.size() == 1 && !det && !ordinal(w0) && !plural;
   if (target == nullptr) target = &spans.back();
   std::uint32_t begin = head_begin > target->begin ? head_begin : target->begin;
   if (det) {  // the fragment's determiner replaces the phrase's (my access badge → a parking permit)
@@ -383,6 +389,11 @@ std::optional<std::string> english_substitute(std::string_view prev, std::string
     const std::size_t sp = phrase.rfind(' ');
     sub = std::string(frag.substr(0, frag.size() - 3)) +
           std::string(sp == std::string_view::npos ? phrase : phrase.substr(sp + 1));
+  }
+  if (name_only) {
+    const std::string_view phrase = slice(prev, begin, target->end);
+    if (const std::size_t sp = phrase.rfind(' '); sp != std::string_view::npos)
+      sub = std::string(trim_end(frag)) + std::string(phrase.substr(sp));
   }
   return std::string(prev.substr(0, begin)) + sub + std::string(prev.substr(target->end));
 }

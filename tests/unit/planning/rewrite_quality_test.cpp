@@ -621,6 +621,12 @@ TEST(RewriteRules, EnglishWhatAboutFollowsTheQuestionsShape) {
             "is there a parking fee for visitors on weekends");
   EXPECT_EQ(rewrite("What about for part-timers?", {"How many days of annual leave do we get?"}).query,
             "how many days of annual leave do we get for part-timers");
+  // A one-word name stands for the last phrase's modifier (P1 tickets → P3 tickets); a plural
+  // names things of its own (team leads → directors).
+  EXPECT_EQ(rewrite("And P3?", {"What's the response time for P1 tickets?"}).query,
+            "what's the response time for p3 tickets");
+  EXPECT_EQ(rewrite("what about directors", {"What's the approval limit for team leads?"}).query,
+            "what's the approval limit for directors");
 }
 
 // ICU glues the progressive 在 to a one-character verb (在学|钢琴): a question about the thing the
