@@ -61,6 +61,37 @@ std::optional<std::pair<std::size_t, std::size_t>> phrase_at(const Words& q, std
   return q.range(from, to);
 }
 
+bool wh_word(std::string_view w) {
+  return among(w, {"what", "when", "where", "who", "which", "how", "why"});
+}
+
+// A wh-question's object: after do + subject + verb (how long do we keep | candidate resumes),
+// after who + verb (who reviews | sales contracts) or after to + verb (the deadline to submit |
+// self-reviews) — up to the next preposition or the end. A bare noun fragment (exit interview
+// notes, NDAs) stands for it, the verb staying.
+std::optional<std::pair<std::size_t, std::size_t>> wh_object(const Words& q,
+                                                             const std::vector<std::string_view>& fw) {
+  if (!wh_word(q.at(0)) || determiner(fw.front()) || preposition_kind(fw.front()) != 0) return std::nullopt;
+  // A one-word name (Mac after … set up the VPN on Windows) parallels a name, not the object.
+  const std::string_view w0 = fw.front();
+  if (fw.size() == 1 && !(w0.size() > 3 && w0.ends_with("s") && !w0.ends_with("ss"))) return std::nullopt;
+  std::size_t from = 0;
+  for (std::size_t i = 1; i + 2 < q.w.size() && from == 0; ++i) {
+    if (among(q.at(i), {"do", "does", "did"}) && no_subject(q.at(i + 1))) from = i + 3;
+    else if (q.at(i) == "to" && !determiner(q.at(i + 1))) from = i + 2;
+  }
+  if (from == 0 && q.at(0) == "who" && !auxiliary(q.at(1)) && q.w.size() > 2) from = 2;
+  // The verb's particle and a preposition after it (signs off on | …, set up | the VPN).
+  while (from + 1 < q.w.size() &&
+         (among(q.at(from), {"up", "off", "out", "down", "back"}) || preposition_kind(q.at(from)) != 0))
+    ++from;
+  if (from == 0 || from >= q.w.size()) return std::nullopt;
+  if (determiner(q.at(from)) && from + 1 < q.w.size()) ++from;
+  std::size_t to = from;
+  while (to + 1 < q.w.size() && preposition_kind(q.at(to + 1)) == 0 && q.at(to + 1) != "of") ++to;
+  return q.range(from, to);
+}
+
 }  // namespace
 
 std::optional<std::pair<std::size_t, std::size_t>> english_slot(std::string_view prev,
@@ -87,6 +118,7 @@ std::optional<std::pair<std::size_t, std::size_t>> english_slot(std::string_view
   if (determiner(fw.front()) && fw.size() > 1)
     for (std::size_t i = 0; i + 1 < q.w.size(); ++i)
       if (q.at(i) == fw.front()) return phrase_at(q, i, fw.size(), false);
+  if (const auto object = wh_object(q, fw)) return object;
   if (!auxiliary(q.at(0)) || determiner(fw.front())) return std::nullopt;
   const bool plural = fw.back().size() > 2 && fw.back().ends_with("s");
   // A yes/no question's subject (is the gym open, do contractors need) …

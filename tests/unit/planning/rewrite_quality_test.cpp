@@ -627,6 +627,17 @@ TEST(RewriteRules, EnglishWhatAboutFollowsTheQuestionsShape) {
             "what's the response time for p3 tickets");
   EXPECT_EQ(rewrite("what about directors", {"What's the approval limit for team leads?"}).query,
             "what's the approval limit for directors");
+  // A wh-question's object after its verb (do we archive | old invoices, who approves | vendor
+  // invoices, the form to request | parking permits), the verb and its particle staying; a one-word
+  // name still parallels a name (Linux after … on Windows).
+  EXPECT_EQ(rewrite("What about payslips?", {"How long do we archive old invoices?"}).query,
+            "how long do we archive payslips");
+  EXPECT_EQ(rewrite("what about purchase orders", {"Who approves vendor invoices?"}).query,
+            "who approves purchase orders");
+  EXPECT_EQ(rewrite("What about locker keys?", {"Where is the form to request parking permits?"}).query,
+            "where is the form to request locker keys");
+  EXPECT_EQ(rewrite("What about Linux?", {"How do I set up the printer on Windows?"}).query,
+            "how do i set up the printer on linux");
 }
 
 // ICU glues the progressive 在 to a one-character verb (在学|钢琴): a question about the thing the
