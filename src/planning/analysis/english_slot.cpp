@@ -71,7 +71,7 @@ bool wh_word(std::string_view w) {
 // notes, NDAs) stands for it, the verb staying.
 std::optional<std::pair<std::size_t, std::size_t>> wh_object(const Words& q,
                                                              const std::vector<std::string_view>& fw) {
-  if (!wh_word(q.at(0)) || determiner(fw.front()) || preposition_kind(fw.front()) != 0) return std::nullopt;
+  if (!wh_word(q.at(0)) || preposition_kind(fw.front()) != 0) return std::nullopt;
   // A one-word name (Mac after … set up the VPN on Windows) parallels a name, not the object.
   const std::string_view w0 = fw.front();
   if (fw.size() == 1 && !(w0.size() > 3 && w0.ends_with("s") && !w0.ends_with("ss"))) return std::nullopt;
@@ -81,14 +81,23 @@ std::optional<std::pair<std::size_t, std::size_t>> wh_object(const Words& q,
     else if (q.at(i) == "to" && !determiner(q.at(i + 1))) from = i + 2;
   }
   if (from == 0 && q.at(0) == "who" && !auxiliary(q.at(1)) && q.w.size() > 2) from = 2;
+  // wh + be: the subject, up to its participle (when is | the salary | paid).
+  const bool be = from == 0 && among(q.at(1), {"is", "are", "was", "were"}) && q.w.size() > 2;
+  if (be) from = 2;
   // The verb's particle and a preposition after it (signs off on | …, set up | the VPN).
   while (from + 1 < q.w.size() &&
          (among(q.at(from), {"up", "off", "out", "down", "back"}) || preposition_kind(q.at(from)) != 0))
     ++from;
   if (from == 0 || from >= q.w.size()) return std::nullopt;
-  if (determiner(q.at(from)) && from + 1 < q.w.size()) ++from;
+  // The question's determiner stays unless the fragment brings its own (the annual bonus).
+  if (determiner(q.at(from)) && !determiner(fw.front()) && from + 1 < q.w.size()) ++from;
   std::size_t to = from;
-  while (to + 1 < q.w.size() && preposition_kind(q.at(to + 1)) == 0 && q.at(to + 1) != "of") ++to;
+  auto participle = [&](std::string_view w) {
+    return w.ends_with("ed") || among(w, {"paid", "made", "done", "sent", "held", "due", "given"});
+  };
+  while (to + 1 < q.w.size() && preposition_kind(q.at(to + 1)) == 0 && q.at(to + 1) != "of" &&
+         !(be && participle(q.at(to + 1))))
+    ++to;
   return q.range(from, to);
 }
 

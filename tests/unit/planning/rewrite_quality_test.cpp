@@ -638,6 +638,9 @@ TEST(RewriteRules, EnglishWhatAboutFollowsTheQuestionsShape) {
             "where is the form to request locker keys");
   EXPECT_EQ(rewrite("What about Linux?", {"How do I set up the printer on Windows?"}).query,
             "how do i set up the printer on linux");
+  // wh + be: the subject up to its participle (when are | the invoices | sent).
+  EXPECT_EQ(rewrite("What about purchase orders?", {"When are the invoices sent?"}).query,
+            "when are the purchase orders sent");
 }
 
 // ICU glues the progressive 在 to a one-character verb (在学|钢琴): a question about the thing the
