@@ -580,7 +580,11 @@ std::string thing_antecedent(std::string_view prev, const std::vector<Span>& pre
   if (prev_spans[best].ascii && begin == prev_spans[best].begin)
     begin = with_determiner(prev, begin);
   if (begin == prev_spans[best].begin && best > 0) begin = owner_begin(prev, prev_spans, best);
-  return std::string(slice(prev, begin, prev_spans[best].end));
+  std::string_view thing = slice(prev, begin, prev_spans[best].end);
+  // What is the guest Wi-Fi called: the naming verb closing the phrase is no part of the thing.
+  for (std::string_view naming : {" called", " named"})
+    if (thing.ends_with(naming) && thing.size() > naming.size()) thing.remove_suffix(naming.size());
+  return std::string(thing);
 }
 
 }  // namespace qaplan::internal

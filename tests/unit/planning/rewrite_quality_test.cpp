@@ -1083,6 +1083,11 @@ TEST(RewriteRules, AVerbBeforeWhoOrWhatIsNoPartOfTheThing) {
   EXPECT_EQ(rewrite("它多久能办好", {"工作证谁来办"}).query, "工作证多久能办好");
 }
 
+// "What is X called?": it is X, the naming verb no part of it.
+TEST(RewriteRules, ItAfterWhatIsItCalledIsTheThing) {
+  EXPECT_EQ(rewrite("is it free", {"What is the staff app called?"}).query, "is the staff app free");
+}
+
 // After a question asking who and the answer naming a body (由行政部统一发放), 它 is still the thing
 // the question asked about.
 TEST(RewriteRules, ItAfterAnAnswerToWhoIsTheThingAskedAbout) {
