@@ -139,4 +139,28 @@ std::optional<std::pair<std::size_t, std::size_t>> english_slot(std::string_view
   return std::nullopt;
 }
 
+std::optional<std::string_view> english_activity(std::string_view prev) {
+  Words q{prev, {}};
+  for (const Token& t : words_of(prev))
+    if (t.word) q.w.push_back(t);
+  // how do I | VP, how can we | VP, how to | VP
+  std::size_t from = 0;
+  if (q.w.size() >= 4 && q.at(0) == "how" && among(q.at(1), {"do", "can", "should", "would"}) &&
+      among(q.at(2), {"i", "we", "you"}))
+    from = 3;
+  else if (q.w.size() >= 3 && q.at(0) == "how" && q.at(1) == "to")
+    from = 2;
+  if (from == 0) return std::nullopt;
+  return prev.substr(q.w[from].begin, q.w.back().end - q.w[from].begin);
+}
+
+bool asks_in_english(std::string_view frag) {
+  for (const Token& t : words_of(frag))
+    if (t.word) {
+      const std::string_view w = t.text(frag);
+      return auxiliary(w) || wh_word(w) || among(w, {"any", "anything"});
+    }
+  return false;
+}
+
 }  // namespace qaplan::internal

@@ -18,4 +18,12 @@ namespace qaplan::internal {
 std::optional<std::pair<std::size_t, std::size_t>> english_slot(std::string_view prev,
                                                                 const std::vector<std::string_view>& fw);
 
+/// The activity an English how-question asks about (How do I apply for a company credit card? →
+/// apply for a company credit card; how to …), else nullopt.
+std::optional<std::string_view> english_activity(std::string_view prev);
+
+/// True when an English fragment opens with an auxiliary or a question word (is there a fee,
+/// does it expire, anything else): it asks on its own, no noun phrase to put in a question's place.
+bool asks_in_english(std::string_view frag);
+
 }  // namespace qaplan::internal

@@ -12,6 +12,7 @@
 #include "planning/analysis/antecedent.hpp"
 #include "planning/analysis/coordination.hpp"
 #include "planning/analysis/ellipsis.hpp"
+#include "planning/analysis/english_slot.hpp"
 #include "planning/analysis/object_slot.hpp"
 #include "planning/analysis/phrases.hpp"
 #include "planning/analysis/rewrite_check.hpp"
@@ -559,7 +560,8 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // (帮我买两杯呗), whose verb is its own.
   const std::string_view closing = trim_end(frag);
   bool predicate = a_not_a(frag) || closing.ends_with("不") || closing.ends_with("没") ||
-                   closing.ends_with("呗") || closing.ends_with("吧");
+                   closing.ends_with("呗") || closing.ends_with("吧") ||
+                   (ascii_text(frag) && asks_in_english(frag));
   for (const CueHit& h : t.q.hits)
     predicate = predicate || (h.list == ids.question_word && h.begin >= frag_at &&
                               h.end <= frag_at + frag.size());
@@ -614,6 +616,11 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // question continues.
   if (std::string_view(t.question).find(t.r.topic_anchor) != std::string_view::npos)
     return {std::string(t.question), "has_topic"};
+  // English: a predicate after a how-question (How do I apply for a company credit card? + what
+  // are the requirements) asks about that activity, which follows it (… to apply for …).
+  if (ascii_text(frag) && t.h.prev_is_question)
+    if (const auto act = english_activity(t.h.prev_text))
+      return {std::string(trim_end(frag)) + " to " + std::string(*act), "activity_after"};
   // After a short answer to a question word's question (你最近在看啥剧 + 繁花 + 好看不) the answer
   // is what the predicate asks about, not the question's topic.
   // A value (九点, 三千五, 下个月底) answers how much or when: no topic.

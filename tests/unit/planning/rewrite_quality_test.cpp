@@ -1083,6 +1083,14 @@ TEST(RewriteRules, AVerbBeforeWhoOrWhatIsNoPartOfTheThing) {
   EXPECT_EQ(rewrite("它多久能办好", {"工作证谁来办"}).query, "工作证多久能办好");
 }
 
+// English: a question of its own after a how-question asks about that activity, which follows it
+// (is there a fee + how do I renew my badge); it never takes a noun phrase's place.
+TEST(RewriteRules, AnEnglishQuestionAfterAHowQuestionAsksAboutTheActivity) {
+  EXPECT_EQ(rewrite("is there a fee", {"how do I renew my badge"}).query, "is there a fee to renew my badge");
+  EXPECT_EQ(rewrite("are there any fees", {"How do I transfer my pension?"}).query,
+            "are there any fees to transfer my pension");
+}
+
 // "What is X called?": it is X, the naming verb no part of it.
 TEST(RewriteRules, ItAfterWhatIsItCalledIsTheThing) {
   EXPECT_EQ(rewrite("is it free", {"What is the staff app called?"}).query, "is the staff app free");
