@@ -108,8 +108,8 @@ bool opens_with_subject(std::string_view body, const TurnView& t) {
   if (count_code_points(first) < 2 || t.reader.is_function(first) ||
       t.reader.of_function_chars(first) || temporal(first))
     return false;
-  for (std::string_view n : {"第", "一", "两", "几", "每", "半"})  // 第二次|还没过: a count
-    if (first.starts_with(n)) return false;
+  if (counting(first) || first.starts_with("第") || first.starts_with("每") || first.starts_with("半"))
+    return false;  // 第二次|还没过: a count
   std::size_t k = 1;
   const std::string_view next = words[k].text(body);
   if ((next == "里" || next == "上" || next == "中") && words.size() > 2) ++k;

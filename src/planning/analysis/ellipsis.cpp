@@ -369,8 +369,7 @@ std::optional<std::string> english_substitute(std::string_view prev, std::string
   // plan; And P2? after … for P1 incidents) stands for its modifier, as "the Enterprise one" would:
   // the head stays. A plural (directors, NDAs) names things of its own, the head's place and all.
   const std::string_view w0 = fw.front();
-  const bool plural = w0.size() > 3 && w0.ends_with("s") && !w0.ends_with("ss");
-  const bool name_only = target == nullptr && fw.size() == 1 && !det && !ordinal(w0) && !plural;
+  const bool name_only = target == nullptr && fw.size() == 1 && !det && !ordinal(w0) && !english_plural(w0);
   if (target == nullptr) target = &spans.back();
   std::uint32_t begin = head_begin > target->begin ? head_begin : target->begin;
   if (det) {  // the fragment's determiner replaces the phrase's (my access badge → a parking permit)

@@ -54,7 +54,7 @@ std::optional<std::pair<std::size_t, std::size_t>> phrase_at(const Words& q, std
   std::size_t to = std::min(from + n, q.w.size()) - 1;
   if (plural)
     for (std::size_t k = from; k < std::min(from + 3, q.w.size()); ++k)
-      if (q.at(k).size() > 2 && q.at(k).ends_with("s")) {
+      if (english_plural(q.at(k))) {
         to = k;
         break;
       }
@@ -74,7 +74,7 @@ std::optional<std::pair<std::size_t, std::size_t>> wh_object(const Words& q,
   if (!wh_word(q.at(0)) || preposition_kind(fw.front()) != 0) return std::nullopt;
   // A one-word name (Mac after … set up the VPN on Windows) parallels a name, not the object.
   const std::string_view w0 = fw.front();
-  if (fw.size() == 1 && !(w0.size() > 3 && w0.ends_with("s") && !w0.ends_with("ss"))) return std::nullopt;
+  if (fw.size() == 1 && !english_plural(w0)) return std::nullopt;
   std::size_t from = 0;
   for (std::size_t i = 1; i + 2 < q.w.size() && from == 0; ++i) {
     if (among(q.at(i), {"do", "does", "did"}) && no_subject(q.at(i + 1))) from = i + 3;
@@ -129,7 +129,7 @@ std::optional<std::pair<std::size_t, std::size_t>> english_slot(std::string_view
       if (q.at(i) == fw.front()) return phrase_at(q, i, fw.size(), false);
   if (const auto object = wh_object(q, fw)) return object;
   if (!auxiliary(q.at(0)) || determiner(fw.front())) return std::nullopt;
-  const bool plural = fw.back().size() > 2 && fw.back().ends_with("s");
+  const bool plural = english_plural(fw.back());
   // A yes/no question's subject (is the gym open, do contractors need) …
   if (!no_subject(q.at(1)))
     return phrase_at(q, determiner(q.at(1)) ? 2 : 1, fw.size(), plural);
@@ -162,5 +162,7 @@ bool asks_in_english(std::string_view frag) {
     }
   return false;
 }
+
+bool english_plural(std::string_view w) { return w.size() > 3 && w.ends_with("s") && !w.ends_with("ss"); }
 
 }  // namespace qaplan::internal

@@ -22,6 +22,9 @@ std::optional<std::pair<std::size_t, std::size_t>> english_slot(std::string_view
 /// apply for a company credit card; how to …), else nullopt.
 std::optional<std::string_view> english_activity(std::string_view prev);
 
+/// A plural English noun by its ending (interns, NDAs; not bus, class).
+bool english_plural(std::string_view w);
+
 /// True when an English fragment opens with an auxiliary or a question word (is there a fee,
 /// does it expire, anything else): it asks on its own, no noun phrase to put in a question's place.
 bool asks_in_english(std::string_view frag);

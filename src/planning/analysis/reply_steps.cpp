@@ -143,9 +143,8 @@ std::optional<Step> also_object(const TurnView& t, std::string_view turn, std::s
   if (!rest || !t.h.prev_is_question || asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
     return std::nullopt;  // 你一天抽几根烟: no thing it asked about, but how many
   const std::vector<Token> w = words_of(*rest);
-  const bool also = (!w.empty() && w[0].text(*rest) == "也") ||
-                    (w.size() > 1 && temporal(w[0].text(*rest)) && w[1].text(*rest) == "也") ||
-                    rest->starts_with("也");
+  const bool also = rest->starts_with("也") ||
+                    (w.size() > 1 && temporal(w[0].text(*rest)) && w[1].text(*rest) == "也");
   const std::string_view q = trim_end(first_clause(t.h.prev_text));
   if (!also || opening_word(q, t.lex.config().rewrite.addressee_words, t.reader) == 0)
     return std::nullopt;
