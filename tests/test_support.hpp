@@ -73,6 +73,21 @@ inline std::string sh_quote(const std::string& s) {
 }
 
 inline std::string qaplan_bin() { return QAPLAN_BIN; }
+/// `text` split into lines (without '\n'): line i+1 of a file is element i.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+/// The CLI's path quoted for a command line.
+inline std::string quoted_bin() { return sh_quote(qaplan_bin()); }
+
+/// The CLI's error contract: one line, "qaplan: …".
+inline bool one_error_line(const std::string& err) {
+  return !err.empty() && err.find('\n') == err.size() - 1 && err.rfind("qaplan: ", 0) == 0;
+}
 
 // The files of a report set published into `dir` (qaplan/io.hpp write_files_atomic): each name
 // is a link through DIR/current into the live generation. Empty when the layout is anything else

@@ -22,15 +22,15 @@ namespace fs = std::filesystem;
 using qaplan::test::RunResult;
 using qaplan::test::sh_quote;
 
-class TempDir {
+class LookupDir {
  public:
-  TempDir() {
+  LookupDir() {
     path_ = fs::temp_directory_path() /
             ("qaplan-lookup-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
-  ~TempDir() { fs::remove_all(path_); }
+  ~LookupDir() { fs::remove_all(path_); }
   const fs::path& path() const { return path_; }
 
  private:
@@ -74,7 +74,7 @@ std::string config_line(const fs::path& p, const std::string& how) {
 const char* kQuestion = "'报销费用超过5000需要谁审批' --plan-only";
 
 TEST(ConfigLookupCli, CheckoutConfigIsReadInPlaceFromAnySubdirectory) {
-  TempDir t;
+  LookupDir t;
   const fs::path rules = make_checkout(t.path() / "checkout");
   fs::create_directories(t.path() / "checkout" / "build" / "deep");
   fs::create_directories(t.path() / "xdg");
@@ -96,7 +96,7 @@ TEST(ConfigLookupCli, CheckoutConfigIsReadInPlaceFromAnySubdirectory) {
 }
 
 TEST(ConfigLookupCli, ADirectoryWithoutTheQaplanMarkerIsNotACheckout) {
-  TempDir t;
+  LookupDir t;
   // config/rules.toml alone (some other project's config folder) is not taken.
   copy_rules_to(t.path() / "other" / "config");
   std::ofstream(t.path() / "other" / "config" / "rules.toml", std::ios::app) << "\n[[[ broken\n";
@@ -107,7 +107,7 @@ TEST(ConfigLookupCli, ADirectoryWithoutTheQaplanMarkerIsNotACheckout) {
 }
 
 TEST(ConfigLookupCli, FlagBeatsEnvironmentBeatsCheckout) {
-  TempDir t;
+  LookupDir t;
   const fs::path checkout_rules = make_checkout(t.path() / "checkout");
   const fs::path env_rules = copy_rules_to(t.path() / "env");
   const fs::path flag_rules = copy_rules_to(t.path() / "flag");
@@ -137,7 +137,7 @@ TEST(ConfigLookupCli, FlagBeatsEnvironmentBeatsCheckout) {
 }
 
 TEST(ConfigLookupCli, UserConfigDirIsUsedOutsideACheckout) {
-  TempDir t;
+  LookupDir t;
   fs::create_directories(t.path() / "elsewhere");
   const fs::path xdg_rules = copy_rules_to(t.path() / "xdg" / "qaplan");
   const RunResult r = run_in(t.path() / "elsewhere", t.path() / "xdg",
@@ -163,7 +163,7 @@ TEST(ConfigLookupCli, UserConfigDirIsUsedOutsideACheckout) {
 }
 
 TEST(ConfigLookupCli, BuildTreeBinaryReadsTheSourceFileNotACopy) {
-  TempDir t;
+  LookupDir t;
   fs::create_directories(t.path() / "elsewhere");
   fs::create_directories(t.path() / "xdg");
   const RunResult r =
@@ -174,7 +174,7 @@ TEST(ConfigLookupCli, BuildTreeBinaryReadsTheSourceFileNotACopy) {
 }
 
 TEST(ConfigLookupCli, EveryCommandThatReadsTheConfigNamesItWithV) {
-  TempDir t;
+  LookupDir t;
   const fs::path rules = make_checkout(t.path() / "checkout");
   fs::create_directories(t.path() / "xdg");
   const fs::path cwd = t.path() / "checkout";
@@ -198,7 +198,7 @@ TEST(ConfigLookupCli, EveryCommandThatReadsTheConfigNamesItWithV) {
 }
 
 TEST(ConfigLookupCli, VersionNamesLibraryConfigSchemaModelAndDatasetFingerprints) {
-  TempDir t;
+  LookupDir t;
   const fs::path rules = make_checkout(t.path() / "checkout");
   fs::create_directories(t.path() / "xdg");
   const RunResult r = run_in(t.path() / "checkout", t.path() / "xdg", "--version");

@@ -21,10 +21,10 @@ using qaplan::test::run;
 using qaplan::test::sh_quote;
 using Json = nlohmann::json;
 
-const std::string kNow = " --now 2026-11-30T10:00:00+08:00";
+const std::string kNowFlag = " --now 2026-11-30T10:00:00+08:00";
 
-qaplan::test::RunResult plan(const std::string& args) {
-  return run(sh_quote(qaplan::test::qaplan_bin()) + " plan " + args + kNow);
+qaplan::test::RunResult plan_now(const std::string& args) {
+  return run(sh_quote(qaplan::test::qaplan_bin()) + " plan " + args + kNowFlag);
 }
 
 fs::path temp_file(const std::string& name, const std::string& text) {
@@ -34,7 +34,7 @@ fs::path temp_file(const std::string& name, const std::string& text) {
 }
 
 TEST(EnginesCli, PrintsTheRequestsBesideThePlan) {
-  const auto r = plan(sh_quote("法务部上周签署的合同清单") + " --engine es");
+  const auto r = plan_now(sh_quote("法务部上周签署的合同清单") + " --engine es");
   ASSERT_EQ(r.status, 0) << r.err;
   const Json j = Json::parse(r.out);
   ASSERT_TRUE(j.contains("retrieval_plan"));
@@ -56,14 +56,14 @@ TEST(EnginesCli, PrintsTheRequestsBesideThePlan) {
 
 TEST(EnginesCli, VersionAndVectorsShapeTheRequests) {
   const auto vecs = temp_file("v.json", "[[0.1, 0.2, 0.3]]");
-  const auto r = plan(sh_quote("差旅住宿标准是多少") + " --engine opensearch --engine-version 2.10 --vectors " +
+  const auto r = plan_now(sh_quote("差旅住宿标准是多少") + " --engine opensearch --engine-version 2.10 --vectors " +
                       sh_quote(vecs.string()));
   ASSERT_EQ(r.status, 0) << r.err;
   const Json e = Json::parse(r.out)["engine_requests"];
   EXPECT_EQ(e["version"], "2.10");
   EXPECT_EQ(e["mode"], "client_fusion");
   EXPECT_NE(r.out.find("[0.1,0.2,0.3]"), std::string::npos);
-  const auto m = plan(sh_quote("差旅住宿标准是多少") + " --engine milvus --engine-version 2.4 --vectors " +
+  const auto m = plan_now(sh_quote("差旅住宿标准是多少") + " --engine milvus --engine-version 2.4 --vectors " +
                       sh_quote(vecs.string()) + " --pretty");
   ASSERT_EQ(m.status, 0) << m.err;
   const Json me = Json::parse(m.out)["engine_requests"];
@@ -90,7 +90,7 @@ TEST(EnginesCli, BadCombinationsExitTwoWithOneLine) {
       {sh_quote("差旅住宿标准是多少") + " --engine es --vectors " + two.string(), "vectors"},
   };
   for (const auto& c : cases) {
-    const auto r = plan(c.args);
+    const auto r = plan_now(c.args);
     EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.args << ": " << r.err;
     EXPECT_NE(r.err.find(c.names), std::string::npos) << c.args << ": " << r.err;
@@ -175,7 +175,7 @@ TEST(EnginesCli, TheDocsExamplesAreWhatTheBinaryPrints) {
   ASSERT_GE(examples.size(), 6u);
   for (const auto& [args, shown] : examples) {
     const auto r = run("cd " + sh_quote(t.path().string()) + " && " + sh_quote(qaplan::test::qaplan_bin()) +
-                       " " + args + kNow);
+                       " " + args + kNowFlag);
     ASSERT_EQ(r.status, 0) << args << "\n" << r.err;
     const auto got = rendered(nlohmann::ordered_json::parse(r.out)["engine_requests"]);
     std::string all;

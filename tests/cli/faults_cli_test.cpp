@@ -18,13 +18,9 @@
 namespace {
 
 using qaplan::test::run;
+using qaplan::test::one_error_line;
+using qaplan::test::quoted_bin;
 using qaplan::test::sh_quote;
-
-std::string q() { return sh_quote(qaplan::test::qaplan_bin()); }
-
-bool one_line(const std::string& err) {
-  return !err.empty() && err.find('\n') == err.size() - 1 && err.rfind("qaplan: ", 0) == 0;
-}
 
 // Runs `cmd` while this process holds DIR/.lock as another writer would: exit 2, one line
 // naming the holder's pid.
@@ -37,7 +33,7 @@ void expect_refused_while_locked(const std::filesystem::path& dir, const std::st
   const auto r = run(cmd);
   ::close(fd);
   EXPECT_EQ(r.status, 2) << cmd;
-  EXPECT_TRUE(one_line(r.err)) << r.err;
+  EXPECT_TRUE(one_error_line(r.err)) << r.err;
   EXPECT_NE(r.err.find("pid " + std::to_string(::getpid())), std::string::npos) << r.err;
 }
 
@@ -52,7 +48,7 @@ TEST(FaultsCli, EveryCommandOnAFullDiskExitsTwoWithErrno) {
   const std::string corpus = (dir / "c.jsonl").string();
   std::ofstream(corpus) << "{\"id\":\"a\",\"text\":\"年假怎么申请\"}\n";
   const std::string ix = sh_quote((dir / "ix").string());
-  ASSERT_EQ(run(q() + " index build --corpus " + sh_quote(corpus) + " --output " + ix).status, 0);
+  ASSERT_EQ(run(quoted_bin() + " index build --corpus " + sh_quote(corpus) + " --output " + ix).status, 0);
   const std::string rules =
       sh_quote((qaplan::test::source_dir() / "config" / "rules.toml").string());
   for (const std::string& args : std::vector<std::string>{
@@ -61,16 +57,16 @@ TEST(FaultsCli, EveryCommandOnAFullDiskExitsTwoWithErrno) {
            "tokenize --input " + sh_quote(corpus), "search --query 年假 --index " + ix,
            "search --query 年假 --corpus " + sh_quote(corpus), "ask 年假怎么申请 --index " + ix,
            "index build --corpus " + sh_quote(corpus) + " --output " + ix}) {
-    const auto r = run(q() + " " + args + " > /dev/full");
+    const auto r = run(quoted_bin() + " " + args + " > /dev/full");
     EXPECT_EQ(r.status, 2) << args;
-    EXPECT_TRUE(one_line(r.err)) << args << ": " << r.err;
+    EXPECT_TRUE(one_error_line(r.err)) << args << ": " << r.err;
     EXPECT_NE(r.err.find("stdout: cannot write: No space left on device"), std::string::npos)
         << args << ": " << r.err;
   }
   // A batch stops at the first failed write instead of planning the rest for nobody.
   std::ofstream(dir / "q.jsonl") << "{\"question\":\"年假怎么申请\"}\n";
   const auto r =
-      run(q() + " plan --input " + sh_quote((dir / "q.jsonl").string()) + " > /dev/full");
+      run(quoted_bin() + " plan --input " + sh_quote((dir / "q.jsonl").string()) + " > /dev/full");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
   std::filesystem::remove_all(dir);
@@ -78,11 +74,11 @@ TEST(FaultsCli, EveryCommandOnAFullDiskExitsTwoWithErrno) {
 
 // Item 9: `--version --bogus` exited 0 (CLI11 answers --version before reading the rest).
 TEST(FaultsCli, VersionWithAnotherArgumentIsAUsageError) {
-  const auto r = run(q() + " --version --bogus");
+  const auto r = run(quoted_bin() + " --version --bogus");
   EXPECT_EQ(r.status, 2);
-  EXPECT_TRUE(one_line(r.err)) << r.err;
+  EXPECT_TRUE(one_error_line(r.err)) << r.err;
   EXPECT_TRUE(r.out.empty());
-  EXPECT_EQ(run(q() + " --version").status, 0);
+  EXPECT_EQ(run(quoted_bin() + " --version").status, 0);
 }
 
 // Item 7: a session field that is not UTF-8, or holds a control byte, went into the filters as
@@ -91,13 +87,13 @@ TEST(FaultsCli, SessionFieldsMustBeValidText) {
   for (const auto& [flag, value, field] :
        {std::tuple{"--session-department", std::string("\xff\xfe"), "session_department"},
         std::tuple{"--session-user", std::string("a\x1b[31mb"), "session_user"}}) {
-    const auto r = run(q() + " plan 年假怎么申请 " + flag + " " + sh_quote(value));
+    const auto r = run(quoted_bin() + " plan 年假怎么申请 " + flag + " " + sh_quote(value));
     EXPECT_EQ(r.status, 2) << flag;
-    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_TRUE(one_error_line(r.err)) << r.err;
     EXPECT_NE(r.err.find(field), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
-  EXPECT_EQ(run(q() + " plan 我们组的报销 --session-department 研发部").status, 0);
+  EXPECT_EQ(run(quoted_bin() + " plan 我们组的报销 --session-department 研发部").status, 0);
 }
 
 class FaultsFiles : public ::testing::Test {
@@ -119,11 +115,11 @@ class FaultsFiles : public ::testing::Test {
 // Item 9: a batch file holding only a BOM (or a BOM and a blank line) was "malformed JSON".
 TEST_F(FaultsFiles, ABomStartsABatchFileAndIsNothingElse) {
   for (const char* content : {"\xEF\xBB\xBF", "\xEF\xBB\xBF\n", "\xEF\xBB\xBF\r\n\n"}) {
-    const auto r = run(q() + " plan --input " + sh_quote(file("bom.jsonl", content)));
+    const auto r = run(quoted_bin() + " plan --input " + sh_quote(file("bom.jsonl", content)));
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
-  const auto r = run(q() + " plan --plan-only --input " +
+  const auto r = run(quoted_bin() + " plan --plan-only --input " +
                      sh_quote(file("q.jsonl", "\xEF\xBB\xBF{\"question\":\"年假怎么申请\"}\n")));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"query\":\"年假怎么申请\""), std::string::npos) << r.out;
@@ -133,9 +129,9 @@ TEST_F(FaultsFiles, ABomStartsABatchFileAndIsNothingElse) {
 TEST_F(FaultsFiles, ADirectoryIsNoBatchInput) {
   for (const std::string& args : {"--input - < " + sh_quote(dir_.string()),
                                   "--input " + sh_quote(dir_.string())}) {
-    const auto r = run(q() + " plan " + args);
+    const auto r = run(quoted_bin() + " plan " + args);
     EXPECT_EQ(r.status, 2) << args;
-    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_TRUE(one_error_line(r.err)) << r.err;
     EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
   }
 }
@@ -164,9 +160,9 @@ TEST_F(FaultsFiles, CheckAndRunAgreeOnCrossFieldRules) {
     for (const std::string& cmd :
          {"config check " + c, "plan 年假怎么申请 --config " + c,
           "search --corpus " + sh_quote(corpus) + " --query 年假 --config " + c}) {
-      const auto r = run(q() + " " + cmd);
+      const auto r = run(quoted_bin() + " " + cmd);
       EXPECT_EQ(r.status, 2) << cmd;
-      EXPECT_TRUE(one_line(r.err)) << r.err;
+      EXPECT_TRUE(one_error_line(r.err)) << r.err;
       EXPECT_NE(r.err.find(field), std::string::npos) << cmd << ": " << r.err;
     }
   }
@@ -179,7 +175,7 @@ TEST_F(FaultsFiles, CheckAndRunAgreeOnCrossFieldRules) {
 TEST_F(FaultsFiles, IndexBuildsPublishGenerationsUnderALock) {
   const std::string corpus = file("c.jsonl", "{\"id\":\"a\",\"text\":\"年假怎么申请\"}\n");
   const std::filesystem::path ix = dir_ / "ix";
-  const std::string build = q() + " index build --corpus " + sh_quote(corpus) + " --output " +
+  const std::string build = quoted_bin() + " index build --corpus " + sh_quote(corpus) + " --output " +
                             sh_quote(ix.string());
   ASSERT_EQ(run(build).status, 0);
   // Another build holds the lock (this process, as that build would).
@@ -191,13 +187,13 @@ TEST_F(FaultsFiles, IndexBuildsPublishGenerationsUnderALock) {
   ASSERT_EQ(run(build).status, 0);
   EXPECT_FALSE(std::filesystem::exists(ix / ".gen-1.partial-99999"));
   EXPECT_EQ(qaplan::test::slurp(ix / "CURRENT"), "gen-1\n");
-  const std::string search = q() + " search --query 年假 --index " + sh_quote(ix.string());
+  const std::string search = quoted_bin() + " search --query 年假 --index " + sh_quote(ix.string());
   EXPECT_EQ(run(search).status, 0);
   for (const char* pointer : {"gen-7\n", "../../etc\n", ""}) {
     std::ofstream(ix / "CURRENT", std::ios::trunc) << pointer;
     const auto r = run(search);
     EXPECT_EQ(r.status, 2) << pointer;
-    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_TRUE(one_error_line(r.err)) << r.err;
     EXPECT_NE(r.err.find("CURRENT"), std::string::npos) << r.err;
   }
 }
@@ -209,7 +205,7 @@ TEST_F(FaultsFiles, AVectorPackIsPublishedAsOneGenerationUnderTheLock) {
   namespace fs = std::filesystem;
   const fs::path out = dir_ / "pack";
   const std::string write =
-      q() + " bench --backend local-tfidf --dataset " +
+      quoted_bin() + " bench --backend local-tfidf --dataset " +
       sh_quote((qaplan::test::source_dir() / "eval_sets" / "policy-retrieval-v1.json").string()) +
       " --write-vector-pack " + sh_quote(out.string());
   for (int n = 0; n < 2; ++n) {
@@ -239,7 +235,7 @@ TEST_F(FaultsFiles, ReportSetsArePublishedAsOneGeneration) {
   std::ofstream(out / "report.json") << "{\"stale\": true}";
   std::ofstream(out / "report.md") << "stale";
   fs::create_symlink("current/chart.svg", out / "chart.svg");  // an earlier set's file
-  const std::string eval = q() + " eval-policy --dataset " +
+  const std::string eval = quoted_bin() + " eval-policy --dataset " +
                            sh_quote((qaplan::test::source_dir() / "eval_sets" / "intent_policy.json").string()) +
                            " --output " + sh_quote(out.string());
   for (int n = 0; n < 3; ++n) {
@@ -265,12 +261,12 @@ TEST_F(FaultsFiles, WhatIsNoFileIsRefusedAtOnce) {
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   const std::string corpus = file("c.jsonl", "{\"id\":\"a\",\"text\":\"年假怎么申请\"}\n");
   const fs::path ix = dir_ / "ix";
-  ASSERT_EQ(run(q() + " index build --corpus " + sh_quote(corpus) + " --output " +
+  ASSERT_EQ(run(quoted_bin() + " index build --corpus " + sh_quote(corpus) + " --output " +
                 sh_quote(ix.string())).status, 0);
   const fs::path live = ix / qaplan::test::slurp(ix / "CURRENT").substr(0, 5) / "bm25.qidx";
   fs::remove(live);
   ASSERT_EQ(::mkfifo(live.c_str(), 0600), 0);
-  const std::string t = "timeout 20 " + q();
+  const std::string t = "timeout 20 " + quoted_bin();
   for (const auto& [cmd, what] : std::vector<std::pair<std::string, std::string>>{
            {t + " config check " + sh_quote(fifo.string()), "not a regular file"},
            {t + " config check /dev/zero", "not a regular file"},
@@ -280,7 +276,7 @@ TEST_F(FaultsFiles, WhatIsNoFileIsRefusedAtOnce) {
            {t + " tokenize --input /proc/self/mem", "Input/output error"}}) {
     const auto r = run(cmd);
     EXPECT_EQ(r.status, 2) << cmd << ": " << r.err;
-    EXPECT_TRUE(one_line(r.err)) << cmd << ": " << r.err;
+    EXPECT_TRUE(one_error_line(r.err)) << cmd << ": " << r.err;
     EXPECT_NE(r.err.find(what), std::string::npos) << cmd << ": " << r.err;
   }
 }
@@ -288,12 +284,12 @@ TEST_F(FaultsFiles, WhatIsNoFileIsRefusedAtOnce) {
 // Item 4: the cap on one whole-file read is stated and configurable.
 TEST_F(FaultsFiles, TheInputCapIsConfigurable) {
   const std::string rules = (qaplan::test::source_dir() / "config" / "rules.toml").string();
-  const auto capped = run("QAPLAN_MAX_INPUT_BYTES=100 " + q() + " config check " + sh_quote(rules));
+  const auto capped = run("QAPLAN_MAX_INPUT_BYTES=100 " + quoted_bin() + " config check " + sh_quote(rules));
   EXPECT_EQ(capped.status, 2);
-  EXPECT_TRUE(one_line(capped.err)) << capped.err;
+  EXPECT_TRUE(one_error_line(capped.err)) << capped.err;
   EXPECT_NE(capped.err.find("larger than 100 bytes (QAPLAN_MAX_INPUT_BYTES)"), std::string::npos)
       << capped.err;
-  EXPECT_EQ(run(q() + " config check " + sh_quote(rules)).status, 0);
+  EXPECT_EQ(run(quoted_bin() + " config check " + sh_quote(rules)).status, 0);
 }
 
 // Item 9: `model train` found an output it could not write only after training. The output file
@@ -307,7 +303,7 @@ TEST_F(FaultsFiles, ModelTrainChecksItsOutputsBeforeTraining) {
            {"--output /proc/qaplan-m.qpm", "cannot write"},
            {"--output " + sh_quote((dir_ / "m.qpm").string()) + " --report " + sh_quote(blocker),
             "must be a directory"}}) {
-    const auto r = run(q() + " --log-level info model train --data " + data + " " + args);
+    const auto r = run(quoted_bin() + " --log-level info model train --data " + data + " " + args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_NE(r.err.find(what), std::string::npos) << args << ": " << r.err;
     EXPECT_EQ(r.err.find("trained"), std::string::npos) << args << ": " << r.err;
@@ -326,9 +322,9 @@ TEST_F(FaultsFiles, AKillAtAnyRenameLeavesOneCompleteGeneration) {
   const std::string c2 = file("c2.jsonl", "{\"id\":\"b\",\"text\":\"年假 病假\"}\n"
                                           "{\"id\":\"c\",\"text\":\"年假\"}\n");
   const std::string ix = sh_quote((dir_ / "ix").string());
-  ASSERT_EQ(run(q() + " index build --corpus " + sh_quote(c1) + " --output " + ix).status, 0);
+  ASSERT_EQ(run(quoted_bin() + " index build --corpus " + sh_quote(c1) + " --output " + ix).status, 0);
   const std::string out = sh_quote((dir_ / "out").string());
-  const std::string eval = q() + " eval-policy --dataset " +
+  const std::string eval = quoted_bin() + " eval-policy --dataset " +
                            sh_quote((qaplan::test::source_dir() / "eval_sets" / "intent_policy.json").string()) +
                            " --output " + out;
   ASSERT_EQ(run(eval).status, 0);
@@ -339,8 +335,8 @@ TEST_F(FaultsFiles, AKillAtAnyRenameLeavesOneCompleteGeneration) {
   bool index_done = false, report_done = false;
   for (int k = 1; k <= 16 && !(index_done && report_done); ++k) {
     if (!index_done) {
-      index_done = run(kill_at(k) + q() + " index build --corpus " + sh_quote(c2) + " --output " + ix).status == 0;
-      const auto r = run(q() + " search --query 年假 --index " + ix);
+      index_done = run(kill_at(k) + quoted_bin() + " index build --corpus " + sh_quote(c2) + " --output " + ix).status == 0;
+      const auto r = run(quoted_bin() + " search --query 年假 --index " + ix);
       ASSERT_EQ(r.status, 0) << "kill at rename " << k << ": " << r.err;
       const bool old_set = r.out.find("\"id\":\"a\"") != std::string::npos;
       const bool new_set = r.out.find("\"id\":\"b\"") != std::string::npos &&

@@ -13,16 +13,13 @@ namespace {
 
 namespace fs = std::filesystem;
 using qaplan::test::run;
+using qaplan::test::one_error_line;
+using qaplan::test::quoted_bin;
 using qaplan::test::sh_quote;
 using qaplan::test::slurp;
 
-std::string q() { return sh_quote(qaplan::test::qaplan_bin()); }
 
 bool strace_works() { return run("strace -o /dev/null true").status == 0; }
-
-bool one_line(const std::string& err) {
-  return !err.empty() && err.find('\n') == err.size() - 1 && err.rfind("qaplan: ", 0) == 0;
-}
 
 class FaultsLoad : public ::testing::Test {
  protected:
@@ -54,9 +51,9 @@ TEST_F(FaultsLoad, AnUnreadableGlossaryFailsTheCheckNamingIt) {
   fs::remove(hr);
   fs::create_directory(hr);
   for (const std::string cmd : {"config check ", "plan 年假怎么申请 --config "}) {
-    const auto r = run(q() + " " + cmd + sh_quote(rules.string()));
+    const auto r = run(quoted_bin() + " " + cmd + sh_quote(rules.string()));
     EXPECT_EQ(r.status, 2) << cmd << r.err;
-    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_TRUE(one_error_line(r.err)) << r.err;
     EXPECT_NE(r.err.find("hr.toml"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
   }
@@ -71,7 +68,7 @@ TEST_F(FaultsLoad, LoadMemoryFromTheFlagOrTheConfigReadsTheIndexInsteadOfMapping
         << "SKIPPED: strace missing or ptrace not permitted (scripts/setup.sh installs strace)";
   const std::string corpus = file("c.jsonl", "{\"id\":\"a\",\"text\":\"年假怎么申请\"}\n");
   const std::string ix = sh_quote(path("ix").string());
-  ASSERT_EQ(run(q() + " index build --corpus " + sh_quote(corpus) + " --output " + ix).status, 0);
+  ASSERT_EQ(run(quoted_bin() + " index build --corpus " + sh_quote(corpus) + " --output " + ix).status, 0);
   const std::string memory = sh_quote(config_with("load = \"mmap\"", "load = \"memory\"").string());
   const std::string search = " search --query 年假 --index " + ix;
   const std::string ask = " ask 年假怎么申请 --index " + ix;
@@ -84,7 +81,7 @@ TEST_F(FaultsLoad, LoadMemoryFromTheFlagOrTheConfigReadsTheIndexInsteadOfMapping
            {ask + " --config " + memory, false}}) {
     const fs::path trace = path("trace");
     const auto r =
-        run("strace -f -y -e trace=mmap -o " + sh_quote(trace.string()) + " " + q() + args);
+        run("strace -f -y -e trace=mmap -o " + sh_quote(trace.string()) + " " + quoted_bin() + args);
     ASSERT_EQ(r.status, 0) << args << ": " << r.err;
     const bool mmapped = slurp(trace).find("bm25.qidx>") != std::string::npos;
     EXPECT_EQ(mmapped, maps) << args;
@@ -109,13 +106,13 @@ TEST_F(FaultsLoad, ACorpusCutWhileItIsReadIsAnErrorNamingIt) {
     fs::remove(log);
     const std::string script =
         "strace -o " + sh_quote(log) + " -P " + sh_quote(corpus) +
-        " -e trace=read -e inject=read:delay_enter=2000000:when=2 " + q() + args + " --corpus " +
+        " -e trace=read -e inject=read:delay_enter=2000000:when=2 " + quoted_bin() + args + " --corpus " +
         sh_quote(corpus) + " > /dev/null & pid=$!; i=0; until grep -q 'read(' " + sh_quote(log) +
         " 2>/dev/null || [ $i -gt 600 ]; do sleep 0.05; i=$((i+1)); done; truncate -s 1000 " +
         sh_quote(corpus) + "; wait $pid";
     const auto r = run("sh -c " + sh_quote(script));
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
-    EXPECT_TRUE(one_line(r.err)) << args << ": " << r.err;
+    EXPECT_TRUE(one_error_line(r.err)) << args << ": " << r.err;
     EXPECT_NE(r.err.find(corpus), std::string::npos) << args << ": " << r.err;
   }
 }

@@ -19,12 +19,7 @@ namespace {
 using qaplan::test::run;
 using qaplan::test::sh_quote;
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
+using qaplan::test::lines_of;
 
 std::string help_of(const std::string& command) {
   const auto r = run(sh_quote(qaplan::test::qaplan_bin()) + (command.empty() ? "" : " " + command) +

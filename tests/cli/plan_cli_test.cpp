@@ -27,10 +27,10 @@ using qaplan::test::sh_quote;
 // without --config the CLI then uses the rules.toml copied beside the binary.
 std::string cli() { return "env -u QAPLAN_CONFIG " + sh_quote(qaplan::test::qaplan_bin()); }
 
-RunResult run(const std::string& args) { return qaplan::test::run(cli() + " " + args); }
+RunResult qaplan_run(const std::string& args) { return qaplan::test::run(cli() + " " + args); }
 
 RunResult plan(const std::string& question, const std::string& extra = "") {
-  return run("plan " + sh_quote(question) + " --plan-only" + (extra.empty() ? "" : " " + extra));
+  return qaplan_run("plan " + sh_quote(question) + " --plan-only" + (extra.empty() ? "" : " " + extra));
 }
 
 ordered_json parse(const RunResult& r) {
@@ -93,14 +93,7 @@ class TempDir {
 
 std::string shipped_text() { return qaplan::test::slurp(qaplan::test::shipped_config()); }
 
-// Splits into lines (without '\n'); line i+1 of the file is element i.
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  std::string l;
-  while (std::getline(in, l)) out.push_back(l);
-  return out;
-}
+using qaplan::test::lines_of;
 
 std::string join_lines(const std::vector<std::string>& lines) {
   std::string out;
@@ -263,14 +256,14 @@ TEST(PlanCli, InvariantUnderLetterCaseAndFullWidthLetters) {
 // ---- bad input -------------------------------------------------------------------------------
 
 TEST(PlanCli, NoQuestionIsUsageError) {
-  expect_invalid(run("plan"), "no question");
-  expect_invalid(run("plan --plan-only"), "no question, flag only");
+  expect_invalid(qaplan_run("plan"), "no question");
+  expect_invalid(qaplan_run("plan --plan-only"), "no question, flag only");
 }
 
 TEST(PlanCli, QuestionAndInputTogetherIsUsageError) {
   TempDir tmp;
   const fs::path f = tmp.write("in.jsonl", R"({"question": "年假怎么申请"})" "\n");
-  expect_invalid(run("plan " + sh_quote("年假怎么申请") + " --input " + sh_quote(f.string())),
+  expect_invalid(qaplan_run("plan " + sh_quote("年假怎么申请") + " --input " + sh_quote(f.string())),
                  "question and --input");
 }
 
@@ -408,7 +401,7 @@ TEST(ConfigCheckCli, TomlSyntaxErrorNamesTheKey) {
   int n = 0;
   const fs::path p =
       tmp.write("syntax.toml", with_default("doc_top_k", "doc_top_k =    # oops", &n));
-  const RunResult r = run("config check " + sh_quote(p.string()));
+  const RunResult r = qaplan_run("config check " + sh_quote(p.string()));
   expect_invalid(r, "syntax error");
   EXPECT_NE(r.err.find("syntax.toml:" + std::to_string(n)), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("doc_top_k"), std::string::npos)
@@ -418,12 +411,12 @@ TEST(ConfigCheckCli, TomlSyntaxErrorNamesTheKey) {
 
 TEST(ConfigCheckCli, ShippedConfigIsValid) {
   const RunResult r =
-      run("config check " + sh_quote(qaplan::test::shipped_config().string()));
+      qaplan_run("config check " + sh_quote(qaplan::test::shipped_config().string()));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("ok"), std::string::npos) << r.out;
   EXPECT_TRUE(r.err.empty()) << r.err;
   // Without a path it checks the config the CLI would use (the copy beside the binary).
-  EXPECT_EQ(run("config check").status, 0);
+  EXPECT_EQ(qaplan_run("config check").status, 0);
 }
 
 TEST(ConfigCheckCli, MalformedConfigsExit2WithFileLineAndKey) {
@@ -431,11 +424,11 @@ TEST(ConfigCheckCli, MalformedConfigsExit2WithFileLineAndKey) {
   for (const BadConfig& b : bad_configs()) {
     SCOPED_TRACE(b.name);
     const fs::path p = tmp.write(b.name, b.content);
-    const RunResult r = run("config check " + sh_quote(p.string()));
+    const RunResult r = qaplan_run("config check " + sh_quote(p.string()));
     expect_invalid(r, b.name);
     expect_names_location(r, b);
   }
-  const RunResult missing = run("config check " + sh_quote((tmp.path() / "nope.toml").string()));
+  const RunResult missing = qaplan_run("config check " + sh_quote((tmp.path() / "nope.toml").string()));
   expect_invalid(missing, "missing file");
 }
 
@@ -497,16 +490,16 @@ TEST(PlanCli, BatchReportsBadLinesInOrderAndContinues) {
       R"({"question": ""})" "\n"
       R"({"question": "年假怎么申请", "scenario": "hr_helpdesk", "source": "hr"})" "\n";
   const fs::path f = tmp.write("batch.jsonl", content);
-  const RunResult r = run("plan --plan-only --input " + sh_quote(f.string()));
+  const RunResult r = qaplan_run("plan --plan-only --input " + sh_quote(f.string()));
   EXPECT_EQ(r.status, 2) << r.err;
   const auto out = split_lines(r.out);
   ASSERT_EQ(out.size(), 5u) << r.out;
   // Without --plan-only every good line carries its analysis, as a single question does.
-  const RunResult full = run("plan --now 2026-03-15T10:00:00+08:00 --input " + sh_quote(f.string()));
+  const RunResult full = qaplan_run("plan --now 2026-03-15T10:00:00+08:00 --input " + sh_quote(f.string()));
   const auto full_out = split_lines(full.out);
   ASSERT_EQ(full_out.size(), 5u) << full.out;
   EXPECT_EQ(json::parse(full_out[2]),
-            json::parse(run("plan " + sh_quote("那审批呢") + " --now 2026-03-15T10:00:00+08:00 --history " +
+            json::parse(qaplan_run("plan " + sh_quote("那审批呢") + " --now 2026-03-15T10:00:00+08:00 --history " +
                             sh_quote("报销流程是什么"))
                             .out));
   EXPECT_EQ(json::parse(full_out[2])["analysis"]["rewrite"]["rewritten"], true);
@@ -541,7 +534,7 @@ TEST(PlanCli, BatchAllGoodExits0AndSkipsBlankLines) {
                                R"({"question": "您好"})" "\n"
                                "\n\n"
                                R"({"question": "门禁卡坏了去哪里补办", "history": null})" "\r\n");
-  const RunResult r = run("plan --input " + sh_quote(f.string()));
+  const RunResult r = qaplan_run("plan --input " + sh_quote(f.string()));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   const auto out = split_lines(r.out);
@@ -558,7 +551,7 @@ TEST(PlanCli, BatchFieldErrors) {
                                R"({"question": 5})" "\n"
                                R"({"question": "年假怎么申请", "sauce": "hr"})" "\n"
                                R"({"question": "年假怎么申请", "source": "nosuch"})" "\n");
-  const RunResult r = run("plan --input " + sh_quote(f.string()));
+  const RunResult r = qaplan_run("plan --input " + sh_quote(f.string()));
   EXPECT_EQ(r.status, 2);
   const auto out = split_lines(r.out);
   ASSERT_EQ(out.size(), 5u) << r.out;
@@ -573,44 +566,44 @@ TEST(PlanCli, BatchFieldErrors) {
 
 TEST(PlanCli, BatchUnreadableFile) {
   TempDir tmp;
-  const RunResult missing = run("plan --input " + sh_quote((tmp.path() / "nope.jsonl").string()));
+  const RunResult missing = qaplan_run("plan --input " + sh_quote((tmp.path() / "nope.jsonl").string()));
   expect_invalid(missing, "missing input");
   EXPECT_NE(missing.err.find("nope.jsonl"), std::string::npos) << missing.err;
   // A directory opens but cannot be read.
-  const RunResult dir = run("plan --input " + sh_quote(tmp.path().string()));
+  const RunResult dir = qaplan_run("plan --input " + sh_quote(tmp.path().string()));
   expect_invalid(dir, "directory as input");
 }
 
 // ---- top level -------------------------------------------------------------------------------
 
 TEST(QaplanCli, HelpAndUnknownSubcommand) {
-  const RunResult help = run("--help");
+  const RunResult help = qaplan_run("--help");
   EXPECT_EQ(help.status, 0);
   EXPECT_NE(help.out.find("plan"), std::string::npos) << help.out;
-  EXPECT_EQ(run("plan --help").status, 0);
-  const RunResult unknown = run("frobnicate");
+  EXPECT_EQ(qaplan_run("plan --help").status, 0);
+  const RunResult unknown = qaplan_run("frobnicate");
   EXPECT_EQ(unknown.status, 2);
   EXPECT_TRUE(unknown.out.empty()) << unknown.out;
   EXPECT_FALSE(unknown.err.empty());
-  EXPECT_EQ(run("").status, 2);  // a subcommand is required
-  EXPECT_EQ(run("plan " + sh_quote("年假怎么申请") + " --no-such-flag").status, 2);
-  EXPECT_EQ(run("plan " + sh_quote("年假怎么申请") + " --scenario").status, 2);
+  EXPECT_EQ(qaplan_run("").status, 2);  // a subcommand is required
+  EXPECT_EQ(qaplan_run("plan " + sh_quote("年假怎么申请") + " --no-such-flag").status, 2);
+  EXPECT_EQ(qaplan_run("plan " + sh_quote("年假怎么申请") + " --scenario").status, 2);
 }
 
 // CLI11's own printer writes two lines and says "A subcommand is required" for a typo'd
 // subcommand; qaplan prints one line naming the problem (found by this test, fixed in edf8578).
 TEST(QaplanCli, UsageErrorsAreOneLineNamingTheProblem) {
-  const RunResult unknown = run("frobnicate");
+  const RunResult unknown = qaplan_run("frobnicate");
   expect_invalid(unknown, "unknown subcommand");
   EXPECT_NE(unknown.err.find("frobnicate"), std::string::npos) << unknown.err;
-  const RunResult flag = run("plan " + sh_quote("年假怎么申请") + " --nosuch");
+  const RunResult flag = qaplan_run("plan " + sh_quote("年假怎么申请") + " --nosuch");
   expect_invalid(flag, "unknown flag");
   EXPECT_NE(flag.err.find("--nosuch"), std::string::npos) << flag.err;
-  const RunResult value = run("plan " + sh_quote("年假怎么申请") + " --scenario");
+  const RunResult value = qaplan_run("plan " + sh_quote("年假怎么申请") + " --scenario");
   expect_invalid(value, "flag without its value");
   EXPECT_NE(value.err.find("--scenario"), std::string::npos) << value.err;
-  expect_invalid(run(""), "no subcommand");
-  expect_invalid(run("config"), "config without check");
+  expect_invalid(qaplan_run(""), "no subcommand");
+  expect_invalid(qaplan_run("config"), "config without check");
 }
 
 // ---- batch: command-line defaults, id, stdin, --pretty ---------------------------------------
@@ -626,7 +619,7 @@ TEST(PlanCli, BatchCommandLineFlagsAreDefaultsForLinesWithoutTheField) {
                                R"({"question": "那审批呢", "scenario": "default", "source": "finance"})" "\n"
                                R"({"question": "年假怎么申请", "history": null, "source": null})" "\n");
   const std::string flags = "--history " + sh_quote("报销流程是什么") + " --scenario hr_helpdesk --source hr";
-  const RunResult r = run("plan --plan-only --input " + sh_quote(f.string()) + " " + flags);
+  const RunResult r = qaplan_run("plan --plan-only --input " + sh_quote(f.string()) + " " + flags);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   const auto out = lines_of(r.out);
@@ -653,10 +646,10 @@ TEST(PlanCli, BatchCommandLineFlagsAreDefaultsForLinesWithoutTheField) {
 
   // --now and the analysis apply to every line too (no --plan-only).
   const std::string now = " --now 2026-03-15T10:00:00+08:00";
-  const RunResult full = run("plan --input " + sh_quote(f.string()) + " " + flags + now);
+  const RunResult full = qaplan_run("plan --input " + sh_quote(f.string()) + " " + flags + now);
   ASSERT_EQ(full.status, 0) << full.err;
   EXPECT_EQ(json::parse(lines_of(full.out).at(0)),
-            json::parse(run("plan " + sh_quote("那审批呢") + " " + flags + now).out));
+            json::parse(qaplan_run("plan " + sh_quote("那审批呢") + " " + flags + now).out));
 }
 
 TEST(PlanCli, BatchEchoesIdInResultsAndErrors) {
@@ -671,7 +664,7 @@ TEST(PlanCli, BatchEchoesIdInResultsAndErrors) {
                                R"({"id": null, "question": "年假怎么申请"})" "\n"
                                R"({"id": "q-8", "question": "年假怎么申请")" "\n"
                                R"({"id": -7, "question": "年假怎么申请", "source": "nosuch"})" "\n");
-  const RunResult r = run("plan --plan-only --input " + sh_quote(f.string()));
+  const RunResult r = qaplan_run("plan --plan-only --input " + sh_quote(f.string()));
   EXPECT_EQ(r.status, 2) << r.err;
   const auto out = lines_of(r.out);
   ASSERT_EQ(out.size(), 9u) << r.out;
@@ -714,7 +707,7 @@ TEST(PlanCli, BatchReadsStdinWithDash) {
   const std::string content = R"({"id": 1, "question": "年假怎么申请"})" "\n"
                               R"({"id": 2, "question": "报销费用超过5000需要谁审批"})" "\n";
   const fs::path f = tmp.write("in.jsonl", content);
-  const RunResult from_file = run("plan --plan-only --input " + sh_quote(f.string()));
+  const RunResult from_file = qaplan_run("plan --plan-only --input " + sh_quote(f.string()));
   ASSERT_EQ(from_file.status, 0) << from_file.err;
   const RunResult from_stdin =
       qaplan::test::run("cat " + sh_quote(f.string()) + " | " + cli() + " plan --plan-only --input -");
@@ -736,11 +729,11 @@ TEST(PlanCli, BatchReadsStdinWithDash) {
 TEST(PlanCli, BatchRefusesPretty) {
   TempDir tmp;
   const fs::path f = tmp.write("in.jsonl", R"({"question": "年假怎么申请"})" "\n");
-  const RunResult r = run("plan --input " + sh_quote(f.string()) + " --pretty");
+  const RunResult r = qaplan_run("plan --input " + sh_quote(f.string()) + " --pretty");
   expect_invalid(r, "--pretty with --input");
   EXPECT_EQ(r.err.rfind("qaplan: --pretty: ", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("--input"), std::string::npos) << r.err;
-  EXPECT_EQ(run("plan --input " + sh_quote(f.string())).status, 0);
+  EXPECT_EQ(qaplan_run("plan --input " + sh_quote(f.string())).status, 0);
 }
 
 // ---- messages ------------------------------------------------------------------------------
@@ -759,39 +752,39 @@ void expect_message(const RunResult& r, const std::string& field, const std::str
 TEST(PlanCli, EmptyQuestionSaysSo) {
   for (const std::string q : {"", "  ", "\t"}) {
     SCOPED_TRACE("[" + q + "]");
-    const RunResult r = run("plan " + sh_quote(q));
+    const RunResult r = qaplan_run("plan " + sh_quote(q));
     expect_message(r, "question", "empty question");
     EXPECT_NE(r.err.find("empty"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("--input"), std::string::npos) << r.err;
-    expect_message(run("rewrite " + sh_quote(q)), "question", "empty rewrite question");
+    expect_message(qaplan_run("rewrite " + sh_quote(q)), "question", "empty rewrite question");
   }
   // No question at all is a different message, which names both ways to give one.
-  const RunResult none = run("plan --plan-only");
+  const RunResult none = qaplan_run("plan --plan-only");
   expect_invalid(none, "no question");
   EXPECT_NE(none.err.find("--input"), std::string::npos) << none.err;
   EXPECT_EQ(none.err.find("empty"), std::string::npos) << none.err;
-  expect_message(run("plan x --input y.jsonl"), "--input", "question and --input");
+  expect_message(qaplan_run("plan x --input y.jsonl"), "--input", "question and --input");
 }
 
 // Unquoted words are joined in order with one space, as echo prints them.
 TEST(PlanCli, UnquotedWordsAreJoinedInOrder) {
   for (const std::string words : {"how do I reset my vpn", "报销 流程 是什么", "年假 怎么 申请"}) {
     SCOPED_TRACE(words);
-    const RunResult r = run("plan " + words + " --plan-only");
+    const RunResult r = qaplan_run("plan " + words + " --plan-only");
     const ordered_json j = parse(r);
     EXPECT_EQ(j["query"], words);
     EXPECT_EQ(json::parse(r.out), json::parse(plan(words).out));
     // Flags between the words do not reorder them.
     const std::string first = words.substr(0, words.find(' '));
     const std::string rest = words.substr(words.find(' ') + 1);
-    const RunResult split = run("plan " + first + " --plan-only " + rest);
+    const RunResult split = qaplan_run("plan " + first + " --plan-only " + rest);
     EXPECT_EQ(parse(split)["query"], words);
-    const RunResult rw = run("rewrite " + words);
+    const RunResult rw = qaplan_run("rewrite " + words);
     ASSERT_EQ(rw.status, 0) << rw.err;
     EXPECT_EQ(json::parse(rw.out)["query"], words);
   }
   // --history takes one value per flag: the words after it are the question, not more history.
-  const RunResult h = run("plan --plan-only --history 报销流程是什么 那审批呢");
+  const RunResult h = qaplan_run("plan --plan-only --history 报销流程是什么 那审批呢");
   EXPECT_EQ(json::parse(h.out), json::parse(plan("那审批呢", "--history 报销流程是什么").out)) << h.err;
   EXPECT_EQ(json::parse(h.out)["intent"]["intent"], "FOLLOW_UP");
 }

@@ -72,7 +72,7 @@ const World& world() {
 
 // The "embedding" of a text in this test: a one-element vector naming the text's position, so
 // the simulated engine can tell which text a kNN asks for (and a swapped vector is caught).
-std::vector<std::vector<float>> vectors_for(std::size_t n) {
+std::vector<std::vector<float>> random_vectors(std::size_t n) {
   std::vector<std::vector<float>> v;
   for (std::size_t i = 0; i < n; ++i) v.push_back({static_cast<float>(i + 1)});
   return v;
@@ -474,7 +474,7 @@ Result<engines::EngineRequests> render(engines::Engine engine, const std::string
   engines::EngineInputs in{version, {}};
   auto probe = engines::to_engine(engine, p.prep, p.a, in, c);
   if (!probe.ok()) return probe;
-  in.vectors = vectors_for(probe->texts.size());
+  in.vectors = random_vectors(probe->texts.size());
   return engines::to_engine(engine, p.prep, p.a, in, c);
 }
 

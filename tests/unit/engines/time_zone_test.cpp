@@ -70,7 +70,7 @@ TEST(TimeZone, OffsetsFollowDaylightSaving) {
 }
 
 // The shipped rules with documents that carry publication and signing dates.
-const Planner& planner() {
+const Planner& tz_planner() {
   static const Planner p = [] {
     auto cfg = load_config(test::shipped_config());
     EXPECT_TRUE(cfg.ok());
@@ -83,42 +83,42 @@ const Planner& planner() {
   return p;
 }
 
-struct Prepared {
+struct TzPrepared {
   Preparation prep;
   QueryAnalysis analysis;
 };
 
-Prepared prepared(const std::string& q, const std::string& tz = "Asia/Shanghai",
+TzPrepared prepared(const std::string& q, const std::string& tz = "Asia/Shanghai",
                   const std::string& now = "2026-11-30T10:00:00+08:00") {
-  auto prep = planner().prepare(PrepareRequest{q, {}, "", std::nullopt});
+  auto prep = tz_planner().prepare(PrepareRequest{q, {}, "", std::nullopt});
   EXPECT_TRUE(prep.ok()) << prep.error().to_string();
   AnalysisContext ctx;
   ctx.now = now;
   ctx.timezone = tz;
-  auto a = planner().analyze(*prep, ctx);
+  auto a = tz_planner().analyze(*prep, ctx);
   EXPECT_TRUE(a.ok()) << q << ": " << a.error().to_string();
   return {std::move(prep).value(), a.ok() ? std::move(a).value() : QueryAnalysis{}};
 }
 
 TEST(TimeZone, AnalyzeRefusesAnUnknownZoneNamingTheField) {
-  auto prep = planner().prepare(PrepareRequest{"上个月的报销制度", {}, "", std::nullopt});
+  auto prep = tz_planner().prepare(PrepareRequest{"上个月的报销制度", {}, "", std::nullopt});
   ASSERT_TRUE(prep.ok());
   AnalysisContext ctx;
   ctx.now = "2026-03-31T23:30:00Z";
   ctx.timezone = "Mars/Olympus";
-  auto a = planner().analyze(*prep, ctx);
+  auto a = tz_planner().analyze(*prep, ctx);
   ASSERT_FALSE(a.ok());
   EXPECT_EQ(a.error().code, ErrorCode::kInvalidInput);
   EXPECT_EQ(a.error().field, "timezone");
   EXPECT_NE(a.error().message.find("Mars/Olympus"), std::string::npos);
   ctx.timezone = "Asia/Shanghai";  // 07:30 on April 1 there: last month is March
-  a = planner().analyze(*prep, ctx);
+  a = tz_planner().analyze(*prep, ctx);
   ASSERT_TRUE(a.ok()) << a.error().to_string();
   ASSERT_TRUE(a->filters.time.has_value());
   EXPECT_EQ(a->filters.time->from, "2026-03-01");
   EXPECT_EQ(a->filters.time->to, "2026-04-01");
   // The fallback ladder relaxes a comparison's ranges like a single one.
-  const Prepared cmp = prepared("对比一下去年和今年的报销标准");
+  const TzPrepared cmp = prepared("对比一下去年和今年的报销标准");
   ASSERT_EQ(cmp.analysis.filters.time_ranges.size(), 2u);
   bool relaxes = false;
   for (const auto& s : cmp.analysis.fallback)
@@ -133,7 +133,7 @@ TEST(TimeZone, AnalyzeRefusesAnUnknownZoneNamingTheField) {
   EXPECT_EQ(j["analysis"]["filters"]["date_ranges"][1]["date"], "effective");
 }
 
-engines::EnginesConfig shipped_engines() {
+engines::EnginesConfig tz_engines() {
   auto c = engines::load_engines_config(test::shipped_config());
   EXPECT_TRUE(c.ok()) << c.error().to_string();
   return c.ok() ? *c : engines::EnginesConfig{};
@@ -150,12 +150,12 @@ std::string doc_bodies(const engines::EngineRequests& r) {
 // A comparison is not narrowed to one side or to the span of both: the requests carry no date
 // filter (as the in-process executor, which takes one range, does) and the knob says why.
 TEST(TimeEngines, ComparedPeriodsAreNeitherMergedNorDropped) {
-  const Prepared p = prepared("对比一下去年和今年的报销标准");
+  const TzPrepared p = prepared("对比一下去年和今年的报销标准");
   ASSERT_EQ(p.analysis.filters.time_ranges.size(), 2u);
   for (engines::Engine e : {engines::Engine::kElasticsearch, engines::Engine::kOpenSearch,
                             engines::Engine::kMilvus}) {
     SCOPED_TRACE(std::string(engines::to_string(e)));
-    auto r = engines::to_engine(e, p.prep, p.analysis, {}, shipped_engines());
+    auto r = engines::to_engine(e, p.prep, p.analysis, {}, tz_engines());
     ASSERT_TRUE(r.ok()) << r.error().to_string();
     const std::string bodies = doc_bodies(*r);
     EXPECT_EQ(bodies.find("effective_from"), std::string::npos) << bodies;
@@ -171,10 +171,10 @@ TEST(TimeEngines, ComparedPeriodsAreNeitherMergedNorDropped) {
 }
 
 TEST(TimeEngines, PublishedFiltersThePublicationDateNotTheValidityRange) {
-  const Prepared p = prepared("上个月发布的差旅制度");
+  const TzPrepared p = prepared("上个月发布的差旅制度");
   ASSERT_TRUE(p.analysis.filters.time.has_value());
   EXPECT_EQ(p.analysis.filters.time->date, "published");
-  auto es = engines::to_elasticsearch(p.prep, p.analysis, {}, shipped_engines());
+  auto es = engines::to_elasticsearch(p.prep, p.analysis, {}, tz_engines());
   ASSERT_TRUE(es.ok()) << es.error().to_string();
   const std::string dsl = doc_bodies(*es);
   EXPECT_NE(dsl.find("{\"range\":{\"published_on\":{\"gte\":\"2026-10-01\",\"lt\":\"2026-11-01\""),
@@ -182,19 +182,19 @@ TEST(TimeEngines, PublishedFiltersThePublicationDateNotTheValidityRange) {
       << dsl;
   EXPECT_EQ(dsl.find("effective_from"), std::string::npos) << dsl;
   EXPECT_EQ(dsl.find("effective_to"), std::string::npos) << dsl;
-  auto mv = engines::to_milvus(p.prep, p.analysis, {}, shipped_engines());
+  auto mv = engines::to_milvus(p.prep, p.analysis, {}, tz_engines());
   ASSERT_TRUE(mv.ok());
   const std::string expr = doc_bodies(*mv);
   EXPECT_NE(expr.find("published_on >= "), std::string::npos) << expr;
   EXPECT_EQ(expr.find("effective_from"), std::string::npos) << expr;
   // In force: the validity range, as before.
-  const Prepared in_force = prepared("上个月的差旅制度");
-  auto es2 = engines::to_elasticsearch(in_force.prep, in_force.analysis, {}, shipped_engines());
+  const TzPrepared in_force = prepared("上个月的差旅制度");
+  auto es2 = engines::to_elasticsearch(in_force.prep, in_force.analysis, {}, tz_engines());
   ASSERT_TRUE(es2.ok());
   EXPECT_NE(doc_bodies(*es2).find("effective_from"), std::string::npos);
   // Signed.
-  const Prepared signed_ = prepared("去年签署的采购合同");
-  auto es3 = engines::to_elasticsearch(signed_.prep, signed_.analysis, {}, shipped_engines());
+  const TzPrepared signed_ = prepared("去年签署的采购合同");
+  auto es3 = engines::to_elasticsearch(signed_.prep, signed_.analysis, {}, tz_engines());
   ASSERT_TRUE(es3.ok());
   EXPECT_NE(doc_bodies(*es3).find("\"signed_on\":{\"gte\":\"2025-01-01\""),
             std::string::npos)
@@ -202,10 +202,10 @@ TEST(TimeEngines, PublishedFiltersThePublicationDateNotTheValidityRange) {
 }
 
 TEST(TimeEngines, EpochBoundsAreLocalMidnightInTheZoneWithDst) {
-  auto cfg = shipped_engines();
+  auto cfg = tz_engines();
   cfg.date_unit = "epoch_seconds";
   // July 2026 in New York: midnight EDT (−4) on both ends.
-  const Prepared p = prepared("上个月的差旅制度", "America/New_York", "2026-08-15T12:00:00-04:00");
+  const TzPrepared p = prepared("上个月的差旅制度", "America/New_York", "2026-08-15T12:00:00-04:00");
   auto es = engines::to_elasticsearch(p.prep, p.analysis, {}, cfg);
   ASSERT_TRUE(es.ok());
   const std::string dsl = doc_bodies(*es);
@@ -215,7 +215,7 @@ TEST(TimeEngines, EpochBoundsAreLocalMidnightInTheZoneWithDst) {
   EXPECT_NE(dsl.find("\"lt\":" + at("2026-08-01T00:00:00-04:00")), std::string::npos) << dsl;
   EXPECT_NE(dsl.find("\"gte\":" + at("2026-07-01T00:00:00-04:00")), std::string::npos) << dsl;
   // November: starts in EDT, ends in EST — a fixed offset would be an hour off at one end.
-  const Prepared nov = prepared("上个月的差旅制度", "America/New_York", "2026-12-15T12:00:00-05:00");
+  const TzPrepared nov = prepared("上个月的差旅制度", "America/New_York", "2026-12-15T12:00:00-05:00");
   auto es2 = engines::to_elasticsearch(nov.prep, nov.analysis, {}, cfg);
   ASSERT_TRUE(es2.ok());
   const std::string dsl2 = doc_bodies(*es2);

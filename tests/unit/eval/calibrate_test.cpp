@@ -10,9 +10,9 @@
 namespace qaplan {
 namespace {
 
-constexpr int kIrr = -1;
-const double kInf = std::numeric_limits<double>::infinity();
-double above(double s) { return std::nextafter(s, kInf); }
+constexpr int kIrrelevant = -1;
+const double kInfinity = std::numeric_limits<double>::infinity();
+double above(double s) { return std::nextafter(s, kInfinity); }
 
 // Dev: P1 + {A}: 0.8 A | 0.5 | 0.3     P2 + {A}: 0.6 | 0.4 A | 0.2
 //      N1 −:     0.5 | 0.1             N2 −:     0.7
@@ -28,9 +28,9 @@ double above(double s) { return std::nextafter(s, kInf); }
 //   above(0.7)      1          2            1         0.75   ← best
 //   above(0.8)      0          2            0         0.5
 std::vector<JudgedQuery> dev_a() {
-  return {JudgedQuery{1, {{0.8, 0}, {0.5, kIrr}, {0.3, kIrr}}},
-          JudgedQuery{1, {{0.6, kIrr}, {0.4, 0}, {0.2, kIrr}}},
-          JudgedQuery{0, {{0.5, kIrr}, {0.1, kIrr}}}, JudgedQuery{0, {{0.7, kIrr}}}};
+  return {JudgedQuery{1, {{0.8, 0}, {0.5, kIrrelevant}, {0.3, kIrrelevant}}},
+          JudgedQuery{1, {{0.6, kIrrelevant}, {0.4, 0}, {0.2, kIrrelevant}}},
+          JudgedQuery{0, {{0.5, kIrrelevant}, {0.1, kIrrelevant}}}, JudgedQuery{0, {{0.7, kIrrelevant}}}};
 }
 
 TEST(Calibrate, TableAndChoice) {
@@ -66,7 +66,7 @@ TEST(Calibrate, TieOnObjectivePrefersHigherNegativeRejection) {
   // (Equal objective and equal rejection imply equal support, so the support rule never decides
   // alone; the next deciding rules are tested below.)
   const std::vector<JudgedQuery> dev{JudgedQuery{1, {{0.8, 0}}}, JudgedQuery{1, {{0.6, 0}}},
-                                     JudgedQuery{0, {{0.7, kIrr}}}, JudgedQuery{0, {{0.9, kIrr}}}};
+                                     JudgedQuery{0, {{0.7, kIrrelevant}}}, JudgedQuery{0, {{0.9, kIrrelevant}}}};
   const auto r = calibrate_threshold(dev);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->threshold, above(0.9));
@@ -76,7 +76,7 @@ TEST(Calibrate, TieOnObjectivePrefersHigherNegativeRejection) {
 TEST(Calibrate, TiePrefersFewerReturnedChunks) {
   // P1 +: 0.9 A | 0.5 irr    N1 −: (nothing ranked)
   //   0: sp1 nr1 ret 2 → 1.0 | above(.5): sp1 nr1 ret 1 → 1.0 | above(.9): sp0 nr1 → 0.5
-  const std::vector<JudgedQuery> dev{JudgedQuery{1, {{0.9, 0}, {0.5, kIrr}}}, JudgedQuery{0, {}}};
+  const std::vector<JudgedQuery> dev{JudgedQuery{1, {{0.9, 0}, {0.5, kIrrelevant}}}, JudgedQuery{0, {}}};
   const auto r = calibrate_threshold(dev);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->threshold, above(0.5));
@@ -86,7 +86,7 @@ TEST(Calibrate, TiePrefersFewerReturnedChunks) {
 TEST(Calibrate, FinalTieBreakIsHigherThreshold) {
   // P1 +: 0.9 A | -0.5 irr   N1 −: nothing. above(-0.5) and 0 both accept only 0.9:
   // identical on every count → the higher threshold, 0, wins.
-  const std::vector<JudgedQuery> dev{JudgedQuery{1, {{0.9, 0}, {-0.5, kIrr}}}, JudgedQuery{0, {}}};
+  const std::vector<JudgedQuery> dev{JudgedQuery{1, {{0.9, 0}, {-0.5, kIrrelevant}}}, JudgedQuery{0, {}}};
   const auto r = calibrate_threshold(dev);
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->candidates.size(), 3u);
@@ -98,8 +98,8 @@ TEST(Calibrate, FinalTieBreakIsHigherThreshold) {
 TEST(Calibrate, OnlyTop3ScoresBecomeCandidates) {
   // The 4th score 0.05 is not a candidate: 0, above(.4), above(.3), above(.2), above(.9).
   const std::vector<JudgedQuery> dev{
-      JudgedQuery{1, {{0.9, 0}, {0.4, kIrr}, {0.3, kIrr}, {0.05, kIrr}}},
-      JudgedQuery{0, {{0.2, kIrr}}}};
+      JudgedQuery{1, {{0.9, 0}, {0.4, kIrrelevant}, {0.3, kIrrelevant}, {0.05, kIrrelevant}}},
+      JudgedQuery{0, {{0.2, kIrrelevant}}}};
   const auto r = calibrate_threshold(dev);
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->candidates.size(), 5u);

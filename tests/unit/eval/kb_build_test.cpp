@@ -17,18 +17,18 @@ namespace fs = std::filesystem;
 using qaplan::test::slurp;
 
 fs::path kb_dir() { return qaplan::test::source_dir() / "eval_sets" / "kb"; }
-fs::path chain_dir() { return qaplan::test::source_dir() / "eval_sets" / "chain"; }
+fs::path chain_set_dir() { return qaplan::test::source_dir() / "eval_sets" / "chain"; }
 
-qaplan::NamedText file(const fs::path& p) { return {p.filename().string(), slurp(p)}; }
+qaplan::NamedText named_file(const fs::path& p) { return {p.filename().string(), slurp(p)}; }
 
 TEST(ChainSets, ShippedSetsMatchTheirRegistry) {
-  const auto reg = file(chain_dir() / "fingerprints.json");
+  const auto reg = named_file(chain_set_dir() / "fingerprints.json");
   for (const char* name : {"chain-v1.jsonl", "followups-v1.jsonl"}) {
-    auto r = qaplan::verify_chain_file(file(chain_dir() / name), reg);
+    auto r = qaplan::verify_chain_file(named_file(chain_set_dir() / name), reg);
     ASSERT_TRUE(r.ok()) << name << ": " << r.error().to_string();
     EXPECT_EQ(r->kb_version, "kb-1");
   }
-  auto changed = file(chain_dir() / "followups-v1.jsonl");
+  auto changed = named_file(chain_set_dir() / "followups-v1.jsonl");
   changed.text.replace(changed.text.find("f-0001"), 6, "f-9999");
   auto bad = qaplan::verify_chain_file(changed, reg);
   ASSERT_FALSE(bad.ok());
@@ -42,8 +42,8 @@ TEST(ChainSets, ShippedSetsMatchTheirRegistry) {
 
 qaplan::KbBuildInput shipped_input() {
   qaplan::KbBuildInput in;
-  in.faq = file(kb_dir() / "faq.jsonl");
-  in.docs = file(kb_dir() / "docs.jsonl");
+  in.faq = named_file(kb_dir() / "faq.jsonl");
+  in.docs = named_file(kb_dir() / "docs.jsonl");
   auto cfg = qaplan::load_config(qaplan::test::shipped_config());
   if (!cfg.ok()) throw std::runtime_error(cfg.error().to_string());
   for (const auto& src : cfg->sources) in.sources.push_back(src.name);
@@ -53,7 +53,7 @@ qaplan::KbBuildInput shipped_input() {
 TEST(KbBuild, TheShippedFilesGiveTheShippedFingerprints) {
   qaplan::test::ScratchDir t("kb");
   qaplan::KbBuildInput in = shipped_input();
-  in.questions = file(chain_dir() / "chain-v1.jsonl");
+  in.questions = named_file(chain_set_dir() / "chain-v1.jsonl");
   in.questions_version = "chain-1";
   auto s = qaplan::build_knowledge_base(in, t.path() / "kb");
   ASSERT_TRUE(s.ok()) << s.error().to_string();
@@ -98,7 +98,7 @@ TEST(KbBuild, AHostsOwnSourcesMustBeItsConfiguredOnes) {
 TEST(KbBuild, QuestionsAreCheckedAgainstTheKbBeforeAnythingIsPublished) {
   qaplan::test::ScratchDir t("kb");
   qaplan::KbBuildInput in = shipped_input();
-  std::string q = slurp(chain_dir() / "chain-v1.jsonl");
+  std::string q = slurp(chain_set_dir() / "chain-v1.jsonl");
   const std::string known = "\"expected_faq_id\": \"faq-fin-001\"";
   ASSERT_NE(q.find(known), std::string::npos);
   q.replace(q.find(known), known.size(), "\"expected_faq_id\": \"faq-nope-001\"");

@@ -22,7 +22,7 @@ JudgedQuery q(std::size_t sections, std::vector<JudgedHit> ranking) {
 //   Q3 + {A}:   0.45 irr | 0.3 irr | 0.2 irr | 0.1 A
 //   Q4 − :      0.8 irr | 0.2 irr
 //   Q5 − :      0.49 irr
-std::vector<JudgedQuery> fixture() {
+std::vector<JudgedQuery> judged_fixture() {
   return {q(2, {{0.9, 0}, {0.6, kIrr}, {0.4, 1}, {0.3, 0}}),
           q(1, {{0.7, kIrr}, {0.55, 0}, {0.5, 0}}),
           q(1, {{0.45, kIrr}, {0.3, kIrr}, {0.2, kIrr}, {0.1, 0}}),
@@ -36,7 +36,7 @@ std::vector<QueryOutcome> outcomes(const std::vector<JudgedQuery>& qs, double t)
 }
 
 TEST(EvaluateQuery, PerQueryCountsAndFlags) {
-  const auto qs = fixture();
+  const auto qs = judged_fixture();
   const auto o = outcomes(qs, 0.5);
   // Q1: top1 {A} → 1 section; top3 {A,B} → 2; first relevant at rank 1; returned 0.9, 0.6
   // (0.4 < 0.5) → 2 returned, 1 relevant, accepted sections {A} → misses B → review.
@@ -69,7 +69,7 @@ TEST(EvaluateQuery, PerQueryCountsAndFlags) {
 }
 
 TEST(Summarize, EveryMetricOnTheFixture) {
-  const auto o = outcomes(fixture(), 0.5);
+  const auto o = outcomes(judged_fixture(), 0.5);
   const RetrievalMetrics m = summarize(o);
   EXPECT_EQ(m.queries, 5u);
   EXPECT_EQ(m.positives, 3u);
@@ -97,7 +97,7 @@ TEST(Summarize, EveryMetricOnTheFixture) {
 }
 
 TEST(Summarize, RawMetricsIgnoreThresholdAndPrecisionIsNullWhenNothingReturned) {
-  const auto o = outcomes(fixture(), 10.0);  // rejects everything
+  const auto o = outcomes(judged_fixture(), 10.0);  // rejects everything
   const RetrievalMetrics m = summarize(o);
   EXPECT_DOUBLE_EQ(*m.raw_recall_at_3, 2.0 / 3.0);  // unchanged: before threshold
   EXPECT_DOUBLE_EQ(*m.accepted_recall_at_3, 0.0);

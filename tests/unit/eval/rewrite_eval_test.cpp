@@ -31,7 +31,7 @@ std::string lines(const std::vector<json>& rows) {
   return t;
 }
 
-NamedText registry_for(const std::string& name, const std::string& text) {
+NamedText named_registry(const std::string& name, const std::string& text) {
   // A file that cannot be hashed (a number in it) gets a registry entry that matches nothing:
   // the parse must refuse it first anyway.
   auto sha = qaplan::canonical_jsonl_sha256(text, name);
@@ -43,7 +43,7 @@ NamedText registry_for(const std::string& name, const std::string& text) {
 
 TEST(RewriteEvalLoad, RegisteredFileLoads) {
   const std::string text = lines({row("a"), row("b")});
-  auto s = qaplan::load_followup_set({"s.jsonl", text}, registry_for("s.jsonl", text));
+  auto s = qaplan::load_followup_set({"s.jsonl", text}, named_registry("s.jsonl", text));
   ASSERT_TRUE(s.ok()) << s.error().to_string();
   EXPECT_EQ(s->version, "t-1");
   EXPECT_EQ(s->kb_version, "kb-1");
@@ -55,7 +55,7 @@ TEST(RewriteEvalLoad, RegisteredFileLoads) {
 
 TEST(RewriteEvalLoad, ChangedContentIsAFingerprintMismatch) {
   const std::string text = lines({row("a"), row("b")});
-  const NamedText reg = registry_for("s.jsonl", text);
+  const NamedText reg = named_registry("s.jsonl", text);
   json changed = row("b");
   changed["question"] = "它能坐几个人";
   auto s = qaplan::load_followup_set({"s.jsonl", lines({row("a"), changed})}, reg);
@@ -80,7 +80,7 @@ TEST(RewriteEvalLoad, BadRowsNameLineAndField) {
     else
       bad[c.field] = c.value;
     const std::string text = lines({row("a"), bad});
-    auto s = qaplan::load_followup_set({"s.jsonl", text}, registry_for("s.jsonl", text));
+    auto s = qaplan::load_followup_set({"s.jsonl", text}, named_registry("s.jsonl", text));
     ASSERT_FALSE(s.ok()) << c.field;
     EXPECT_EQ(s.error().code, qaplan::ErrorCode::kInvalidInput);
     const std::string msg = s.error().to_string();
@@ -88,7 +88,7 @@ TEST(RewriteEvalLoad, BadRowsNameLineAndField) {
     EXPECT_NE(msg.find(c.field), std::string::npos) << msg;
   }
   const std::string dup = lines({row("a"), row("a")});
-  auto s = qaplan::load_followup_set({"s.jsonl", dup}, registry_for("s.jsonl", dup));
+  auto s = qaplan::load_followup_set({"s.jsonl", dup}, named_registry("s.jsonl", dup));
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().to_string().find("duplicate id"), std::string::npos);
 }
@@ -138,7 +138,7 @@ qaplan::RulesFile* RewriteEvalRun::rules_ = nullptr;
 
 TEST_F(RewriteEvalRun, ArmsSearchWhatTheyClaim) {
   const std::string text = lines({row("a")});
-  auto set = qaplan::load_followup_set({"s.jsonl", text}, registry_for("s.jsonl", text));
+  auto set = qaplan::load_followup_set({"s.jsonl", text}, named_registry("s.jsonl", text));
   ASSERT_TRUE(set.ok());
   auto rep = qaplan::run_eval_rewrite(rules_->config, rules_->sha256, *index_, *set, nullptr, nullptr);
   ASSERT_TRUE(rep.ok()) << rep.error().to_string();
@@ -190,7 +190,7 @@ TEST_F(RewriteEvalRun, LabelsOfAnotherKnowledgeBaseAreRefused) {
   json bad = row("a");
   bad["expected_chunk_ids"] = {"doc-does-not-exist"};
   const std::string text = lines({bad});
-  auto set = qaplan::load_followup_set({"s.jsonl", text}, registry_for("s.jsonl", text));
+  auto set = qaplan::load_followup_set({"s.jsonl", text}, named_registry("s.jsonl", text));
   ASSERT_TRUE(set.ok());
   auto rep = qaplan::run_eval_rewrite(rules_->config, rules_->sha256, *index_, *set, nullptr, nullptr);
   ASSERT_FALSE(rep.ok());

@@ -221,7 +221,7 @@ TEST(Scope, ChunksComeOutInIdOrderEvenFromAHandBuiltDataset) {
 // The frozen dataset
 // ---------------------------------------------------------------------------------------------
 
-Dataset load_real() {
+Dataset load_real_scope() {
   auto d = qaplan::load_dataset_file(qaplan::test::source_dir() / "eval_sets" /
                                      "policy-retrieval-v1.json");
   EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().to_string());
@@ -229,7 +229,7 @@ Dataset load_real() {
 }
 
 TEST(ScopeReal, Exactly18ChunksInIdOrder) {
-  const Dataset d = load_real();
+  const Dataset d = load_real_scope();
   const auto s = qaplan::select_policy_scope(d);
   EXPECT_EQ(kept(s), (Strings{"cou-01", "cou-02", "cou-03", "cou-04", "cou-05", "cou-06", "ord-01",
                               "ord-02", "ord-03", "ord-04", "ord-05", "ord-06", "ret-01", "ret-02",
@@ -246,7 +246,7 @@ TEST(ScopeReal, Exactly18ChunksInIdOrder) {
 }
 
 TEST(ScopeReal, EveryDroppedVersionHasItsReason) {
-  const auto s = qaplan::select_policy_scope(load_real());
+  const auto s = qaplan::select_policy_scope(load_real_scope());
   EXPECT_EQ(dropped(s),
             (Strings{"cou-v13-04:not_yet_effective", "prc-01:expired", "prc-02:expired",
                      "pts-v10-01:conflicting_versions", "pts-v10-02:conflicting_versions",
@@ -262,7 +262,7 @@ TEST(ScopeReal, EveryDroppedVersionHasItsReason) {
 }
 
 TEST(ScopeReal, LabelsResolveToExactlyOneScopedChunk) {
-  const Dataset d = load_real();
+  const Dataset d = load_real_scope();
   const auto s = qaplan::select_policy_scope(d);
   EXPECT_TRUE(qaplan::check_labels_in_scope(d, s).ok());
   // t16 is labelled (order-cancellation 取消后退款与幂等, returns 退款原路返回与到账时效,
@@ -280,7 +280,7 @@ TEST(ScopeReal, LabelsResolveToExactlyOneScopedChunk) {
 }
 
 TEST(ScopeReal, ALabelOnADroppedSectionIsReported) {
-  Dataset d = load_real();
+  Dataset d = load_real_scope();
   const auto s = qaplan::select_policy_scope(d);
   d.queries[0].relevant.push_back({"points-rewards-policy", "积分抵扣"});
   const auto st = qaplan::check_labels_in_scope(d, s);
@@ -292,7 +292,7 @@ TEST(ScopeReal, ALabelOnADroppedSectionIsReported) {
 }
 
 TEST(ScopeReal, AnotherTimePointGivesAnotherScope) {
-  const Dataset d = load_real();
+  const Dataset d = load_real_scope();
   // 2027-01-02: coupons 1.2 has ended and 1.3 replaces it (only cou-v13-04 remains of coupons).
   const auto s =
       qaplan::select_policy_scope(d, *qaplan::parse_iso_time_point("2027-01-02T09:00:00+08:00"));

@@ -11,6 +11,7 @@
 
 #include "planning/analysis/constraints.hpp"
 #include "qaplan/qaplan.hpp"
+#include "support/planners.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -18,16 +19,8 @@ namespace {
 using namespace qaplan;
 using internal::id_shapes;
 
-Config rules_only() {
-  Config c = load_config(test::shipped_config()).value();
-  c.model.enabled = false;
-  return c;
-}
-
-const Planner& planner() {
-  static const Planner p = Planner::create(rules_only()).value();
-  return p;
-}
+using qaplan::test::rules_only;
+using qaplan::test::rules_planner;
 
 struct Both {
   Preparation prep;
@@ -46,7 +39,7 @@ Both analyze(const Planner& p, const std::string& q, std::vector<std::string> hi
 }
 
 Both analyze(const std::string& q, std::vector<std::string> history = {}, AnalysisContext ctx = {}) {
-  return analyze(planner(), q, std::move(history), std::move(ctx));
+  return analyze(rules_planner(), q, std::move(history), std::move(ctx));
 }
 
 int count_kind(const QueryAnalysis& a, std::string_view kind) {
@@ -683,11 +676,11 @@ TEST(AnalysisCost, LedgerCountsPathsTimesCollections) {
 }
 
 TEST(AnalysisContextInput, BadNowIsInvalidInputNamingNow) {
-  auto prep = planner().prepare(PrepareRequest{"上个月的报销", {}, "", std::nullopt});
+  auto prep = rules_planner().prepare(PrepareRequest{"上个月的报销", {}, "", std::nullopt});
   ASSERT_TRUE(prep.ok());
   AnalysisContext ctx;
   ctx.now = "yesterday";
-  auto a = planner().analyze(*prep, ctx);
+  auto a = rules_planner().analyze(*prep, ctx);
   ASSERT_FALSE(a.ok());
   EXPECT_EQ(a.error().code, ErrorCode::kInvalidInput);
   EXPECT_EQ(a.error().field, "now");

@@ -12,6 +12,7 @@
 
 #include "common/deadline.hpp"
 #include "qaplan/qaplan.hpp"
+#include "support/planners.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -23,7 +24,7 @@ using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
 // A gate the test opens at its end, so a "never returning" call ends before the process does.
-struct Gate {
+struct DeadlineGate {
   std::mutex m;
   std::condition_variable cv;
   bool open = false;
@@ -58,7 +59,7 @@ TEST(Deadline, AFastCallReturnsItsValue) {
 }
 
 TEST(Deadline, ACallThatNeverReturnsIsAbandonedAtTheBudget) {
-  auto gate = std::make_shared<Gate>();
+  auto gate = std::make_shared<DeadlineGate>();
   const auto t0 = Clock::now();
   auto r = call_with_deadline<int>([gate] { gate->wait(); return 1; }, milliseconds(100));
   const long long took = ms_since(t0);
@@ -73,7 +74,7 @@ TEST(Deadline, ACallThatNeverReturnsIsAbandonedAtTheBudget) {
 }
 
 TEST(Deadline, HungCallsAreCappedAndTheNextOneIsNotStarted) {
-  auto gate = std::make_shared<Gate>();
+  auto gate = std::make_shared<DeadlineGate>();
   for (int i = 0; i < internal::kMaxAbandoned; ++i)
     EXPECT_EQ(call_with_deadline<int>([gate] { gate->wait(); return 1; }, milliseconds(1)).outcome,
               DeadlineOutcome::kTimeout);
@@ -90,7 +91,7 @@ TEST(Deadline, HungCallsAreCappedAndTheNextOneIsNotStarted) {
 TEST(Deadline, AnInterruptEndsTheWait) {
   static std::atomic<bool> interrupt{false};
   internal::set_interrupt_check([] { return interrupt.load(); });
-  auto gate = std::make_shared<Gate>();
+  auto gate = std::make_shared<DeadlineGate>();
   std::thread ctrl_c([] {
     std::this_thread::sleep_for(milliseconds(50));
     interrupt = true;
@@ -107,16 +108,12 @@ TEST(Deadline, AnInterruptEndsTheWait) {
 
 // ---- through the Planner ---------------------------------------------------------------------
 
-Config rules_only() {
-  Config c = load_config(test::shipped_config()).value();
-  c.model.enabled = false;
-  return c;
-}
+using qaplan::test::rules_only;
 
 // A host intent model that never returns until the test ends.
 class HungModel : public IntentModel {
  public:
-  explicit HungModel(std::shared_ptr<Gate> g) : gate_(std::move(g)) {}
+  explicit HungModel(std::shared_ptr<DeadlineGate> g) : gate_(std::move(g)) {}
   std::string_view name() const override { return "hung"; }
   Result<IntentCandidate> classify(const IntentModelInput&) const override {
     gate_->wait();
@@ -124,11 +121,11 @@ class HungModel : public IntentModel {
   }
 
  private:
-  std::shared_ptr<Gate> gate_;
+  std::shared_ptr<DeadlineGate> gate_;
 };
 
 TEST(Deadline, AHostModelThatNeverReturnsCostsTheBudgetAndTheRuleStands) {
-  auto gate = std::make_shared<Gate>();
+  auto gate = std::make_shared<DeadlineGate>();
   PlannerOptions o;
   o.intent_model = std::make_shared<HungModel>(gate);
   Config c = rules_only();
@@ -151,7 +148,7 @@ TEST(Deadline, AHostModelThatNeverReturnsCostsTheBudgetAndTheRuleStands) {
 // for that first request; later calls answer at once.
 class LateHook : public QueryRewriter {
  public:
-  explicit LateHook(std::shared_ptr<Gate> g) : gate_(std::move(g)) {}
+  explicit LateHook(std::shared_ptr<DeadlineGate> g) : gate_(std::move(g)) {}
   std::string_view name() const override { return "late"; }
   Result<std::string> generate(const RewriteRequest&) const override {
     if (calls_.fetch_add(1) == 0) {
@@ -162,12 +159,12 @@ class LateHook : public QueryRewriter {
   }
 
  private:
-  std::shared_ptr<Gate> gate_;
+  std::shared_ptr<DeadlineGate> gate_;
   mutable std::atomic<int> calls_{0};
 };
 
 TEST(Deadline, AnAbandonedHookCallNeverWritesIntoALaterRequest) {
-  auto gate = std::make_shared<Gate>();
+  auto gate = std::make_shared<DeadlineGate>();
   Config c = rules_only();
   c.rewrite.hook = "late";
   c.rewrite.hook_kinds = {"multi_query"};

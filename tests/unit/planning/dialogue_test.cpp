@@ -12,32 +12,25 @@
 
 #include "planning/stages/gateway.hpp"
 #include "qaplan/qaplan.hpp"
+#include "support/planners.hpp"
 #include "test_support.hpp"
 
 namespace {
 
 using namespace qaplan;
 
-Config rules_only() {
-  Config c = load_config(test::shipped_config()).value();
-  c.model.enabled = false;
-  return c;
-}
+using qaplan::test::rules_only;
+using qaplan::test::rules_planner;
 
-const Planner& planner() {
-  static const Planner p = Planner::create(rules_only()).value();
-  return p;
-}
-
-Preparation prep(const std::string& q, std::vector<std::string> history = {},
+Preparation rules_prep(const std::string& q, std::vector<std::string> history = {},
                  std::string scenario = "") {
-  auto r = planner().prepare(PrepareRequest{q, std::move(history), std::move(scenario), std::nullopt});
+  auto r = rules_planner().prepare(PrepareRequest{q, std::move(history), std::move(scenario), std::nullopt});
   EXPECT_TRUE(r.ok()) << q << ": " << (r.ok() ? "" : r.error().to_string());
   return r.ok() ? std::move(r).value() : Preparation{};
 }
 
 std::string reason(const std::string& q, std::vector<std::string> history = {}) {
-  return std::string(to_string(prep(q, std::move(history)).route.reason));
+  return std::string(to_string(rules_prep(q, std::move(history)).route.reason));
 }
 
 TEST(DialogueActs, WholeSocialMessagesAnsweredWithTheirOwnAct) {
@@ -54,15 +47,15 @@ TEST(DialogueActs, WholeSocialMessagesAnsweredWithTheirOwnAct) {
   for (const char* q : {"转人工", "我要人工客服", "帮我转接人工客服", "talk to a human agent"})
     EXPECT_EQ(reason(q), "handoff") << q;
   // Each act has its own reply: thanks is not answered with a greeting.
-  EXPECT_NE(prep("谢谢").route.reply, prep("你好").route.reply);
-  EXPECT_EQ(prep("谢谢").route.decided_by, DecidedBy::kRule);
+  EXPECT_NE(rules_prep("谢谢").route.reply, rules_prep("你好").route.reply);
+  EXPECT_EQ(rules_prep("谢谢").route.decided_by, DecidedBy::kRule);
 }
 
 TEST(DialogueActs, ACueInsideAWorkQuestionDecidesNothing) {
   for (const char* q : {"公司年会唱歌比赛怎么报名", "食堂本周菜谱在哪里看", "今天天气不好可以申请居家办公吗",
                         "员工持股计划的股价怎么确定", "IT部门的客服电话是多少", "人工智能培训怎么报名",
                         "谢谢，报销单怎么填", "你好，我想查一下报销流程"})
-    EXPECT_EQ(prep(q).route.route, Route::kRetrieval) << q;
+    EXPECT_EQ(rules_prep(q).route.route, Route::kRetrieval) << q;
 }
 
 TEST(DialogueActs, AnExplicitHandoffClauseHandsTheWholeMessageOver) {
@@ -88,59 +81,59 @@ TEST(DialogueActs, RequestFramesTheListsCannotEnumerate) {
 }
 
 TEST(DialogueActs, SocialWordsDoNotCountTowardUnitsOrRules) {
-  const Preparation plain = prep("年假怎么申请");
-  const Preparation wrapped = prep("你好，请问年假怎么申请，谢谢！");
+  const Preparation plain = rules_prep("年假怎么申请");
+  const Preparation wrapped = rules_prep("你好，请问年假怎么申请，谢谢！");
   EXPECT_EQ(wrapped.normalized.query_units, plain.normalized.query_units);
   ASSERT_TRUE(wrapped.plan && plain.plan);
   EXPECT_EQ(wrapped.plan->reason(), plain.plan->reason());
   // 好 joined to a word is not an acknowledgement: 好用吗 keeps its units.
-  EXPECT_EQ(prep("打印机好用吗").normalized.query_units, 6);
+  EXPECT_EQ(rules_prep("打印机好用吗").normalized.query_units, 6);
   // The elliptic follow-up rule reads the question, not the thanks after it.
-  EXPECT_EQ(prep("那审批呢，谢谢", {"报销流程是什么"}).intent->intent, Intent::kFollowUp);
+  EXPECT_EQ(rules_prep("那审批呢，谢谢", {"报销流程是什么"}).intent->intent, Intent::kFollowUp);
 }
 
 TEST(English, QuestionsGetSourceIntentAndCategory) {
-  const Preparation leave = prep("How do I apply for annual leave?");
+  const Preparation leave = rules_prep("How do I apply for annual leave?");
   EXPECT_EQ(leave.effective_source, "hr");
   EXPECT_EQ(leave.intent->intent, Intent::kFaqQuery);
-  const Preparation vpn = prep("My laptop won't connect to the VPN");
+  const Preparation vpn = rules_prep("My laptop won't connect to the VPN");
   EXPECT_EQ(vpn.effective_source, "it");
   EXPECT_EQ(vpn.plan->question_category(), QuestionCategory::kTroubleshooting);
-  EXPECT_EQ(prep("How much can I reimburse for a hotel night?").plan->question_category(),
+  EXPECT_EQ(rules_prep("How much can I reimburse for a hotel night?").plan->question_category(),
             QuestionCategory::kPricing);
   // Whole words only: `hi` is no greeting inside `this`, `hr` no source inside `three`.
-  EXPECT_EQ(prep("what is this form for").route.route, Route::kRetrieval);
-  EXPECT_EQ(prep("three printers are broken").effective_source, "it");
+  EXPECT_EQ(rules_prep("what is this form for").route.route, Route::kRetrieval);
+  EXPECT_EQ(rules_prep("three printers are broken").effective_source, "it");
 }
 
 TEST(FollowUps, EllipsisContinuationConditionComparison) {
   const std::vector<std::string> h = {"报销流程是什么"};
   for (const char* q : {"那审批呢", "为什么", "具体点", "然后呢", "还有呢", "如果超过了怎么办",
                         "和去年比呢", "what about sick leave"}) {
-    const Preparation p = prep(q, h);
+    const Preparation p = rules_prep(q, h);
     ASSERT_TRUE(p.intent) << q;
     EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
     EXPECT_TRUE(p.intent->requires_rewrite) << q;
   }
   // A topic switch or a complete question of its own is not a follow-up.
   for (const char* q : {"换个问题，年假怎么申请", "另外问一下，VPN账号在哪里开通"}) {
-    const Preparation p = prep(q, h);
+    const Preparation p = rules_prep(q, h);
     ASSERT_TRUE(p.intent) << q;
     EXPECT_NE(p.intent->intent, Intent::kFollowUp) << q;
   }
   // Without history nothing is a follow-up.
-  EXPECT_NE(prep("那审批呢").intent->intent, Intent::kFollowUp);
+  EXPECT_NE(rules_prep("那审批呢").intent->intent, Intent::kFollowUp);
 }
 
 // A short English fragment opening with "and" continues the question (follow_up_and); the rule's
 // "and" is a whole word, not the start of "android".
 TEST(FollowUps, AndOpensAnEnglishFragment) {
   const std::vector<std::string> h = {"Can I expense airport parking?"};
-  const Preparation p = prep("And hotel Wi-Fi?", h);
+  const Preparation p = rules_prep("And hotel Wi-Fi?", h);
   ASSERT_TRUE(p.intent);
   EXPECT_EQ(p.intent->intent, Intent::kFollowUp);
   EXPECT_EQ(p.intent->rule_candidate.rule_id, "follow_up_and");
-  const Preparation android = prep("android tablets?", h);
+  const Preparation android = rules_prep("android tablets?", h);
   ASSERT_TRUE(android.intent);
   const auto& rules = android.intent->matched_rules;
   EXPECT_EQ(std::count(rules.begin(), rules.end(), "follow_up_and"), 0);
@@ -151,12 +144,12 @@ TEST(FollowUps, AndOpensAnEnglishFragment) {
 TEST(FollowUps, AModifierWithoutItsHeadFollowsWithOrWithoutAQuestionMark) {
   const std::vector<std::string> h = {"上半年的预算什么时候批"};
   for (const char* q : {"下半年的", "下半年的？", "离职员工的?"}) {
-    const Preparation p = prep(q, h);
+    const Preparation p = rules_prep(q, h);
     ASSERT_TRUE(p.intent) << q;
     EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
   }
   for (const char* q : {"好的", "是的"}) {
-    const Preparation p = prep(q, h);
+    const Preparation p = rules_prep(q, h);
     EXPECT_FALSE(p.intent && p.intent->intent == Intent::kFollowUp) << q;
   }
 }
@@ -166,7 +159,7 @@ TEST(FollowUps, AModifierWithoutItsHeadFollowsWithOrWithoutAQuestionMark) {
 // shape on the conversation's own source, a person pronoun, or no interrogative stays a
 // follow-up.
 TEST(FollowUps, DemonstrativeBeforeAnotherSourcesNounSwitchesTopic) {
-  const Preparation sw = prep("那个VPN客户端在哪下载", {"差旅报销流程"});
+  const Preparation sw = rules_prep("那个VPN客户端在哪下载", {"差旅报销流程"});
   ASSERT_TRUE(sw.intent);
   EXPECT_NE(sw.intent->intent, Intent::kFollowUp);
   const auto& m = sw.intent->matched_rules;
@@ -175,7 +168,7 @@ TEST(FollowUps, DemonstrativeBeforeAnotherSourcesNounSwitchesTopic) {
            {"这个报销单怎么填", "我刚在系统里下载了差旅报销单"},  // the same source
            {"他们的VPN怎么连", "差旅报销流程"},                  // a person pronoun points back
            {"那VPN呢", "差旅报销流程"}}) {                        // no interrogative
-    const Preparation p = prep(q, {h});
+    const Preparation p = rules_prep(q, {h});
     ASSERT_TRUE(p.intent) << q;
     EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
   }
@@ -238,13 +231,13 @@ TEST(FollowUps, APronounWhoseAntecedentIsInTheTurnDoesNotPointBack) {
 }
 
 TEST(FollowUps, SourceCarriesOverFromHistory) {
-  const Preparation p = prep("审批呢", {"报销流程是什么"});
+  const Preparation p = rules_prep("审批呢", {"报销流程是什么"});
   EXPECT_EQ(p.effective_source, "finance");
   EXPECT_TRUE(p.source.detail.starts_with("carried from history")) << p.source.detail;
   // The current turn's own source wins.
-  EXPECT_EQ(prep("那年假呢", {"报销流程是什么"}).effective_source, "hr");
+  EXPECT_EQ(rules_prep("那年假呢", {"报销流程是什么"}).effective_source, "hr");
   // Not a follow-up: nothing is carried.
-  EXPECT_FALSE(prep("换个问题，这个怎么弄", {"报销流程是什么"}).effective_source.has_value());
+  EXPECT_FALSE(rules_prep("换个问题，这个怎么弄", {"报销流程是什么"}).effective_source.has_value());
 }
 
 // A keyword carried from an earlier turn is decided as that turn's own plan decided it: with the
@@ -262,7 +255,7 @@ TEST(FollowUps, ACarriedKeywordTheModelDoesNotConfirmWidensToCandidates) {
   EXPECT_TRUE(p.source.detail.starts_with("carried from history")) << p.source.detail;
   EXPECT_TRUE(has(p.source.detail, "unconfirmed")) << p.source.detail;
   // Without a model the words are all there is: the keyword's source is the scope.
-  const Preparation rules = prep("它现在在哪", {asked});
+  const Preparation rules = rules_prep("它现在在哪", {asked});
   EXPECT_TRUE(rules.effective_source.has_value()) << rules.source.detail;
   EXPECT_NE(std::find(own.effective_sources.begin(), own.effective_sources.end(),
                       rules.effective_source.value_or("")),
@@ -280,16 +273,16 @@ TEST(FollowUps, AOneWordReplyToAStatementIsRetrievedNotUnclear) {
 }
 
 TEST(Scenarios, ARestrictedScenarioNeverRetrievesEverything) {
-  const Preparation vague = prep("这个怎么弄", {}, "hr_helpdesk");
+  const Preparation vague = rules_prep("这个怎么弄", {}, "hr_helpdesk");
   ASSERT_EQ(vague.route.route, Route::kRetrieval);
   EXPECT_FALSE(vague.effective_source.has_value());
   EXPECT_EQ(vague.effective_sources, (std::vector<std::string>{"hr"}));
-  EXPECT_EQ(prep("年假怎么申请", {}, "hr_helpdesk").effective_sources,
+  EXPECT_EQ(rules_prep("年假怎么申请", {}, "hr_helpdesk").effective_sources,
             (std::vector<std::string>{"hr"}));
   // The default scenario allows every source: no list means no filter.
-  EXPECT_TRUE(prep("这个怎么弄").effective_sources.empty());
+  EXPECT_TRUE(rules_prep("这个怎么弄").effective_sources.empty());
   // A follow-up carrying a source the scenario does not allow is a source boundary.
-  const Preparation carried = prep("那审批呢", {"报销流程是什么"}, "hr_helpdesk");
+  const Preparation carried = rules_prep("那审批呢", {"报销流程是什么"}, "hr_helpdesk");
   EXPECT_EQ(carried.route.reason, RouteReason::kSourceBoundary);
 }
 
@@ -382,7 +375,7 @@ TEST(Gateway, HostModelFailuresLeaveTheRuleStanding) {
     EXPECT_EQ(r->intent->decision_policy, DecisionPolicy::kModelFailed);
     EXPECT_FALSE(r->intent->model_error.empty());
     EXPECT_EQ(r->intent->intent, Intent::kFaqQuery);  // the rule's
-    EXPECT_EQ(r->plan->reason(), prep(q).plan->reason());
+    EXPECT_EQ(r->plan->reason(), rules_prep(q).plan->reason());
   }
   PlannerOptions ok;
   ok.intent_model = std::make_shared<FakeModel>(FakeModel::Mode::kFaq);

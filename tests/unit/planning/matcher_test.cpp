@@ -9,10 +9,10 @@
 namespace {
 
 using qaplan::internal::PatternMatcher;
-using Hit = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
+using MatchHit = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
 
-std::set<Hit> scan(const PatternMatcher& m, std::string_view text) {
-  std::set<Hit> out;
+std::set<MatchHit> scan(const PatternMatcher& m, std::string_view text) {
+  std::set<MatchHit> out;
   m.scan(text, [&](std::uint32_t l, std::uint32_t b, std::uint32_t e) { out.insert({l, b, e}); });
   return out;
 }
@@ -25,7 +25,7 @@ TEST(Matcher, ClassicAhoCorasickOverlaps) {
   m.add("hers", 3);
   m.build();
   // "ushers": she@1-4, he@2-4, hers@2-6.
-  EXPECT_EQ(scan(m, "ushers"), (std::set<Hit>{{1, 1, 4}, {0, 2, 4}, {3, 2, 6}}));
+  EXPECT_EQ(scan(m, "ushers"), (std::set<MatchHit>{{1, 1, 4}, {0, 2, 4}, {3, 2, 6}}));
 }
 
 TEST(Matcher, SamePatternInSeveralListsAndUtf8) {
@@ -35,7 +35,7 @@ TEST(Matcher, SamePatternInSeveralListsAndUtf8) {
   m.add("付款金额", 9);
   m.build();
   const std::string text = "付款金额字段";  // 3 bytes per character
-  EXPECT_EQ(scan(m, text), (std::set<Hit>{{9, 0, 12}, {4, 6, 12}, {7, 6, 12}}));
+  EXPECT_EQ(scan(m, text), (std::set<MatchHit>{{9, 0, 12}, {4, 6, 12}, {7, 6, 12}}));
 }
 
 TEST(Matcher, NoPatternsAndEmptyText) {
@@ -67,7 +67,7 @@ void agrees_with_naive(const std::string& alpha, std::uint32_t patterns, std::si
     }
     m.build();
     const std::string text = rand_str(60);
-    std::set<Hit> want;
+    std::set<MatchHit> want;
     for (std::uint32_t i = 0; i < pats.size(); ++i)
       for (std::size_t p = text.find(pats[i]); p != std::string::npos; p = text.find(pats[i], p + 1))
         want.insert({i, static_cast<std::uint32_t>(p), static_cast<std::uint32_t>(p + pats[i].size())});
@@ -96,7 +96,7 @@ TEST(Matcher, FindsEveryChildOfAWideNode) {
   m.build();
   for (std::uint32_t i = 0; i < 64; ++i) {
     const std::string text = std::string{"\xE4"} + static_cast<char>(0x80 + i);
-    EXPECT_EQ(scan(m, text), (std::set<Hit>{{i, 0, 2}})) << i;
+    EXPECT_EQ(scan(m, text), (std::set<MatchHit>{{i, 0, 2}})) << i;
   }
   EXPECT_TRUE(scan(m, "\xE4\xC0").empty());
   EXPECT_TRUE(scan(m, "\xE4").empty());

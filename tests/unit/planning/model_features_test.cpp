@@ -26,7 +26,7 @@ bool has(const std::vector<std::string>& f, const std::string& x) {
   return std::find(f.begin(), f.end(), x) != f.end();
 }
 
-std::string normalized(std::string_view raw) {
+std::string normalized_for_model(std::string_view raw) {
   return qaplan::internal::normalize_question(raw, qaplan::InputConfig{}).value().text;
 }
 
@@ -56,7 +56,7 @@ TEST(ModelFeatures, HanNgramsWithMessageMarkers) {
   EXPECT_TRUE(has(g, "H2 上 >"));
   EXPECT_TRUE(has(g, "script mixed"));
   // Symbols between Han characters split runs; the message-level markers survive punctuation.
-  const auto h = features(normalized("好的，谢谢！"));
+  const auto h = features(normalized_for_model("好的，谢谢！"));
   EXPECT_TRUE(has(h, "H2 ^ 好"));
   EXPECT_TRUE(has(h, "H2 的 >"));
   EXPECT_TRUE(has(h, "H2 < 谢"));
@@ -65,7 +65,7 @@ TEST(ModelFeatures, HanNgramsWithMessageMarkers) {
 }
 
 TEST(ModelFeatures, EnglishWordsStemsAndBigrams) {
-  const auto f = features(normalized("My laptop won't connect to the VPN"));
+  const auto f = features(normalized_for_model("My laptop won't connect to the VPN"));
   EXPECT_TRUE(has(f, "W laptop"));
   EXPECT_TRUE(has(f, "W won't"));
   EXPECT_TRUE(has(f, "B ^ my"));
@@ -114,9 +114,9 @@ TEST(ModelFeatures, SymbolsAndShapes) {
 }
 
 TEST(ModelFeatures, TraditionalAndSimplifiedAgreeAfterNormalization) {
-  EXPECT_EQ(ids(normalized("報銷費用超過5000需要誰審批")),
-            ids(normalized("报销费用超过5000需要谁审批")));
-  EXPECT_EQ(ids(normalized("ＶＰＮ　連不上")), ids(normalized("vpn连不上")));
+  EXPECT_EQ(ids(normalized_for_model("報銷費用超過5000需要誰審批")),
+            ids(normalized_for_model("报销费用超过5000需要谁审批")));
+  EXPECT_EQ(ids(normalized_for_model("ＶＰＮ　連不上")), ids(normalized_for_model("vpn连不上")));
 }
 
 TEST(ModelFeatures, PairFeaturesFollowTheTextFeatures) {

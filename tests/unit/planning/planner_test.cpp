@@ -7,22 +7,15 @@
 #include <thread>
 
 #include "qaplan/planning/json.hpp"
+#include "support/planners.hpp"
 #include "test_support.hpp"
 
 namespace {
 
 using namespace qaplan;
 
-const Planner& planner() {
-  static const Planner p = Planner::create(load_config(test::shipped_config()).value()).value();
-  return p;
-}
-
-Preparation prep(const std::string& q, std::vector<std::string> history = {}) {
-  auto r = planner().prepare(PrepareRequest{q, std::move(history), "", std::nullopt});
-  EXPECT_TRUE(r.ok()) << q << ": " << (r.ok() ? "" : r.error().to_string());
-  return r.ok() ? std::move(r).value() : Preparation{};
-}
+using qaplan::test::planner;
+using qaplan::test::prep;
 
 TEST(Planner, InvarianceUnderSurfaceForm) {
   const std::vector<std::vector<std::string>> groups = {

@@ -26,13 +26,13 @@ using internal::garble_reason;
 using internal::RewriteSources;
 using internal::WordSet;
 
-const Config& shipped() {
+const Config& shipped_config_once() {
   static const Config c = load_config(test::shipped_config()).value();
   return c;
 }
 
 const WordSet& skip() {
-  static const WordSet w = internal::rewrite_words(shipped().rewrite);
+  static const WordSet w = internal::rewrite_words(shipped_config_once().rewrite);
   return w;
 }
 
@@ -94,7 +94,7 @@ TEST(GarbleCheck, TheFallbackIsAnchorAndTurn) {
 
 // One rewrite through the planner, and the check it must pass.
 struct Gate {
-  Planner planner = Planner::create(shipped()).value();
+  Planner planner = Planner::create(shipped_config_once()).value();
   int n = 0, fallbacks = 0, garbled = 0;
 
   void run(const std::string& question, const std::vector<std::string>& history) {
@@ -120,14 +120,14 @@ struct Gate {
     if (!a->rewrite.rewritten) return;
     // The check on the planner's own normalized texts.
     std::vector<std::string_view> window;
-    const auto turns = static_cast<std::size_t>(shipped().rewrite.window_turns);
+    const auto turns = static_cast<std::size_t>(shipped_config_once().rewrite.window_turns);
     for (std::size_t i = prep->history.size(), k = 0; i-- > 0 && k < turns; ++k)
       window.push_back(prep->history[i]);
     // The turn as the rewriter reads it: without the social words around it (谢谢，…).
-    static const internal::Lexicon lex = internal::Lexicon::create(shipped()).value();
+    static const internal::Lexicon lex = internal::Lexicon::create(shipped_config_once()).value();
     const internal::ScannedQuery turn = lex.scan(NormalizedQuery{prep->normalized.text, 0});
     const RewriteSources from{turn.content(), window, a->rewrite.topic_anchor,
-                              shipped().rewrite.max_growth};
+                              shipped_config_once().rewrite.max_growth};
     if (const std::string w = garble_reason(a->rewrite.query, from, skip()); !w.empty()) {
       ++garbled;
       std::printf("garbled (%s): %s | %s => %s\n", w.c_str(), history.back().c_str(), question.c_str(),

@@ -27,12 +27,12 @@ std::string show(const std::string& text, const std::vector<Token>& t) {
   return out;
 }
 
-struct Tally {
+struct SegmentTally {
   std::size_t texts = 0, answered = 0, differ = 0;
 };
 
 // Compares the two paths on `text`; records the first few differences as failures.
-void compare(const std::string& text, Tally& tally) {
+void compare(const std::string& text, SegmentTally& tally) {
   ++tally.texts;
   const auto fast = segment_words_by_dictionary(text);
   if (!fast) return;
@@ -69,7 +69,7 @@ std::vector<std::string> texts_under(const fs::path& dir) {
 }
 
 TEST(SegmentDictionary, AgreesWithIcuOnEveryTextOfTheDataSets) {
-  Tally tally;
+  SegmentTally tally;
   for (const char* dir : {"tests/data", "eval_sets"})
     for (const std::string& t : texts_under(qaplan::test::source_dir() / dir))
       if (is_valid_utf8(t)) compare(t, tally);
@@ -92,7 +92,7 @@ TEST(SegmentDictionary, AgreesWithIcuOnRandomTexts) {
       "?", "-", "/", "%", "\n", "\t", "_", "あ", "カ", "々", "\u0301", "😀", "１"};
   std::mt19937 rng(20261205);
   std::uniform_int_distribution<std::size_t> len(1, 24), pick(0, pieces.size() - 1);
-  Tally tally;
+  SegmentTally tally;
   for (int i = 0; i < 30000; ++i) {
     std::string text;
     for (std::size_t n = len(rng); n > 0; --n) text += pieces[pick(rng)];
@@ -104,7 +104,7 @@ TEST(SegmentDictionary, AgreesWithIcuOnRandomTexts) {
 
 // Every BMP character in the contexts where a word-break rule could join it to a neighbour.
 TEST(SegmentDictionary, AgreesWithIcuOnEveryBmpCharacterInContext) {
-  Tally tally;
+  SegmentTally tally;
   for (char32_t c = 1; c < 0x10000; ++c) {
     if (c >= 0xD800 && c <= 0xDFFF) continue;
     std::string ch;
@@ -131,7 +131,7 @@ TEST(SegmentDictionary, AgreesWithIcuOnCmrcPassagesExternal) {
   const fs::path p = qaplan::test::shared_dir() / "external" / "cmrc2018" / "cmrc2018_dev.json";
   if (!fs::exists(p)) GTEST_SKIP() << "SKIPPED LOUDLY: " << p << " is absent (../shared)";
   const auto doc = nlohmann::json::parse(qaplan::test::slurp(p));
-  Tally tally;
+  SegmentTally tally;
   for (const auto& article : doc.at("data"))
     for (const auto& para : article.at("paragraphs")) {
       compare(para.at("context").get<std::string>(), tally);

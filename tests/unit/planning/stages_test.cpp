@@ -25,19 +25,19 @@ const Lexicon& lex() {
   return l;
 }
 
-ScannedQuery analyze(std::string_view q) {
+ScannedQuery scan_only(std::string_view q) {
   return lex().scan(normalize_question(q, lex().config().input).value());
 }
 
 // The intent stage as prepare() calls it: with the keyword-suggested source.
 IntentCandidate classify(std::string_view text, bool history) {
-  const ScannedQuery q = analyze(text);
+  const ScannedQuery q = scan_only(text);
   return classify_intent(q, history, suggest_source(q, lex()), lex());
 }
 
 RouteDecision route(std::string_view q, const std::string& scenario = "default",
                     std::optional<std::string> source = std::nullopt) {
-  const ScannedQuery sq = analyze(q);
+  const ScannedQuery sq = scan_only(q);
   return decide_route(sq, lex().config().scenarios.at(scenario), source, suggest_source(sq, lex()),
                       ModelVerdict{}, lex());
 }
@@ -81,19 +81,19 @@ TEST(Route, SourceBoundaryFromFilterOrSuggestion) {
 }
 
 TEST(Source, MostHitsWinsTiesGoToTheFirstListed) {
-  EXPECT_EQ(suggest_source(analyze("报销费用超过5000需要谁审批"), lex()), "finance");
+  EXPECT_EQ(suggest_source(scan_only("报销费用超过5000需要谁审批"), lex()), "finance");
   // 员工 (hr) + 报销 + 发票 (finance): finance has more hits.
-  EXPECT_EQ(suggest_source(analyze("员工报销发票怎么贴"), lex()), "finance");
+  EXPECT_EQ(suggest_source(scan_only("员工报销发票怎么贴"), lex()), "finance");
   // 年假 (hr) + 系统 (it): one each, hr is listed first.
-  EXPECT_EQ(suggest_source(analyze("年假系统在哪"), lex()), "hr");
-  EXPECT_EQ(suggest_source(analyze("帮我分析一下"), lex()), std::nullopt);
+  EXPECT_EQ(suggest_source(scan_only("年假系统在哪"), lex()), "hr");
+  EXPECT_EQ(suggest_source(scan_only("帮我分析一下"), lex()), std::nullopt);
   EXPECT_EQ(effective_source(std::string("legal"), std::string("hr")), "legal");
   EXPECT_EQ(effective_source(std::nullopt, std::string("hr")), "hr");
   EXPECT_EQ(effective_source(std::nullopt, std::nullopt), std::nullopt);
 }
 
 TEST(Intent, FollowUpNeedsHistory) {
-  const auto q = analyze("那审批呢");
+  const auto q = scan_only("那审批呢");
   EXPECT_EQ(classify_intent(q, true, std::nullopt, lex()).intent, Intent::kFollowUp);
   EXPECT_TRUE(classify_intent(q, true, std::nullopt, lex()).requires_rewrite);
   const auto alone = classify_intent(q, false, std::nullopt, lex());
@@ -173,11 +173,11 @@ TEST(Gateway, RuleOnlyCopiesTheCandidate) {
 
 TEST(Category, FirstMatchInConfigOrderAndCurrentQuestionOnly) {
   // compliance (合同) before pricing (付款).
-  EXPECT_EQ(infer_question_category(analyze("合同付款条款"), lex()), QuestionCategory::kCompliance);
+  EXPECT_EQ(infer_question_category(scan_only("合同付款条款"), lex()), QuestionCategory::kCompliance);
   // 审批 alone is not pricing.
-  EXPECT_EQ(infer_question_category(analyze("审批信息"), lex()), QuestionCategory::kDefault);
-  EXPECT_TRUE(is_table_query(analyze("付款节点明细"), lex()));
-  EXPECT_FALSE(is_table_query(analyze("报销流程是什么"), lex()));
+  EXPECT_EQ(infer_question_category(scan_only("审批信息"), lex()), QuestionCategory::kDefault);
+  EXPECT_TRUE(is_table_query(scan_only("付款节点明细"), lex()));
+  EXPECT_FALSE(is_table_query(scan_only("报销流程是什么"), lex()));
 }
 
 class PlanTest : public ::testing::Test {
@@ -268,12 +268,12 @@ TEST_F(PlanTest, NoPatchFiredGivesDefaultReason) {
 // (一般|纳税人) is a subject too.
 TEST(Intent, ASubjectlessQuestionOpensWithItsPredicate) {
   for (const char* q : {"需要主管签字吗", "一般几天能到账", "总共要交几份材料", "要排队吗", "能开发票吗"})
-    EXPECT_TRUE(subjectless_question(analyze(q), lex(), nullptr)) << q;
+    EXPECT_TRUE(subjectless_question(scan_only(q), lex(), nullptr)) << q;
   for (const char* q : {"会议室怎么预订", "年假需要提前几天", "要不要一起吃饭", "发票"})
-    EXPECT_FALSE(subjectless_question(analyze(q), lex(), nullptr)) << q;
-  EXPECT_FALSE(subjectless_question(analyze("需要带什么材料去人事部门办理入职登记手续"), lex(), nullptr));
+    EXPECT_FALSE(subjectless_question(scan_only(q), lex(), nullptr)) << q;
+  EXPECT_FALSE(subjectless_question(scan_only("需要带什么材料去人事部门办理入职登记手续"), lex(), nullptr));
 
-  ASSERT_TRUE(subjectless_question(analyze("一般纳税人怎么认定"), lex(), nullptr));
+  ASSERT_TRUE(subjectless_question(scan_only("一般纳税人怎么认定"), lex(), nullptr));
   const std::string qdl =
       "qaplan-domain-lexicon\t1\nbuilt_from\tcorpus\tt\t" + std::string(64, 'a') +
       "\nbackground\t" + std::string(64, 'b') +
@@ -282,8 +282,8 @@ TEST(Intent, ASubjectlessQuestionOpensWithItsPredicate) {
       "一般纳税人\t5\tfinance\t1.0000\n";
   auto kb = DomainLexicon::parse(qdl, "t.qdl");
   ASSERT_TRUE(kb.ok()) << kb.error().to_string();
-  EXPECT_FALSE(subjectless_question(analyze("一般纳税人怎么认定"), lex(), &*kb));
-  EXPECT_TRUE(subjectless_question(analyze("一般几天能到账"), lex(), &*kb));
+  EXPECT_FALSE(subjectless_question(scan_only("一般纳税人怎么认定"), lex(), &*kb));
+  EXPECT_TRUE(subjectless_question(scan_only("一般几天能到账"), lex(), &*kb));
 }
 
 }  // namespace

@@ -11,30 +11,30 @@ using qaplan::InputConfig;
 using qaplan::internal::count_query_units;
 using qaplan::internal::normalize_question;
 
-std::string norm(std::string_view s) {
+std::string norm_text(std::string_view s) {
   auto r = normalize_question(s, InputConfig{});
   EXPECT_TRUE(r.ok()) << r.error().to_string();
   return r.ok() ? r->text : std::string();
 }
 
 TEST(Text, FullWidthDigitsAndLettersBecomeAscii) {
-  EXPECT_EQ(norm("报销５０００元"), "报销5000元");
-  EXPECT_EQ(norm("ＶＰＮ连不上"), "vpn连不上");
+  EXPECT_EQ(norm_text("报销５０００元"), "报销5000元");
+  EXPECT_EQ(norm_text("ＶＰＮ连不上"), "vpn连不上");
 }
 
 TEST(Text, CaseFoldIsFull) {
-  EXPECT_EQ(norm("VPN Wifi"), "vpn wifi");
-  EXPECT_EQ(norm("Straße"), "strasse");  // full folding, not just lower-casing
+  EXPECT_EQ(norm_text("VPN Wifi"), "vpn wifi");
+  EXPECT_EQ(norm_text("Straße"), "strasse");  // full folding, not just lower-casing
 }
 
 TEST(Text, TrimsAndCollapsesWhitespace) {
-  EXPECT_EQ(norm("  vpn \t\n  wifi  "), "vpn wifi");
-  EXPECT_EQ(norm("\u3000年假\u3000"), "年假");  // ideographic space is whitespace
+  EXPECT_EQ(norm_text("  vpn \t\n  wifi  "), "vpn wifi");
+  EXPECT_EQ(norm_text("\u3000年假\u3000"), "年假");  // ideographic space is whitespace
 }
 
 TEST(Text, SpacesBetweenHanCharactersAreRemoved) {
-  EXPECT_EQ(norm("年假 怎么  申请"), "年假怎么申请");
-  EXPECT_EQ(norm("超过 5000 需要"), "超过 5000 需要");  // Han–ASCII boundaries keep one space
+  EXPECT_EQ(norm_text("年假 怎么  申请"), "年假怎么申请");
+  EXPECT_EQ(norm_text("超过 5000 需要"), "超过 5000 需要");  // Han–ASCII boundaries keep one space
 }
 
 // A history turn is chat: a space between two Han characters is where writing puts a comma.
@@ -49,14 +49,14 @@ TEST(Text, AHistoryTurnsSpaceBetweenHanCharactersBreaksAClause) {
 }
 
 TEST(Text, ControlCharactersActAsWhitespace) {
-  EXPECT_EQ(norm(std::string("a\0b", 3)), "a b");
-  EXPECT_EQ(norm("年假\x01怎么\x7f申请"), "年假怎么申请");
-  EXPECT_EQ(norm("\x1b[31mvpn"), "[31mvpn");
+  EXPECT_EQ(norm_text(std::string("a\0b", 3)), "a b");
+  EXPECT_EQ(norm_text("年假\x01怎么\x7f申请"), "年假怎么申请");
+  EXPECT_EQ(norm_text("\x1b[31mvpn"), "[31mvpn");
   EXPECT_FALSE(normalize_question(std::string("\0\x01\x02", 3), qaplan::InputConfig{}).ok());
 }
 
 TEST(Text, PunctuationIsNormalizedNotRemoved) {
-  EXPECT_EQ(norm("年假怎么申请？"), "年假怎么申请?");
+  EXPECT_EQ(norm_text("年假怎么申请？"), "年假怎么申请?");
 }
 
 TEST(Text, QueryUnitsFollowTheSeedExamples) {

@@ -18,7 +18,7 @@ using qaplan::Filters;
 using qaplan::FiltersConfig;
 namespace dates = qaplan::internal::dates;
 
-const FiltersConfig& shipped() {
+const FiltersConfig& shipped_expr() {
   static const FiltersConfig c = [] {
     auto cfg = qaplan::load_config(qaplan::test::shipped_config());
     EXPECT_TRUE(cfg.ok()) << cfg.error().to_string();
@@ -28,20 +28,20 @@ const FiltersConfig& shipped() {
 }
 
 // The planner's normalization, so cases can be written as a user types them (Ｑ３, 最近７天).
-std::string norm(std::string_view raw) {
+std::string norm_expr(std::string_view raw) {
   auto n = qaplan::internal::normalize_question(raw, qaplan::InputConfig{});
   EXPECT_TRUE(n.ok()) << raw;
   return n.ok() ? n->text : std::string(raw);
 }
 
-Filters run(std::string_view q, std::string now, const FiltersConfig& c = shipped()) {
+Filters run_expr(std::string_view q, std::string now, const FiltersConfig& c = shipped_expr()) {
   AnalysisContext ctx;
   ctx.now = std::move(now);
   ctx.timezone = "Asia/Shanghai";
-  return qaplan::internal::extract_filters(norm(q), c, ctx);
+  return qaplan::internal::extract_filters(norm_expr(q), c, ctx);
 }
 
-std::string joined(const std::vector<std::string>& v) {
+std::string joined_expr(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += x + "; ";
   return s;
@@ -66,15 +66,15 @@ constexpr const char* kMar31 = "2026-03-31T08:00:00+08:00";
 void expect_ranges(const std::vector<RangeCase>& cases) {
   for (const RangeCase& c : cases) {
     SCOPED_TRACE(std::string(c.question) + " @ " + c.now);
-    const Filters f = run(c.question, c.now);
+    const Filters f = run_expr(c.question, c.now);
     if (!c.from) {
       EXPECT_FALSE(f.time.has_value()) << f.time->from << " " << f.time->to << " | "
-                                       << joined(f.reasons);
+                                       << joined_expr(f.reasons);
       continue;
     }
-    ASSERT_TRUE(f.time.has_value()) << joined(f.reasons);
-    EXPECT_EQ(f.time->from, c.from) << joined(f.reasons);
-    EXPECT_EQ(f.time->to, c.to) << joined(f.reasons);
+    ASSERT_TRUE(f.time.has_value()) << joined_expr(f.reasons);
+    EXPECT_EQ(f.time->from, c.from) << joined_expr(f.reasons);
+    EXPECT_EQ(f.time->to, c.to) << joined_expr(f.reasons);
     EXPECT_EQ(f.time->anchor, c.now);
     EXPECT_EQ(f.time->timezone, "Asia/Shanghai");
     EXPECT_FALSE(f.uncertain);
@@ -191,8 +191,8 @@ TEST(TimeExpr, AbsoluteDatesNeedNoNowButYearlessOnesDo) {
   });
   // Absolute dates resolve without `now` (and record no anchor).
   AnalysisContext none;
-  const Filters f = qaplan::internal::extract_filters("2024年3月的合同", shipped(), none);
-  ASSERT_TRUE(f.time.has_value()) << joined(f.reasons);
+  const Filters f = qaplan::internal::extract_filters("2024年3月的合同", shipped_expr(), none);
+  ASSERT_TRUE(f.time.has_value()) << joined_expr(f.reasons);
   EXPECT_EQ(f.time->from, "2024-03-01");
   EXPECT_EQ(f.time->to, "2024-04-01");
   EXPECT_EQ(f.time->anchor, "");
@@ -214,9 +214,9 @@ TEST(TimeExpr, SpringFestivalFromTheChineseCalendar) {
   EXPECT_EQ(dates::spring_festival(2033), (dates::Day{2033, 1, 31}));
   EXPECT_FALSE(dates::spring_festival(1800).has_value());
   // The window is configurable.
-  FiltersConfig c = shipped();
+  FiltersConfig c = shipped_expr();
   c.spring_festival_days = 7;
-  const Filters f = run("春节前", kNov30, c);
+  const Filters f = run_expr("春节前", kNov30, c);
   ASSERT_TRUE(f.time.has_value());
   EXPECT_EQ(f.time->from, "2026-02-10");
   EXPECT_EQ(f.time->to, "2026-02-17");
@@ -263,13 +263,13 @@ TEST(TimeExpr, EdgesAndSeveralExpressions) {
       {"2024年3月1日到2024年3月15日", kNov30, "2024-03-01", "2024-03-16"},  // one range
       {"从去年到今年", kNov30, "2025-01-01", "2027-01-01"},
   });
-  const Filters f = run("2024年3月1日到2024年3月15日", kNov30);
+  const Filters f = run_expr("2024年3月1日到2024年3月15日", kNov30);
   ASSERT_TRUE(f.time.has_value());
   EXPECT_EQ(f.time->expression, "2024年3月1日到2024年3月15日");
   EXPECT_EQ(f.time_ranges.size(), 1u);
-  const Filters open = run("2024年之前的合同", kNov30);
-  EXPECT_NE(joined(open.reasons).find("time:skipped 2024年之前"), std::string::npos)
-      << joined(open.reasons);
+  const Filters open = run_expr("2024年之前的合同", kNov30);
+  EXPECT_NE(joined_expr(open.reasons).find("time:skipped 2024年之前"), std::string::npos)
+      << joined_expr(open.reasons);
 }
 
 TEST(TimeExpr, WordsThatAreNotTimeFilters) {
@@ -331,9 +331,9 @@ TEST(TimeExpr, ComparedPeriodsAreTwoRanges) {
   };
   for (const Cmp& c : cases) {
     SCOPED_TRACE(c.question);
-    const Filters f = run(c.question, kNov30);
-    EXPECT_FALSE(f.time.has_value()) << "a comparison is not one range: " << joined(f.reasons);
-    ASSERT_EQ(f.time_ranges.size(), 2u) << joined(f.reasons);
+    const Filters f = run_expr(c.question, kNov30);
+    EXPECT_FALSE(f.time.has_value()) << "a comparison is not one range: " << joined_expr(f.reasons);
+    ASSERT_EQ(f.time_ranges.size(), 2u) << joined_expr(f.reasons);
     EXPECT_EQ(f.time_ranges[0].from, c.a_from);
     EXPECT_EQ(f.time_ranges[0].to, c.a_to);
     EXPECT_EQ(f.time_ranges[1].from, c.b_from);
@@ -343,24 +343,24 @@ TEST(TimeExpr, ComparedPeriodsAreTwoRanges) {
       EXPECT_EQ(t.timezone, "Asia/Shanghai");
       EXPECT_EQ(t.date, "effective");
     }
-    EXPECT_NE(joined(f.reasons).find("time:2 periods"), std::string::npos) << joined(f.reasons);
+    EXPECT_NE(joined_expr(f.reasons).find("time:2 periods"), std::string::npos) << joined_expr(f.reasons);
   }
   // One side unresolved: none, with the reason (never one side alone).
   const Filters half =
-      qaplan::internal::extract_filters(norm("2024年和上个月的对比"), shipped(), AnalysisContext{});
+      qaplan::internal::extract_filters(norm_expr("2024年和上个月的对比"), shipped_expr(), AnalysisContext{});
   EXPECT_FALSE(half.time.has_value());
   EXPECT_TRUE(half.time_ranges.empty());
-  EXPECT_NE(joined(half.reasons).find("not every expression resolved"), std::string::npos);
-  const Filters bad = run("对比2025年2月30日和今年", kNov30);
-  EXPECT_TRUE(bad.time_ranges.empty()) << joined(bad.reasons);
+  EXPECT_NE(joined_expr(half.reasons).find("not every expression resolved"), std::string::npos);
+  const Filters bad = run_expr("对比2025年2月30日和今年", kNov30);
+  EXPECT_TRUE(bad.time_ranges.empty()) << joined_expr(bad.reasons);
   // The same period twice is one; five periods are too many to be a filter.
-  const Filters same = run("今年的差旅标准和今年的报销标准", kNov30);
-  ASSERT_TRUE(same.time.has_value()) << joined(same.reasons);
+  const Filters same = run_expr("今年的差旅标准和今年的报销标准", kNov30);
+  ASSERT_TRUE(same.time.has_value()) << joined_expr(same.reasons);
   EXPECT_EQ(same.time_ranges.size(), 1u);
-  const Filters many = run("2021年、2022年、2023年、2024年和2025年的年报", kNov30);
+  const Filters many = run_expr("2021年、2022年、2023年、2024年和2025年的年报", kNov30);
   EXPECT_TRUE(many.time_ranges.empty());
-  EXPECT_NE(joined(many.reasons).find("5 periods, at most 4"), std::string::npos)
-      << joined(many.reasons);
+  EXPECT_NE(joined_expr(many.reasons).find("5 periods, at most 4"), std::string::npos)
+      << joined_expr(many.reasons);
 }
 
 // A verb complement (一下, 看下 …) never swallows the time word after it; the
@@ -395,8 +395,8 @@ TEST(TimeExpr, VerbComplementKeepsTheTimeWord) {
       {"除去年终奖还有什么", kMar15, nullptr, nullptr},
       {"这样下去年假会作废吗", kMar15, nullptr, nullptr},  // 下去 is a word here: no verb before 下
   });
-  const Filters cmp = run("对比一下去年和今年的报销标准", kMar15);
-  ASSERT_EQ(cmp.time_ranges.size(), 2u) << joined(cmp.reasons);
+  const Filters cmp = run_expr("对比一下去年和今年的报销标准", kMar15);
+  ASSERT_EQ(cmp.time_ranges.size(), 2u) << joined_expr(cmp.reasons);
   EXPECT_EQ(cmp.time_ranges[0].from, "2025-01-01");
   EXPECT_EQ(cmp.time_ranges[1].from, "2026-01-01");
 }
@@ -425,24 +425,24 @@ TEST(TimeExpr, PublishedSignedAndEffectiveDates) {
       {"今年施行的考勤制度", "effective", ""},
       {"上个月的报销制度", "effective", ""},
   };
-  FiltersConfig dated = shipped();  // documents that carry both dates
+  FiltersConfig dated = shipped_expr();  // documents that carry both dates
   dated.published_date_field = "published_on";
   dated.signed_date_field = "signed_on";
   dated.updated_date_field = "updated_at";
   for (const DateCase& c : cases) {
     SCOPED_TRACE(c.question);
-    const Filters f = run(c.question, kNov30, dated);
-    ASSERT_TRUE(f.time.has_value()) << joined(f.reasons);
+    const Filters f = run_expr(c.question, kNov30, dated);
+    ASSERT_TRUE(f.time.has_value()) << joined_expr(f.reasons);
     EXPECT_EQ(f.time->date, c.date);
     EXPECT_EQ(f.time->field, c.field);
   }
-  const Filters f = run("上个月发布的制度", kNov30, dated);
+  const Filters f = run_expr("上个月发布的制度", kNov30, dated);
   EXPECT_EQ(f.time->from, "2026-10-01");
-  EXPECT_NE(joined(f.reasons).find("time:date published (发布)→published_on"), std::string::npos)
-      << joined(f.reasons);
+  EXPECT_NE(joined_expr(f.reasons).find("time:date published (发布)→published_on"), std::string::npos)
+      << joined_expr(f.reasons);
   // One verb for a comparison speaks for both periods.
-  const Filters both = run("去年和今年发布的制度", kNov30, dated);
-  ASSERT_EQ(both.time_ranges.size(), 2u) << joined(both.reasons);
+  const Filters both = run_expr("去年和今年发布的制度", kNov30, dated);
+  ASSERT_EQ(both.time_ranges.size(), 2u) << joined_expr(both.reasons);
   EXPECT_EQ(both.time_ranges[0].date, "published");
   EXPECT_EQ(both.time_ranges[1].date, "published");
   // The shipped KB has no publication, signing or update date: no filter at all, never the
@@ -451,27 +451,27 @@ TEST(TimeExpr, PublishedSignedAndEffectiveDates) {
                         std::pair{"去年签署的合同", "signed_date_field"},
                         std::pair{"最近7天更新的IT公告", "updated_date_field"}}) {
     SCOPED_TRACE(q);
-    const Filters g = run(q, kNov30);
+    const Filters g = run_expr(q, kNov30);
     EXPECT_FALSE(g.time.has_value());
     EXPECT_TRUE(g.time_ranges.empty());
-    EXPECT_NE(joined(g.reasons).find(std::string("needs [filters] ") + key), std::string::npos)
-        << joined(g.reasons);
+    EXPECT_NE(joined_expr(g.reasons).find(std::string("needs [filters] ") + key), std::string::npos)
+        << joined_expr(g.reasons);
   }
-  EXPECT_TRUE(run("去年生效的制度", kNov30).time.has_value());
+  EXPECT_TRUE(run_expr("去年生效的制度", kNov30).time.has_value());
 }
 
 TEST(TimeExpr, WeekStartIsConfigurable) {
-  FiltersConfig c = shipped();
+  FiltersConfig c = shipped_expr();
   c.week_start = 7;  // Sunday: 2026-11-30 (Mon) belongs to the week of Sunday 11-29
-  Filters f = run("本周", kNov30, c);
+  Filters f = run_expr("本周", kNov30, c);
   ASSERT_TRUE(f.time.has_value());
   EXPECT_EQ(f.time->from, "2026-11-29");
   EXPECT_EQ(f.time->to, "2026-12-06");
-  f = run("上周", kNov30, c);
+  f = run_expr("上周", kNov30, c);
   ASSERT_TRUE(f.time.has_value());
   EXPECT_EQ(f.time->from, "2026-11-22");
   c.week_start = 2;  // Tuesday: Monday is the last day of the week that began 11-24
-  f = run("本周", kNov30, c);
+  f = run_expr("本周", kNov30, c);
   ASSERT_TRUE(f.time.has_value());
   EXPECT_EQ(f.time->from, "2026-11-24");
   EXPECT_EQ(f.time->to, "2026-12-01");
@@ -479,33 +479,33 @@ TEST(TimeExpr, WeekStartIsConfigurable) {
 
 TEST(TimeExpr, TheLocalDateIsTheZonesElseNowsOwnOffset) {
   // One instant, two offsets: 20:00Z on 11-30 is already 12-01 in Shanghai.
-  Filters f = run("今天", "2026-11-30T20:00:00Z");
+  Filters f = run_expr("今天", "2026-11-30T20:00:00Z");
   ASSERT_TRUE(f.time.has_value());
   EXPECT_EQ(f.time->from, "2026-12-01");
-  f = run("今天", "2026-12-01T04:00:00+08:00");
+  f = run_expr("今天", "2026-12-01T04:00:00+08:00");
   ASSERT_TRUE(f.time.has_value());
   EXPECT_EQ(f.time->from, "2026-12-01");
-  f = run("今天", "2026-11-30T23:30:00-05:00");  // 12:30 on 12-01 in Shanghai
+  f = run_expr("今天", "2026-11-30T23:30:00-05:00");  // 12:30 on 12-01 in Shanghai
   ASSERT_TRUE(f.time.has_value());
   EXPECT_EQ(f.time->from, "2026-12-01");
   // Without a zone, now's own offset decides.
   AnalysisContext own;
   own.now = "2026-11-30T23:30:00-05:00";
-  f = qaplan::internal::extract_filters("今天", shipped(), own);
+  f = qaplan::internal::extract_filters("今天", shipped_expr(), own);
   ASSERT_TRUE(f.time.has_value());
   EXPECT_EQ(f.time->from, "2026-11-30");
   EXPECT_EQ(f.time->timezone, "-05:00");
   // An unknown zone is no guess: no filter, uncertain.
   own.timezone = "Mars/Olympus";
-  f = qaplan::internal::extract_filters("今天", shipped(), own);
+  f = qaplan::internal::extract_filters("今天", shipped_expr(), own);
   EXPECT_FALSE(f.time.has_value());
   EXPECT_TRUE(f.uncertain);
-  EXPECT_NE(joined(f.reasons).find("\"Mars/Olympus\" not a known zone"), std::string::npos)
-      << joined(f.reasons);
+  EXPECT_NE(joined_expr(f.reasons).find("\"Mars/Olympus\" not a known zone"), std::string::npos)
+      << joined_expr(f.reasons);
   // No timezone label: the offset is recorded.
   AnalysisContext ctx;
   ctx.now = "2026-11-30T10:00:00+08:00";
-  f = qaplan::internal::extract_filters("上个月", shipped(), ctx);
+  f = qaplan::internal::extract_filters("上个月", shipped_expr(), ctx);
   ASSERT_TRUE(f.time.has_value());
   EXPECT_EQ(f.time->timezone, "+08:00");
   EXPECT_EQ(f.time->anchor, ctx.now);
@@ -518,22 +518,22 @@ TEST(TimeExpr, WithoutNowRelativeTimeIsUncertainNotGuessed) {
   for (const char* q : {"上个月的报销", "最近7天", "Q3", "3月5日", "今年以来", "春节前"}) {
     SCOPED_TRACE(q);
     AnalysisContext ctx;
-    const Filters f = qaplan::internal::extract_filters(norm(q), shipped(), ctx);
+    const Filters f = qaplan::internal::extract_filters(norm_expr(q), shipped_expr(), ctx);
     EXPECT_FALSE(f.time.has_value());
     EXPECT_TRUE(f.uncertain);
     ASSERT_FALSE(f.reasons.empty());
-    EXPECT_NE(f.reasons.front().find("uncertain:"), std::string::npos) << joined(f.reasons);
-    EXPECT_NE(f.reasons.front().find("without now"), std::string::npos) << joined(f.reasons);
+    EXPECT_NE(f.reasons.front().find("uncertain:"), std::string::npos) << joined_expr(f.reasons);
+    EXPECT_NE(f.reasons.front().find("without now"), std::string::npos) << joined_expr(f.reasons);
   }
   AnalysisContext bad;
   bad.now = "2026-11-30 10:00";  // no offset: refused, never guessed
-  const Filters f = qaplan::internal::extract_filters("上个月", shipped(), bad);
+  const Filters f = qaplan::internal::extract_filters("上个月", shipped_expr(), bad);
   EXPECT_FALSE(f.time.has_value());
   EXPECT_TRUE(f.uncertain);
-  EXPECT_NE(joined(f.reasons).find("not ISO-8601"), std::string::npos) << joined(f.reasons);
+  EXPECT_NE(joined_expr(f.reasons).find("not ISO-8601"), std::string::npos) << joined_expr(f.reasons);
   // A relative and an absolute expression together: all or nothing.
   const Filters mixed =
-      qaplan::internal::extract_filters("2024年和上个月", shipped(), AnalysisContext{});
+      qaplan::internal::extract_filters("2024年和上个月", shipped_expr(), AnalysisContext{});
   EXPECT_FALSE(mixed.time.has_value());
   EXPECT_TRUE(mixed.uncertain);
 }

@@ -19,7 +19,7 @@ using qaplan::AnalysisContext;
 using qaplan::Filters;
 using qaplan::FiltersConfig;
 
-const FiltersConfig& shipped() {
+const FiltersConfig& shipped_filters() {
   static const FiltersConfig c = [] {
     auto cfg = qaplan::load_config(qaplan::test::shipped_config());
     EXPECT_TRUE(cfg.ok()) << cfg.error().to_string();
@@ -28,13 +28,13 @@ const FiltersConfig& shipped() {
   return c;
 }
 
-std::string norm(std::string_view raw) {
+std::string norm_time(std::string_view raw) {
   auto n = qaplan::internal::normalize_question(raw, qaplan::InputConfig{});
   EXPECT_TRUE(n.ok()) << raw;
   return n.ok() ? n->text : std::string(raw);
 }
 
-std::string joined(const std::vector<std::string>& v) {
+std::string joined_time(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += x + "; ";
   return s;
@@ -199,10 +199,10 @@ TEST(TimeTable, ExactRangesNearMonthQuarterAndYearEndsInTwoZones) {
     AnalysisContext ctx;
     ctx.now = r.now;
     ctx.timezone = r.zone;
-    const Filters f = qaplan::internal::extract_filters(norm(r.question), shipped(), ctx);
-    ASSERT_TRUE(f.time.has_value()) << joined(f.reasons);
-    EXPECT_EQ(f.time->from, r.from) << joined(f.reasons);
-    EXPECT_EQ(f.time->to, r.to) << joined(f.reasons);
+    const Filters f = qaplan::internal::extract_filters(norm_time(r.question), shipped_filters(), ctx);
+    ASSERT_TRUE(f.time.has_value()) << joined_time(f.reasons);
+    EXPECT_EQ(f.time->from, r.from) << joined_time(f.reasons);
+    EXPECT_EQ(f.time->to, r.to) << joined_time(f.reasons);
     EXPECT_EQ(f.time->anchor, r.now);
     EXPECT_EQ(f.time->timezone, r.zone);
     EXPECT_EQ(f.time_ranges.size(), 1u);
@@ -240,10 +240,10 @@ TEST(TimeTable, NewYorkDaylightSavingDecidesTheDay) {
     AnalysisContext ctx;
     ctx.now = r.now;
     ctx.timezone = r.zone;
-    const Filters f = qaplan::internal::extract_filters(norm(r.question), shipped(), ctx);
-    ASSERT_TRUE(f.time.has_value()) << joined(f.reasons);
-    EXPECT_EQ(f.time->from, r.from) << joined(f.reasons);
-    EXPECT_EQ(f.time->to, r.to) << joined(f.reasons);
+    const Filters f = qaplan::internal::extract_filters(norm_time(r.question), shipped_filters(), ctx);
+    ASSERT_TRUE(f.time.has_value()) << joined_time(f.reasons);
+    EXPECT_EQ(f.time->from, r.from) << joined_time(f.reasons);
+    EXPECT_EQ(f.time->to, r.to) << joined_time(f.reasons);
   }
 }
 

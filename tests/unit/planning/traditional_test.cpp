@@ -26,13 +26,13 @@ namespace {
 
 using namespace qaplan;
 
-struct Case {
+struct TradCase {
   std::string file;
   PrepareRequest req;
 };
 
-std::vector<Case> all_cases() {
-  std::vector<Case> out;
+std::vector<TradCase> all_cases() {
+  std::vector<TradCase> out;
   for (const char* f : test::kQuestionTables) {
     std::ifstream in(test::source_dir() / "tests" / "data" / f);
     std::string line;
@@ -52,7 +52,7 @@ std::vector<Case> all_cases() {
   return out;
 }
 
-std::string signature(const Preparation& p) {
+std::string trad_signature(const Preparation& p) {
   std::string s = std::string(to_string(p.route.route)) + "/" + std::string(to_string(p.route.reason));
   if (p.intent) s += "/" + std::string(to_string(p.intent->intent));
   if (p.plan)
@@ -67,7 +67,7 @@ void expect_parity(const Planner& planner, const std::string& which) {
   const auto s2t = cfg.NewFromFile("s2t.json");
   const auto s2twp = cfg.NewFromFile("s2twp.json");
   std::size_t checked = 0, converted = 0, mismatched = 0;
-  for (const Case& c : all_cases()) {
+  for (const TradCase& c : all_cases()) {
     auto base = planner.prepare(c.req);
     ASSERT_TRUE(base.ok()) << c.req.question;
     for (const auto& conv : {s2t, s2twp}) {
@@ -77,10 +77,10 @@ void expect_parity(const Planner& planner, const std::string& which) {
       converted += t.question != c.req.question ? 1 : 0;
       auto trad = planner.prepare(t);
       ASSERT_TRUE(trad.ok()) << t.question;
-      if (signature(*trad) != signature(*base)) {
+      if (trad_signature(*trad) != trad_signature(*base)) {
         ++mismatched;
         ADD_FAILURE() << which << " " << c.file << ": " << c.req.question << " → " << t.question
-                      << "\n  " << signature(*base) << "\n  " << signature(*trad);
+                      << "\n  " << trad_signature(*base) << "\n  " << trad_signature(*trad);
       }
       ++checked;
     }

@@ -55,7 +55,7 @@ std::vector<Q> queries(int vocab, int count, std::uint64_t seed) {
   return qs;
 }
 
-Bm25Index build(const Docs& docs, Bm25Options o = {}, unsigned threads = 1, bool ids = false) {
+Bm25Index build_index(const Docs& docs, Bm25Options o = {}, unsigned threads = 1, bool ids = false) {
   auto b = Bm25Builder::create(o, "test-tokenizer");
   EXPECT_TRUE(b.ok());
   for (std::size_t i = 0; i < docs.size(); ++i)
@@ -90,7 +90,7 @@ TEST_F(IndexFormat, SavedThenOpenedRanksBitIdentically) {
   const Docs docs = zipf_docs(3000, 800, 7);
   const auto qs = queries(800, 200, 8);
   for (Bm25Norms norms : {Bm25Norms::kExact, Bm25Norms::kLucene}) {
-    const Bm25Index mem = build(docs, {1.2, 0.75, norms});
+    const Bm25Index mem = build_index(docs, {1.2, 0.75, norms});
     ASSERT_TRUE(mem.save(file("a.qidx")).ok());
     auto disk = Bm25Index::open(file("a.qidx"));
     ASSERT_TRUE(disk.ok()) << disk.error().to_string();
@@ -126,15 +126,15 @@ TEST_F(IndexFormat, CreateMatchesBuilderAndLegacyEntryPoint) {
 TEST_F(IndexFormat, ByteIdenticalAcrossBuildsAndThreadCounts) {
   const Docs docs = zipf_docs(4000, 1500, 11);
   for (Bm25Norms norms : {Bm25Norms::kExact, Bm25Norms::kLucene}) {
-    const auto one = bytes_of(build(docs, {1.2, 0.75, norms}, 1, true));
-    EXPECT_EQ(one, bytes_of(build(docs, {1.2, 0.75, norms}, 1, true)));
-    for (unsigned t : {2u, 3u, 8u}) EXPECT_EQ(one, bytes_of(build(docs, {1.2, 0.75, norms}, t, true)));
+    const auto one = bytes_of(build_index(docs, {1.2, 0.75, norms}, 1, true));
+    EXPECT_EQ(one, bytes_of(build_index(docs, {1.2, 0.75, norms}, 1, true)));
+    for (unsigned t : {2u, 3u, 8u}) EXPECT_EQ(one, bytes_of(build_index(docs, {1.2, 0.75, norms}, t, true)));
   }
 }
 
 TEST_F(IndexFormat, DocIdsAndStats) {
   const Docs docs = {{"a", "b"}, {}, {"b", "b", "c"}};
-  const Bm25Index idx = build(docs, {}, 1, true);
+  const Bm25Index idx = build_index(docs, {}, 1, true);
   EXPECT_TRUE(idx.has_doc_ids());
   EXPECT_EQ(idx.doc_id(0), "doc-0");
   EXPECT_EQ(idx.doc_id(2), "doc-2");
@@ -155,7 +155,7 @@ TEST_F(IndexFormat, IdsMustBeAllOrNothing) {
 }
 
 TEST_F(IndexFormat, EmptyIndexRoundTrips) {
-  const Bm25Index idx = build({});
+  const Bm25Index idx = build_index({});
   ASSERT_TRUE(idx.save(file("e.qidx")).ok());
   auto disk = Bm25Index::open(file("e.qidx"));
   ASSERT_TRUE(disk.ok()) << disk.error().to_string();
@@ -164,7 +164,7 @@ TEST_F(IndexFormat, EmptyIndexRoundTrips) {
 }
 
 TEST_F(IndexFormat, RefusesForeignVersionTokenizerAndNonIndexFiles) {
-  const Bm25Index idx = build(zipf_docs(50, 30, 1));
+  const Bm25Index idx = build_index(zipf_docs(50, 30, 1));
   auto img = bytes_of(idx);
   // Another format version.
   auto v2 = img;
@@ -202,7 +202,7 @@ TEST_F(IndexFormat, TruncatedOrCorruptedFilesAreRefused) {
   Docs docs = zipf_docs(400, 60, 5);
   docs.push_back(std::vector<std::string>(300, "w1"));  // a long document and a 3-block list
   for (Bm25Norms norms : {Bm25Norms::kExact, Bm25Norms::kLucene}) {
-    const Bm25Index idx = build(docs, {1.2, 0.75, norms}, 1, true);
+    const Bm25Index idx = build_index(docs, {1.2, 0.75, norms}, 1, true);
     const auto img = bytes_of(idx);
     ASSERT_GT(img.size(), 2000u);
     const fs::path p = file("x.qidx");
@@ -239,7 +239,7 @@ TEST_F(IndexFormat, TruncatedOrCorruptedFilesAreRefused) {
 TEST_F(IndexFormat, ConcurrentSearchesOnOneOpenedIndex) {
   const Docs docs = zipf_docs(5000, 1000, 21);
   const auto qs = queries(1000, 60, 22);
-  ASSERT_TRUE(build(docs, {1.2, 0.75, Bm25Norms::kLucene}).save(file("c.qidx")).ok());
+  ASSERT_TRUE(build_index(docs, {1.2, 0.75, Bm25Norms::kLucene}).save(file("c.qidx")).ok());
   auto idx = Bm25Index::open(file("c.qidx"));
   ASSERT_TRUE(idx.ok());
   std::vector<RankedList> want10, want0;

@@ -30,7 +30,7 @@ using qaplan::internal::ModelOutput;
 using qaplan::internal::RouterModel;
 
 fs::path model_path() { return qaplan::test::source_dir() / "config" / "models" / "router-v1.qpm"; }
-fs::path data_dir() { return qaplan::test::source_dir() / "eval_sets" / "router"; }
+fs::path router_dir() { return qaplan::test::source_dir() / "eval_sets" / "router"; }
 
 struct Data {
   std::vector<qaplan::NamedText> files;
@@ -41,13 +41,13 @@ const Data& data() {
   static const Data d = [] {
     Data out;
     std::vector<fs::path> found;
-    for (const auto& e : fs::recursive_directory_iterator(data_dir()))
+    for (const auto& e : fs::recursive_directory_iterator(router_dir()))
       if (e.is_regular_file() && e.path().extension() == ".jsonl") found.push_back(e.path());
     std::sort(found.begin(), found.end());
     for (const fs::path& p : found)
       out.files.push_back(
-          {p.lexically_relative(data_dir()).generic_string(), qaplan::test::slurp(p)});
-    out.fingerprints = {"fingerprints.json", qaplan::test::slurp(data_dir() / "fingerprints.json")};
+          {p.lexically_relative(router_dir()).generic_string(), qaplan::test::slurp(p)});
+    out.fingerprints = {"fingerprints.json", qaplan::test::slurp(router_dir() / "fingerprints.json")};
     return out;
   }();
   return d;
