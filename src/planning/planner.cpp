@@ -305,8 +305,7 @@ IntentResult decide_with_models(internal::FollowUpArbitration turn,
   else if (builtin)
     model = model_intent(verdict, *builtin, turn.model_may_follow, dependent_min);
   return decide_intent(std::move(turn.rule), std::move(model), model_error, c.intent_gateway,
-                       turn.dependence_open ? std::optional<double>(c.model.open_dependent_min_score)
-                                            : std::nullopt);
+                       turn.override_min);
 }
 
 }  // namespace
@@ -366,7 +365,7 @@ Result<Preparation> Planner::prepare(const PrepareRequest& request) const {
   // Intent: the rules, corrected for topic switches (stages/follow_up.hpp), then the model's or
   // the host's candidate, through the gateway.
   if (!rule) rule = classify_intent(q, has_history, source.scope.value, lex);
-  FollowUpArbitration turn{std::move(*rule), false, false};
+  FollowUpArbitration turn{std::move(*rule), false, false, std::nullopt};
   if (has_history)
     turn = arbitrate_follow_up(std::move(turn.rule),
                                {q, history, lex, reader, domain, source.scope.value}, verdict);

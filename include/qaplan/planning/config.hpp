@@ -109,6 +109,11 @@ struct ModelConfig {
   /// source term of the domain lexicon, no topic-switch cue): a subjectless continuation
   /// (需要提前几天 after 年假怎么申请) is the dependent head's call at this lower bar.
   double open_dependent_min_score = 0.5;
+  /// A turn the rules read as standalone, though it names a topic (a source keyword or a KB term),
+  /// follows when the dependent head is this sure it needs its history and the turn has no
+  /// topic-switch cue (分几个等级 after 绩效考核几月开始; 等级 is a KB term): a missed follow-up
+  /// loses the answer, a false one costs a search.
+  double sure_dependent_min_score = 0.9;
 };
 
 /// [domain]: the host's domain lexicon (`qaplan domain build`, docs/domain.md) — its knowledge

@@ -265,6 +265,7 @@ Status read_model(Reader& r, ModelConfig& m) {
   QAPLAN_TRY(r.unit("source_min_score", m.source_min_score, true));
   QAPLAN_TRY(r.unit("source_agree_score", m.source_agree_score));
   QAPLAN_TRY(r.unit("open_dependent_min_score", m.open_dependent_min_score));
+  QAPLAN_TRY(r.unit("sure_dependent_min_score", m.sure_dependent_min_score));
   QAPLAN_TRY(r.unit("source_cover", m.source_cover));
   QAPLAN_TRY(r.count("max_source_candidates", m.max_source_candidates));
   return r.unit("dependent_min_score", m.dependent_min_score, true);

@@ -155,6 +155,16 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
            !(names_source_keyword(t) && switches_from_previous(t)))
     follow(rule, "follow_up_subjectless");
   a.dependence_open = a.dependence_open && rule.intent != Intent::kFollowUp;
+  // The dependent head overrides the rules' standalone reading of an open turn at its open bar;
+  // of one whose only topic is a KB term (分几个等级: 等级), when it is near-sure. A KB term is
+  // weak evidence of a new topic; a source keyword of the rules (快递柜在哪 after 员工体检在哪做)
+  // or a topic-switch cue is strong, and the head's certainty does not outweigh it.
+  const ModelConfig& mc = t.lex.config().model;
+  if (a.dependence_open)
+    a.override_min = mc.open_dependent_min_score;
+  else if (rule.intent != Intent::kFollowUp && a.model_may_follow &&
+           !t.q.has_in_content(t.lex.ids().topic_switch) && !names_source_keyword(t))
+    a.override_min = mc.sure_dependent_min_score;
   a.rule = std::move(rule);
   return a;
 }

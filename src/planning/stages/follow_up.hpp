@@ -33,6 +33,10 @@ struct FollowUpArbitration {
   IntentCandidate rule;          ///< the rules' candidate, corrected as above
   bool model_may_follow = true;  ///< the dependent head may make the turn a follow-up
   bool dependence_open = false;  ///< the head decides at [model] open_dependent_min_score
+  /// The dependent head's score at which its follow-up overrides the rules' standalone reading:
+  /// open_dependent_min_score for an open turn, sure_dependent_min_score for one that names a
+  /// topic; none after a topic-switch cue or when the head may not follow.
+  std::optional<double> override_min;
 };
 
 /// `model` is the built-in model's verdict (off when there is none).

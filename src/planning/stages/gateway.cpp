@@ -4,7 +4,7 @@ namespace qaplan::internal {
 
 IntentResult decide_intent(IntentCandidate rule, std::optional<IntentCandidate> model,
                            std::string_view model_error, const GatewayConfig& g,
-                           std::optional<double> open_follow_up_min) {
+                           std::optional<double> override_min) {
   IntentResult r;
   r.intent = rule.intent;
   r.rule_score = rule.score;
@@ -14,8 +14,8 @@ IntentResult decide_intent(IntentCandidate rule, std::optional<IntentCandidate> 
   if (!model_error.empty()) {
     r.decision_policy = DecisionPolicy::kModelFailed;
     r.model_error = std::string(model_error);
-  } else if (open_follow_up_min && model && model->intent == Intent::kFollowUp &&
-             rule.intent != Intent::kFollowUp && model->score >= *open_follow_up_min) {
+  } else if (override_min && model && model->intent == Intent::kFollowUp &&
+             rule.intent != Intent::kFollowUp && model->score >= *override_min) {
     r.decision_policy = DecisionPolicy::kModelOverride;
     r.intent = Intent::kFollowUp;
     r.confidence = model->score;

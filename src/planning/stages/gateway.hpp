@@ -10,13 +10,15 @@
 //   strong rule, same intent                               → rule_model_agree (agree_score)
 //   strong rule, different intent                          → conflict (rule's intent,
 //                                                            conflict_final_score)
-//   `open_follow_up_min` set, model FOLLOW_UP at ≥ it      → model_override: the follow-up
+//   `override_min` set, model FOLLOW_UP at ≥ it            → model_override: the follow-up
 //                                                            rules are silent on a turn with
 //                                                            history and no topic of its own
 //                                                            (需要提前几天 after 年假怎么申请),
-//                                                            and whether a turn needs its
-//                                                            history is what the dependent
-//                                                            head was trained for
+//                                                            or the head is near-sure of one
+//                                                            that names a topic (分几个等级);
+//                                                            whether a turn needs its history
+//                                                            is what the dependent head was
+//                                                            trained for
 #include <optional>
 #include <string_view>
 
@@ -27,6 +29,6 @@ namespace qaplan::internal {
 
 IntentResult decide_intent(IntentCandidate rule, std::optional<IntentCandidate> model,
                            std::string_view model_error, const GatewayConfig& g,
-                           std::optional<double> open_follow_up_min = std::nullopt);
+                           std::optional<double> override_min = std::nullopt);
 
 }  // namespace qaplan::internal

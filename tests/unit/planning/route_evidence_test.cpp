@@ -249,6 +249,58 @@ TEST(FollowUps, AQuestionOpeningWithItsPredicateFollows) {
   EXPECT_FALSE(matched(*p, "follow_up_subjectless"));
 }
 
+// A turn the rules read as standalone because it names a KB term (等级) follows when the
+// dependent head is near-sure it needs its history ([model] sure_dependent_min_score): a missed
+// follow-up loses the answer, a false one costs a search (the turn as typed stays a variant).
+// With the bar at 1.0 the rules' reading stands. A source keyword of the rules (快递) is strong
+// evidence of a topic of its own: the head's certainty does not outweigh it.
+TEST(FollowUps, ATurnTheHeadIsNearSureOfFollowsThoughItNamesAKbTerm) {
+  Config off = load_config(test::shipped_config()).value();
+  off.model.sure_dependent_min_score = 1.0;
+  const Planner strict = Planner::create(off).value();
+  for (const char* h : {"职级评定每年几次", "技能鉴定每年几次"}) {
+    const Preparation p = prep("分几个等级", {h});
+    ASSERT_TRUE(p.intent && p.model) << h;
+    EXPECT_GE(p.model->dependent_score, 0.9) << h;
+    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << h;
+    EXPECT_EQ(p.intent->decision_policy, DecisionPolicy::kModelOverride) << h;
+    const auto r = strict.prepare(PrepareRequest{"分几个等级", {h}, "", std::nullopt});
+    ASSERT_TRUE(r.ok() && r->intent) << h;
+    EXPECT_NE(r->intent->intent, Intent::kFollowUp) << h;
+  }
+  const Preparation own = prep("快递柜在哪", {"员工体检在哪做"});
+  ASSERT_TRUE(own.intent && own.model);
+  EXPECT_GE(own.model->dependent_score, 0.9);
+  EXPECT_NE(own.intent->intent, Intent::kFollowUp);
+}
+
+// A host model sure of every turn: it overrides the rules, except after a topic-switch cue.
+class SureFollowUpModel : public IntentModel {
+ public:
+  std::string_view name() const override { return "sure"; }
+  Result<IntentCandidate> classify(const IntentModelInput&) const override {
+    IntentCandidate c;
+    c.intent = Intent::kFollowUp;
+    c.score = 0.99;
+    c.rule_id = "sure";
+    return c;
+  }
+};
+
+TEST(FollowUps, ATopicSwitchCueKeepsTheTurnStandaloneHoweverSureTheModel) {
+  PlannerOptions opts;
+  opts.intent_model = std::make_shared<SureFollowUpModel>();
+  Config c = load_config(test::shipped_config()).value();
+  c.intent_gateway.model_budget_us = 1'000'000;  // a loaded CI machine must not time it out
+  const Planner p = Planner::create(c, opts).value();
+  auto intent_of = [&](const char* q) {
+    const auto r = p.prepare(PrepareRequest{q, {"员工食堂可以办卡吗"}, "", std::nullopt});
+    return r.ok() && r->intent ? r->intent->intent : Intent::kKnowledgeQuery;
+  };
+  EXPECT_EQ(intent_of("一年多少钱"), Intent::kFollowUp);
+  EXPECT_NE(intent_of("换个问题，一年多少钱"), Intent::kFollowUp);
+}
+
 // An English singular personal pronoun points at a person the history named (is she in…, can
 // he sign…); it matches as a whole word only (the, theme, here, other hold none).
 TEST(FollowUps, AnEnglishPersonalPronounPointsBack) {
