@@ -2,8 +2,9 @@
 // context (MIT, ../shared/external/chase_context_dependency), each prepared with the turn before it
 // as history; `dependent` is the gold. The planner never trained on the dev split (the router
 // model's CHASE rows are train-only, scripts/make_router_data.py). Floors a little under what was
-// measured (2026-12-04: P 0.968, R 0.885 — tp 812, fp 27, fn 106), so a rule that loses real
-// follow-ups or invents them fails here.
+// measured (2026-12-06: P 0.966, R 0.949 — tp 871, fp 31, fn 47; R 0.904 before the dependent
+// head's near-sure override of a KB term), so a rule that loses real follow-ups or invents them
+// fails here.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -48,7 +49,7 @@ TEST(ChaseFollowUps, DevTurnsAreDetectedAsTheAnnotatorsMarkedThem) {
               recall);
   ASSERT_GT(tp + fn, 800);  // the file's dev split, read whole
   EXPECT_GE(precision, 0.96);
-  EXPECT_GE(recall, 0.89);
+  EXPECT_GE(recall, 0.94);
 }
 
 }  // namespace

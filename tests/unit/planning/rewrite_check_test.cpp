@@ -14,7 +14,10 @@
 
 #include "planning/analysis/constraints.hpp"
 #include "planning/analysis/rewrite_check.hpp"
+#include "planning/domain_lexicon.hpp"
 #include "planning/lexicon.hpp"
+#include "planning/matcher.hpp"
+#include "planning/segment.hpp"
 #include "planning/text.hpp"
 #include "qaplan/qaplan.hpp"
 #include "test_support.hpp"
@@ -92,6 +95,28 @@ TEST(GarbleCheck, TheFallbackIsAnchorAndTurn) {
   EXPECT_EQ(internal::fallback_rewrite(RewriteSources{"年假要提前几天", {}, "年假", 12}), "年假要提前几天");
 }
 
+// The host vocabulary the planner's word break keeps whole during an analysis (the [domain]
+// lexicon and the glossary, src/planning/analysis/analyzer.cpp): the gate checks each rewrite
+// on the same word boundaries the planner's own check read (这趟|航班, not 这趟|航|班).
+struct Vocabulary {
+  std::optional<internal::DomainLexicon> lexicon;
+  internal::PatternMatcher glossary;
+  Vocabulary() {
+    const Config& c = shipped_config_once();
+    if (!c.domain.lexicon.empty())
+      lexicon = internal::DomainLexicon::load(std::filesystem::path(c.origin).parent_path() / c.domain.lexicon).value();
+    for (const auto& [source, terms] : c.glossary.terms)
+      for (const GlossaryTerm& t : terms) {
+        glossary.add(t.standard, 0);
+        for (const std::string& a : t.aliases) glossary.add(a, 0);
+      }
+    glossary.build();
+  }
+  internal::WordTerms terms() const {
+    return {lexicon ? &*lexicon : nullptr, shipped_config_once().rewrite.domain_word_break ? &glossary : nullptr};
+  }
+};
+
 // One rewrite through the planner, and the check it must pass.
 struct Gate {
   Planner planner = Planner::create(shipped_config_once()).value();
@@ -128,6 +153,8 @@ struct Gate {
     const internal::ScannedQuery turn = lex.scan(NormalizedQuery{prep->normalized.text, 0});
     const RewriteSources from{turn.content(), window, a->rewrite.topic_anchor,
                               shipped_config_once().rewrite.max_growth};
+    static const Vocabulary vocabulary;
+    const internal::ScopedTerms scope(vocabulary.terms());
     if (const std::string w = garble_reason(a->rewrite.query, from, skip()); !w.empty()) {
       ++garbled;
       std::printf("garbled (%s): %s | %s => %s\n", w.c_str(), history.back().c_str(), question.c_str(),
