@@ -710,6 +710,7 @@ Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std
     r.rewritten = r.query != question;
     return r;
   };
+  if (auto s = list_step(t)) return done(std::move(*s));
   if (auto s = pronoun_step(t)) return done(std::move(*s));
   if (auto s = pointed_noun_step(t)) return done(std::move(*s));
   if (!h.topic()) return done({std::string(question), "no_antecedent"});

@@ -8,6 +8,7 @@
 #include "planning/analysis/antecedent.hpp"
 #include "planning/analysis/coordination.hpp"
 #include "planning/analysis/phrases.hpp"
+#include "planning/list_reference.hpp"
 #include "planning/segment.hpp"
 #include "planning/text.hpp"
 
@@ -112,6 +113,10 @@ GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from
     if (pointed)
       std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(pointed->first),
                 in_phrase.begin() + static_cast<std::ptrdiff_t>(pointed->second), true);
+  // So is a pointer into a list (第二个, 后者): the item replaces it.
+  if (const auto p = list_pointer(from.turn))
+    std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(p->begin),
+              in_phrase.begin() + static_cast<std::ptrdiff_t>(p->end), true);
   for (std::string_view w : turn) {
     const auto at = static_cast<std::size_t>(w.data() - from.turn.data());
     if (!made_of(w, skip) && !in_phrase[at]) keep_.push_back(w);

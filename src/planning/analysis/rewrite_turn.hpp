@@ -82,6 +82,10 @@ std::size_t person_after(std::string_view q, std::size_t at, const TurnView& t);
 std::optional<std::string> answered_yes_no(std::string_view question, std::string_view answer,
                                            const TurnView& t);
 
+/// An item of a list the conversation gave in the place of the turn's pointer into it (第二个,
+/// 后者; list_step.cpp); the turn as it is when there is no such item; nullopt when the turn has
+/// no pointer.
+std::optional<Step> list_step(const TurnView& t);
 /// A case put to the last question (condition_step.cpp): nullopt when no condition marker opens
 /// the turn.
 std::optional<Step> condition_step(const TurnView& t);

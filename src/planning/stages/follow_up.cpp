@@ -7,6 +7,7 @@
 #include "common/utf8.hpp"
 
 #include "planning/bare_question.hpp"
+#include "planning/list_reference.hpp"
 #include "planning/segment.hpp"
 #include "planning/stages/intent.hpp"
 #include "planning/stages/topic_switch.hpp"
@@ -88,6 +89,13 @@ bool elided_completion(const TurnInContext& t) {
   return chars > 0 && count_code_points(content) >= static_cast<std::size_t>(chars) + 4;
 }
 
+// A pointer into a list the last turn gave (详细说一下第二个 after 入职培训、信息安全培训和岗位培训):
+// the item is what the turn asks about, whatever its other words name.
+bool points_into_list(const TurnInContext& t) {
+  const auto p = list_pointer(t.q.content());
+  return p && pick_item(list_items(t.history.back().text), *p).has_value();
+}
+
 // The rules' candidate made a follow-up by the structural rule `id`.
 void follow(IntentCandidate& rule, const char* id) {
   rule.intent = Intent::kFollowUp;
@@ -131,7 +139,9 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
   }
   a.dependence_open = rule.intent != Intent::kFollowUp &&
                       !t.q.has_in_content(t.lex.ids().topic_switch) && !own_topic;
-  if (rule.intent != Intent::kFollowUp && elided_condition(t))
+  if (rule.intent != Intent::kFollowUp && points_into_list(t))
+    follow(rule, "follow_up_list_item");
+  else if (rule.intent != Intent::kFollowUp && elided_condition(t))
     follow(rule, "follow_up_elided_condition");
   else if (rule.intent != Intent::kFollowUp && open_case(t))
     follow(rule, "follow_up_open_case");
