@@ -172,11 +172,16 @@ std::vector<std::string_view> items_of_sentence(std::string_view text, std::size
 }  // namespace
 
 std::optional<ListPointer> list_pointer(std::string_view turn) {
-  for (std::size_t at = 0; at < turn.size();) {
-    if (auto p = pointer_at(turn, at)) return p;
-    next_code_point(turn, at);
-  }
-  return std::nullopt;
+  // Every turn with history is asked (the follow-up stage): the pointers' first characters are
+  // found by byte search, and only where one starts is a pointer read.
+  std::optional<ListPointer> best;
+  for (std::string_view start : {"第", "前者", "后者", "最后一"})
+    for (std::size_t at = turn.find(start); at != std::string_view::npos; at = turn.find(start, at + 1))
+      if (auto p = pointer_at(turn, at); p && (!best || p->begin < best->begin)) {
+        best = p;
+        break;
+      }
+  return best;
 }
 
 std::vector<std::string_view> list_items(std::string_view text) {
