@@ -1,7 +1,7 @@
 #include "planning/list_reference.hpp"
 
 #include <algorithm>
-#include <array>
+#include <iterator>
 
 #include "common/utf8.hpp"
 #include "planning/segment.hpp"
@@ -12,22 +12,21 @@
 namespace qaplan::internal {
 namespace {
 
-constexpr std::array<std::string_view, 17> kClassifiers = {
+constexpr std::string_view kClassifiers[] = {
     "个", "种", "条", "项", "款", "家", "点", "步", "类", "位", "张", "份", "件", "套", "所", "门", "样"};
 
 // What may follow a pointer that names an item, by its first character: a particle, a modal, a
 // question word, a copula or an adverb (第二个|怎么办理, 后者|要多久, 第一个|在哪办). A noun
 // after it (第二个|工作日, 第一个|人) is what the ordinal counts, not an item of a list.
-constexpr std::array<std::string_view, 44> kFollowers = {
+constexpr std::string_view kFollowers[] = {
     "的", "是", "有", "在", "要", "能", "会", "可", "需", "该", "得", "怎", "什", "咋", "哪",
     "多", "几", "为", "呢", "吗", "吧", "啊", "呀", "和", "跟", "比", "还", "也", "都", "就",
     "好", "贵", "快", "慢", "难", "便", "具", "详", "如", "到", "去", "用", "选", "更"};
 
 // Numerals of an ordinal: 第一 … 第十, 第1 … 第9.
 int numeral(std::string_view s, std::size_t& len) {
-  static constexpr std::array<std::string_view, 10> kHan = {"一", "二", "三", "四", "五",
-                                                           "六", "七", "八", "九", "十"};
-  for (std::size_t k = 0; k < kHan.size(); ++k)
+  static constexpr std::string_view kHan[] = {"一", "二", "三", "四", "五", "六", "七", "八", "九", "十"};
+  for (std::size_t k = 0; k < std::size(kHan); ++k)
     if (s.starts_with(kHan[k])) {
       len = kHan[k].size();
       return static_cast<int>(k) + 1;
@@ -52,7 +51,7 @@ bool ends_reference(std::string_view rest) {
   const std::int32_t cp = next_code_point(rest, i);
   if (cp < 0x80) return !((cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z'));
   const std::string_view first = rest.substr(0, i);
-  return std::find(kFollowers.begin(), kFollowers.end(), first) != kFollowers.end() ||
+  return std::find(std::begin(kFollowers), std::end(kFollowers), first) != std::end(kFollowers) ||
          first == "？" || first == "，" || first == "。" || first == "！";
 }
 
@@ -111,35 +110,15 @@ bool trails(std::string_view w) {
   return false;
 }
 
-// The items of one sentence: views of `text`, each its words without what leads in or trails.
-std::vector<std::string_view> items_of_sentence(std::string_view text, std::size_t from, std::size_t to) {
-  const std::string_view part = text.substr(from, to - from);
-  const std::vector<Token> words = segment_words(part);
-  std::vector<std::vector<Token>> items(1);
-  for (const Token& w : words) {
-    const std::string_view s = w.text(part);
-    if (separates(s)) {
-      if (!items.back().empty()) items.emplace_back();
-    } else if (w.word) {
-      items.back().push_back(w);
-    }
-  }
-  if (!items.empty() && items.back().empty()) items.pop_back();
-  if (items.size() < 2) return {};
-  for (auto& it : items) {
-    while (!it.empty() && trails(it.back().text(part))) it.pop_back();
-    std::size_t lead = 0;
-    while (lead + 1 < it.size() && (leads_in(it[lead].text(part)) || trails(it[lead].text(part)))) ++lead;
-    it.erase(it.begin(), it.begin() + static_cast<std::ptrdiff_t>(lead));
-  }
-  // Items of a list are alike: the first keeps the words at its end, the last those at its start,
-  // up to two characters longer than the longest other item (推荐|银行转账 → 银行转账; 调休|都|可以
-  // after 年假 → 调休): what leads into the list or follows it is no item. Characters, not words:
-  // ICU cuts a word it does not know (公积|金贷款).
+// Items of a list are alike: the first keeps the words at its end, the last those at its start,
+// up to two characters longer than the longest other item (推荐|银行转账 → 银行转账; 调休|都|可以
+// after 年假 → 调休): what leads into the list or follows it is no item. Characters, not words:
+// ICU cuts a word it does not know (公积|金贷款).
+void keep_alike(std::vector<std::vector<Token>>& items, std::string_view part) {
   auto chars = [&](const Token& w) { return count_code_points(w.text(part)); };
-  auto longest = [&](std::size_t from, std::size_t to) {
+  auto longest = [&](std::size_t lo, std::size_t hi) {
     std::size_t n = 0;
-    for (std::size_t k = from; k < to; ++k) {
+    for (std::size_t k = lo; k < hi; ++k) {
       std::size_t c = 0;
       for (const Token& w : items[k]) c += chars(w);
       n = std::max(n, c);
@@ -158,11 +137,33 @@ std::vector<std::string_view> items_of_sentence(std::string_view text, std::size
     kept += chars(last[stop]);
   last.resize(stop);
   while (last.size() > 1 && trails(last.back().text(part))) last.pop_back();
+}
+
+// The items of one sentence: views of `text`, each its words without what leads in or trails.
+std::vector<std::string_view> items_of_sentence(std::string_view text, std::size_t from, std::size_t to) {
+  const std::string_view part = text.substr(from, to - from);
+  std::vector<std::vector<Token>> items(1);
+  for (const Token& w : segment_words(part)) {
+    if (separates(w.text(part))) {
+      if (!items.back().empty()) items.emplace_back();
+    } else if (w.word) {
+      items.back().push_back(w);
+    }
+  }
+  if (!items.empty() && items.back().empty()) items.pop_back();
+  if (items.size() < 2) return {};
+  for (auto& it : items) {
+    while (!it.empty() && trails(it.back().text(part))) it.pop_back();
+    std::size_t lead = 0;
+    while (lead + 1 < it.size() && (leads_in(it[lead].text(part)) || trails(it[lead].text(part)))) ++lead;
+    it.erase(it.begin(), it.begin() + static_cast<std::ptrdiff_t>(lead));
+  }
+  keep_alike(items, part);
   std::vector<std::string_view> out;
   for (const auto& it : items) {
     if (it.empty()) return {};
     const std::string_view item = part.substr(it.front().begin, it.back().end - it.front().begin);
-    // A clause is no item (可以在系统里提交申请，也可以找HR): a list names things.
+    // A clause is no item (可以在系统里提交申请或者找部门助理代办): a list names things.
     if (count_code_points(item) > 12) return {};
     out.push_back(item);
   }
