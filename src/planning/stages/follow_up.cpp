@@ -137,8 +137,8 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
     a.model_may_follow = false;
     rule.matched_rules.push_back("topic_switch_other_source");
   }
-  a.dependence_open = rule.intent != Intent::kFollowUp &&
-                      !t.q.has_in_content(t.lex.ids().topic_switch) && !own_topic;
+  const bool switch_cue = t.q.has_in_content(t.lex.ids().topic_switch);
+  a.dependence_open = rule.intent != Intent::kFollowUp && !switch_cue && !own_topic;
   if (rule.intent != Intent::kFollowUp && points_into_list(t))
     follow(rule, "follow_up_list_item");
   else if (rule.intent != Intent::kFollowUp && elided_condition(t))
@@ -151,7 +151,7 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
   // history's topic, whatever the model's dependent head says — even when that verb is a term of
   // the KB (怎么收费 after 小区停车位可以租吗), unless it is a source keyword of the rules (怎么报销)
   // or its words name another source than the last turn's.
-  else if (rule.intent != Intent::kFollowUp && !t.q.has_in_content(t.lex.ids().topic_switch) &&
+  else if (rule.intent != Intent::kFollowUp && !switch_cue &&
            bare_question(t.q, t.lex) && !names_source_keyword(t) &&
            (!own_topic || !switches_from_previous(t)))
     follow(rule, "follow_up_bare_question");
@@ -160,7 +160,7 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
   // source (总共多少学时; 要收费吗 after 发票验真在哪做: a generic word is weak evidence of a new
   // topic, and keeping the topic costs one search), unless a source keyword of the rules names
   // another source than the previous turn's (能报销打车费吗 after 年假怎么申请).
-  else if (rule.intent != Intent::kFollowUp && !t.q.has_in_content(t.lex.ids().topic_switch) &&
+  else if (rule.intent != Intent::kFollowUp && !switch_cue &&
            subjectless_question(t.q, t.lex, t.reader ? &t.reader->lexicon() : nullptr) &&
            !(names_source_keyword(t) && switches_from_previous(t)))
     follow(rule, "follow_up_subjectless");
@@ -173,7 +173,7 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
   if (a.dependence_open)
     a.override_min = mc.open_dependent_min_score;
   else if (rule.intent != Intent::kFollowUp && a.model_may_follow &&
-           !t.q.has_in_content(t.lex.ids().topic_switch) && !names_source_keyword(t))
+           !switch_cue && !names_source_keyword(t))
     a.override_min = mc.sure_dependent_min_score;
   a.rule = std::move(rule);
   return a;
