@@ -232,12 +232,14 @@ std::optional<Step> pointed_noun_step(const TurnView& t,
               "pronoun:noun"};
 }
 
-// 这个 / 那个 right before a noun phrase of three or more characters of its own (那个会议室预订系统).
+// 那个 right before a noun phrase of three or more characters of its own (那个会议室预订系统).
 // The turn's own runs are read (its word break is kept from earlier steps), not the rest's anew.
 bool determines_noun_phrase(const TurnView& t, const CueHit& hit) {
   const std::string_view pronoun = slice(t.text, hit.begin, hit.end);
-  // 那里 / 这边 point at a place, never before a noun (那里|周末开门吗).
-  if ((!pronoun.starts_with("这") && !pronoun.starts_with("那")) || place_pronoun(pronoun)) return false;
+  // 那里 / 这边 point at a place, never before a noun (那里|周末开门吗). 这 points back at what was
+  // just said (这个有效期多长 asks the topic's 有效期); 那个 before a phrase of its own often opens a
+  // new one (那个保密协议到底要不要签).
+  if (!pronoun.starts_with("那") || place_pronoun(pronoun)) return false;
   std::size_t i = hit.end;
   if (i >= t.text.size() || next_code_point(t.text, i) < 0x3400) return false;
   for (const Span& sp : t.reader.spans(t.text))

@@ -983,6 +983,14 @@ TEST(RewriteRules, ADemonstrativePhraseWithAShortNounStandsForTheThing) {
   }
 }
 
+TEST(RewriteRules, ThisBeforeAPhraseOfItsOwnAsksAboutTheTopics) {
+  // 这 points back at what was just said: the phrase after it is the topic's (its 有效期, its 利率),
+  // where 那个 before a long phrase opens a topic of its own (the test above).
+  EXPECT_EQ(rewrite("这个有效期多久", {"护照在哪里办"}).query, "护照有效期多久");
+  const auto r = rewrite("这个服务费怎么收", {"公寓保洁可以预约吗"});
+  EXPECT_TRUE(has(r.query, "公寓保洁") && has(r.query, "服务费")) << r.query;
+}
+
 TEST(RewriteRules, XiaoOrLaoBeforeASurnameIsAName) {
   EXPECT_EQ(rewrite("她为什么走", {"你们组谁离职了", "就是坐我对面的小王"}).query, "小王为什么走");
   EXPECT_EQ(rewrite("他说什么了", {"老张刚才找你了"}).query, "老张说什么了");
