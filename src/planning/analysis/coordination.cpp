@@ -13,6 +13,9 @@ namespace {
 
 // The pronouns that stand for both items of a pair.
 constexpr std::array<std::string_view, 3> kBoth = {"两者", "二者", "这两个"};
+// Units of the calendar and the clock: 哪 before one asks when (哪天, 哪个月, 哪一年).
+constexpr std::array<std::string_view, 10> kTimeUnits = {"天", "日", "号", "周", "星期", "月", "季度", "年",
+                                                         "会儿", "时候"};
 
 bool is_coordinator(std::string_view w) {
   return w == "和" || w == "跟" || w == "与" || w == "及" || w == "以及" || w == "还是" ||
@@ -64,13 +67,20 @@ std::size_t parallel_first(const std::vector<Token>& t, std::size_t c, std::size
 
 }  // namespace
 
-bool asks_which(std::string_view turn) {
+bool asks_which(std::string_view turn, bool times_too) {
   for (std::string_view both : kBoth)
     if (turn.find(both) != std::string_view::npos) return true;
-  // 哪 asks "which" unless it is 哪里 / 哪儿 (where).
+  // 哪 asks "which" unless it is 哪里 / 哪儿 (where), or, when times do not count, 哪 before a
+  // unit of the calendar or clock, after an optional 个 / 一 (哪天, 哪个月: when).
   for (std::size_t at = turn.find("哪"); at != std::string_view::npos; at = turn.find("哪", at + 3)) {
     const std::string_view next = turn.substr(at + 3, 3);
-    if (next != "里" && next != "儿") return true;
+    if (next == "里" || next == "儿") continue;
+    std::string_view unit = turn.substr(at + 3);
+    if (unit.starts_with("个") || unit.starts_with("一")) unit.remove_prefix(3);
+    if (!times_too && std::any_of(kTimeUnits.begin(), kTimeUnits.end(),
+                                  [&](std::string_view u) { return unit.starts_with(u); }))
+      continue;
+    return true;
   }
   return false;
 }

@@ -12,8 +12,9 @@
 namespace qaplan::internal {
 
 /// True when `turn` asks to choose between things (哪个 / 哪种 / 哪家 …, 两者, 二者) without
-/// naming them itself.
-bool asks_which(std::string_view turn);
+/// naming them itself. With `times_too` false, 哪 before a unit of time (哪天, 哪个月, 哪一年) asks
+/// when, not which.
+bool asks_which(std::string_view turn, bool times_too = true);
 
 /// The pair `text` coordinates, "A和B": the content words before and after the first
 /// coordinating conjunction (和 跟 与 及 以及 还是 或 或者). A conjunct stops at a function word,

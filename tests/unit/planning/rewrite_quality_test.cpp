@@ -1225,6 +1225,12 @@ TEST(RewriteRules, ATurnWithItsOwnVerbDropsTheQuestionsVerb) {
   EXPECT_EQ(rewrite("在哪儿办", {"居住证怎么办理"}).query, "居住证在哪儿办");
   EXPECT_EQ(rewrite("有流程图吗", {"预算超支怎么审批"}).query, "预算超支审批有流程图吗");
   EXPECT_EQ(rewrite("要什么条件", {"公积金可以提取吗"}).query, "公积金提取要什么条件");
+  // A lone verb and its object (能换房间: the phrases leave 换 out), and 哪 before a unit of
+  // time asks when, not which of two.
+  EXPECT_EQ(rewrite("找谁", {"宿舍能换房间吗"}).query, "宿舍换房间找谁");
+  EXPECT_EQ(rewrite("哪天能搬", {"宿舍可以换房间吗"}).query, "宿舍换房间哪天能搬");
+  // An adverb after the modal is no verb of the activity.
+  EXPECT_FALSE(has(rewrite("找谁", {"报销可以先垫付吗"}).query, "报销先"));
 }
 
 // An aspect inserted beside the topic's first word is one word (报销 + 审批 → 报销审批流程); a
@@ -1304,6 +1310,12 @@ TEST(RewriteRules, AnUnknownModifierBeforeItsHeadIsReplacedWhole) {
 TEST(RewriteRules, AQuestionAfterOneOfAbilityAsksAboutTheActivity) {
   EXPECT_EQ(rewrite("具体咋换", {"里程可以兑换机票吗"}).query, "里程兑换机票具体咋换");
   EXPECT_EQ(rewrite("要什么条件", {"公积金可以提取吗"}).query, "公积金提取要什么条件");
+  // A lone verb and its object (能换房间: the phrases leave 换 out), and 哪 before a unit of
+  // time asks when, not which of two.
+  EXPECT_EQ(rewrite("找谁", {"宿舍能换房间吗"}).query, "宿舍换房间找谁");
+  EXPECT_EQ(rewrite("哪天能搬", {"宿舍可以换房间吗"}).query, "宿舍换房间哪天能搬");
+  // An adverb after the modal is no verb of the activity.
+  EXPECT_FALSE(has(rewrite("找谁", {"报销可以先垫付吗"}).query, "报销先"));
 }
 
 // An ASCII fragment takes the place of the question's one ASCII word wherever it stands
