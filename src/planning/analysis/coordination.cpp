@@ -32,6 +32,14 @@ bool opens_predicate(std::string_view w) {
   return false;
 }
 
+// A modal verb takes a verb phrase: the word right after one is the verb (可以|考虑|敦煌和青海湖),
+// no part of the first conjunct.
+bool is_modal(std::string_view w) {
+  for (std::string_view m : {"能", "能够", "可以", "可", "要", "想", "会", "应该", "应当", "需要", "得", "打算", "准备"})
+    if (w == m) return true;
+  return false;
+}
+
 // 去过, 用了, 看着 (or the particle alone, 去|过): a verb with its aspect particle ends the phrase
 // before a conjunct.
 bool verb_with_aspect(std::string_view w) {
@@ -104,7 +112,7 @@ std::optional<std::string> coordinated_pair(std::string_view text, const WordSet
     };
     auto opens_conjunct = [&](std::size_t k) {
       if (t[k].ascii && t[k].end == t[k + 1].begin && t[k + 1].single_han) return false;
-      return !content(k) || verb_with_aspect(t[k].text(text)) ||
+      return !content(k) || verb_with_aspect(t[k].text(text)) || (k > 0 && is_modal(t[k - 1].text(text))) ||
              (t[k].single_han && !parallel_single && !t[k + 1].single_han && !after_code(k));
     };
     std::size_t first = c - 1;

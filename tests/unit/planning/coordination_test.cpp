@@ -31,6 +31,11 @@ TEST(Coordination, WhichQuestionsAreRecognisedAndWhereIsNot) {
   EXPECT_FALSE(asks_which("打印机在哪里"));
   EXPECT_FALSE(asks_which("证明去哪儿开"));
   EXPECT_FALSE(asks_which("报销要多久"));
+  // 哪 before a unit of time asks when, where times do not count.
+  EXPECT_TRUE(asks_which("周六和周日哪天人少"));
+  EXPECT_FALSE(asks_which("哪个月生效", /*times_too=*/false));
+  EXPECT_FALSE(asks_which("哪一年开始实施", /*times_too=*/false));
+  EXPECT_TRUE(asks_which("哪个部门负责", /*times_too=*/false));
 }
 
 TEST(Coordination, ThePairStopsWherePredicateAndVerbBegin) {
@@ -41,8 +46,10 @@ TEST(Coordination, ThePairStopsWherePredicateAndVerbBegin) {
   // 还是 / 或者 read as 和; 跟 / 与 stay.
   EXPECT_EQ(pair("团建选温泉还是露营"), "温泉和露营");
   EXPECT_EQ(pair("社保或者公积金"), "社保和公积金");
-  // A verb with its aspect particle is no part of the first conjunct.
+  // A verb with its aspect particle is no part of the first conjunct, nor is the verb a modal
+  // takes (可以|考虑).
   EXPECT_EQ(pair("我看过深圳和珠海的方案"), "深圳和珠海");
+  EXPECT_EQ(pair("暑假可以考虑云南或者贵州"), "云南和贵州");
   // A lone character before a noun is a verb, unless the other conjunct opens with one too.
   EXPECT_EQ(pair("大办公室跟小办公室都要刷卡吗"), "大办公室跟小办公室");
   // A word that compares or distributes over the pair is predicate (一样吗, 各交多少).
