@@ -4,10 +4,30 @@
 #include <algorithm>
 #include <memory>
 
+#include "common/utf8.hpp"
+#include "planning/analysis/time_expr.hpp"
 #include "planning/bare_question.hpp"
+#include "planning/segment.hpp"
 
 namespace qaplan::internal::rewriting {
 namespace {
+
+// Where the topic [begin, end) of `prev` ends without a count closing it (VPN一次|能连多久,
+// 年假一年|有几天): the count says how often or how long, not what the question is about.
+std::uint32_t before_closing_count(std::string_view prev, std::uint32_t begin, std::uint32_t end) {
+  const std::string_view topic = slice(prev, begin, end);
+  const std::vector<Token> t = segment_words(topic);
+  auto numeral = [](std::string_view w) { return !w.empty() && count_end(w, 0) == w.size(); };
+  if (t.size() < 2) return end;
+  const std::string_view w = t.back().text(topic);
+  const std::string_view unit = last_code_point(w);
+  std::size_t count = t.size();
+  if (w.size() > unit.size() && classifier(unit) && numeral(w.substr(0, w.size() - unit.size())))
+    count = t.size() - 1;  // 一次
+  else if (t.size() >= 3 && classifier(w) && numeral(t[t.size() - 2].text(topic)))
+    count = t.size() - 2;  // 一|次
+  return count < t.size() ? begin + t[count].begin : end;
+}
 
 // A previous question that is bare itself (需要提前几天 after 年假怎么申请; 好吃吗 after 周末去吃了
 // 鮨然) has no topic of its own: rewritten against the turns before it (年假申请需要提前几天), it
@@ -137,7 +157,9 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
   if (h.prev_is_question && seam == 0) how_activity(h, lex);
   // The topic, extended over linking words into its noun phrase (深圳园区的停车费, 仲裁和诉讼,
   // 合同台账里XH-HT-2025-0084).
-  h.subject_end = h.topic() ? phrase_end(h.prev, h.prev_spans, 0) : 0;
+  h.subject_end = h.topic() ? before_closing_count(h.prev, h.topic()->begin,
+                                                   phrase_end(h.prev, h.prev_spans, 0))
+                            : 0;
   // A span may keep characters trimming drops ("search_'"), and the rewrites cut this text at
   // the span's offsets (the analyze fuzzer's out_of_range; docs/reliability.md).
   h.prev_text = h.prev.substr(

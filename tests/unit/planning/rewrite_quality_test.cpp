@@ -1305,6 +1305,13 @@ TEST(RewriteRules, AnUnknownModifierBeforeItsHeadIsReplacedWhole) {
   EXPECT_FALSE(has(rewrite("周末的呢", {"二线城市餐补是多少"}).query, "周末城市"));
 }
 
+// A count closing the previous question's topic (打印机一次|能打多少页) says how often, not what:
+// the topic is the thing without it.
+TEST(RewriteRules, ACountClosingTheTopicIsNoPartOfIt) {
+  EXPECT_EQ(rewrite("卡纸了怎么办", {"打印机一次能打多少页"}).query, "打印机卡纸了怎么办");
+  EXPECT_EQ(rewrite("怎么续", {"自习室一次可以约几个小时"}).query, "自习室怎么续");
+}
+
 // After a question of ability (里程可以兑换机票吗), a wh-question asks about that activity
 // (里程兑换机票具体咋换), not about the topic alone (里程具体咋换).
 TEST(RewriteRules, AQuestionAfterOneOfAbilityAsksAboutTheActivity) {
