@@ -89,11 +89,18 @@ bool elided_completion(const TurnInContext& t) {
   return chars > 0 && count_code_points(content) >= static_cast<std::size_t>(chars) + 4;
 }
 
-// A pointer into a list the last turn gave (详细说一下第二个 after 入职培训、信息安全培训和岗位培训):
-// the item is what the turn asks about, whatever its other words name.
+// A pointer into a list the conversation gave (详细说一下第二个 after 入职培训、信息安全培训和岗位培训):
+// the item is what the turn asks about, whatever its other words name. The list is the newest
+// one within the rewrite's window, as the rewrite reads it (list_step.cpp).
 bool points_into_list(const TurnInContext& t) {
   const auto p = list_pointer(t.q.content());
-  return p && pick_item(list_items(t.history.back().text), *p).has_value();
+  if (!p) return false;
+  const auto window = static_cast<std::size_t>(std::max(t.lex.config().rewrite.window_turns, 1));
+  for (std::size_t i = 0; i < t.history.size() && i < window; ++i) {
+    const std::vector<std::string_view> items = list_items(t.history[t.history.size() - 1 - i].text);
+    if (!items.empty()) return pick_item(items, *p).has_value();
+  }
+  return false;
 }
 
 // The rules' candidate made a follow-up by the structural rule `id`.

@@ -69,8 +69,8 @@ struct ListRewrite {
   std::vector<std::string> reasons;
 };
 
-ListRewrite list_rewrite(const std::string& q, const std::string& previous) {
-  const Preparation p = test::prep(q, {previous});
+ListRewrite list_rewrite(const std::string& q, const std::vector<std::string>& history) {
+  const Preparation p = test::prep(q, history);
   ListRewrite out;
   out.follow_up = p.intent && p.intent->intent == Intent::kFollowUp;
   if (!out.follow_up) return out;
@@ -82,6 +82,10 @@ ListRewrite list_rewrite(const std::string& q, const std::string& previous) {
   out.query = a->rewrite.query;
   out.reasons = a->rewrite.reasons;
   return out;
+}
+
+ListRewrite list_rewrite(const std::string& q, const std::string& previous) {
+  return list_rewrite(q, std::vector<std::string>{previous});
 }
 
 bool has_reason(const std::vector<std::string>& v, const std::string& s) {
@@ -104,6 +108,18 @@ TEST(ListReference, TheItemTakesThePointersPlace) {
     EXPECT_EQ(r.query, c[1].first) << c[0].first;
     EXPECT_TRUE(has_reason(r.reasons, "list_item")) << c[0].first;
   }
+}
+
+// A list a turn or two back is the one pointed into when no newer turn lists anything, for the
+// detection as for the rewrite.
+TEST(ListReference, AListTwoTurnsBackIsPointedInto) {
+  const ListRewrite r = list_rewrite(
+      "第二个要带什么", {"体检有几种套餐", "有基础套餐、标准套餐和高级套餐。", "好的，谢谢"});
+  EXPECT_TRUE(r.follow_up);
+  EXPECT_EQ(r.query, "标准套餐要带什么");
+  const ListRewrite q = list_rewrite("后者能线上办吗", {"可以办储蓄卡或信用卡。", "要本人去吗", "要的"});
+  EXPECT_TRUE(q.follow_up);
+  EXPECT_EQ(q.query, "信用卡能线上办吗");
 }
 
 // A pointer past the list's end, or 后者 of three, names no item: the turn goes as it is rather
