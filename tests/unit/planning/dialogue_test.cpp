@@ -125,6 +125,23 @@ TEST(FollowUps, EllipsisContinuationConditionComparison) {
   EXPECT_NE(rules_prep("那审批呢").intent->intent, Intent::kFollowUp);
 }
 
+// 那 right before a question word (那怎么…, 那为啥…) goes on from the last turn, whatever the rest
+// names (follow_up_then); 那 before a noun phrase of its own may open a new topic.
+TEST(FollowUps, ThenBeforeAQuestionWordGoesOnFromTheLastTurn) {
+  const std::vector<std::string> h = {"外网访问已经关闭了。"};
+  for (const char* q : {"那怎么连客户系统", "那为啥内网也打不开", "那多久能恢复"}) {
+    const Preparation p = rules_prep(q, h);
+    ASSERT_TRUE(p.intent) << q;
+    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
+    const auto& rules = p.intent->matched_rules;
+    EXPECT_EQ(std::count(rules.begin(), rules.end(), "follow_up_then"), 1) << q;
+  }
+  const Preparation own = rules_prep("那员工体检报告在哪下载", h);
+  ASSERT_TRUE(own.intent);
+  const auto& rules = own.intent->matched_rules;
+  EXPECT_EQ(std::count(rules.begin(), rules.end(), "follow_up_then"), 0);
+}
+
 // A short English fragment opening with "and" continues the question (follow_up_and); the rule's
 // "and" is a whole word, not the start of "android".
 TEST(FollowUps, AndOpensAnEnglishFragment) {
