@@ -738,6 +738,7 @@ Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std
   if (auto s = why_of_yes_no_step(t, frag)) return done(std::move(*s));
   if (auto s = more_of_step(t)) return done(std::move(*s));
   if (auto s = verb_object_step(t, frag)) return done(std::move(*s));
+  if (auto s = also_step(t)) return done(std::move(*s));
   if (auto s = condition_step(t)) return done(std::move(*s));
   if (auto s = comparison_step(t, frag)) return done(std::move(*s));
   if (auto s = about_clause_step(t)) return done(std::move(*s));

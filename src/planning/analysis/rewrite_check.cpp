@@ -5,6 +5,7 @@
 #include <bitset>
 
 #include "common/utf8.hpp"
+#include "planning/analysis/also_verdict.hpp"
 #include "planning/analysis/antecedent.hpp"
 #include "planning/analysis/coordination.hpp"
 #include "planning/analysis/phrases.hpp"
@@ -113,10 +114,14 @@ GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from
     if (pointed)
       std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(pointed->first),
                 in_phrase.begin() + static_cast<std::ptrdiff_t>(pointed->second), true);
-  // So is a pointer into a list (第二个, 后者): the item replaces it.
+  // So is a pointer into a list (第二个, 后者): the item replaces it; and a verdict after 也
+  // (员工也不行吗): the last question's predicate replaces it.
   if (const auto p = list_pointer(from.turn))
     std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(p->begin),
               in_phrase.begin() + static_cast<std::ptrdiff_t>(p->end), true);
+  if (const auto v = also_verdict(from.turn))
+    std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(v->first),
+              in_phrase.begin() + static_cast<std::ptrdiff_t>(v->second), true);
   for (std::string_view w : turn) {
     const auto at = static_cast<std::size_t>(w.data() - from.turn.data());
     if (!made_of(w, skip) && !in_phrase[at]) keep_.push_back(w);

@@ -89,6 +89,10 @@ std::optional<Step> list_step(const TurnView& t);
 /// A case put to the last question (condition_step.cpp): nullopt when no condition marker opens
 /// the turn.
 std::optional<Step> condition_step(const TurnView& t);
+/// The last question asked of another subject (员工也不行吗; also_step.cpp): nullopt unless the turn
+/// is a subject, 也, a verdict and a closing particle, after a yes-or-no question opening with
+/// its subject.
+std::optional<Step> also_step(const TurnView& t);
 // Replies in conversation (reply_steps.cpp): why of a yes-or-no question or its answer, a verb's
 // object from the frame, a question asked back.
 std::optional<Step> why_of_yes_no_step(const TurnView& t, std::string_view frag);

@@ -1305,6 +1305,20 @@ TEST(RewriteRules, AnUnknownModifierBeforeItsHeadIsReplacedWhole) {
   EXPECT_FALSE(has(rewrite("周末的呢", {"二线城市餐补是多少"}).query, "周末城市"));
 }
 
+// A subject with 也 and only a verdict (外包也可以吗, 实习生也不行吗) asks the last question of that
+// subject: it is a follow-up, and 不 of the verdict goes before the question's modal.
+TEST(RewriteRules, ASubjectWithAlsoAndAVerdictAsksTheLastQuestionOfIt) {
+  const auto yes = rewrite("外包也可以吗", {"正式员工可以申请居家办公吗"});
+  EXPECT_TRUE(yes.follow_up);
+  EXPECT_EQ(yes.query, "外包也可以申请居家办公吗");
+  const auto no = rewrite("实习生也不行吗", {"新员工能参加年会抽奖吗", "不能，只有正式员工可以。"});
+  EXPECT_TRUE(no.follow_up);
+  EXPECT_EQ(no.query, "实习生也不能参加年会抽奖吗");
+  // No modal to deny: the rule does not guess where 不 goes.
+  const auto open = rewrite("实习生也不行吗", {"新员工参加年会抽奖吗"});
+  EXPECT_EQ(std::count(open.reasons.begin(), open.reasons.end(), "also:subject"), 0) << open.query;
+}
+
 // A count closing the previous question's topic (打印机一次|能打多少页) says how often, not what:
 // the topic is the thing without it.
 TEST(RewriteRules, ACountClosingTheTopicIsNoPartOfIt) {
