@@ -13,9 +13,10 @@ namespace {
 
 // The pronouns that stand for both items of a pair.
 constexpr std::array<std::string_view, 3> kBoth = {"两者", "二者", "这两个"};
-// Units of the calendar and the clock: 哪 before one asks when (哪天, 哪个月, 哪一年).
-constexpr std::array<std::string_view, 10> kTimeUnits = {"天", "日", "号", "周", "星期", "月", "季度", "年",
-                                                         "会儿", "时候"};
+// Units of the calendar and the clock: 哪 before one asks when (哪天, 哪个月, 哪一年). 号 and 日
+// begin nouns as often (号码, 日程), and 年 before 级 / 龄 / 纪 is no year (哪个年级).
+constexpr std::array<std::string_view, 8> kTimeUnits = {"天", "周", "星期", "月", "季度", "年", "会儿",
+                                                        "时候"};
 
 bool is_coordinator(std::string_view w) {
   return w == "和" || w == "跟" || w == "与" || w == "及" || w == "以及" || w == "还是" ||
@@ -32,10 +33,11 @@ bool opens_predicate(std::string_view w) {
   return false;
 }
 
-// A modal verb takes a verb phrase: the word right after one is the verb (可以|考虑|敦煌和青海湖),
-// no part of the first conjunct.
+// A modal verb that takes only a verb phrase: the word right after one is the verb
+// (可以|考虑|敦煌和青海湖), no part of the first conjunct. 要, 需要, 想, 会 and 得 take a noun as often
+// (需要|身份证复印件和照片): they are left out.
 bool is_modal(std::string_view w) {
-  for (std::string_view m : {"能", "能够", "可以", "可", "要", "想", "会", "应该", "应当", "需要", "得", "打算", "准备"})
+  for (std::string_view m : {"能", "能够", "可以", "应该", "应当", "打算", "准备"})
     if (w == m) return true;
   return false;
 }
@@ -85,9 +87,12 @@ bool asks_which(std::string_view turn, bool times_too) {
     if (next == "里" || next == "儿") continue;
     std::string_view unit = turn.substr(at + 3);
     if (unit.starts_with("个") || unit.starts_with("一")) unit.remove_prefix(3);
-    if (!times_too && std::any_of(kTimeUnits.begin(), kTimeUnits.end(),
-                                  [&](std::string_view u) { return unit.starts_with(u); }))
-      continue;
+    const bool of_time = std::any_of(kTimeUnits.begin(), kTimeUnits.end(), [&](std::string_view u) {
+      return unit.starts_with(u) && !(u == "年" && (unit.substr(u.size()).starts_with("级") ||
+                                                    unit.substr(u.size()).starts_with("龄") ||
+                                                    unit.substr(u.size()).starts_with("纪")));
+    });
+    if (!times_too && of_time) continue;
     return true;
   }
   return false;

@@ -12,21 +12,29 @@
 namespace qaplan::internal::rewriting {
 namespace {
 
+// A count of how often (一次, 两趟): its units. A count of 栋, 部 or 号 names something (公寓12栋,
+// 研发三部), and one of how long may belong to the topic's own event (社保断缴一个月): neither is
+// such a count.
+bool counts_times(std::string_view w) {
+  auto numeral = [](std::string_view n) { return !n.empty() && count_end(n, 0) == n.size(); };
+  for (std::string_view unit : {"次", "趟", "回", "遍"})
+    if (w.size() > unit.size() && w.ends_with(unit) && numeral(w.substr(0, w.size() - unit.size())))
+      return true;
+  return false;
+}
+
 // Where the topic [begin, end) of `prev` ends without a count closing it (VPN一次|能连多久,
-// 年假一年|有几天): the count says how often or how long, not what the question is about.
+// 婚假一次|能休几天): the count says how often, not what the question is about.
 std::uint32_t before_closing_count(std::string_view prev, std::uint32_t begin, std::uint32_t end) {
   const std::string_view topic = slice(prev, begin, end);
   const std::vector<Token> t = segment_words(topic);
-  auto numeral = [](std::string_view w) { return !w.empty() && count_end(w, 0) == w.size(); };
   if (t.size() < 2) return end;
-  const std::string_view w = t.back().text(topic);
-  const std::string_view unit = last_code_point(w);
-  std::size_t count = t.size();
-  if (w.size() > unit.size() && classifier(unit) && numeral(w.substr(0, w.size() - unit.size())))
-    count = t.size() - 1;  // 一次
-  else if (t.size() >= 3 && classifier(w) && numeral(t[t.size() - 2].text(topic)))
-    count = t.size() - 2;  // 一|次
-  return count < t.size() ? begin + t[count].begin : end;
+  std::size_t cut_at = t.size();
+  if (counts_times(t.back().text(topic)))
+    cut_at = t.size() - 1;  // 一次
+  else if (t.size() >= 3 && counts_times(slice(topic, t[t.size() - 2].begin, t.back().end)))
+    cut_at = t.size() - 2;  // 一|次
+  return cut_at < t.size() ? begin + t[cut_at].begin : end;
 }
 
 // A previous question that is bare itself (需要提前几天 after 年假怎么申请; 好吃吗 after 周末去吃了

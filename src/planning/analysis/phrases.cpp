@@ -93,7 +93,7 @@ bool demonstrative(std::string_view w) {
 }
 
 bool opens_with_adverb(std::string_view w) {
-  static constexpr std::string_view kAdverbs[] = {"又", "还", "也", "都", "就", "才", "再", "先", "刚", "已经",
+  static constexpr std::string_view kAdverbs[] = {"又", "还", "也", "都", "就", "才", "再", "刚", "已经",
                                                   "一直", "总是", "经常", "正在", "挺", "很", "太", "真",
                                                   "最", "更", "不", "没"};
   return std::any_of(std::begin(kAdverbs), std::end(kAdverbs), [&](std::string_view a) { return w.starts_with(a); });

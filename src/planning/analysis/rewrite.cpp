@@ -236,7 +236,7 @@ std::optional<Step> pointed_noun_step(const TurnView& t,
 // The turn's own runs are read (its word break is kept from earlier steps), not the rest's anew.
 bool determines_noun_phrase(const TurnView& t, const CueHit& hit) {
   const std::string_view pronoun = slice(t.text, hit.begin, hit.end);
-  // 那里 / 这边 point at a place, never before a noun (那里|周末开门吗). 这 points back at what was
+  // 那里 / 那边 point at a place, never before a noun (那里|周末开门吗). 这 points back at what was
   // just said (这个有效期多长 asks the topic's 有效期); 那个 before a phrase of its own often opens a
   // new one (那个保密协议到底要不要签).
   if (!pronoun.starts_with("那") || place_pronoun(pronoun)) return false;
@@ -545,7 +545,7 @@ std::optional<std::string> able_activity(const TurnView& t) {
   if (t.h.resolved || sp.size() != 2 || !asks_wh(t.q, t.text, t.lex.ids()) ||
       asks_which(t.text, /*times_too=*/false))
     return std::nullopt;
-  std::string_view gap = slice(t.h.prev, t.h.subject_end, sp[1].begin);
+  const std::string_view gap = slice(t.h.prev, t.h.subject_end, sp[1].begin);
   const std::string_view tail = trim_end(t.h.prev.substr(sp[1].end));
   if (tail != "吗" || t.h.subject_end != sp[0].end) return std::nullopt;
   std::optional<std::string_view> verb;  // what follows the modal
@@ -553,10 +553,10 @@ std::optional<std::string> able_activity(const TurnView& t) {
     if (gap.starts_with(modal)) verb = gap.substr(modal.size());
   if (!verb) return std::nullopt;
   if (verb->empty()) return sp[1].words >= 2 ? std::optional(both_spans(t)) : std::nullopt;
-  // A lone verb: one Han character that is no function word and no adverb (先, 再).
+  // A lone verb: one Han character that is no function word and no adverb (先, 再: 可以先垫付).
   std::size_t end = 0;
   if (!is_han(next_code_point(*verb, end)) || end != verb->size() || t.reader.is_function(*verb) ||
-      opens_with_adverb(*verb))
+      opens_with_adverb(*verb) || *verb == "先")
     return std::nullopt;
   return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(*verb) +
          std::string(slice(t.h.prev, sp[1].begin, sp[1].end));

@@ -36,6 +36,8 @@ TEST(Coordination, WhichQuestionsAreRecognisedAndWhereIsNot) {
   EXPECT_FALSE(asks_which("哪个月生效", /*times_too=*/false));
   EXPECT_FALSE(asks_which("哪一年开始实施", /*times_too=*/false));
   EXPECT_TRUE(asks_which("哪个部门负责", /*times_too=*/false));
+  EXPECT_TRUE(asks_which("哪个年级的学生能选", /*times_too=*/false));
+  EXPECT_TRUE(asks_which("哪个号码能打通", /*times_too=*/false));
 }
 
 TEST(Coordination, ThePairStopsWherePredicateAndVerbBegin) {
