@@ -29,6 +29,13 @@ Preparation rules_prep(const std::string& q, std::vector<std::string> history = 
   return r.ok() ? std::move(r).value() : Preparation{};
 }
 
+// How many times the intent rule `id` matched the turn (0 without an intent).
+long rule_matches(const Preparation& p, const char* id) {
+  if (!p.intent) return 0;
+  const auto& rules = p.intent->matched_rules;
+  return std::count(rules.begin(), rules.end(), id);
+}
+
 std::string reason(const std::string& q, std::vector<std::string> history = {}) {
   return std::string(to_string(rules_prep(q, std::move(history)).route.reason));
 }
@@ -133,13 +140,11 @@ TEST(FollowUps, ThenBeforeAQuestionWordGoesOnFromTheLastTurn) {
     const Preparation p = rules_prep(q, h);
     ASSERT_TRUE(p.intent) << q;
     EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
-    const auto& rules = p.intent->matched_rules;
-    EXPECT_EQ(std::count(rules.begin(), rules.end(), "follow_up_then"), 1) << q;
+    EXPECT_EQ(rule_matches(p, "follow_up_then"), 1) << q;
   }
   const Preparation own = rules_prep("那员工体检报告在哪下载", h);
   ASSERT_TRUE(own.intent);
-  const auto& rules = own.intent->matched_rules;
-  EXPECT_EQ(std::count(rules.begin(), rules.end(), "follow_up_then"), 0);
+  EXPECT_EQ(rule_matches(own, "follow_up_then"), 0);
 }
 
 // A short English fragment opening with "and" continues the question (follow_up_and); the rule's
@@ -152,8 +157,7 @@ TEST(FollowUps, AndOpensAnEnglishFragment) {
   EXPECT_EQ(p.intent->rule_candidate.rule_id, "follow_up_and");
   const Preparation android = rules_prep("android tablets?", h);
   ASSERT_TRUE(android.intent);
-  const auto& rules = android.intent->matched_rules;
-  EXPECT_EQ(std::count(rules.begin(), rules.end(), "follow_up_and"), 0);
+  EXPECT_EQ(rule_matches(android, "follow_up_and"), 0);
 }
 
 // A modifier without its head (下半年的, 离职员工的？) asks about the head the history named, with a
