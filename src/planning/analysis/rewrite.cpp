@@ -517,51 +517,6 @@ std::optional<std::string> head_after_de(std::string_view frag, std::string_view
   return std::nullopt;
 }
 
-// The previous question's two phrases without what stands between them (公司|有|餐补 → 公司餐补).
-std::string both_spans(const TurnView& t) {
-  const std::vector<Span>& sp = t.h.prev_spans;
-  return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(slice(t.h.prev, sp[1].begin, sp[1].end));
-}
-
-// What a question of having asked about (公司有餐补吗 → 公司餐补): its owner and the thing had, when
-// the question is only "A 有 B 吗". The predicate that follows (每天多少, 怎么才能拿到)
-// asks about the thing, not the owner.
-std::optional<std::string> had_thing(const TurnView& t) {
-  const std::vector<Span>& sp = t.h.prev_spans;
-  if (t.h.resolved || sp.size() != 2) return std::nullopt;
-  const std::string_view gap = slice(t.h.prev, sp[0].end, sp[1].begin);
-  const std::string_view tail = trim_end(t.h.prev.substr(sp[1].end));
-  if (gap != "有" || tail != "吗") return std::nullopt;
-  return both_spans(t);
-}
-
-// What a question of ability asked about (里程可以兑换机票吗 → 里程兑换机票): its topic and the
-// activity after 能 / 可以, when a wh-question (具体咋换, 找谁) goes on from it — how one does that
-// activity or whom one asks for it, not the topic alone. Only "topic 能|可以 activity 吗", the
-// activity one phrase of two or more words, or a lone verb and its object (工资卡能换银行吗 →
-// 工资卡换银行: the phrases leave a lone character out).
-std::optional<std::string> able_activity(const TurnView& t) {
-  const std::vector<Span>& sp = t.h.prev_spans;
-  if (t.h.resolved || sp.size() != 2 || !asks_wh(t.q, t.text, t.lex.ids()) ||
-      asks_which(t.text, /*times_too=*/false))
-    return std::nullopt;
-  const std::string_view gap = slice(t.h.prev, t.h.subject_end, sp[1].begin);
-  const std::string_view tail = trim_end(t.h.prev.substr(sp[1].end));
-  if (tail != "吗" || t.h.subject_end != sp[0].end) return std::nullopt;
-  std::optional<std::string_view> verb;  // what follows the modal
-  for (std::string_view modal : {"能", "可以"})
-    if (gap.starts_with(modal)) verb = gap.substr(modal.size());
-  if (!verb) return std::nullopt;
-  if (verb->empty()) return sp[1].words >= 2 ? std::optional(both_spans(t)) : std::nullopt;
-  // A lone verb: one Han character that is no function word and no adverb (先, 再: 可以先垫付).
-  std::size_t end = 0;
-  if (!is_han(next_code_point(*verb, end)) || end != verb->size() || t.reader.is_function(*verb) ||
-      opens_with_adverb(*verb) || *verb == "先")
-    return std::nullopt;
-  return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(*verb) +
-         std::string(slice(t.h.prev, sp[1].begin, sp[1].end));
-}
-
 // 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
 // or the topic in front.
 Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
@@ -662,6 +617,8 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   if (auto subject = t.h.resolved ? std::nullopt
                                   : carried_subject(t.h.prev_text, t.h.prev_spans, t.h.subject_end, frag, t.reader))
     return {join(*subject, frag), "topic_prefix:predicate"};
+  if (auto act = asks_ne ? std::nullopt : asked_activity(t, frag))
+    return {join(*act, frag), "topic_prefix:activity"};
   if (auto headed = head_after_de(frag, t.r.topic_anchor, t.reader))
     return {std::move(*headed), "topic_after_de"};
   if (auto placed = object_after_verb(t.h.window, t.r.topic_anchor, frag, t.reader))

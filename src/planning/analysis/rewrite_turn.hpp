@@ -86,6 +86,13 @@ std::optional<std::string> answered_yes_no(std::string_view question, std::strin
 /// 后者; list_step.cpp); the turn as it is when there is no such item; nullopt when the turn has
 /// no pointer.
 std::optional<Step> list_step(const TurnView& t);
+/// What a previous yes-or-no question asked about (asked_activity.cpp), for a bare predicate that
+/// goes on from it: the owner and the thing of "A 有 B 吗" (公司餐补); the topic and the activity
+/// after 能 / 可以 before a wh-question (里程兑换机票); the topic and all after a modal of ability or
+/// need (外币在网点兑换) unless the turn `frag` restates the activity. nullopt otherwise.
+std::optional<std::string> had_thing(const TurnView& t);
+std::optional<std::string> able_activity(const TurnView& t);
+std::optional<std::string> asked_activity(const TurnView& t, std::string_view frag);
 /// A case put to the last question (condition_step.cpp): nullopt when no condition marker opens
 /// the turn.
 std::optional<Step> condition_step(const TurnView& t);

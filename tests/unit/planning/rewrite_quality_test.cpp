@@ -20,6 +20,8 @@
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
+#include "planning/analysis/rewrite_check.hpp"
+#include "planning/segment.hpp"
 #include "planning/text.hpp"
 #include "qaplan/qaplan.hpp"
 #include "test_support.hpp"
@@ -31,6 +33,7 @@ using namespace qaplan;
 struct Tally {
   int tp = 0, fp = 0, fn = 0, tn = 0;
   int em = 0, n = 0;
+  int kept = 0, follow_ups = 0;  // follow-ups whose rewrite keeps every term of the gold
   std::map<std::string, std::pair<int, int>> by_kind;  // kind → (exact, total)
   double precision() const { return tp + fp ? double(tp) / (tp + fp) : 0; }
   double recall() const { return tp + fn ? double(tp) / (tp + fn) : 0; }
@@ -39,6 +42,7 @@ struct Tally {
     return p + r > 0 ? 2 * p * r / (p + r) : 0;
   }
   double exact() const { return n ? double(em) / n : 0; }
+  double terms_kept() const { return follow_ups ? double(kept) / follow_ups : 0; }
 };
 
 std::string key(std::string_view text, const InputConfig& input) {
@@ -52,6 +56,20 @@ std::string key(std::string_view text, const InputConfig& input) {
     if (cp >= 0 && internal::is_word_char(cp)) out.append(t, b, i - b);
   }
   return out;
+}
+
+// Whether `query` keeps every term of `gold` a retriever needs: each content word of the gold
+// (a word that is none of the rewriter's own lists — function words, pronouns, markers, question
+// words), compared on the normalized texts. Word order and the words around them are free: this
+// is what a retriever matches on, whatever convention the annotator wrote the case in.
+bool keeps_terms(const std::string& query, const std::string& gold, const InputConfig& input,
+                 const internal::WordSet& skip) {
+  const std::string q = key(query, input), g = key(gold, input);
+  for (const internal::Token& w : internal::segment_words(g)) {
+    const std::string_view term = w.text(g);
+    if (w.word && !skip.contains(term) && q.find(term) == std::string::npos) return false;
+  }
+  return true;
 }
 
 std::map<std::string, Tally> measure(bool model_on, const char* file = "followups.jsonl") {
@@ -86,13 +104,16 @@ std::map<std::string, Tally> measure(bool model_on, const char* file = "followup
         for (const std::string& why : a->rewrite.reasons) reasons += " " + why;
     }
     const bool exact = key(query, cfg.input) == key(expected, cfg.input);
+    static const internal::WordSet skip = internal::rewrite_words(cfg.rewrite);
+    const bool kept = gold && keeps_terms(query, expected, cfg.input, skip);
     // QAPLAN_REWRITE_DUMP=dev (or test) lists the misses of that split, for working on the rules;
     // dev+ (test+) lists the exact matches too.
     if (const char* d = std::getenv("QAPLAN_REWRITE_DUMP");
         d && (!exact || std::string_view(d).ends_with("+")) &&
         std::string_view(d).substr(0, std::string_view(d).find('+')) == j.at("split"))
-      std::printf("%s %s [%s] %s | %s => %s | got %s |%s\n", exact ? "HIT " : "MISS",
+      std::printf("%s %s [%s] %s%s | %s => %s | got %s |%s\n", exact ? "HIT " : "MISS",
                   j.at("id").get<std::string>().c_str(), j.at("kind").get<std::string>().c_str(),
+                  gold && !kept ? "(lost) " : "",
                   r.history.empty() ? "" : r.history.back().c_str(), r.question.c_str(),
                   expected.c_str(), query.c_str(), reasons.c_str());
     for (const std::string& split : {j.at("split").get<std::string>(), std::string("all")}) {
@@ -100,6 +121,8 @@ std::map<std::string, Tally> measure(bool model_on, const char* file = "followup
       (got && gold ? t.tp : got ? t.fp : gold ? t.fn : t.tn) += 1;
       t.n += 1;
       t.em += exact;
+      t.follow_ups += gold;
+      t.kept += kept;
       auto& k = t.by_kind[j.at("kind").get<std::string>()];
       k.first += exact;
       k.second += 1;
@@ -110,9 +133,10 @@ std::map<std::string, Tally> measure(bool model_on, const char* file = "followup
 
 void print(const char* label, const std::map<std::string, Tally>& m) {
   for (const auto& [split, t] : m) {
-    std::printf("[%s] %-4s n=%d  detection P=%.3f R=%.3f F1=%.3f  exact match %d/%d = %.3f\n",
+    std::printf("[%s] %-4s n=%d  detection P=%.3f R=%.3f F1=%.3f  exact match %d/%d = %.3f  "
+                "terms kept %d/%d = %.3f\n",
                 label, split.c_str(), t.n, t.precision(), t.recall(), t.f1(), t.em, t.n,
-                t.exact());
+                t.exact(), t.kept, t.follow_ups, t.terms_kept());
     if (split != "test") continue;
     for (const auto& [kind, v] : t.by_kind)
       std::printf("       %-20s %3d/%3d\n", kind.c_str(), v.first, v.second);
@@ -1338,6 +1362,18 @@ TEST(RewriteRules, AQuestionAfterOneOfAbilityAsksAboutTheActivity) {
   EXPECT_EQ(rewrite("哪天能搬", {"宿舍可以换房间吗"}).query, "宿舍换房间哪天能搬");
   // An adverb after the modal is no verb of the activity.
   EXPECT_FALSE(has(rewrite("找谁", {"报销可以先垫付吗"}).query, "报销先"));
+}
+
+// After a yes-or-no question of ability or need (运动鞋可以在门店退换吗), a bare predicate is said
+// of the activity: the rewrite keeps the activity's words a retriever needs (门店退换), not the
+// topic alone — unless the turn says the activity its own way (忘了报备).
+TEST(RewriteRules, APredicateAfterAYesNoQuestionKeepsItsActivity) {
+  EXPECT_EQ(rewrite("需要带小票吗", {"运动鞋可以在门店退换吗"}).query, "运动鞋在门店退换需要带小票吗");
+  EXPECT_EQ(rewrite("多少钱一次", {"宿舍能用洗衣机吗"}).query, "宿舍用洗衣机多少钱一次");
+  EXPECT_EQ(rewrite("忘了报备怎么办", {"加班需要提前报备吗"}).query, "加班忘了报备怎么办");
+  // Not a case closing in 呢, nor a which-question.
+  EXPECT_FALSE(has(rewrite("只借一周呢", {"笔记本可以外借吗"}).query, "外借只借"));
+  EXPECT_EQ(rewrite("哪个快", {"公积金和社保能一起转吗"}).query, "公积金和社保哪个快");
 }
 
 // An ASCII fragment takes the place of the question's one ASCII word wherever it stands

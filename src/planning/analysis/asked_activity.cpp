@@ -1,0 +1,90 @@
+#include "planning/analysis/rewrite_turn.hpp"
+
+// What a previous yes-or-no question asked about — the thing had (公司有餐补吗), the activity able
+// or needed (里程可以兑换机票吗, 外币可以在网点兑换吗) — when a bare predicate goes on from it
+// (docs/rewrite.md).
+#include "common/icu.hpp"
+#include "common/utf8.hpp"
+#include "planning/analysis/coordination.hpp"
+
+namespace qaplan::internal::rewriting {
+namespace {
+
+// The previous question's two phrases without what stands between them (公司|有|餐补 → 公司餐补).
+std::string both_spans(const TurnView& t) {
+  const std::vector<Span>& sp = t.h.prev_spans;
+  return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(slice(t.h.prev, sp[1].begin, sp[1].end));
+}
+
+}  // namespace
+
+// What a question of having asked about (公司有餐补吗 → 公司餐补): its owner and the thing had, when
+// the question is only "A 有 B 吗". The predicate that follows (每天多少, 怎么才能拿到)
+// asks about the thing, not the owner.
+std::optional<std::string> had_thing(const TurnView& t) {
+  const std::vector<Span>& sp = t.h.prev_spans;
+  if (t.h.resolved || sp.size() != 2) return std::nullopt;
+  const std::string_view gap = slice(t.h.prev, sp[0].end, sp[1].begin);
+  const std::string_view tail = trim_end(t.h.prev.substr(sp[1].end));
+  if (gap != "有" || tail != "吗") return std::nullopt;
+  return both_spans(t);
+}
+
+// What a question of ability asked about (里程可以兑换机票吗 → 里程兑换机票): its topic and the
+// activity after 能 / 可以, when a wh-question (具体咋换, 找谁) goes on from it — how one does that
+// activity or whom one asks for it, not the topic alone. Only "topic 能|可以 activity 吗", the
+// activity one phrase of two or more words, or a lone verb and its object (工资卡能换银行吗 →
+// 工资卡换银行: the phrases leave a lone character out).
+std::optional<std::string> able_activity(const TurnView& t) {
+  const std::vector<Span>& sp = t.h.prev_spans;
+  if (t.h.resolved || sp.size() != 2 || !asks_wh(t.q, t.text, t.lex.ids()) ||
+      asks_which(t.text, /*times_too=*/false))
+    return std::nullopt;
+  const std::string_view gap = slice(t.h.prev, t.h.subject_end, sp[1].begin);
+  const std::string_view tail = trim_end(t.h.prev.substr(sp[1].end));
+  if (tail != "吗" || t.h.subject_end != sp[0].end) return std::nullopt;
+  std::optional<std::string_view> verb;  // what follows the modal
+  for (std::string_view modal : {"能", "可以"})
+    if (gap.starts_with(modal)) verb = gap.substr(modal.size());
+  if (!verb) return std::nullopt;
+  if (verb->empty()) return sp[1].words >= 2 ? std::optional(both_spans(t)) : std::nullopt;
+  // A lone verb: one Han character that is no function word and no adverb (先, 再: 可以先垫付).
+  std::size_t end = 0;
+  if (!is_han(next_code_point(*verb, end)) || end != verb->size() || t.reader.is_function(*verb) ||
+      opens_with_adverb(*verb) || *verb == "先")
+    return std::nullopt;
+  return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(*verb) +
+         std::string(slice(t.h.prev, sp[1].begin, sp[1].end));
+}
+
+// What a yes-or-no question of ability or need asked about (外币可以在网点兑换吗 → 外币在网点兑换,
+// 合同归档要交纸质版吗 → 合同归档交纸质版): its topic and everything after the modal, when a bare
+// predicate (需要提前预约吗, 交给谁) goes on from it — that predicate is said of the activity, and a
+// retriever needs the activity's words, not the topic's alone. Not when the turn says a word of
+// the activity again (忘了申请怎么办 after 加班需要提前申请吗: it restates the activity its own way)
+// nor when it asks which. A case closing in 呢 (只请半天呢) is put to the question, not after it.
+std::optional<std::string> asked_activity(const TurnView& t, std::string_view frag) {
+  const std::vector<Span>& sp = t.h.prev_spans;
+  if (t.h.resolved || sp.size() < 2 || t.h.subject_end != sp[0].end || asks_which(t.text)) return std::nullopt;
+  const std::string_view asked = trim_end(t.h.prev_text);
+  if (!asked.ends_with("吗") || sp.back().end + std::string_view("吗").size() != asked.size())
+    return std::nullopt;
+  std::string_view rest = slice(t.h.prev, t.h.subject_end, sp.back().end);
+  bool modal = false;
+  for (std::string_view m : {"可以", "能够", "需要", "能", "要"})
+    if (!modal && rest.starts_with(m)) {
+      rest.remove_prefix(m.size());
+      modal = true;
+    }
+  // An adverb after the modal (可以先垫付吗) says when or how, and the verb after it may be a
+  // step of its own: no activity is read.
+  if (!modal || rest.empty() || opens_with_adverb(rest) || rest.starts_with("先") ||
+      asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
+    return std::nullopt;
+  for (const Token& w : words_of(rest))
+    if (w.word && count_code_points(w.text(rest)) >= 2 && frag.find(w.text(rest)) != std::string_view::npos)
+      return std::nullopt;
+  return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(rest);
+}
+
+}  // namespace qaplan::internal::rewriting
