@@ -81,6 +81,7 @@ std::string_view without_closing_particle(std::string_view s);
 /// the history has 办理, and 办 is then no piece of a history word.
 inline constexpr std::string_view kWhatToDo = "怎么办";
 inline constexpr std::string_view kHowItCompares = "怎么样";
+inline constexpr std::string_view kWhatNext = "之后的流程是什么";
 /// 怎么, 如何, 怎样, 咋: a question word that asks how, before the verb it asks about.
 bool manner_word(std::string_view w);
 /// The turn is only "why" (为什么, 为啥, 为何): it asks why of what was said before.

@@ -37,6 +37,22 @@ std::string history_summary(std::string_view question, const std::vector<std::st
   return s;
 }
 
+// A statement without the function words in front of what it is about (我想学游泳 → 学游泳,
+// 最近在看三体 → 看三体): the frame a question about it continues. A lone function character
+// before a content word stays: it governs that word (用车申请, 看三体).
+std::string_view rewriting::statement_core(std::string_view statement, const PhraseReader& reader) {
+  const std::vector<Token> t = words_of(statement);
+  auto function = [&](std::size_t i) {
+    const std::string_view w = t[i].text(statement);
+    return !t[i].word || reader.is_function(w) || reader.of_function_chars(w);
+  };
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const bool governs = t[i].single_han && i + 1 < t.size() && !function(i + 1);
+    if (!function(i) || governs) return statement.substr(t[i].begin);
+  }
+  return statement;
+}
+
 namespace {
 
 // The turn's first word is a verb with its aspect particle (订了…, 看过…, 坏|了).
@@ -130,22 +146,6 @@ bool names_only(std::string_view turn) {
   for (std::string_view p : {"。", "，", "；", "！", ",", ";", "!", "."})
     if (turn.find(p) != std::string_view::npos) return false;
   return true;
-}
-
-// A statement without the function words in front of what it is about (我想学游泳 → 学游泳,
-// 最近在看三体 → 看三体): the frame a question about it continues. A lone function character
-// before a content word stays: it governs that word (用车申请, 看三体).
-std::string_view statement_core(std::string_view statement, const PhraseReader& reader) {
-  const std::vector<Token> t = words_of(statement);
-  auto function = [&](std::size_t i) {
-    const std::string_view w = t[i].text(statement);
-    return !t[i].word || reader.is_function(w) || reader.of_function_chars(w);
-  };
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    const bool governs = t[i].single_han && i + 1 < t.size() && !function(i + 1);
-    if (!function(i) || governs) return statement.substr(t[i].begin);
-  }
-  return statement;
 }
 
 // 1. A pronoun: its antecedent in its place.
@@ -691,6 +691,7 @@ Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std
   if (auto s = statement_reply_step(t, frag)) return done(std::move(*s));
   if (auto s = answer_step(t, frag, asks_ne)) return done(std::move(*s));
   if (auto s = sequence_step(t, frag, sources)) return done(std::move(*s));
+  if (auto s = next_after_answer_step(t, frag)) return done(std::move(*s));
   if (auto s = elaboration_step(t, frag)) return done(std::move(*s));
   if (auto s = why_of_yes_no_step(t, frag)) return done(std::move(*s));
   if (auto s = more_of_step(t)) return done(std::move(*s));

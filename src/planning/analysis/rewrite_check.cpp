@@ -84,7 +84,7 @@ bool made_of(std::string_view w, const WordSet& skip) {
 // Whether word `w` of `output` lies inside a phrase the rewriter says itself (kWhatToDo …).
 bool said_by_rewriter(std::string_view output, std::string_view w) {
   const auto b = static_cast<std::size_t>(w.data() - output.data());
-  for (std::string_view own : {kWhatToDo, kHowItCompares})
+  for (std::string_view own : {kWhatToDo, kHowItCompares, kWhatNext})
     for (std::size_t at = output.find(own); at != std::string_view::npos && at <= b;
          at = output.find(own, at + 1))
       if (b + w.size() <= at + own.size()) return true;
@@ -122,9 +122,16 @@ GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from
   if (const auto v = also_verdict(from.turn))
     std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(v->first),
               in_phrase.begin() + static_cast<std::ptrdiff_t>(v->second), true);
-  for (std::string_view w : turn) {
+  // A listed word ICU cut in two (接|下来 of 接下来) may go as a whole.
+  auto joined = [&](std::size_t i, std::size_t j) {
+    const std::string_view a = turn[i], b = turn[j];
+    return a.data() + a.size() == b.data() && skip.contains(std::string_view(a.data(), a.size() + b.size()));
+  };
+  for (std::size_t i = 0; i < turn.size(); ++i) {
+    const std::string_view w = turn[i];
     const auto at = static_cast<std::size_t>(w.data() - from.turn.data());
-    if (!made_of(w, skip) && !in_phrase[at]) keep_.push_back(w);
+    const bool in_listed = (i > 0 && joined(i - 1, i)) || (i + 1 < turn.size() && joined(i, i + 1));
+    if (!made_of(w, skip) && !in_phrase[at] && !in_listed) keep_.push_back(w);
   }
   whole_ = turn;
   for (std::string_view w : whole_)
@@ -157,7 +164,11 @@ std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) cons
   if (rules.keep_words)
     for (std::string_view w : keep_)
       if (output.find(w) == std::string_view::npos) return "drops:" + std::string(w);
-  if (units(output) > budget_) return "too_long";
+  // The rewriter's own phrases (之后的流程是什么) are no history pasted in.
+  std::size_t own = 0;
+  for (std::string_view p : {kWhatToDo, kHowItCompares, kWhatNext})
+    if (output.ends_with(p)) own = units(p);
+  if (units(output) > budget_ + own) return "too_long";
   std::vector<std::string_view> words;
   word_texts_into(output, words);
   // A character or word repeated at a seam where no source repeats it.
@@ -205,7 +216,8 @@ WordSet rewrite_words(const RewriteConfig& c) {
   std::vector<std::string> words;
   for (const auto* list : {&c.function_words, &c.person_pronouns, &c.thing_pronouns,
                            &c.ellipsis_markers, &c.condition_markers, &c.comparison_markers,
-                           &c.elaboration_markers, &c.question_words, &c.report_frames})
+                           &c.elaboration_markers, &c.sequence_markers, &c.question_words,
+                           &c.report_frames})
     words.insert(words.end(), list->begin(), list->end());
   for (std::string_view both : both_pronouns()) words.emplace_back(both);
   return WordSet(std::move(words));

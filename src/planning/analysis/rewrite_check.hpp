@@ -9,7 +9,8 @@
 //                 word of its own there (二一线城市 holds 二 of 二线);
 //  - doubled:<x>  a character or word repeated at a seam where no source repeats it (年假假期);
 //  - too_long     longer than anchor + turn + [rewrite] max_growth query units (a clause of the
-//                 history pasted in);
+//                 history pasted in; a closing phrase the rewriter says itself, 之后的流程是什么,
+//                 is not counted);
 //  - no_anchor    a variant that does not share the topic anchor.
 // One word break per text; a word of the output that is no source word is looked for in the
 // source words (short texts: questions are capped by [input]).

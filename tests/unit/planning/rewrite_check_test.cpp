@@ -59,6 +59,10 @@ TEST(GarbleCheck, GoodRewritesPass) {
   // ICU reads a verb with the 了 closing the turn as one word (不|喝了): its object goes between.
   EXPECT_EQ(why("咋不喝可乐了", "咋不喝了", "你喜欢喝可乐吗", "可乐"), "");
   EXPECT_EQ(why("咋不喝可乐了吗", "咋不喝了吗", "你喜欢喝可乐吗", "可乐"), "");
+  // A listed word ICU cuts in two (接|下来) goes whole; the rewriter's own closing phrase
+  // (之后的流程是什么) is no history pasted in, so it does not count against the length bound.
+  EXPECT_EQ(why("在费控系统提交预付款申请之后的流程是什么", "接下来呢",
+                "在费控系统提交预付款申请，附合同和付款计划。", "预付款"), "");
 }
 
 TEST(GarbleCheck, BadRewritesNameTheRule) {

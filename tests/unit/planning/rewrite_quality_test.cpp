@@ -1376,6 +1376,20 @@ TEST(RewriteRules, APredicateAfterAYesNoQuestionKeepsItsActivity) {
   EXPECT_EQ(rewrite("哪个快", {"公积金和社保能一起转吗"}).query, "公积金和社保哪个快");
 }
 
+// 然后呢 right after an answer that gave a step asks what follows that step: the step the answer
+// leaves the user at (its later step after 先…再, else its first clause) and 之后的流程是什么, with
+// the topic in front when the step does not name it — not the topic and a dangling 然后.
+TEST(RewriteRules, WhatNextAfterAnAnswerAsksWhatFollowsItsStep) {
+  EXPECT_EQ(rewrite("然后呢", {"离职手续怎么办", "在HR系统提交离职申请，附交接清单。"}).query,
+            "在hr系统提交离职申请之后的流程是什么");
+  EXPECT_EQ(rewrite("接下来呢", {"工牌怎么补办", "先在行政系统登记挂失，再到前台缴费。"}).query,
+            "工牌再到前台缴费之后的流程是什么");  // ICU reads 再到 as one word: it stays whole
+  // A turn with words of its own (然后要等多久) asks those; a statement of the user's own is
+  // continued as it stands (statement_prefix:next_step).
+  EXPECT_FALSE(has(rewrite("然后要等多久", {"离职手续怎么办", "在HR系统提交离职申请。"}).query,
+                   "之后的流程是什么"));
+}
+
 // An ASCII fragment takes the place of the question's one ASCII word wherever it stands
 // (装Chrome → 装Firefox), and a preposition with its object aligns with the question's
 // (跟个人签… + 那跟个体户呢 → 跟个体户签…): neither replaces the topic.

@@ -1,0 +1,72 @@
+#include "planning/analysis/rewrite_turn.hpp"
+
+// "What next" after an answer that gave a step (预付款怎么申请 + 在费控系统提交预付款申请，附合同和
+// 付款计划。 + 然后呢): the question is what follows that step (docs/rewrite.md).
+#include "common/utf8.hpp"
+
+namespace qaplan::internal::rewriting {
+namespace {
+
+// Adverbs that order the steps of an answer (先…再…, 然后, 最后): a clause opening with one after
+// the first is a later step.
+constexpr std::string_view kOrder[] = {"再", "然后", "接着", "之后", "最后", "随后"};
+
+// The step the answer leaves the user at: its last clause that a later-step adverb opens (先填单，
+// 再送主管签核 → 送主管签核), else its first clause (在费控系统提交预付款申请，附合同… → 在费控系统提交
+// 预付款申请: what follows is what the rest attaches to it).
+std::string_view reached_step(std::string_view answer) {
+  std::string_view first, later;
+  std::size_t k = 0;
+  for (std::size_t b = 0; b < answer.size(); ++k) {
+    std::size_t e = b;
+    while (e < answer.size()) {
+      const std::size_t at = e;
+      const std::int32_t cp = next_code_point(answer, e);
+      if (cp == 0xFF0C || cp == ',' || cp == 0x3002 || cp == 0xFF1B || cp == ';' || cp == 0x3001) {
+        e = at;
+        break;
+      }
+    }
+    const std::string_view clause = trim_end(answer.substr(b, e - b));
+    if (k == 0) first = clause;
+    for (std::string_view a : kOrder)
+      if (k > 0 && clause.starts_with(a)) later = clause;
+    b = e;
+    if (b < answer.size()) next_code_point(answer, b);
+  }
+  if (later.empty()) return first;
+  // The adverb that orders it goes when it is a word of its own (再|到前台缴费; ICU may glue it to
+  // the verb, 再送, which then stays whole).
+  const std::vector<Token> w = words_of(later);
+  for (std::string_view a : kOrder)
+    if (!w.empty() && w.front().text(later) == a) return later.substr(w.front().end);
+  return later;
+}
+
+}  // namespace
+
+std::optional<Step> next_after_answer_step(const TurnView& t, std::string_view frag) {
+  if (!t.h.prev_is_question || t.h.prev_at != 1 || t.h.window.empty()) return std::nullopt;
+  // Only the marker itself (然后呢, 接下来): a turn with words of its own asks those.
+  const std::size_t frag_at = static_cast<std::size_t>(frag.data() - t.question.data());
+  bool only_marker = false;
+  for (const CueHit& h : t.q.hits)
+    only_marker = only_marker || (h.list == t.lex.ids().sequence_marker && h.begin <= frag_at &&
+                                  h.end >= frag_at + trim_end(frag).size());
+  if (!only_marker || frag.empty() || ascii_text(frag)) return std::nullopt;
+  std::string_view step = statement_core(reached_step(trim_end(t.h.window.front())), t.reader);
+  for (std::string_view enough : {"即可", "就行", "就可以"})
+    if (step.ends_with(enough)) step.remove_suffix(enough.size());
+  if (count_code_points(step) < 2) return std::nullopt;
+  // The step said without what it is a step of (再送主管签核 after 报账流程是什么) takes the topic
+  // in front: a retriever needs both.
+  std::string out(step);
+  bool named = false;
+  for (const Token& w : words_of(t.r.topic_anchor))
+    named = named || (w.word && count_code_points(w.text(t.r.topic_anchor)) >= 2 &&
+                      step.find(w.text(t.r.topic_anchor)) != std::string_view::npos);
+  if (!named) out = join(t.r.topic_anchor, out);
+  return Step{out + std::string(kWhatNext), "next_step"};
+}
+
+}  // namespace qaplan::internal::rewriting
