@@ -116,6 +116,15 @@ bool opens_with_subject(std::string_view body, const TurnView& t) {
   return opens_predicate(words[k].text(body));
 }
 
+// A yes-or-no question of what one may do: a modal of permission or ability before its verb
+// (可以退保吗, 能撤回吗, 还能报吗).
+bool asks_leave(std::string_view predicate) {
+  if (!trim_end(predicate).ends_with("吗")) return false;
+  for (std::string_view m : {"可以", "能", "可不可以"})
+    if (predicate.find(m) != std::string_view::npos) return true;
+  return false;
+}
+
 }  // namespace
 
 // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
@@ -172,6 +181,12 @@ std::optional<Step> condition_step(const TurnView& t) {
     return Step{join(join(marker, t.r.topic_anchor), body) + std::string(after_topic),
                 "condition:same_question"};
   }
+  // A case of something already done (要是已经交了三年) after a yes-or-no question of what one may
+  // do (保险可以退保吗) asks whether one still may, not what to do: the question again in that case.
+  if (ne && !wh && t.h.prev_is_question && body.starts_with("已经") && !after_topic.empty() &&
+      asks_leave(after_topic))
+    return Step{join(join(marker, t.r.topic_anchor), body) + std::string(after_topic),
+                "condition:same_question"};
   std::string out = join(join(marker, t.r.topic_anchor), with_object(body, t));
   if (ne) out += kWhatToDo;
   return Step{std::move(out), "condition"};

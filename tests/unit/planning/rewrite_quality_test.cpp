@@ -1064,6 +1064,9 @@ TEST(RewriteRules, AConditionAsksWhatToDoOrTheSameQuestion) {
   EXPECT_EQ(rewrite("要是考勤打错了呢", {"考勤表在哪看"}).query, "要是考勤打错了怎么办");
   // A case of a question asking a value: the case in front of the whole question.
   EXPECT_EQ(rewrite("如果是春节期间呢", {"值班费怎么算"}).query, "如果是春节期间值班费怎么算");
+  // Something already done, after a question of what one may do, asks whether one still may.
+  EXPECT_EQ(rewrite("要是已经拆封了呢", {"耳机可以退货吗"}).query, "要是耳机已经拆封了可以退货吗");
+  EXPECT_TRUE(has(rewrite("如果已经用过了呢", {"优惠券能叠加吗"}).query, "能叠加吗"));
 }
 
 // A condition marker alone (如果呢, 那万一呢) is a case with no body: rewritten, never an error (it
