@@ -149,6 +149,49 @@ std::optional<std::string> coordinated_pair(std::string_view text, const WordSet
   return std::nullopt;
 }
 
+std::optional<std::string> shared_activity(std::string_view question, std::string_view pair,
+                                           std::string_view turn, const WordSet& function_words) {
+  const std::string_view asked = trim_end(question);
+  // Only a question of which (哪个更快): 两者能合并吗 asks of the pair itself.
+  if (!asked.ends_with("吗") || turn.find("哪") == std::string_view::npos) return std::nullopt;
+  // Where the pair's second item ends in the question (the pair reads 或 / 还是 as 和).
+  std::size_t cut = std::string_view::npos;
+  for (std::string_view c : {"和", "跟", "与"})
+    if (const std::size_t at = pair.rfind(c); at != std::string_view::npos && (cut == std::string_view::npos || at > cut))
+      cut = at + c.size();
+  if (cut == std::string_view::npos) return std::nullopt;
+  const std::string_view second = pair.substr(cut);
+  const std::size_t at = second.empty() ? std::string_view::npos : asked.find(second);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view rest = asked.substr(at + second.size(), asked.size() - at - second.size() - 3);
+  // 都能, 也可以, 都要: the adverb over the pair and the modal are no part of the activity.
+  for (std::string_view a : {"都", "也"})
+    if (rest.starts_with(a)) rest.remove_prefix(a.size());
+  for (std::string_view m : {"可以", "能够", "需要", "能", "要"})
+    if (rest.starts_with(m)) {
+      rest.remove_prefix(m.size());
+      break;
+    }
+  // A verb with its object or its manner (开|住院证, 提前|支取): two content words, none an adverb
+  // of the pair's doing (一起, 同时), and no character of it in the turn, which would say the
+  // activity its own way (审合同 + 哪个审得快). A lone verb (签, 申请) is left out.
+  const std::vector<Token> w = segment_words(rest);
+  if (!w.empty() && counts_the_pair(w, 0, rest)) return std::nullopt;  // 两种: counts the items
+  int content = 0;
+  for (const Token& k : w) {
+    if (k.text(rest) == "分开") return std::nullopt;  // 分开签: how both are done, as 一起
+    if (!k.word || function_words.contains(k.text(rest)) || opens_predicate(k.text(rest))) return std::nullopt;
+    ++content;
+  }
+  if (content < 2) return std::nullopt;
+  for (std::size_t i = 0; i < rest.size();) {
+    const std::size_t b = i;
+    next_code_point(rest, i);
+    if (turn.find(rest.substr(b, i - b)) != std::string_view::npos) return std::nullopt;
+  }
+  return std::string(rest);
+}
+
 std::string which_of_pair(std::string_view pair, std::string_view turn) {
   for (std::string_view both : kBoth)
     if (const std::size_t at = turn.find(both); at != std::string_view::npos)

@@ -23,6 +23,13 @@ bool asks_which(std::string_view turn, bool times_too = true);
 /// 还是 / 或 read as 和; 跟 and 与 are kept. nullopt when nothing is coordinated.
 std::optional<std::string> coordinated_pair(std::string_view text, const WordSet& function_words);
 
+/// What the yes-or-no `question` that coordinated `pair` asks both items do (门诊和急诊都能开住院证吗
+/// → 开住院证), when a which-question `turn` compares them at it: a verb with its object or manner,
+/// two content words after the adverb and modal, none of whose characters the turn says. nullopt
+/// for a lone verb (都能签吗) or an adverb of doing both (一起, 同时).
+std::optional<std::string> shared_activity(std::string_view question, std::string_view pair,
+                                           std::string_view turn, const WordSet& function_words);
+
 /// `turn` with the pair in front, or in the place of the turn's word for both (两者有啥区别 →
 /// A和B有啥区别: 两者 is a pronoun, replaced like 它).
 std::string which_of_pair(std::string_view pair, std::string_view turn);

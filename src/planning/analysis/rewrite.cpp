@@ -448,8 +448,14 @@ std::optional<Step> comparison_step(const TurnView& t, std::string_view frag) {
 std::optional<Step> which_step(const TurnView& t) {
   if (!asks_which(t.text) || coordinated_pair(t.text, t.words)) return std::nullopt;
   for (std::string_view turn : t.h.window)
-    if (auto pair = coordinated_pair(trim_end(turn), t.words))
+    if (auto pair = coordinated_pair(trim_end(turn), t.words)) {
+      // The activity the question right before asked both could do (都能开住院证吗) is what
+      // 哪个更快 compares; after an answer the comparison is of the items.
+      if (auto act = turn.data() == t.h.window.front().data()
+                         ? shared_activity(turn, *pair, t.text, t.words) : std::nullopt)
+        return Step{which_of_pair(*pair + *act, t.text), "which_of_pair:activity"};
       return Step{which_of_pair(*pair, t.text), "which_of_pair"};
+    }
   return std::nullopt;
 }
 

@@ -422,8 +422,17 @@ TEST(RewriteRules, AnEventFragmentAsksWhatHappensThen) {
 TEST(RewriteRules, AWhichQuestionTakesThePairTheHistoryCoordinated) {
   const auto r = rewrite("哪个比较快", {"采购申请和付款申请都要走OA吗"});
   EXPECT_TRUE(r.follow_up);
-  EXPECT_TRUE(has(r.query, "采购申请和付款申请哪个比较快")) << r.query;
+  // The activity both were asked to do (走OA) goes with the pair: it is what 快 compares.
+  EXPECT_EQ(r.query, "采购申请和付款申请走oa哪个比较快");
   EXPECT_FALSE(has(r.query, "都要")) << r.query;
+  EXPECT_EQ(rewrite("哪个损失小", {"活期和定期都能提前支取吗"}).query, "活期和定期提前支取哪个损失小");
+  // A lone verb (都能签吗), an adverb of doing both (一起, 分开), a count of the pair (两种), a turn
+  // that says the activity its own way (审得快) or one after an answer: the pair alone.
+  EXPECT_EQ(rewrite("哪个更稳妥", {"纸质合同和电子合同都能签吗"}).query, "纸质合同和电子合同哪个更稳妥");
+  EXPECT_EQ(rewrite("哪个更划算", {"年假和调休可以一起休吗"}).query, "年假和调休哪个更划算");
+  EXPECT_EQ(rewrite("哪个审得快", {"法务部和外部律所都能审合同吗"}).query, "法务部和外部律所哪个审得快");
+  EXPECT_EQ(rewrite("哪个划算", {"月卡和年卡都能办停车吗", "都可以，年卡打八折。"}).query,
+            "月卡和年卡哪个划算");
   const auto both = rewrite("两者能同时休吗", {"婚假跟丧假怎么请"});
   EXPECT_TRUE(both.follow_up);
   EXPECT_TRUE(has(both.query, "婚假跟丧假能同时休吗")) << both.query;
