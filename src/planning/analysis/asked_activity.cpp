@@ -81,8 +81,11 @@ std::optional<std::string> asked_activity(const TurnView& t, std::string_view fr
   if (!modal || rest.empty() || opens_with_adverb(rest) || rest.starts_with("先") ||
       asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
     return std::nullopt;
-  for (const Token& w : words_of(rest))
-    if (w.word && count_code_points(w.text(rest)) >= 2 && frag.find(w.text(rest)) != std::string_view::npos)
+  // The previous question's words (segmented once per turn) inside the activity.
+  const auto from = static_cast<std::uint32_t>(rest.data() - t.h.prev.data());
+  for (const Token& w : words_of(t.h.prev))
+    if (w.word && w.begin >= from && w.end <= from + rest.size() &&
+        count_code_points(w.text(t.h.prev)) >= 2 && frag.find(w.text(t.h.prev)) != std::string_view::npos)
       return std::nullopt;
   return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(rest);
 }

@@ -175,7 +175,15 @@ std::optional<std::string> shared_activity(std::string_view question, std::strin
   // A verb with its object or its manner (开|住院证, 提前|支取): two content words, none an adverb
   // of the pair's doing (一起, 同时), and no character of it in the turn, which would say the
   // activity its own way (审合同 + 哪个审得快). A lone verb (签, 申请) is left out.
-  const std::vector<Token> w = segment_words(rest);
+  // The question's words (segmented once per turn) inside the activity, offsets into `rest`.
+  std::vector<Token> w;
+  const auto from = static_cast<std::uint32_t>(rest.data() - asked.data());
+  for (Token k : segment_words(asked))
+    if (k.begin >= from && k.end <= from + rest.size()) {
+      k.begin -= from;
+      k.end -= from;
+      w.push_back(k);
+    }
   if (!w.empty() && counts_the_pair(w, 0, rest)) return std::nullopt;  // 两种: counts the items
   int content = 0;
   for (const Token& k : w) {

@@ -37,9 +37,12 @@ std::string_view reached_step(std::string_view answer) {
   if (later.empty()) return first;
   // The adverb that orders it goes when it is a word of its own (再|到前台缴费; ICU may glue it to
   // the verb, 再送, which then stays whole).
-  const std::vector<Token> w = words_of(later);
-  for (std::string_view a : kOrder)
-    if (!w.empty() && w.front().text(later) == a) return later.substr(w.front().end);
+  // The answer's words (segmented once per turn): the one the later clause opens with.
+  const auto at = static_cast<std::uint32_t>(later.data() - answer.data());
+  for (const Token& w : words_of(answer))
+    if (w.begin == at)
+      for (std::string_view a : kOrder)
+        if (w.text(answer) == a) return later.substr(w.end - at);
   return later;
 }
 
