@@ -122,10 +122,13 @@ GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from
   if (const auto v = also_verdict(from.turn))
     std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(v->first),
               in_phrase.begin() + static_cast<std::ptrdiff_t>(v->second), true);
-  // A listed word ICU cut in two (接|下来 of 接下来) may go as a whole.
+  // A listed word ICU cut in two (接|下来 of 接下来) may go as a whole. ICU leaves a lone
+  // character when it cuts a word it does not hold whole: only such pairs are looked up.
   auto joined = [&](std::size_t i, std::size_t j) {
     const std::string_view a = turn[i], b = turn[j];
-    return a.data() + a.size() == b.data() && skip.contains(std::string_view(a.data(), a.size() + b.size()));
+    return a.data() + a.size() == b.data() &&
+           (count_code_points(a) == 1 || count_code_points(b) == 1) &&
+           skip.contains(std::string_view(a.data(), a.size() + b.size()));
   };
   for (std::size_t i = 0; i < turn.size(); ++i) {
     const std::string_view w = turn[i];
