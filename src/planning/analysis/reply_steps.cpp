@@ -96,6 +96,17 @@ std::string negated_as_answered(std::string_view asked, const TurnView& t) {
   return std::string(asked.substr(0, at)) + std::string(no) + std::string(asked.substr(at + word.size()));
 }
 
+// A clause that says something, not only yes or no: three or more characters, at least two of
+// them in content words (不能, 是的, 对啊 say yes or no; 没买 echoes the question's verb).
+bool states_something(std::string_view clause, const TurnView& t) {
+  if (count_code_points(clause) < 3) return false;
+  std::size_t content = 0;
+  for (const Token& w : words_of(clause))
+    if (w.word && !t.reader.is_function(w.text(clause)) && !t.reader.of_function_chars(w.text(clause)))
+      content += count_code_points(w.text(clause));
+  return content >= 2;
+}
+
 }  // namespace
 
 // 1e. A bare why (为什么, 为啥) after a yes-or-no question (试用期不能请年假吗, 年假可以跨年吗) asks why
@@ -116,6 +127,15 @@ std::optional<Step> why_of_yes_no_step(const TurnView& t, std::string_view frag)
     const std::string why = std::string(trim_end(frag)) + std::string(said);
     if (!said.empty())
       if (auto s = verb_object_step(t, why)) return Step{std::move(s->text), "why_of_answer"};
+    // The answer to a question put to the person (你还玩英雄联盟吗 + 现在只玩单机游戏, 你618买东西了吗
+    // + 没买 今年不想买) states something of their own, and why asks about that: its last clause,
+    // as it stands. A bare yes or no (对, 没买) is no statement; after a question about a rule
+    // (试用期能请年假吗 + 按公司规定…不能…) why still asks about the rule, below.
+    const std::string_view last = trim_end(last_clause(trim_end(answer)));
+    const bool to_you =
+        opening_word(trim_end(last_clause(t.h.prev)), t.lex.config().rewrite.addressee_words, t.reader) > 0;
+    if (to_you && states_something(last, t) && t.h.prev.find(last) == std::string_view::npos)
+      return Step{std::string(trim_end(frag)) + std::string(last), "why_of_answer"};
   }
   std::string_view asked = trim_end(t.h.prev_text);
   for (std::string_view particle : {"吗", "嘛"})

@@ -895,6 +895,11 @@ TEST(RewriteRules, AnAnswerIsWhatTheNextPredicateAsksAbout) {
   // object (为|啥 is cut by ICU, still a question word); with no such object, why of the question.
   EXPECT_EQ(rewrite("为啥", {"你喜欢逛街吗", "不喜欢"}).query, "为啥不喜欢逛街");
   EXPECT_EQ(rewrite("为什么", {"年假可以跨年吗"}).query, "为什么年假可以跨年");
+  // After a question put to the person, an answer stating something of their own is what why asks
+  // about, as it stands; after a question about a rule, why still asks about the rule.
+  EXPECT_EQ(rewrite("为啥", {"你还在学钢琴吗", "早就不学了，现在改学吉他"}).query, "为啥现在改学吉他");
+  EXPECT_FALSE(has(rewrite("为什么", {"试用期可以请婚假吗", "按规定，试用期员工不能请婚假。"}).query,
+                   "按规定"));
 }
 
 // A turn that is only social (好啊, 嗯嗯, 是的) names nothing a follow-up points back to: the turn
