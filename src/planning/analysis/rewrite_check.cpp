@@ -123,18 +123,20 @@ GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from
     std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(v->first),
               in_phrase.begin() + static_cast<std::ptrdiff_t>(v->second), true);
   // A listed word ICU cut in two (接|下来 of 接下来) may go as a whole. ICU leaves a lone
-  // character when it cuts a word it does not hold whole: only such pairs are looked up.
-  auto joined = [&](std::size_t i, std::size_t j) {
-    const std::string_view a = turn[i], b = turn[j];
-    return a.data() + a.size() == b.data() &&
-           (count_code_points(a) == 1 || count_code_points(b) == 1) &&
-           skip.contains(std::string_view(a.data(), a.size() + b.size()));
-  };
+  // character when it cuts a word it does not hold whole (three bytes or fewer): only such
+  // adjacent pairs are looked up, each once.
+  bool listed_with_prev = false;
   for (std::size_t i = 0; i < turn.size(); ++i) {
     const std::string_view w = turn[i];
+    bool listed_with_next = false;
+    if (i + 1 < turn.size()) {
+      const std::string_view b = turn[i + 1];
+      listed_with_next = w.data() + w.size() == b.data() && (w.size() <= 3 || b.size() <= 3) &&
+                         skip.contains(std::string_view(w.data(), w.size() + b.size()));
+    }
     const auto at = static_cast<std::size_t>(w.data() - from.turn.data());
-    const bool in_listed = (i > 0 && joined(i - 1, i)) || (i + 1 < turn.size() && joined(i, i + 1));
-    if (!made_of(w, skip) && !in_phrase[at] && !in_listed) keep_.push_back(w);
+    if (!listed_with_prev && !listed_with_next && !in_phrase[at] && !made_of(w, skip)) keep_.push_back(w);
+    listed_with_prev = listed_with_next;
   }
   whole_ = turn;
   for (std::string_view w : whole_)
