@@ -30,6 +30,16 @@ py::object json_loads(const std::string& text) {
   return (*loads)(py::str(text));
 }
 
+// Whether the interpreter is shutting down: a thread that is not Python's own must not take the
+// GIL then (CPython ends such a thread on the spot, which ends the program from a destructor).
+bool finalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing() != 0;
+#else
+  return _Py_IsFinalizing() != 0;
+#endif
+}
+
 // Drops a Python reference when no Python thread may hold the GIL any more (interpreter exit).
 struct GilObject {
   py::object obj;
@@ -37,11 +47,11 @@ struct GilObject {
   GilObject(const GilObject&) = delete;
   GilObject& operator=(const GilObject&) = delete;
   ~GilObject() {
-    if (Py_IsInitialized()) {
+    if (Py_IsInitialized() && !finalizing()) {
       py::gil_scoped_acquire gil;
       obj = py::object();
     } else {
-      obj.release();  // the interpreter is gone: leak rather than touch it
+      obj.release();  // the interpreter is gone or going: leak rather than touch it
     }
   }
 };

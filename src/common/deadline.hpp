@@ -72,6 +72,10 @@ DeadlineResult<T> call_with_deadline(std::function<T()> fn, std::chrono::microse
   try {
     std::thread([state, fn = std::move(fn)]() mutable {
       std::optional<T> v(fn());
+      // The call's own copies (a host's objects: a Python callable, its request) go before the
+      // caller may go on: a caller that returns and ends the program must not find this thread
+      // still dropping them (a Python host's interpreter may be finalizing by then).
+      fn = nullptr;
       std::lock_guard lock(state->m);
       state->value = std::move(v);
       state->done = true;

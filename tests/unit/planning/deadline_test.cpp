@@ -4,6 +4,7 @@
 // budget + 50 ms (a correctness bound on a call that never returns, not a speed measurement).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -56,6 +57,26 @@ TEST(Deadline, AFastCallReturnsItsValue) {
   auto r = call_with_deadline<int>([] { return 42; }, milliseconds(1000));
   EXPECT_EQ(r.outcome, DeadlineOutcome::kDone);
   EXPECT_EQ(r.value, 42);
+}
+
+// What the call holds is dropped before its result is handed back: a host that ends right after
+// (a Python script whose interpreter then finalizes) finds nothing of it still being released
+// on the call's thread. The holder's destructor takes 30 ms; the caller sees it finished.
+TEST(Deadline, TheCallsCopiesAreDroppedBeforeItsResultIsReturned) {
+  struct SlowToDrop {
+    std::shared_ptr<std::atomic<bool>> dropped;
+    explicit SlowToDrop(std::shared_ptr<std::atomic<bool>> d) : dropped(std::move(d)) {}
+    ~SlowToDrop() {
+      std::this_thread::sleep_for(milliseconds(30));
+      dropped->store(true);
+    }
+  };
+  auto dropped = std::make_shared<std::atomic<bool>>(false);
+  auto holder = std::make_shared<SlowToDrop>(dropped);
+  auto r = call_with_deadline<int>([h = std::move(holder)] { return h ? 7 : 0; }, milliseconds(2000));
+  EXPECT_EQ(r.outcome, DeadlineOutcome::kDone);
+  EXPECT_EQ(r.value, 7);
+  EXPECT_TRUE(dropped->load()) << "the call's captures were still alive when its result returned";
 }
 
 TEST(Deadline, ACallThatNeverReturnsIsAbandonedAtTheBudget) {
