@@ -7,6 +7,7 @@
 
 #include "common/sha256.hpp"
 #include "common/utf8.hpp"
+#include "planning/matcher.hpp"
 #include "planning/domain_trie.hpp"
 #include "planning/lexicon.hpp"
 #include "qaplan/io.hpp"
@@ -24,6 +25,7 @@ struct DomainLexicon::Impl {
   std::vector<std::int16_t> source;
   std::vector<float> share;
   DomainTrie trie;
+  std::uint64_t serial = next_vocabulary_serial();  // this content, for caches keyed on it
 };
 
 namespace {
@@ -252,6 +254,8 @@ std::string_view DomainLexicon::term_text(std::uint32_t term) const noexcept {
   return std::string_view(impl_->blob)
       .substr(impl_->offsets[term], impl_->offsets[term + 1] - impl_->offsets[term]);
 }
+
+std::uint64_t DomainLexicon::serial() const noexcept { return impl_->serial; }
 
 std::string DomainLexicon::describe() const {
   return impl_->name + " sha256:" + impl_->sha256 + " " + std::to_string(term_count()) +

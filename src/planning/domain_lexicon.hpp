@@ -59,6 +59,9 @@ class DomainLexicon {
 
   /// "kb.qdl sha256:<64 hex> 1234 terms, 5 sources" for logs and `--verbose`.
   std::string describe() const;
+  /// A number no other lexicon read in this process has (copies share it): what a cache of
+  /// results that depend on the terms keys on, since an address may be reused once freed.
+  std::uint64_t serial() const noexcept;
 
  private:
   struct Impl;

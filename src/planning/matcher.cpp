@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <atomic>
 #include <deque>
 
 #include "planning/matcher.hpp"
@@ -36,7 +37,13 @@ std::uint32_t PatternMatcher::child(std::uint32_t state, unsigned char c) const 
   return kNone;
 }
 
+std::uint64_t next_vocabulary_serial() noexcept {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 void PatternMatcher::build() {
+  serial_ = next_vocabulary_serial();
   const std::size_t n = trie_.size();
   std::vector<Node> nodes(n);
   root_.fill(0);

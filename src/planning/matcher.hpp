@@ -16,12 +16,18 @@
 
 namespace qaplan::internal {
 
+/// The next number of a process-wide count (from 1): each built vocabulary takes one.
+std::uint64_t next_vocabulary_serial() noexcept;
+
 class PatternMatcher {
  public:
   /// Registers `pattern` as a member of list `list_id`. Empty patterns are ignored.
   void add(std::string_view pattern, std::uint32_t list_id);
   /// Builds the automaton; call once after all add()s.
   void build();
+  /// A number no other automaton built in this process has (set by build(); copies share it):
+  /// what a cache of results that depend on the patterns keys on, since an address may be reused.
+  std::uint64_t serial() const noexcept { return serial_; }
 
   /// Calls on_hit(list_id, begin_byte, end_byte) for every occurrence of every pattern.
   template <class F>
@@ -38,6 +44,7 @@ class PatternMatcher {
   }
 
  private:
+  std::uint64_t serial_ = 0;
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
   struct Node {  // build time
     std::uint32_t fail = 0;

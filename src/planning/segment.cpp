@@ -262,20 +262,29 @@ void join_terms(std::string_view text, const WordTerms& terms, std::vector<Token
 std::vector<Token> segment_words(std::string_view text) {
   if (text.empty()) return {};
   constexpr std::size_t kKept = 8;
+  // Keyed on the vocabulary's serials, not only its addresses: a vocabulary freed and another
+  // built at the same address (a host that reloads its planner) must not find the old words.
   struct Kept {
     std::string text;
     WordTerms terms;
+    std::uint64_t lexicon_serial = 0, glossary_serial = 0;
     std::vector<Token> tokens;
   };
   thread_local std::array<Kept, kKept> kept;
   thread_local std::size_t next = 0;
+  const std::uint64_t lexicon_serial = current_terms.lexicon ? current_terms.lexicon->serial() : 0;
+  const std::uint64_t glossary_serial = current_terms.glossary ? current_terms.glossary->serial() : 0;
   for (const Kept& k : kept)
-    if (k.text == text && k.terms == current_terms && !k.tokens.empty()) return k.tokens;
+    if (k.text == text && k.terms == current_terms && k.lexicon_serial == lexicon_serial &&
+        k.glossary_serial == glossary_serial && !k.tokens.empty())
+      return k.tokens;
   std::vector<Token> out = segment_uncached(text);
   if (current_terms != WordTerms{}) join_terms(text, current_terms, out);
   Kept& slot = kept[next++ % kKept];
   slot.text.assign(text);
   slot.terms = current_terms;
+  slot.lexicon_serial = lexicon_serial;
+  slot.glossary_serial = glossary_serial;
   slot.tokens = out;
   return out;
 }

@@ -45,6 +45,16 @@ TEST(Segment, AGlossaryTermIsOneWordWhileItsScopeLives) {
   EXPECT_EQ(words("差旅费怎么报销"), (Words{"差", "旅费", "怎么", "报销"}));
 }
 
+// A vocabulary rebuilt at the same address (a host that reloads its planner) is a new
+// vocabulary: the per-thread cache must not hand back the old one's words.
+TEST(Segment, AVocabularyRebuiltAtTheSameAddressIsNotTheOldOne) {
+  PatternMatcher g = terms({"差旅费"});
+  const ScopedTerms scope(WordTerms{nullptr, &g});
+  EXPECT_EQ(words("差旅费怎么报销"), (Words{"差旅费", "怎么", "报销"}));
+  g = terms({"门禁卡"});
+  EXPECT_EQ(words("差旅费怎么报销"), (Words{"差", "旅费", "怎么", "报销"}));
+}
+
 TEST(Segment, ATermThatCutsAnIcuWordOrHoldsNoLoneCharacterIsNotJoined) {
   // 差旅 ends inside ICU's 旅费; 怎么报销 spans two known words without a lone character.
   const PatternMatcher g = terms({"差旅", "怎么报销", "旅费"});
