@@ -12,8 +12,9 @@ namespace {
 constexpr std::string_view kOrder[] = {"再", "然后", "接着", "之后", "最后", "随后"};
 
 // The step the answer leaves the user at: its last clause that a later-step adverb opens (先填单，
-// 再送主管签核 → 送主管签核), else its first clause (在费控系统提交预付款申请，附合同… → 在费控系统提交
-// 预付款申请: what follows is what the rest attaches to it).
+// 再送主管签核 → 送主管签核), else its first clause of three or more characters (在费控系统提交预付款
+// 申请，附合同… → 在费控系统提交预付款申请: what follows is what the rest attaches to it; 可以，… opens
+// with a yes, no step).
 std::string_view reached_step(std::string_view answer) {
   std::string_view first, later;
   std::size_t k = 0;
@@ -28,7 +29,8 @@ std::string_view reached_step(std::string_view answer) {
       }
     }
     const std::string_view clause = trim_end(answer.substr(b, e - b));
-    if (k == 0) first = clause;
+    // A yes or no opening the answer (可以，…; 需要，…) is no step: the first clause is the next.
+    if (first.empty() && count_code_points(clause) >= 3) first = clause;
     for (std::string_view a : kOrder)
       if (k > 0 && clause.starts_with(a)) later = clause;
     b = e;

@@ -1406,6 +1406,9 @@ TEST(RewriteRules, APredicateAfterAYesNoQuestionKeepsItsActivity) {
 TEST(RewriteRules, WhatNextAfterAnAnswerAsksWhatFollowsItsStep) {
   EXPECT_EQ(rewrite("然后呢", {"离职手续怎么办", "在HR系统提交离职申请，附交接清单。"}).query,
             "在hr系统提交离职申请之后的流程是什么");
+  // A yes opening the answer is no step (was 离职证明可以之后的…).
+  EXPECT_EQ(rewrite("然后呢", {"离职证明能补开吗", "可以，在HR系统提交补开申请。"}).query,
+            "离职证明在hr系统提交补开申请之后的流程是什么");
   EXPECT_EQ(rewrite("接下来呢", {"工牌怎么补办", "先在行政系统登记挂失，再到前台缴费。"}).query,
             "工牌再到前台缴费之后的流程是什么");  // ICU reads 再到 as one word: it stays whole
   // A turn with words of its own (然后要等多久) asks those; a statement of the user's own is
