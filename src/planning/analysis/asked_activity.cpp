@@ -70,12 +70,7 @@ std::optional<std::string> asked_activity(const TurnView& t, std::string_view fr
   if (!asked.ends_with("吗") || sp.back().end + std::string_view("吗").size() != asked.size())
     return std::nullopt;
   std::string_view rest = slice(t.h.prev, t.h.subject_end, sp.back().end);
-  bool modal = false;
-  for (std::string_view m : {"可以", "能够", "需要", "能", "要"})
-    if (!modal && rest.starts_with(m)) {
-      rest.remove_prefix(m.size());
-      modal = true;
-    }
+  const bool modal = drop_modal(rest);
   // An adverb after the modal (可以先垫付吗) says when or how, and the verb after it may be a
   // step of its own: no activity is read.
   if (!modal || rest.empty() || opens_with_adverb(rest) || rest.starts_with("先") ||

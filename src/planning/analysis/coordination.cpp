@@ -167,11 +167,7 @@ std::optional<std::string> shared_activity(std::string_view question, std::strin
   // 都能, 也可以, 都要: the adverb over the pair and the modal are no part of the activity.
   for (std::string_view a : {"都", "也"})
     if (rest.starts_with(a)) rest.remove_prefix(a.size());
-  for (std::string_view m : {"可以", "能够", "需要", "能", "要"})
-    if (rest.starts_with(m)) {
-      rest.remove_prefix(m.size());
-      break;
-    }
+  drop_modal(rest);
   // A verb with its object or its manner (开|住院证, 提前|支取): two content words, none an adverb
   // of the pair's doing (一起, 同时), and no character of it in the turn, which would say the
   // activity its own way (审合同 + 哪个审得快). A lone verb (签, 申请) is left out.

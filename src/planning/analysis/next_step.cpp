@@ -17,28 +17,18 @@ constexpr std::string_view kOrder[] = {"再", "然后", "接着", "之后", "最
 // with a yes, no step).
 std::string_view reached_step(std::string_view answer) {
   std::string_view first, later;
-  std::size_t k = 0;
-  for (std::size_t b = 0; b < answer.size(); ++k) {
-    std::size_t e = b;
-    while (e < answer.size()) {
-      const std::size_t at = e;
-      const std::int32_t cp = next_code_point(answer, e);
-      if (cp == 0xFF0C || cp == ',' || cp == 0x3002 || cp == 0xFF1B || cp == ';' || cp == 0x3001) {
-        e = at;
-        break;
-      }
-    }
-    const std::string_view clause = trim_end(answer.substr(b, e - b));
+  // The clauses one after another (phrases.hpp's clause breaks).
+  for (std::string_view rest = answer; !rest.empty();) {
+    const std::string_view clause = first_clause(rest);
+    const std::string_view said = trim_end(clause);
     // A yes or no opening the answer (可以，…; 需要，…) is no step: the first clause is the next.
-    if (first.empty() && count_code_points(clause) >= 3) first = clause;
+    if (first.empty() && count_code_points(said) >= 3) first = said;
     for (std::string_view a : kOrder)
-      if (k > 0 && clause.starts_with(a)) later = clause;
-    b = e;
-    if (b < answer.size()) next_code_point(answer, b);
+      if (said.data() != answer.data() && said.starts_with(a)) later = said;
+    if (clause.size() == rest.size()) break;
+    rest = trim_start(rest.substr(clause.size()));
   }
   if (later.empty()) return first;
-  // The adverb that orders it goes when it is a word of its own (再|到前台缴费; ICU may glue it to
-  // the verb, 再送, which then stays whole).
   // The answer's words (segmented once per turn): the one the later clause opens with.
   const auto at = static_cast<std::uint32_t>(later.data() - answer.data());
   for (const Token& w : words_of(answer))

@@ -92,6 +92,15 @@ bool demonstrative(std::string_view w) {
   return false;
 }
 
+bool drop_modal(std::string_view& s) {
+  for (std::string_view m : {"可以", "能够", "需要", "能", "要"})
+    if (s.starts_with(m)) {
+      s.remove_prefix(m.size());
+      return true;
+    }
+  return false;
+}
+
 bool opens_with_adverb(std::string_view w) {
   static constexpr std::string_view kAdverbs[] = {"又", "还", "也", "都", "就", "才", "再", "刚", "已经",
                                                   "一直", "总是", "经常", "正在", "挺", "很", "太", "真",

@@ -82,6 +82,10 @@ std::string_view without_closing_particle(std::string_view s);
 inline constexpr std::string_view kWhatToDo = "怎么办";
 inline constexpr std::string_view kHowItCompares = "怎么样";
 inline constexpr std::string_view kWhatNext = "之后的流程是什么";
+inline constexpr std::string_view kRewriterPhrases[] = {kWhatToDo, kHowItCompares, kWhatNext};
+/// Drops a modal of ability or need opening `s` (可以, 能够, 需要, 能, 要: 可以在网点兑换 →
+/// 在网点兑换); true when one was there.
+bool drop_modal(std::string_view& s);
 /// 怎么, 如何, 怎样, 咋: a question word that asks how, before the verb it asks about.
 bool manner_word(std::string_view w);
 /// The turn is only "why" (为什么, 为啥, 为何): it asks why of what was said before.

@@ -84,7 +84,7 @@ bool made_of(std::string_view w, const WordSet& skip) {
 // Whether word `w` of `output` lies inside a phrase the rewriter says itself (kWhatToDo …).
 bool said_by_rewriter(std::string_view output, std::string_view w) {
   const auto b = static_cast<std::size_t>(w.data() - output.data());
-  for (std::string_view own : {kWhatToDo, kHowItCompares, kWhatNext})
+  for (std::string_view own : kRewriterPhrases)
     for (std::size_t at = output.find(own); at != std::string_view::npos && at <= b;
          at = output.find(own, at + 1))
       if (b + w.size() <= at + own.size()) return true;
@@ -171,7 +171,7 @@ std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) cons
       if (output.find(w) == std::string_view::npos) return "drops:" + std::string(w);
   // The rewriter's own phrases (之后的流程是什么) are no history pasted in.
   std::size_t own = 0;
-  for (std::string_view p : {kWhatToDo, kHowItCompares, kWhatNext})
+  for (std::string_view p : kRewriterPhrases)
     if (output.ends_with(p)) own = units(p);
   if (units(output) > budget_ + own) return "too_long";
   std::vector<std::string_view> words;
