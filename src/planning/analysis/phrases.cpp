@@ -1,6 +1,7 @@
 #include "planning/analysis/phrases.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 #include "common/icu.hpp"
@@ -184,15 +185,30 @@ std::vector<Token> words_of(std::string_view text) {
   return t;
 }
 
-// A word ICU glued from function characters (我想, 你在) is no content either.
+// A word ICU glued from function words (我想, 你在, 总共|有) is no content either: a Han word
+// that splits whole into two or more listed words.
 bool PhraseReader::of_function_chars(std::string_view word) const {
-  std::size_t i = 0, n = 0;
-  while (i < word.size()) {
-    const std::size_t b = i;
-    if (next_code_point(word, i) < 0x3400 || !is_function(word.substr(b, i - b))) return false;
-    ++n;
+  constexpr std::size_t kMaxBytes = 24;  // eight Han characters: longer is no glued function word
+  if (word.empty() || word.size() > kMaxBytes) return false;
+  // pieces[i]: the fewest listed words that make word[0, i), 0 when none do.
+  std::array<std::uint8_t, kMaxBytes + 1> pieces{};
+  pieces[0] = 0;
+  std::array<bool, kMaxBytes + 1> reached{};
+  reached[0] = true;
+  for (std::size_t b = 0; b < word.size();) {
+    std::size_t e = b;
+    if (next_code_point(word, e) < 0x3400) return false;
+    if (reached[b])
+      for (std::size_t j = e;; next_code_point(word, j)) {
+        if (is_function(word.substr(b, j - b)) && (!reached[j] || pieces[j] > pieces[b] + 1)) {
+          reached[j] = true;
+          pieces[j] = static_cast<std::uint8_t>(pieces[b] + 1);
+        }
+        if (j >= word.size()) break;
+      }
+    b = e;
   }
-  return n >= 2;
+  return reached[word.size()] && pieces[word.size()] >= 2;
 }
 
 namespace {
@@ -210,6 +226,27 @@ void mark_counting_words(std::string_view text, const std::vector<Token>& tokens
     if (!fn[i] && !tokens[i].ascii && count_code_points(w) == 2) {
       const std::string_view first = w.substr(0, w.size() - last_code_point(w).size());
       if (demonstrative(first) && classifier(last_code_point(w))) fn[i] = true;  // 那部, 这家
+    }
+  }
+}
+
+// A listed function word ICU cut across a word boundary (一|共有 for 一共|有, 总|共有): the word
+// and the rest of the token it ends in are function words, so neither leaves a lone character
+// (一) to be taken for a topic. Only a listed word that opens a token and a rest that is listed.
+void mark_cut_across(std::string_view text, const std::vector<Token>& tokens, std::vector<bool>& fn,
+                     const PhraseReader& reader) {
+  for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+    if (fn[i] && fn[i + 1]) continue;
+    if (!tokens[i].word || !tokens[i + 1].word || tokens[i].end != tokens[i + 1].begin) continue;
+    const std::string_view next = tokens[i + 1].text(text);
+    for (std::size_t k = 0; k < next.size();) {
+      next_code_point(next, k);
+      if (k >= next.size()) break;
+      if (reader.is_function(text.substr(tokens[i].begin, tokens[i + 1].begin + k - tokens[i].begin)) &&
+          reader.is_function(next.substr(k))) {
+        fn[i] = fn[i + 1] = true;
+        break;
+      }
     }
   }
 }
@@ -258,6 +295,7 @@ std::vector<bool> PhraseReader::function_marks(std::string_view text, const std:
     for (std::size_t n = 2; n <= 3 && i + n <= tokens.size(); ++n)
       if (is_function(slice(text, tokens[i].begin, tokens[i + n - 1].end)))
         std::fill(fn.begin() + i, fn.begin() + i + n, true);
+  mark_cut_across(text, tokens, fn, *this);
   // A one-letter ASCII word closing the text after a content word is a label, not an article
   // (building a, plan b).
   for (std::size_t i = tokens.size(); i-- > 0;) {

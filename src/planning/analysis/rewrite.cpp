@@ -691,6 +691,7 @@ Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std
   if (auto s = pronoun_step(t)) return done(std::move(*s));
   if (auto s = pointed_noun_step(t)) return done(std::move(*s));
   if (!h.topic()) return done({std::string(question), "no_antecedent"});
+  if (auto s = subset_step(t)) return done(std::move(*s));
   bool asks_ne = false;
   const std::string_view frag = fragment_of(t, asks_ne);
   if (auto s = asked_back_step(t, frag, asks_ne)) return done(std::move(*s));

@@ -102,6 +102,9 @@ std::optional<Step> next_after_answer_step(const TurnView& t, std::string_view f
 /// A case put to the last question (condition_step.cpp): nullopt when no condition marker opens
 /// the turn.
 std::optional<Step> condition_step(const TurnView& t);
+/// A pick from the set the previous question named (其中哪家的网点最多; subset_step.cpp): the topic
+/// in 其中's place; nullopt unless the turn opens with 其中.
+std::optional<Step> subset_step(const TurnView& t);
 /// The last question asked of another subject (员工也不行吗; also_step.cpp): nullopt unless the turn
 /// is a subject, 也, a verdict and a closing particle, after a yes-or-no question opening with
 /// its subject.

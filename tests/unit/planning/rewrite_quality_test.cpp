@@ -1462,3 +1462,30 @@ TEST(RewriteRules, ANounSuffixStaysWithItsWord) {
   EXPECT_EQ(rewrite("要放酱油吗", {"红烧肉怎么做", "先炒糖色"}).query, "红烧肉要放酱油吗");
   EXPECT_TRUE(has(rewrite("他们几点下班", {"工牌丢了找谁", "找行政部补办。"}).query, "行政部"));
 }
+
+// Adverbs of scope and time (总共, 分别, 已经) say how much or when, not what: the topic the turn
+// inherits is the noun they qualify, not a run that ends in one.
+TEST(RewriteRules, AnAdverbOfScopeOrTimeIsNoPartOfTheTopic) {
+  const auto total = rewrite("营业时间是几点", {"园区总共有几个食堂？"});
+  EXPECT_TRUE(has(total.query, "园区")) << total.query;
+  EXPECT_FALSE(has(total.query, "总共")) << total.query;
+  EXPECT_FALSE(has(rewrite("哪个最多？", {"各部门分别有多少人？"}).query, "分别"));
+  EXPECT_FALSE(has(rewrite("标准是什么", {"公司已经发了年终奖吗"}).query, "已经"));
+  // ICU cuts 一共有 as 一|共有: the listed 一共 and the rest 有 are both function words, so no lone
+  // 一 is left to be the topic.
+  EXPECT_EQ(rewrite("报名截止是哪天", {"一共有几个培训课程？"}).query, "培训课程报名截止是哪天");
+}
+
+// 其中 picks from the set the previous question asked for (the phrase after its question word,
+// without a classifier ICU left in front): that set takes 其中's place, never the topic glued in
+// front of 其中.
+TEST(RewriteRules, APickFromASetNamesTheSetTheQuestionAskedFor) {
+  EXPECT_EQ(rewrite("其中哪家的评分最高？", {"附近有哪些咖啡店？"}).query, "咖啡店中哪家的评分最高");
+  EXPECT_EQ(rewrite("其中，哪个最便宜？", {"你们有哪些套餐？"}).query, "套餐中哪个最便宜");
+  EXPECT_EQ(rewrite("其中有几家在海淀", {"北京有多少家分公司？"}).query, "分公司中有几家在海淀");
+  // A turn that names the set itself is left as it is.
+  const auto named = rewrite("其中咖啡店哪家最近", {"附近有哪些咖啡店？"});
+  EXPECT_EQ(named.query, "其中咖啡店哪家最近");
+  EXPECT_TRUE(std::find(named.reasons.begin(), named.reasons.end(), "subset:has_topic") !=
+              named.reasons.end());
+}

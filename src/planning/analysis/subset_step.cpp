@@ -1,0 +1,48 @@
+#include "planning/analysis/rewrite_turn.hpp"
+
+// A turn opening with 其中 (其中哪家的网点最多, 其中，哪个有最多人) picks from the set the previous
+// question named: the topic takes 其中's place as "<topic>中". Glued in front instead, the topic
+// and 其中 read as two clauses (快递公司其中哪家…). docs/rewrite.md.
+namespace qaplan::internal::rewriting {
+
+namespace {
+constexpr std::string_view kAmong = "其中";
+
+// Without a classifier ICU left in front (多少|家|分公司 → 分公司); a word that opens with one stays
+// (家具).
+std::string_view without_classifier(std::string_view phrase) {
+  const std::vector<Token> w = words_of(phrase);
+  if (w.size() >= 2 && w.front().single_han && classifier(w.front().text(phrase)))
+    return phrase.substr(w[1].begin);
+  return phrase;
+}
+
+// The set a question asked for: the phrase right after its question word (附近有哪些咖啡店 →
+// 咖啡店), else its topic.
+std::string_view asked_set(const TurnView& t) {
+  if (const auto w = first_hit(t.h.prev_scan, t.lex.ids().question_word); w && t.h.prev_is_question) {
+    const std::vector<Span>& spans = t.h.prev_spans;
+    for (std::size_t k = 0; k < spans.size(); ++k)
+      if (spans[k].begin >= w->end)
+        return spans[k].begin - w->end <= 3 ? without_classifier(slice(t.h.prev, spans[k].begin,
+                                                                       phrase_end(t.h.prev, spans, k)))
+                                            : t.r.topic_anchor;
+  }
+  return t.r.topic_anchor;
+}
+
+}  // namespace
+
+std::optional<Step> subset_step(const TurnView& t) {
+  if (!t.text.starts_with(kAmong) || t.r.topic_anchor.empty()) return std::nullopt;
+  const std::string_view anchor = asked_set(t);
+  const std::string_view rest = trim_start(t.text.substr(kAmong.size()));
+  if (rest.empty() || rest.find(anchor) != std::string_view::npos)
+    return Step{std::string(t.question), "subset:has_topic"};
+  std::string out(anchor);
+  if (!anchor.ends_with("中")) out += "中";
+  out += rest;
+  return Step{std::move(out), "subset"};
+}
+
+}  // namespace qaplan::internal::rewriting
