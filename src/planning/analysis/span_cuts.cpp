@@ -78,7 +78,17 @@ bool SpanCuts::predicate(std::size_t i) const {
   const std::string_view last = last_code_point(w);
   const std::string_view after = i + 1 < t_.size() ? word(i + 1) : "";
   const bool closes = after.empty() || after == "吗" || after == "不" || after == "吧" || after == "呢";
-  return w.starts_with("最") || last == "了" || last == "过" || last == "着" || last == "完" ||
+  // A word taking an aspect particle that goes on to its object or to a question (参加|过|哪些,
+  // 经营|了|多少年) is the verb. Not when a closing particle follows (驾照|了|吗: the event, its
+  // noun) nor 过|了, where 过 is the verb itself (试用期|过|了).
+  const std::string_view next = i + 2 < t_.size() ? word(i + 2) : "";
+  const bool aspect = (after == "了" || after == "着" || after == "过") && !next.empty() &&
+                      t_[i + 2].word && next != "了" && next != "吗" && next != "呢" && next != "吧" &&
+                      (asks(i + 2) || !fn_[i + 2]);
+  // A word right before 谁 takes it as its object (纪念|谁, 联系|谁); not before 谁来, whose 谁 is
+  // the next clause's subject.
+  const bool whom = after == "谁" && next != "来";
+  return aspect || whom || w.starts_with("最") || last == "了" || last == "过" || last == "着" || last == "完" ||
          last == "掉" || (w.starts_with("要") && asks(i + 1)) ||
          (w.starts_with("每") && (asks(i + 1) || fn_[i + 1])) ||
          ((w.starts_with("好") || w.starts_with("难")) && closes);

@@ -1489,3 +1489,13 @@ TEST(RewriteRules, APickFromASetNamesTheSetTheQuestionAskedFor) {
   EXPECT_TRUE(std::find(named.reasons.begin(), named.reasons.end(), "subset:has_topic") !=
               named.reasons.end());
 }
+
+// A word with an aspect particle that goes on to a question or an object (组织|了|几次团建) is the
+// verb the question asks about, not part of its topic; before a closing particle (签证|了|吗) the
+// word stays the event's noun.
+TEST(RewriteRules, AVerbTakingAnAspectParticleIsNoPartOfTheTopic) {
+  const auto r = rewrite("都在哪里办的", {"公司去年组织了几次团建？"});
+  EXPECT_TRUE(has(r.query, "团建")) << r.query;
+  EXPECT_FALSE(has(r.query, "组织")) << r.query;
+  EXPECT_TRUE(has(rewrite("我也想去办", {"你办签证了吗"}).query, "签证"));
+}
