@@ -247,6 +247,18 @@ bool determines_noun_phrase(const TurnView& t, const CueHit& hit) {
   return false;
 }
 
+// The topic's first word, of two or more characters and no function word, is in the turn.
+bool names_topic_head(const TurnView& t, std::string_view frag) {
+  const std::string_view anchor = t.r.topic_anchor;
+  for (const Token& w : words_of(anchor)) {
+    if (!w.word) continue;
+    const std::string_view head = w.text(anchor);
+    return !w.ascii && count_code_points(head) >= 2 && !t.reader.is_function(head) &&
+           frag.find(head) != std::string_view::npos;
+  }
+  return false;
+}
+
 // What 这 / 这个 stand for as the subject of a modal or of 算 (这个要排队吗, 这算违规吗): the act the
 // previous question asked about, not a thing — its thing and the verb after its question word
 // (公司的车位怎么申请 → 车位申请), or the event it reported before the question word (电脑装了
@@ -591,6 +603,9 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // question continues.
   if (std::string_view(t.question).find(t.r.topic_anchor) != std::string_view::npos)
     return {std::string(t.question), "has_topic"};
+  // A turn that names the thing the topic opens with (学校 of 学校的历史 in 哪些学校是…创办的) asks
+  // about that thing itself: the topic glued in front would name it twice.
+  if (names_topic_head(t, frag)) return {std::string(t.question), "has_topic:head"};
   // English: a predicate after a how-question (How do I apply for a company credit card? + what
   // are the requirements) asks about that activity, which follows it (… to apply for …).
   if (ascii_text(frag) && t.h.prev_is_question)

@@ -1499,3 +1499,13 @@ TEST(RewriteRules, AVerbTakingAnAspectParticleIsNoPartOfTheTopic) {
   EXPECT_FALSE(has(r.query, "组织")) << r.query;
   EXPECT_TRUE(has(rewrite("我也想去办", {"你办签证了吗"}).query, "签证"));
 }
+
+// A turn that names the thing the topic opens with (订单 of 订单的物流状态) asks about that thing
+// itself: the topic is not glued in front to name it twice.
+TEST(RewriteRules, ATurnNamingTheTopicsThingKeepsItsOwnSubject) {
+  const auto r = rewrite("订单号在哪里看", {"这个订单的物流状态怎么查？"});
+  EXPECT_EQ(r.query, "订单号在哪里看") << r.query;
+  EXPECT_TRUE(std::find(r.reasons.begin(), r.reasons.end(), "has_topic:head") != r.reasons.end());
+  // A predicate without a subject of its own still takes the topic.
+  EXPECT_EQ(rewrite("最多能报多少", {"差旅住宿标准是多少"}).query, "差旅住宿标准最多能报多少");
+}
