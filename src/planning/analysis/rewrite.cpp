@@ -630,6 +630,12 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
       return {join(*object, frag), "statement_object"};
   if (!t.h.prev_is_question) {
     if (auto why = why_inside(t, frag)) return {std::move(*why), "statement_why"};
+    // After a request, what it asked for beside the turn — the safe form, as a rejected rewrite's.
+    if (const auto asked = requested(t.h.prev_text)) {
+      if (asked->empty()) return {std::string(t.question), "statement:sort"};
+      return {std::string(*asked) + " " + std::string(t.text), "statement_prefix:request",
+              "rewrite:fallback:request"};
+    }
     return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
   }
   if (auto had = had_thing(t)) return {join(*had, frag), "topic_prefix:had"};

@@ -102,6 +102,9 @@ std::optional<Step> next_after_answer_step(const TurnView& t, std::string_view f
 /// A case put to the last question (condition_step.cpp): nullopt when no condition marker opens
 /// the turn.
 std::optional<Step> condition_step(const TurnView& t);
+/// What a request asked for (显示所有男性的名字 → 男性的名字; request.cpp): "" for a sort, which names
+/// no thing; nullopt when `turn` is no request.
+std::optional<std::string_view> requested(std::string_view turn);
 /// A pick from the set the previous question named (其中哪家的网点最多; subset_step.cpp): the topic
 /// in 其中's place; nullopt unless the turn opens with 其中.
 std::optional<Step> subset_step(const TurnView& t);

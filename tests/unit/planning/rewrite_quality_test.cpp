@@ -1509,3 +1509,13 @@ TEST(RewriteRules, ATurnNamingTheTopicsThingKeepsItsOwnSubject) {
   // A predicate without a subject of its own still takes the topic.
   EXPECT_EQ(rewrite("最多能报多少", {"差旅住宿标准是多少"}).query, "差旅住宿标准最多能报多少");
 }
+
+// After a request for data (列出所有会议室的名字) what it asked for stands beside the turn, in the
+// safe form — pasted in front, request and question run together. A sort names no thing: the
+// turn stays as it is.
+TEST(RewriteRules, AfterARequestWhatItAskedForStandsBesideTheTurn) {
+  const auto r = rewrite("一共有几个", {"列出所有会议室的名字。"});
+  EXPECT_EQ(r.query, "会议室的名字 一共有几个");
+  EXPECT_TRUE(std::find(r.reasons.begin(), r.reasons.end(), "rewrite:fallback:request") != r.reasons.end());
+  EXPECT_EQ(rewrite("哪个最贵", {"按价格从高到低排序。"}).query, "哪个最贵");
+}
