@@ -200,7 +200,9 @@ bool PhraseReader::of_function_chars(std::string_view word) const {
     if (next_code_point(word, e) < 0x3400) return false;
     if (reached[b])
       for (std::size_t j = e;; next_code_point(word, j)) {
-        if (is_function(word.substr(b, j - b)) && (!reached[j] || pieces[j] > pieces[b] + 1)) {
+        // The whole word as one piece is no glue of two (and was looked up by the caller).
+        const bool whole = b == 0 && j == word.size();
+        if (!whole && is_function(word.substr(b, j - b)) && (!reached[j] || pieces[j] > pieces[b] + 1)) {
           reached[j] = true;
           pieces[j] = static_cast<std::uint8_t>(pieces[b] + 1);
         }
@@ -236,8 +238,9 @@ void mark_counting_words(std::string_view text, const std::vector<Token>& tokens
 void mark_cut_across(std::string_view text, const std::vector<Token>& tokens, std::vector<bool>& fn,
                      const PhraseReader& reader) {
   for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
-    if (fn[i] && fn[i + 1]) continue;
-    if (!tokens[i].word || !tokens[i + 1].word || tokens[i].end != tokens[i + 1].begin) continue;
+    // ICU cuts a listed word across a boundary after a short piece of it (一|共有, 告诉|我有).
+    if ((fn[i] && fn[i + 1]) || tokens[i].ascii || tokens[i].end - tokens[i].begin > 6) continue;
+    if (!tokens[i + 1].word || tokens[i].end != tokens[i + 1].begin) continue;
     const std::string_view next = tokens[i + 1].text(text);
     for (std::size_t k = 0; k < next.size();) {
       next_code_point(next, k);
