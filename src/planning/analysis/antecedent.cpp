@@ -471,7 +471,8 @@ std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view
     while (n.single_han && last_piece + 1 < t.size() && t[last_piece + 1].single_han &&
            t[last_piece + 1].begin == t[last_piece].end &&
            !function_words.contains(t[last_piece + 1].text(turn)) &&
-           !(last_piece + 2 < t.size() && function_words.contains(t[last_piece + 2].text(turn))))
+           !(last_piece + 2 < t.size() && function_words.contains(t[last_piece + 2].text(turn)) &&
+             !opens_with_adverb(t[last_piece + 2].text(turn))))
       ++last_piece;
     const std::string_view nw = turn.substr(n.begin, t[last_piece].end - n.begin);
     if (opens_with_adverb(nw)) return std::nullopt;  // 那部|挺好|看吗: the pointer stands alone

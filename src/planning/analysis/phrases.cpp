@@ -105,7 +105,8 @@ bool drop_modal(std::string_view& s) {
 bool opens_with_adverb(std::string_view w) {
   static constexpr std::string_view kAdverbs[] = {"又", "还", "也", "都", "就", "才", "再", "刚", "已经",
                                                   "一直", "总是", "经常", "正在", "挺", "很", "太", "真",
-                                                  "最", "更", "不", "没"};
+                                                  "最", "更", "不", "没", "一共", "总共", "分别",
+                                                  "各自", "只有", "通常"};
   return std::any_of(std::begin(kAdverbs), std::end(kAdverbs), [&](std::string_view a) { return w.starts_with(a); });
 }
 

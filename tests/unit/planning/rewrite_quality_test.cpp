@@ -1519,3 +1519,10 @@ TEST(RewriteRules, AfterARequestWhatItAskedForStandsBesideTheTurn) {
   EXPECT_TRUE(std::find(r.reasons.begin(), r.reasons.end(), "rewrite:fallback:request") != r.reasons.end());
   EXPECT_EQ(rewrite("哪个最贵", {"按价格从高到低排序。"}).query, "哪个最贵");
 }
+
+// A word ICU does not know comes in lone characters (动|漫); an adverb after it (一共) ends the
+// run of pieces no more than a predicate word would, so the whole word goes with the pointer.
+TEST(RewriteRules, AnAdverbAfterAWordInPiecesLeavesNoPieceBehind) {
+  EXPECT_EQ(rewrite("那部动漫一共多少集", {"你看过海贼王吗"}).query, "海贼王一共多少集");
+  EXPECT_EQ(rewrite("那款手游一共多少关", {"你玩过纪念碑谷吗"}).query, "纪念碑谷一共多少关");
+}
