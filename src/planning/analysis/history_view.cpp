@@ -80,6 +80,15 @@ std::uint32_t resolve_bare_prev(HistoryView& h, const std::vector<std::string>& 
   return static_cast<std::uint32_t>(read.size() - bare.size());
 }
 
+// The question's content opens with a third-person pronoun (它的…, 他们…) — not a demonstrative
+// (这学期, 那边), which often opens a noun phrase of its own.
+bool opens_with_pronoun(const ScannedQuery& q) {
+  const std::string_view content = q.content();
+  for (std::string_view p : {"它们", "他们", "她们", "它", "他", "她"})
+    if (content.starts_with(p)) return true;
+  return false;
+}
+
 // The text's spans, none across `seam` (0: none): the carried topic and the bare question's own
 // words are two phrases, whatever runs they would make together (香山|人多吗, not 香山人多).
 std::vector<Span> spans_split_at(std::string_view text, std::uint32_t seam, const PhraseReader& reader) {
@@ -159,6 +168,7 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
   const std::uint32_t seam = h.prev_is_question ? resolve_bare_prev(h, history, lex, words) : 0;
   h.prev_spans = spans_split_at(h.prev, seam, reader);
   if (h.prev_scan.content().empty()) h.prev_spans.clear();  // only social turns: no topic
+  h.subject_unknown = h.prev_is_question && seam == 0 && opens_with_pronoun(h.prev_scan);
   // A leading word that only says when (周末|去爬了香山, 每天|…) is no topic when a phrase follows.
   while (h.prev_spans.size() > 1 && temporal(slice(h.prev, h.prev_spans[0].begin, h.prev_spans[0].end)))
     h.prev_spans.erase(h.prev_spans.begin());

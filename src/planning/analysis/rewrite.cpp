@@ -324,6 +324,10 @@ std::optional<Step> pronoun_step(const TurnView& t) {
       if (auto place = place_antecedent(t.h.window, t.h.prev, after_locative, t.reader))
         return Step{join(join(std::string(t.text.substr(0, hit->begin)), *place), t.text.substr(hit->end)),
                     "pronoun:place"};
+    // A person is looked for over the whole window (a name two turns back); a thing is the
+    // previous question's, which names none when its own subject is a pronoun.
+    if (!person && t.h.subject_unknown)
+      return Step{std::string(t.question), "no_antecedent:pronoun_subject"};
     std::optional<std::string> antecedent =
         person ? person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan, t.text,
                                    slice(t.text, hit->begin, hit->end), t.reader)
@@ -598,6 +602,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
       return {GarbleCheck(sources, t.words).fallback(), p.how, "rewrite:fallback:no_place"};
     return {std::move(p.text), p.how};
   }
+  if (t.h.subject_unknown) return {std::string(t.question), "no_antecedent:pronoun_subject"};
   // A bare predicate (怎么申请呢, 多少钱, 好看吗): the topic in front, unless it is there.
   // After a statement (合同已经盖完章签好了 + 接下来还要做什么) the whole statement is the frame the
   // question continues.

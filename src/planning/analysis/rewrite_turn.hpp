@@ -31,6 +31,10 @@ struct HistoryView {
   ScannedQuery prev_scan;
   std::uint32_t subject_end = 0;
   std::string_view prev_text;  // prev without trailing punctuation, never shorter than its topic
+  // prev's subject is a pronoun nothing resolved (它的人口有多少, 他们属于哪些省份): its first phrase
+  // is the subject's attribute or its predicate, not the thing — no subject for a bare predicate
+  // or a pronoun of the turn (an ellipsis still replaces its words in place).
+  bool subject_unknown = false;
 
   /// The previous question's first content span, or null.
   const Span* topic() const { return prev_spans.empty() ? nullptr : &prev_spans.front(); }

@@ -28,7 +28,8 @@ std::string_view asked_set(const TurnView& t) {
                                                                        phrase_end(t.h.prev, spans, k)))
                                             : t.r.topic_anchor;
   }
-  return t.r.topic_anchor;
+  // A question about a pronoun's thing (它们的国籍分别是什么) names no set of its own.
+  return t.h.subject_unknown ? std::string_view{} : std::string_view(t.r.topic_anchor);
 }
 
 }  // namespace
@@ -36,6 +37,7 @@ std::string_view asked_set(const TurnView& t) {
 std::optional<Step> subset_step(const TurnView& t) {
   if (!t.text.starts_with(kAmong) || t.r.topic_anchor.empty()) return std::nullopt;
   const std::string_view anchor = asked_set(t);
+  if (anchor.empty()) return Step{std::string(t.question), "no_antecedent:pronoun_subject"};
   const std::string_view rest = trim_start(t.text.substr(kAmong.size()));
   if (rest.empty() || rest.find(anchor) != std::string_view::npos)
     return Step{std::string(t.question), "subset:has_topic"};

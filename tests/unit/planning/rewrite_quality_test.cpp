@@ -1526,3 +1526,15 @@ TEST(RewriteRules, AnAdverbAfterAWordInPiecesLeavesNoPieceBehind) {
   EXPECT_EQ(rewrite("那部动漫一共多少集", {"你看过海贼王吗"}).query, "海贼王一共多少集");
   EXPECT_EQ(rewrite("那款手游一共多少关", {"你玩过纪念碑谷吗"}).query, "纪念碑谷一共多少关");
 }
+
+// A previous question whose subject is a pronoun nothing resolved (它属于哪一类合同) names its
+// predicate or the subject's attribute first, not the thing: a bare predicate or a 它 of the turn
+// is left as typed, with the reason; an ellipsis still replaces its words in place.
+TEST(RewriteRules, AQuestionAboutAnUnresolvedPronounLendsNoSubject) {
+  const auto bare = rewrite("一般要多久", {"它属于哪一类合同？"});
+  EXPECT_EQ(bare.query, "一般要多久");
+  EXPECT_TRUE(std::find(bare.reasons.begin(), bare.reasons.end(), "no_antecedent:pronoun_subject") !=
+              bare.reasons.end());
+  EXPECT_EQ(rewrite("它的有效期多长", {"它的审批人是谁？"}).query, "它的有效期多长");
+  EXPECT_EQ(rewrite("那盖章呢", {"它的审批要几天？"}).query, "它的盖章要几天");
+}
