@@ -368,14 +368,6 @@ std::optional<std::string> answered_thing(std::string_view answer, std::string_v
 
 namespace {
 
-// A word that counts (一家, 两部) or picks from a set (所有, 这些, 其中).
-bool counts_or_picks(std::string_view w) {
-  static constexpr std::string_view kPicks[] = {"所有", "全部", "一些", "有些", "部分", "各", "各位",
-                                                "各个", "每", "每个", "每种", "其中", "任何", "这些",
-                                                "那些", "哪些", "只有"};
-  if (std::find(std::begin(kPicks), std::end(kPicks), w) != std::end(kPicks)) return true;
-  return count_code_points(w) == 2 && counting(w);
-}
 
 // Nothing but spaces between the clause break before `at` (or the start) and `at`.
 bool opens_clause(std::string_view turn, std::size_t at) { return last_clause(turn.substr(0, at)).empty(); }

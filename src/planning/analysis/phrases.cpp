@@ -116,6 +116,15 @@ bool counting(std::string_view w) {
   return false;
 }
 
+// A word that counts (一家, 两部) or picks from a set (所有, 这些, 其中).
+bool counts_or_picks(std::string_view w) {
+  static constexpr std::string_view kPicks[] = {"所有", "全部", "一些", "有些", "部分", "各", "各位",
+                                                "各个", "每", "每个", "每种", "其中", "任何", "这些",
+                                                "那些", "哪些", "只有"};
+  if (std::find(std::begin(kPicks), std::end(kPicks), w) != std::end(kPicks)) return true;
+  return count_code_points(w) == 2 && counting(w);
+}
+
 bool classifier(std::string_view c) {
   static constexpr std::string_view kClassifiers[] = {
       "个", "家", "位", "种", "款", "部", "本", "件", "条", "张", "只", "台", "所", "项", "份",

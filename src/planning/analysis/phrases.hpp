@@ -93,6 +93,8 @@ bool bare_why(std::string_view turn);
 bool demonstrative(std::string_view w);
 /// A one-character classifier (个, 家, 部, 本 …) that counts the noun after it.
 bool classifier(std::string_view c);
+/// A word that counts (一家, 两部) or picks from a set (所有, 这些, 其中).
+bool counts_or_picks(std::string_view w);
 /// A word that counts (几杯, 一张, 两天): it starts with a numeral or 几.
 bool counting(std::string_view w);
 /// Without trailing punctuation, spaces and emoji.

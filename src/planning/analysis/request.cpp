@@ -15,13 +15,25 @@ constexpr std::string_view kPolite[] = {"请", "帮我", "麻烦", "再"};
 constexpr std::string_view kRequestVerbs[] = {"告诉我", "给我看看", "给我看", "看一下", "看看", "显示",
                                               "列出", "列一下", "给出", "查找", "找出", "查一下",
                                               "统计", "展示"};
-// What a request asks for all of (所有城市): no part of the thing.
-constexpr std::string_view kAll[] = {"所有的", "所有", "全部的", "全部", "每个", "各个"};
 
 std::string_view after_any(std::string_view text, std::span<const std::string_view> words) {
   for (std::string_view w : words)
     if (text.starts_with(w)) return text.substr(w.size());
   return text;
+}
+
+// Without the word that picks what of it is asked for (所有城市, 每|个|县的, with the classifier ICU
+// left apart): no part of the thing.
+std::string_view without_pick(std::string_view object) {
+  const std::vector<Token> w = words_of(object);
+  if (w.size() < 2 || !counts_or_picks(w.front().text(object))) return object;
+  const std::string_view pick = w.front().text(object);
+  const bool apart = (pick == "每" || pick == "各") && w.size() > 2 && w[1].single_han &&
+                     classifier(w[1].text(object));
+  const std::size_t k = apart ? 2 : 1;
+  std::string_view rest = object.substr(w[k].begin);
+  if (rest.starts_with("的")) rest.remove_prefix(std::string_view("的").size());
+  return rest;
 }
 
 }  // namespace
@@ -34,7 +46,7 @@ std::optional<std::string_view> requested(std::string_view turn) {
     return std::string_view{};
   const std::string_view object = after_any(rest, kRequestVerbs);
   if (object.size() == rest.size()) return std::nullopt;
-  return trim_start(after_any(object, kAll));
+  return without_pick(trim_start(object));
 }
 
 }  // namespace qaplan::internal::rewriting

@@ -1518,6 +1518,10 @@ TEST(RewriteRules, AfterARequestWhatItAskedForStandsBesideTheTurn) {
   const auto r = rewrite("一共有几个", {"列出所有会议室的名字。"});
   EXPECT_EQ(r.query, "会议室的名字 一共有几个");
   EXPECT_TRUE(gave(r, "rewrite:fallback:request"));
+  // The word that picks (每|个, 这些) is no part of the thing; a noun opening with a classifier
+  // character (门店) stays whole.
+  EXPECT_EQ(rewrite("哪个最多", {"列出每个部门的人数。"}).query, "部门的人数 哪个最多");
+  EXPECT_EQ(rewrite("哪个最多", {"告诉我这些门店的销量。"}).query, "门店的销量 哪个最多");
   EXPECT_EQ(rewrite("哪个最贵", {"按价格从高到低排序。"}).query, "哪个最贵");
 }
 
