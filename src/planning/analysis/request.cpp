@@ -46,7 +46,11 @@ std::optional<std::string_view> requested(std::string_view turn) {
     return std::string_view{};
   const std::string_view object = after_any(rest, kRequestVerbs);
   if (object.size() == rest.size()) return std::nullopt;
-  return without_pick(trim_start(object));
+  std::string_view out = without_pick(trim_start(object));
+  // A softening particle closing the request (列出每场比赛的详细信息吧) is no part of the thing.
+  for (std::string_view p : {"吧", "呢", "啊"})
+    if (out.ends_with(p) && out.size() > p.size()) out.remove_suffix(p.size());
+  return out;
 }
 
 }  // namespace qaplan::internal::rewriting

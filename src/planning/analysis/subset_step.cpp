@@ -36,7 +36,12 @@ std::string_view asked_set(const TurnView& t) {
 
 std::optional<Step> subset_step(const TurnView& t) {
   if (!t.text.starts_with(kAmong) || t.r.topic_anchor.empty()) return std::nullopt;
-  const std::string_view anchor = asked_set(t);
+  std::string_view anchor = asked_set(t);
+  // After a request (显示所有导演姓名) the set is what it asked for; after a sort, none is named.
+  if (const auto asked = t.h.prev_is_question ? std::nullopt : requested(t.h.prev_text)) {
+    if (asked->empty()) return Step{std::string(t.question), "subset:sort"};
+    anchor = *asked;
+  }
   if (anchor.empty()) return Step{std::string(t.question), "no_antecedent:pronoun_subject"};
   const std::string_view rest = trim_start(t.text.substr(kAmong.size()));
   if (rest.empty() || rest.find(anchor) != std::string_view::npos)
