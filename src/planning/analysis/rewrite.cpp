@@ -211,6 +211,27 @@ std::optional<Step> headed_step(const TurnView& t, const CueHit& pronoun) {
               "pronoun:head"};
 }
 
+// The noun a pointer stands before (这个|岗位, 这|家|公司, 这些|台风): a word of two or more
+// characters after the pointer and a classifier ICU left apart; empty when there is none.
+std::string_view noun_after_pointer(const TurnView& t, std::size_t end) {
+  const std::vector<Token> w = words_of(t.text);
+  auto k = std::find_if(w.begin(), w.end(), [&](const Token& x) { return x.begin == end; });
+  if (k != w.end() && k->single_han && classifier(k->text(t.text))) ++k;
+  if (k == w.end() || !k->word || k->ascii || count_code_points(k->text(t.text)) < 2 ||
+      t.reader.is_function(k->text(t.text)))
+    return {};
+  return k->text(t.text);
+}
+
+// The previous question named `noun` before the thing read from it (这个岗位 after 哪个岗位的员工
+// 最多, 这些台风 after 台风导致的经济损失…): the thing is the noun's attribute or what it did, no
+// modifier of it, and placing it before the noun says something else (员工岗位, 经济损失台风).
+bool named_before(const TurnView& t, std::string_view noun, std::string_view thing) {
+  if (noun.empty() || thing.starts_with(noun)) return !noun.empty();
+  const std::size_t at = t.h.prev.find(thing), n = t.h.prev.find(noun);
+  return at != std::string_view::npos && n != std::string_view::npos && n < at;
+}
+
 // 1'. A demonstrative phrase with a short noun (那部片子哪年的, 这个证有用吗): the whole phrase
 // stands for the thing — the noun only says what kind of thing it is.
 // `known`: the antecedent the pronoun step found already (read once, not twice).
@@ -222,7 +243,11 @@ std::optional<Step> pointed_noun_step(const TurnView& t,
   const std::vector<Token> w = words_of(t.text.substr(0, at->second));
   const std::string_view noun = w.empty() ? std::string_view{} : w.back().text(t.text);
   auto antecedent = headed_antecedent(t.h.window, noun, t.reader);
-  if (!antecedent) antecedent = known ? known : thing_of(t);
+  if (!antecedent) {
+    antecedent = known ? known : thing_of(t);
+    if (antecedent && named_before(t, noun, *antecedent))
+      return Step{std::string(t.question), "pronoun:named_before"};
+  }
   // A lone character is no thing to point at (年 of 年|会).
   if (!antecedent || count_code_points(*antecedent) < 2 ||
       t.text.find(*antecedent) != std::string_view::npos)
@@ -344,6 +369,8 @@ std::optional<Step> pronoun_step(const TurnView& t) {
       // 那个 right before a noun phrase of its own (那个会议室预订系统) determines it: the turn
       // names what it asks about.
       if (determines_noun_phrase(t, *hit)) return Step{std::string(t.question), "pronoun:determiner"};
+      if (named_before(t, noun_after_pointer(t, hit->end), *antecedent))
+        return Step{std::string(t.question), "pronoun:named_before"};
       // 这家餐厅 after 园区里有两家餐厅吗: the pointing phrase names its noun, which the history's
       // thing adds nothing to; splicing the thing before it would say the noun twice.
       if (pointed_noun(t.text, t.words)) return Step{std::string(t.question), "pronoun:determiner"};

@@ -1545,3 +1545,16 @@ TEST(RewriteRules, AQuestionAboutAnUnresolvedPronounLendsNoSubject) {
   EXPECT_EQ(rewrite("它的有效期多长", {"它的审批人是谁？"}).query, "它的有效期多长");
   EXPECT_EQ(rewrite("那盖章呢", {"它的审批要几天？"}).query, "它的盖章要几天");
 }
+
+// A pointer before a noun the previous question named ahead of its thing (哪个部门的预算最多 +
+// 这个部门…): the thing (预算) is the noun's attribute, not a modifier of it, so gluing it before
+// the noun says something else (预算部门); the turn names what it asks about and stays as typed.
+// A topic the previous question named before the noun still goes in front (报销材料).
+TEST(RewriteRules, ANounNamedBeforeTheThingTakesNoThingInFront) {
+  const auto dept = rewrite("这个部门的负责人是谁", {"哪个部门的预算最多？"});
+  EXPECT_EQ(dept.query, "这个部门的负责人是谁");
+  EXPECT_TRUE(gave(dept, "pronoun:named_before"));
+  EXPECT_EQ(rewrite("这家供应商在哪个城市", {"哪家供应商交货最快？"}).query, "这家供应商在哪个城市");
+  EXPECT_EQ(rewrite("这些会议室能投屏吗", {"会议室的预订规则是什么"}).query, "这些会议室能投屏吗");
+  EXPECT_EQ(rewrite("这些材料要原件吗", {"报销需要哪些材料"}).query, "报销材料要原件吗");
+}
