@@ -232,6 +232,23 @@ bool named_before(const TurnView& t, std::string_view noun, std::string_view thi
   return at != std::string_view::npos && n != std::string_view::npos && n < at;
 }
 
+// The thing the previous question asked for with which, running on into what it does (哪款|音箱排名
+// 第一, 哪些|公司生产智能音箱): three words or more after 哪 and its classifier are as often the noun
+// and its predicate as one noun, and only the noun stands for 它. Without word classes the two
+// cannot be told apart, so such a thing goes beside the turn (the safe form), not into it.
+bool asked_clause(const TurnView& t, std::string_view thing) {
+  const std::size_t at = t.h.prev.find(thing);
+  if (at == std::string_view::npos) return false;
+  std::string_view before = t.h.prev.substr(0, at);
+  for (int n = 0; n < 3 && !before.empty(); ++n) before.remove_suffix(last_code_point(before).size());
+  if (t.h.prev.substr(before.size(), at - before.size()).find("哪") == std::string_view::npos)
+    return false;
+  // A phrase with 的 (公司的起步价格, 参加选拔的大学) ends in its noun.
+  if (thing.find("的") != std::string_view::npos) return false;
+  const std::vector<Token> w = words_of(thing);
+  return std::count_if(w.begin(), w.end(), [](const Token& k) { return k.word; }) >= 3;
+}
+
 // 1'. A demonstrative phrase with a short noun (那部片子哪年的, 这个证有用吗): the whole phrase
 // stands for the thing — the noun only says what kind of thing it is.
 // `known`: the antecedent the pronoun step found already (read once, not twice).
@@ -375,6 +392,8 @@ std::optional<Step> pronoun_step(const TurnView& t) {
       // thing adds nothing to; splicing the thing before it would say the noun twice.
       if (pointed_noun(t.text, t.words)) return Step{std::string(t.question), "pronoun:determiner"};
     }
+    if (!person && head == 0 && asked_clause(t, *antecedent))
+      return Step{*antecedent + " " + std::string(t.text), "pronoun", "rewrite:fallback:clause"};
     std::string out(t.text.substr(0, hit->begin));
     out = join(out, *antecedent);
     out = join(out, t.text.substr(hit->end + head + standing_classifier(t, *hit, head)));
@@ -682,6 +701,8 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     return {std::move(*headed), "topic_after_de"};
   if (auto placed = object_after_verb(t.h.window, t.r.topic_anchor, frag, t.reader))
     return {std::move(*placed), "object_after_verb"};
+  if (asked_clause(t, t.r.topic_anchor))
+    return {t.r.topic_anchor + " " + std::string(t.text), "topic_prefix", "rewrite:fallback:clause"};
   return {join(t.r.topic_anchor, frag), "topic_prefix"};
 }
 

@@ -1558,3 +1558,16 @@ TEST(RewriteRules, ANounNamedBeforeTheThingTakesNoThingInFront) {
   EXPECT_EQ(rewrite("这些会议室能投屏吗", {"会议室的预订规则是什么"}).query, "这些会议室能投屏吗");
   EXPECT_EQ(rewrite("这些材料要原件吗", {"报销需要哪些材料"}).query, "报销材料要原件吗");
 }
+
+// What a which-question asked for can run on into what it does (哪款|音箱|排名|第一, 哪些|银行|支持|
+// 外币|兑换): only the noun stands for 它, and without word classes it cannot be cut from its
+// predicate. Such a thing of three words or more goes beside the turn, the safe form, rather than
+// into it (银行支持外币兑换的地址在哪); a phrase with 的 ends in its noun and goes in as before.
+TEST(RewriteRules, AWhichClauseGoesBesideTheTurn) {
+  const auto it = rewrite("它们的地址在哪", {"有哪些银行支持外币兑换"});
+  EXPECT_EQ(it.query, "银行支持外币兑换 它们的地址在哪");
+  EXPECT_TRUE(gave(it, "rewrite:fallback:clause"));
+  EXPECT_EQ(rewrite("卖多少钱", {"哪款音箱排名第一？"}).query, "音箱排名第一 卖多少钱");
+  EXPECT_EQ(rewrite("具体是多少钱呢", {"哪家公司的起步价格最低？"}).query, "公司的起步价格具体是多少钱");
+  EXPECT_EQ(rewrite("它们要发票吗", {"哪些差旅补贴可以报"}).query, "差旅补贴要发票吗");
+}
