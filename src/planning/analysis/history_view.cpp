@@ -82,6 +82,37 @@ std::uint32_t resolve_bare_prev(HistoryView& h, const std::vector<std::string>& 
 
 // The question's content opens with a third-person pronoun (它的…, 他们…) — not a demonstrative
 // (这学期, 那边), which often opens a noun phrase of its own.
+// An exclamation opening the turn (这么贵，…; 太好了！…; 真厉害，…): a degree word, the span and a
+// clause break, maybe after a closing particle.
+bool exclaimed(std::string_view prev, const Span& sp) {
+  std::string_view before = trim_start(prev.substr(0, sp.begin));
+  bool degree = false;
+  for (bool cut = true; cut && !before.empty();) {
+    cut = false;
+    for (std::string_view d : {"这么", "那么", "多么", "太", "真", "好", "挺", "非常", "特别"})
+      if (before.starts_with(d)) before.remove_prefix(d.size()), cut = degree = true;
+  }
+  std::string_view after = prev.substr(sp.end);
+  for (std::string_view p : {"了", "啊", "呀", "啦", "吧", "哦"})
+    if (after.starts_with(p)) after.remove_prefix(p.size());
+  return degree && before.empty() &&
+         (after.empty() || after.starts_with("，") || after.starts_with(",") ||
+          after.starts_with("。") || after.starts_with("！") || after.starts_with("!"));
+}
+
+// A leading span that names no topic: a time (周末), social words before the question (好吧 of
+// 好吧，…: outside its content), an interjection (哇, 哈哈) or a predicate's opener (具体, 一般).
+bool no_topic(const HistoryView& h, const Span& sp, const Lexicon& lex) {
+  const std::string_view w = slice(h.prev, sp.begin, sp.end);
+  const ScannedQuery& q = h.prev_scan;
+  if (temporal(w) || sp.end <= q.content_begin || listed(lex.config().intent.subjectless_openers, w) ||
+      exclaimed(h.prev, sp))
+    return true;
+  return std::any_of(q.hits.begin(), q.hits.end(), [&](const CueHit& c) {
+    return c.list == lex.ids().ev_emotive && c.begin == sp.begin && c.end == sp.end;
+  });
+}
+
 bool opens_with_pronoun(const ScannedQuery& q) {
   const std::string_view content = q.content();
   for (std::string_view p : {"它们", "他们", "她们", "它", "他", "她"})
@@ -169,8 +200,10 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
   h.prev_spans = spans_split_at(h.prev, seam, reader);
   if (h.prev_scan.content().empty()) h.prev_spans.clear();  // only social turns: no topic
   h.subject_unknown = h.prev_is_question && seam == 0 && opens_with_pronoun(h.prev_scan);
-  // A leading word that only says when (周末|去爬了香山, 每天|…) is no topic when a phrase follows.
-  while (h.prev_spans.size() > 1 && temporal(slice(h.prev, h.prev_spans[0].begin, h.prev_spans[0].end)))
+  // A leading word that only says when (周末|去爬了香山, 每天|…) is no topic when a phrase follows,
+  // nor is a reaction opening the turn (好吧，普通影厅的屏幕大吗; 哇，他得过什么奖吗) or a word that
+  // opens a predicate ([intent] subjectless_openers: 具体|有多少戏迷).
+  while (h.prev_spans.size() > 1 && no_topic(h, h.prev_spans[0], lex))
     h.prev_spans.erase(h.prev_spans.begin());
   if (h.prev_is_question && seam == 0) how_activity(h, lex);
   // The topic, extended over linking words into its noun phrase (深圳园区的停车费, 仲裁和诉讼,

@@ -1571,3 +1571,20 @@ TEST(RewriteRules, AWhichClauseGoesBesideTheTurn) {
   EXPECT_EQ(rewrite("具体是多少钱呢", {"哪家公司的起步价格最低？"}).query, "公司的起步价格具体是多少钱");
   EXPECT_EQ(rewrite("它们要发票吗", {"哪些差旅补贴可以报"}).query, "差旅补贴要发票吗");
 }
+
+// A previous question opening with a reaction (好吧，…; 哇，…; 这么贵啊，…), a time adverb (目前) or
+// a word that opens a predicate (具体) names its topic after it: none of these is the thing a
+// predicate asks about.
+TEST(RewriteRules, AReactionOrAnOpenerIsNoTopic) {
+  for (const auto& [turn, prev, topic] :
+       std::vector<std::tuple<const char*, const char*, const char*>>{
+           {"要提前预约吗", "好吧，那大会议室能投屏吗？", "会议室"},
+           {"在哪里办理", "哇，公积金贷款额度这么高吗？", "公积金"},
+           {"受欢迎程度如何", "目前有多少培训课程？", "培训课程"},
+           {"谁负责审批", "具体有多少项预算？", "预算"},
+           {"要排队吗", "这么贵啊，体检套餐都包含什么？", "体检套餐"}}) {
+    const std::string q = rewrite(turn, {prev}).query;
+    EXPECT_TRUE(has(q, topic)) << q;
+    for (const char* opener : {"好吧", "哇", "目前", "具体", "贵"}) EXPECT_FALSE(has(q, opener)) << q;
+  }
+}
