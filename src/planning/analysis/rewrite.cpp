@@ -171,6 +171,70 @@ std::optional<std::string> used_thing(const TurnView& t, std::string_view answer
   return std::nullopt;
 }
 
+// A thing without the information asked of it (家具的所有信息 → 家具, 县的详细信息 → 县).
+std::string_view without_information(std::string_view asked) {
+  for (std::string_view info : {"信息", "详情", "资料"}) {
+    if (!asked.ends_with(info)) continue;
+    std::string_view rest = asked.substr(0, asked.size() - info.size());
+    for (std::string_view which : {"所有", "全部", "详细", "具体", "基本"})
+      if (rest.ends_with(which)) rest.remove_suffix(which.size());
+    if (rest.ends_with("的") && rest.size() > 3) return rest.substr(0, rest.size() - 3);
+  }
+  return asked;
+}
+
+// The thing a request asked for, as a pronoun takes it up: without the information asked of it,
+// and with `owner` (它们的导演 after 显示所有电影的标题和年份) the one whose attributes they are.
+std::string_view requested_thing(std::string_view asked, bool owner) {
+  std::string_view thing = without_information(asked);
+  for (std::string_view about : {"关于", "有关"})
+    if (thing.starts_with(about) && thing.size() > about.size() + 3) thing.remove_prefix(about.size());
+  if (thing.size() != asked.size() || !owner) return thing;
+  const std::size_t de = thing.rfind("的");
+  if (de == std::string_view::npos || de < 6) return thing;
+  // 李清照所有的诗词: the words before 的 pick, they own nothing.
+  const std::string_view before = thing.substr(0, de);
+  return before.ends_with("所有") || before.ends_with("全部") ? thing : before;
+}
+
+bool names_pronoun(std::string_view s) {
+  for (std::string_view p : {"它", "他", "她"})
+    if (s.find(p) != std::string_view::npos) return true;
+  return false;
+}
+
+// The turn's pronoun owns what follows it (它们的导演, 它的ID).
+bool possessive(const TurnView& t) {
+  for (std::string_view p : {"它们的", "它的", "他们的", "她们的"})
+    if (t.text.find(p) != std::string_view::npos) return true;
+  return false;
+}
+
+// The noun a pointer stands before (这个|岗位, 这|家|公司, 这些|台风): a word of two or more
+// characters after the pointer and a classifier ICU left apart; empty when there is none.
+std::string_view noun_after_pointer(const TurnView& t, std::size_t end) {
+  const std::vector<Token> w = words_of(t.text);
+  auto k = std::find_if(w.begin(), w.end(), [&](const Token& x) { return x.begin == end; });
+  if (k != w.end() && k->single_han && classifier(k->text(t.text))) ++k;
+  if (k == w.end() || !k->word || k->ascii || count_code_points(k->text(t.text)) < 2 ||
+      t.reader.is_function(k->text(t.text)))
+    return {};
+  return k->text(t.text);
+}
+
+// After a request (显示所有组织, 列出价格最低的家具的信息) a pronoun without a noun of its own
+// stands for what it asked for, not for its verb (对显示进行排序): the thing itself, without the
+// information asked of it.
+std::optional<std::string> request_thing(const TurnView& t, const CueHit& pronoun) {
+  const bool it = slice(t.text, pronoun.begin, pronoun.end).starts_with("它");
+  if (t.h.prev_is_question || pointed_noun(t.text, t.words) ||
+      (!it && !noun_after_pointer(t, pronoun.end).empty()))
+    return std::nullopt;
+  const auto asked = requested(t.h.prev_text);
+  if (!asked || count_code_points(*asked) < 2 || names_pronoun(*asked)) return std::nullopt;
+  return std::string(requested_thing(*asked, possessive(t)));
+}
+
 // What 它 / 这个 / 那部片子 stands for: the thing the newest turn answered with or said the user
 // does, else the previous question's most specific phrase.
 std::optional<std::string> thing_of(const TurnView& t) {
@@ -211,23 +275,15 @@ std::optional<Step> headed_step(const TurnView& t, const CueHit& pronoun) {
               "pronoun:head"};
 }
 
-// The noun a pointer stands before (这个|岗位, 这|家|公司, 这些|台风): a word of two or more
-// characters after the pointer and a classifier ICU left apart; empty when there is none.
-std::string_view noun_after_pointer(const TurnView& t, std::size_t end) {
-  const std::vector<Token> w = words_of(t.text);
-  auto k = std::find_if(w.begin(), w.end(), [&](const Token& x) { return x.begin == end; });
-  if (k != w.end() && k->single_han && classifier(k->text(t.text))) ++k;
-  if (k == w.end() || !k->word || k->ascii || count_code_points(k->text(t.text)) < 2 ||
-      t.reader.is_function(k->text(t.text)))
-    return {};
-  return k->text(t.text);
-}
-
 // The previous question named `noun` before the thing read from it (这个岗位 after 哪个岗位的员工
 // 最多, 这些台风 after 台风导致的经济损失…): the thing is the noun's attribute or what it did, no
 // modifier of it, and placing it before the noun says something else (员工岗位, 经济损失台风).
 bool named_before(const TurnView& t, std::string_view noun, std::string_view thing) {
+  // A thing that holds the noun but does not end in it (名为X的城市的所有地址 for 这个城市) is no
+  // modifier of it either.
   if (noun.empty() || thing.starts_with(noun)) return !noun.empty();
+  if (count_code_points(noun) >= 2 && thing.find(noun) != std::string_view::npos && !thing.ends_with(noun))
+    return true;
   const std::size_t at = t.h.prev.find(thing), n = t.h.prev.find(noun);
   return at != std::string_view::npos && n != std::string_view::npos && n < at;
 }
@@ -373,7 +429,8 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     std::optional<std::string> antecedent =
         person ? person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan, t.text,
                                    slice(t.text, hit->begin, hit->end), t.reader)
-               : thing_of(t);
+               : request_thing(t, *hit);
+    if (!person && !antecedent) antecedent = thing_of(t);
     if (person && !antecedent && t.h.topic())
       antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);
     if (!antecedent) return std::nullopt;

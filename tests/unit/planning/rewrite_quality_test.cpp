@@ -1588,3 +1588,14 @@ TEST(RewriteRules, AReactionOrAnOpenerIsNoTopic) {
     for (const char* opener : {"好吧", "哇", "目前", "具体", "贵"}) EXPECT_FALSE(has(q, opener)) << q;
   }
 }
+
+// After a request, a pronoun without a noun of its own stands for what the request asked for —
+// never for its verb (对显示进行排序) — without the information asked of it (家具的所有信息 → 家具);
+// 它们的 owns attributes, so after 会议室的名称 it is the 会议室.
+TEST(RewriteRules, APronounAfterARequestIsWhatItAskedFor) {
+  EXPECT_EQ(rewrite("按成立日期对它们进行排序", {"显示所有部门。"}).query, "按成立日期对部门进行排序");
+  EXPECT_EQ(rewrite("它的编号是多少", {"显示价格最低的显示器的所有信息。"}).query,
+            "价格最低的显示器的编号是多少");
+  EXPECT_EQ(rewrite("它们的负责人是谁", {"列出所有会议室的名称。"}).query, "会议室的负责人是谁");
+  EXPECT_FALSE(has(rewrite("它们的负责人是谁", {"列出所有会议室的名称。"}).query, "显示"));
+}
