@@ -82,18 +82,21 @@ std::uint32_t resolve_bare_prev(HistoryView& h, const std::vector<std::string>& 
 
 // The question's content opens with a third-person pronoun (它的…, 他们…) — not a demonstrative
 // (这学期, 那边), which often opens a noun phrase of its own.
-// An exclamation opening the turn (这么贵，…; 太好了！…; 真厉害，…): a degree word, the span and a
-// clause break, maybe after a closing particle.
-bool exclaimed(std::string_view prev, const Span& sp) {
-  std::string_view before = trim_start(prev.substr(0, sp.begin));
+// An exclamation opening the turn or its content (这么贵，…; 好的，都挺合适的，…; 太好了！…): degree
+// words (maybe after 都 / 也), the span and a clause break, maybe after 的 or a closing particle.
+bool exclaimed(std::string_view prev, const Span& sp, std::size_t content_begin) {
+  std::string_view before = trim_start(prev.substr(std::min<std::size_t>(content_begin, sp.begin),
+                                                   sp.begin - std::min<std::size_t>(content_begin, sp.begin)));
   bool degree = false;
   for (bool cut = true; cut && !before.empty();) {
     cut = false;
-    for (std::string_view d : {"这么", "那么", "多么", "太", "真", "好", "挺", "非常", "特别"})
+    for (std::string_view d : {"这么", "那么", "多么", "太", "真", "好", "挺", "很", "非常", "特别"})
       if (before.starts_with(d)) before.remove_prefix(d.size()), cut = degree = true;
+    for (std::string_view a : {"都", "也", "还"})
+      if (before.starts_with(a)) before.remove_prefix(a.size()), cut = true;
   }
   std::string_view after = prev.substr(sp.end);
-  for (std::string_view p : {"了", "啊", "呀", "啦", "吧", "哦"})
+  for (std::string_view p : {"的", "了", "啊", "呀", "啦", "吧", "哦"})
     if (after.starts_with(p)) after.remove_prefix(p.size());
   return degree && before.empty() &&
          (after.empty() || after.starts_with("，") || after.starts_with(",") ||
@@ -101,12 +104,12 @@ bool exclaimed(std::string_view prev, const Span& sp) {
 }
 
 // A leading span that names no topic: a time (周末), social words before the question (好吧 of
-// 好吧，…: outside its content), an interjection (哇, 哈哈) or a predicate's opener (具体, 一般).
+// 好吧，…: outside its content), an interjection (哇, 哈哈), an exclamation or a request's verb
+// (显示|所有部门).
 bool no_topic(const HistoryView& h, const Span& sp, const Lexicon& lex) {
   const std::string_view w = slice(h.prev, sp.begin, sp.end);
   const ScannedQuery& q = h.prev_scan;
-  if (temporal(w) || sp.end <= q.content_begin || listed(lex.config().intent.subjectless_openers, w) ||
-      exclaimed(h.prev, sp))
+  if (temporal(w) || sp.end <= q.content_begin || exclaimed(h.prev, sp, q.content_begin) || request_verb(w))
     return true;
   return std::any_of(q.hits.begin(), q.hits.end(), [&](const CueHit& c) {
     return c.list == lex.ids().ev_emotive && c.begin == sp.begin && c.end == sp.end;

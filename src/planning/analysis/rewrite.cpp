@@ -193,8 +193,15 @@ std::string_view requested_thing(std::string_view asked, bool owner) {
   const std::size_t de = thing.rfind("的");
   if (de == std::string_view::npos || de < 6) return thing;
   // 李清照所有的诗词: the words before 的 pick, they own nothing.
-  const std::string_view before = thing.substr(0, de);
-  return before.ends_with("所有") || before.ends_with("全部") ? thing : before;
+  const std::string_view before = thing.substr(0, de), after = thing.substr(de + 3);
+  if (before.ends_with("所有") || before.ends_with("全部")) return thing;
+  // Attributes: a list of them (型号和马力), one short word (名称) or one named after the owner
+  // (航班的航班号). A longer phrase (已完结的网络小说) is a noun its clause describes.
+  const bool listed = after.find("和") != std::string_view::npos || after.find("、") != std::string_view::npos ||
+                      after.find("以及") != std::string_view::npos;
+  const bool attribute = listed || count_code_points(after) <= 2 ||
+                         after.starts_with(before.substr(before.size() - std::min<std::size_t>(6, before.size())));
+  return attribute ? before : thing;
 }
 
 bool names_pronoun(std::string_view s) {
@@ -226,10 +233,11 @@ std::string_view noun_after_pointer(const TurnView& t, std::size_t end) {
 // stands for what it asked for, not for its verb (对显示进行排序): the thing itself, without the
 // information asked of it.
 std::optional<std::string> request_thing(const TurnView& t, const CueHit& pronoun) {
-  const bool it = slice(t.text, pronoun.begin, pronoun.end).starts_with("它");
-  if (t.h.prev_is_question || pointed_noun(t.text, t.words) ||
-      (!it && !noun_after_pointer(t, pronoun.end).empty()))
-    return std::nullopt;
+  // 它 / 它们, or 那些 / 这些 closing the turn (只显示少于100人的那些): a demonstrative before more
+  // words (那些四缸的, 那里) points at something of its own.
+  const std::string_view said = slice(t.text, pronoun.begin, pronoun.end);
+  const bool closing = (said == "那些" || said == "这些") && pronoun.end == t.text.size();
+  if (t.h.prev_is_question || !(said.starts_with("它") || closing)) return std::nullopt;
   const auto asked = requested(t.h.prev_text);
   if (!asked || count_code_points(*asked) < 2 || names_pronoun(*asked)) return std::nullopt;
   return std::string(requested_thing(*asked, possessive(t)));
@@ -763,6 +771,16 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   return {join(t.r.topic_anchor, frag), "topic_prefix"};
 }
 
+// A request of the turn's own (按评分排序, 同时显示配送费): no fragment to put in the previous
+// question's place nor a predicate to give a subject; the topic stands beside it (the safe form).
+std::optional<Step> request_step(const TurnView& t) {
+  const std::string& anchor = t.r.topic_anchor;
+  if (anchor.empty() || !requested(t.text)) return std::nullopt;
+  if (t.h.subject_unknown) return Step{std::string(t.question), "no_antecedent:pronoun_subject"};
+  if (t.text.find(anchor) != std::string_view::npos) return Step{std::string(t.question), "has_topic"};
+  return Step{anchor + " " + std::string(t.text), "request", "rewrite:fallback:request"};
+}
+
 // The fragment without its ellipsis markers (那…呢, what about …); `asks_ne` when it ended in 呢,
 // the only pure ellipsis particle (吗 asks: 好看吗; 么 ends 什么 / 为什么).
 std::string_view fragment_of(const TurnView& t, bool& asks_ne) {
@@ -790,6 +808,10 @@ Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std
   const PhraseReader reader(lex, words);
   const HistoryView h = read_history(history, lex, reader, words, cfg.window_turns);
   if (h.topic()) r.topic_anchor = std::string(slice(h.prev, h.topic()->begin, h.subject_end));
+  // After a request the topic is what it asked for (显示所有部门 → 部门), not its first words.
+  if (!h.prev_is_question)
+    if (const auto asked = requested(h.prev_text); asked && count_code_points(*asked) >= 2)
+      r.topic_anchor = std::string(*asked);
   r.history_summary = history_summary(question, history, r.topic_anchor);
   std::optional<ScannedQuery> own;
   const ScannedQuery& q = scanned && scanned->query.text == question
@@ -823,6 +845,7 @@ Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std
   if (auto s = pointed_noun_step(t)) return done(std::move(*s));
   if (!h.topic()) return done({std::string(question), "no_antecedent"});
   if (auto s = subset_step(t)) return done(std::move(*s));
+  if (auto s = request_step(t)) return done(std::move(*s));
   bool asks_ne = false;
   const std::string_view frag = fragment_of(t, asks_ne);
   if (auto s = asked_back_step(t, frag, asks_ne)) return done(std::move(*s));

@@ -109,6 +109,8 @@ std::optional<Step> condition_step(const TurnView& t);
 /// What a request asked for (显示所有男性的名字 → 男性的名字; request.cpp): "" for a sort, which names
 /// no thing; nullopt when `turn` is no request.
 std::optional<std::string_view> requested(std::string_view turn);
+/// `w` is a verb that opens a request for data (显示, 列出, 找到) or closes one (将…列出).
+bool request_verb(std::string_view w);
 /// A pick from the set the previous question named (其中哪家的网点最多; subset_step.cpp): the topic
 /// in 其中's place; nullopt unless the turn opens with 其中.
 std::optional<Step> subset_step(const TurnView& t);

@@ -1572,20 +1572,20 @@ TEST(RewriteRules, AWhichClauseGoesBesideTheTurn) {
   EXPECT_EQ(rewrite("它们要发票吗", {"哪些差旅补贴可以报"}).query, "差旅补贴要发票吗");
 }
 
-// A previous question opening with a reaction (好吧，…; 哇，…; 这么贵啊，…), a time adverb (目前) or
-// a word that opens a predicate (具体) names its topic after it: none of these is the thing a
-// predicate asks about.
-TEST(RewriteRules, AReactionOrAnOpenerIsNoTopic) {
+// A previous question opening with a reaction (好吧，…; 哇，…; 这么贵啊，…; 好的，都挺合适的，…) or a
+// request's verb (显示所有部门) names its topic after it: none of these is the thing a predicate
+// asks about.
+TEST(RewriteRules, AReactionOrARequestVerbIsNoTopic) {
   for (const auto& [turn, prev, topic] :
        std::vector<std::tuple<const char*, const char*, const char*>>{
            {"要提前预约吗", "好吧，那大会议室能投屏吗？", "会议室"},
            {"在哪里办理", "哇，公积金贷款额度这么高吗？", "公积金"},
-           {"受欢迎程度如何", "目前有多少培训课程？", "培训课程"},
-           {"谁负责审批", "具体有多少项预算？", "预算"},
-           {"要排队吗", "这么贵啊，体检套餐都包含什么？", "体检套餐"}}) {
+           {"要排队吗", "这么贵啊，体检套餐都包含什么？", "体检套餐"},
+           {"有儿童价吗", "好的，都挺合适的，门票多少钱一个人？", "门票"},
+           {"一共有几个", "显示所有部门。", "部门"}}) {
     const std::string q = rewrite(turn, {prev}).query;
     EXPECT_TRUE(has(q, topic)) << q;
-    for (const char* opener : {"好吧", "哇", "目前", "具体", "贵"}) EXPECT_FALSE(has(q, opener)) << q;
+    for (const char* opener : {"好吧", "哇", "贵", "合适", "显示"}) EXPECT_FALSE(has(q, opener)) << q;
   }
 }
 
@@ -1598,4 +1598,18 @@ TEST(RewriteRules, APronounAfterARequestIsWhatItAskedFor) {
             "价格最低的显示器的编号是多少");
   EXPECT_EQ(rewrite("它们的负责人是谁", {"列出所有会议室的名称。"}).query, "会议室的负责人是谁");
   EXPECT_FALSE(has(rewrite("它们的负责人是谁", {"列出所有会议室的名称。"}).query, "显示"));
+}
+
+// A request of the turn's own (按评分排序, 同时显示配送费) is no fragment of the previous question nor
+// a predicate to give a subject: the topic stands beside it, the safe form. A request is read
+// after a sort phrase (按码率从小到大列出…) and with its object in front (将…列出); its verb is a
+// word of its own that asks (显示器呢 and 找到了 are no requests).
+TEST(RewriteRules, ARequestTurnTakesTheTopicBesideIt) {
+  const auto sort = rewrite("按照价格从高到低排序", {"快餐店有哪些推荐？"});
+  EXPECT_EQ(sort.query, "快餐店 按照价格从高到低排序");
+  EXPECT_TRUE(gave(sort, "rewrite:fallback:request"));
+  EXPECT_EQ(rewrite("同时显示配送费", {"快餐店有哪些推荐？"}).query, "快餐店 同时显示配送费");
+  EXPECT_EQ(rewrite("一共有几个", {"按人数从多到少列出所有部门。"}).query, "部门 一共有几个");
+  EXPECT_EQ(rewrite("一共有几个", {"将超过三天的请假记录列出来。"}).query, "超过三天的请假记录 一共有几个");
+  EXPECT_FALSE(gave(rewrite("显示器呢", {"笔记本电脑坏了找谁修"}), "request"));
 }
