@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <span>
 
+#include "common/utf8.hpp"
+
 // A request the user made (显示所有男性的名字, 告诉我每个县的信息, 按年龄从大到小排列) is no statement
 // whose words frame the next question: pasted in front, request and question run together (显示所有
 // 男性的名字按年龄排列). What it asked for stands beside the turn instead (docs/rewrite.md).
@@ -86,6 +88,43 @@ std::string_view without_pick(std::string_view object) {
 }
 
 }  // namespace
+
+// A thing without the information asked of it (家具的所有信息 → 家具, 县的详细信息 → 县).
+namespace {
+
+std::string_view without_information(std::string_view asked) {
+  for (std::string_view info : {"信息", "详情", "资料"}) {
+    if (!asked.ends_with(info)) continue;
+    std::string_view rest = asked.substr(0, asked.size() - info.size());
+    for (std::string_view which : {"所有", "全部", "详细", "具体", "基本"})
+      if (rest.ends_with(which)) rest.remove_suffix(which.size());
+    if (rest.ends_with("的") && rest.size() > 3) return rest.substr(0, rest.size() - 3);
+  }
+  return asked;
+}
+
+}  // namespace
+
+// The thing a request asked for, as a pronoun takes it up: without the information asked of it,
+// and with `owner` (它们的导演 after 显示所有电影的标题和年份) the one whose attributes they are.
+std::string_view requested_thing(std::string_view asked, bool owner) {
+  std::string_view thing = without_information(asked);
+  for (std::string_view about : {"关于", "有关"})
+    if (thing.starts_with(about) && thing.size() > about.size() + 3) thing.remove_prefix(about.size());
+  if (thing.size() != asked.size() || !owner) return thing;
+  const std::size_t de = thing.rfind("的");
+  if (de == std::string_view::npos || de < 6) return thing;
+  // 李清照所有的诗词: the words before 的 pick, they own nothing.
+  const std::string_view before = thing.substr(0, de), after = thing.substr(de + 3);
+  if (before.ends_with("所有") || before.ends_with("全部")) return thing;
+  // Attributes: a list of them (型号和马力), one short word (名称) or one named after the owner
+  // (航班的航班号). A longer phrase (已完结的网络小说) is a noun its clause describes.
+  const bool listed = after.find("和") != std::string_view::npos || after.find("、") != std::string_view::npos ||
+                      after.find("以及") != std::string_view::npos;
+  const bool attribute = listed || count_code_points(after) <= 2 ||
+                         after.starts_with(before.substr(before.size() - std::min<std::size_t>(6, before.size())));
+  return attribute ? before : thing;
+}
 
 bool request_verb(std::string_view w) {
   return std::find(std::begin(kRequestVerbs), std::end(kRequestVerbs), w) != std::end(kRequestVerbs) ||

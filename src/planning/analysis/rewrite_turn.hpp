@@ -109,6 +109,9 @@ std::optional<Step> condition_step(const TurnView& t);
 /// What a request asked for (显示所有男性的名字 → 男性的名字; request.cpp): "" for a sort, which names
 /// no thing; nullopt when `turn` is no request.
 std::optional<std::string_view> requested(std::string_view turn);
+/// The thing a request asked for (requested()) without the information asked of it (家具的所有信息 →
+/// 家具), and with `owner` the one whose attributes were asked for (会议室的名称 → 会议室).
+std::string_view requested_thing(std::string_view asked, bool owner);
 /// `w` is a verb that opens a request for data (显示, 列出, 找到) or closes one (将…列出).
 bool request_verb(std::string_view w);
 /// A pick from the set the previous question named (其中哪家的网点最多; subset_step.cpp): the topic

@@ -40,7 +40,7 @@ std::optional<Step> subset_step(const TurnView& t) {
   // After a request (显示所有导演姓名) the set is what it asked for; after a sort, none is named.
   if (const auto asked = t.h.prev_is_question ? std::nullopt : requested(t.h.prev_text)) {
     if (asked->empty()) return Step{std::string(t.question), "subset:sort"};
-    anchor = *asked;
+    anchor = requested_thing(*asked, /*owner=*/true);  // 房间的床型 → 房间中…
   }
   if (anchor.empty()) return Step{std::string(t.question), "no_antecedent:pronoun_subject"};
   const std::string_view rest = trim_start(t.text.substr(kAmong.size()));

@@ -1523,8 +1523,10 @@ TEST(RewriteRules, AfterARequestWhatItAskedForStandsBesideTheTurn) {
   EXPECT_EQ(rewrite("哪个最多", {"列出每个部门的人数。"}).query, "部门的人数 哪个最多");
   EXPECT_EQ(rewrite("哪个最多", {"告诉我这些门店的销量。"}).query, "门店的销量 哪个最多");
   EXPECT_EQ(rewrite("哪个最贵", {"按价格从高到低排序。"}).query, "哪个最贵");
-  // 其中 after a request picks from what it asked for; after a sort, from nothing named.
-  EXPECT_EQ(rewrite("其中哪些在上海", {"显示所有门店的地址吧。"}).query, "门店的地址中哪些在上海");
+  // 其中 after a request picks from the things it asked about (门店, whose 地址 it asked for);
+  // after a sort, from nothing named.
+  EXPECT_EQ(rewrite("其中哪些在上海", {"显示所有门店的地址吧。"}).query, "门店中哪些在上海");
+  EXPECT_EQ(rewrite("其中哪些已完结", {"列出所有新上线的网络小说。"}).query, "新上线的网络小说中哪些已完结");
   EXPECT_EQ(rewrite("其中哪个最贵", {"按价格从高到低排序。"}).query, "其中哪个最贵");
 }
 
