@@ -617,25 +617,6 @@ std::optional<std::string> head_after_de(std::string_view frag, std::string_view
   return std::nullopt;
 }
 
-// `thing` before `frag`, or, when the turn says something before it asks (真的是一代神剧啊，目前评分是
-// 多少; 我想周末去，门票多少钱), before the clause that asks — after the 那 that opens it — not
-// before the remark.
-std::string before_asking(const TurnView& t, std::string_view frag, std::string_view thing) {
-  const std::string_view last = last_clause(frag);
-  if (last.size() == frag.size() || count_code_points(last) < 2) return join(thing, frag);
-  const std::string_view lead = frag.substr(0, frag.size() - last.size());
-  const std::size_t lead_end = static_cast<std::size_t>(lead.data() - t.question.data()) + lead.size();
-  const bool asks = std::any_of(t.q.hits.begin(), t.q.hits.end(), [&](const CueHit& h) {
-    return h.list == t.lex.ids().question_word && h.begin < lead_end;
-  });
-  if (asks || lead.find("？") != std::string_view::npos || lead.find('?') != std::string_view::npos)
-    return join(thing, frag);
-  const std::string_view next = last.size() >= 6 ? last.substr(3, 3) : std::string_view{};
-  const bool points = classifier(next) || next == "些" || next == "里" || next == "边" || next == "儿";
-  const std::size_t then = last.starts_with("那") && !points ? 3 : 0;
-  return std::string(lead) + std::string(last.substr(0, then)) + join(thing, last.substr(then));
-}
-
 // 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
 // or the topic in front.
 Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
@@ -740,21 +721,21 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     }
     return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
   }
-  if (auto had = had_thing(t)) return {before_asking(t, frag, *had), "topic_prefix:had"};
-  if (auto able = able_activity(t)) return {before_asking(t, frag, *able), "topic_prefix:able"};
+  if (auto had = had_thing(t)) return {join(*had, frag), "topic_prefix:had"};
+  if (auto able = able_activity(t)) return {join(*able, frag), "topic_prefix:able"};
   // A previous question read through its history (resolve_bare_prev) carried its topic alone.
   if (auto subject = t.h.resolved ? std::nullopt
                                   : carried_subject(t.h.prev_text, t.h.prev_spans, t.h.subject_end, frag, t.reader))
-    return {before_asking(t, frag, *subject), "topic_prefix:predicate"};
+    return {join(*subject, frag), "topic_prefix:predicate"};
   if (auto act = asks_ne ? std::nullopt : asked_activity(t, frag))
-    return {before_asking(t, frag, *act), "topic_prefix:activity"};
+    return {join(*act, frag), "topic_prefix:activity"};
   if (auto headed = head_after_de(frag, t.r.topic_anchor, t.reader))
     return {std::move(*headed), "topic_after_de"};
   if (auto placed = object_after_verb(t.h.window, t.r.topic_anchor, frag, t.reader))
     return {std::move(*placed), "object_after_verb"};
   if (asked_clause(t, t.r.topic_anchor))
     return {t.r.topic_anchor + " " + std::string(t.text), "topic_prefix", "rewrite:fallback:clause"};
-  return {before_asking(t, frag, t.r.topic_anchor), "topic_prefix"};
+  return {join(t.r.topic_anchor, frag), "topic_prefix"};
 }
 
 // A request of the turn's own (按评分排序, 同时显示配送费): no fragment to put in the previous

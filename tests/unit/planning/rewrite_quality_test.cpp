@@ -1615,14 +1615,3 @@ TEST(RewriteRules, ARequestTurnTakesTheTopicBesideIt) {
   EXPECT_EQ(rewrite("一共有几个", {"将超过三天的请假记录列出来。"}).query, "超过三天的请假记录 一共有几个");
   EXPECT_FALSE(gave(rewrite("显示器呢", {"笔记本电脑坏了找谁修"}), "request"));
 }
-
-// A turn that remarks before it asks (参观的话，需要买门票吗; 好多啊，那最后入围了多少个): the topic goes
-// before the clause that asks — after its 那 — not before the remark. A turn whose first clause
-// asks keeps the topic in front.
-TEST(RewriteRules, TheTopicGoesBeforeTheClauseThatAsks) {
-  EXPECT_EQ(rewrite("参观的话，需要买门票吗", {"西安除了兵马俑，还有哪些景点吗？"}).query,
-            "参观的话,西安需要买门票吗");
-  EXPECT_EQ(rewrite("好多啊，那最后入围了多少个", {"金曲奖有多少个参赛作品？"}).query,
-            "好多啊,那金曲奖最后入围了多少个");
-  EXPECT_EQ(rewrite("需要几天，能加急吗", {"护照怎么办理？"}).query.rfind("护照", 0), 0u);
-}
