@@ -121,7 +121,13 @@ std::string_view requested_thing(std::string_view asked, bool owner) {
   // (航班的航班号). A longer phrase (已完结的网络小说) is a noun its clause describes.
   const bool listed = after.find("和") != std::string_view::npos || after.find("、") != std::string_view::npos ||
                       after.find("以及") != std::string_view::npos;
-  const bool attribute = listed || count_code_points(after) <= 2 ||
+  // The short word only after an owner without 所 (会议室的名称; not 专业人士所在的州, where 所在 is
+  // a clause's verb and 州 its noun).
+  bool clause = false;  // a 所 that is no 所有 (所在, 所发行)
+  for (std::size_t at = before.find("所"); at != std::string_view::npos && !clause; at = before.find("所", at + 3))
+    clause = before.substr(at + 3, 3) != "有";
+  const bool short_attribute = count_code_points(after) <= 2 && !clause;
+  const bool attribute = listed || short_attribute ||
                          after.starts_with(before.substr(before.size() - std::min<std::size_t>(6, before.size())));
   return attribute ? before : thing;
 }

@@ -1527,6 +1527,7 @@ TEST(RewriteRules, AfterARequestWhatItAskedForStandsBesideTheTurn) {
   // after a sort, from nothing named.
   EXPECT_EQ(rewrite("其中哪些在上海", {"显示所有门店的地址吧。"}).query, "门店中哪些在上海");
   EXPECT_EQ(rewrite("其中哪些已完结", {"列出所有新上线的网络小说。"}).query, "新上线的网络小说中哪些已完结");
+  EXPECT_EQ(rewrite("其中有几个在华东", {"列出所有供应商所在的省份。"}).query, "供应商所在的省份中有几个在华东");
   EXPECT_EQ(rewrite("其中哪个最贵", {"按价格从高到低排序。"}).query, "其中哪个最贵");
 }
 
