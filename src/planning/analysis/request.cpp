@@ -152,4 +152,14 @@ std::optional<std::string_view> requested(std::string_view turn) {
   return out;
 }
 
+// A request of the turn's own (按评分排序, 同时显示配送费): no fragment to put in the previous
+// question's place nor a predicate to give a subject; the topic stands beside it (the safe form).
+std::optional<Step> request_step(const TurnView& t) {
+  const std::string& anchor = t.r.topic_anchor;
+  if (anchor.empty() || !requested(t.text)) return std::nullopt;
+  if (t.h.subject_unknown) return Step{std::string(t.question), "no_antecedent:pronoun_subject"};
+  if (t.text.find(anchor) != std::string_view::npos) return Step{std::string(t.question), "has_topic"};
+  return Step{anchor + " " + std::string(t.text), "request", "rewrite:fallback:request"};
+}
+
 }  // namespace qaplan::internal::rewriting

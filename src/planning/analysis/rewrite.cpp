@@ -738,16 +738,6 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   return {join(t.r.topic_anchor, frag), "topic_prefix"};
 }
 
-// A request of the turn's own (按评分排序, 同时显示配送费): no fragment to put in the previous
-// question's place nor a predicate to give a subject; the topic stands beside it (the safe form).
-std::optional<Step> request_step(const TurnView& t) {
-  const std::string& anchor = t.r.topic_anchor;
-  if (anchor.empty() || !requested(t.text)) return std::nullopt;
-  if (t.h.subject_unknown) return Step{std::string(t.question), "no_antecedent:pronoun_subject"};
-  if (t.text.find(anchor) != std::string_view::npos) return Step{std::string(t.question), "has_topic"};
-  return Step{anchor + " " + std::string(t.text), "request", "rewrite:fallback:request"};
-}
-
 // The fragment without its ellipsis markers (那…呢, what about …); `asks_ne` when it ended in 呢,
 // the only pure ellipsis particle (吗 asks: 好看吗; 么 ends 什么 / 为什么).
 std::string_view fragment_of(const TurnView& t, bool& asks_ne) {

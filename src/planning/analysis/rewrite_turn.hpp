@@ -114,6 +114,9 @@ std::optional<std::string_view> requested(std::string_view turn);
 std::string_view requested_thing(std::string_view asked, bool owner);
 /// `w` is a verb that opens a request for data (显示, 列出, 找到) or closes one (将…列出).
 bool request_verb(std::string_view w);
+/// A turn that is itself a request or a sort (按评分排序, 同时显示配送费): the topic beside it, the
+/// safe form; nullopt when the turn is no request.
+std::optional<Step> request_step(const TurnView& t);
 /// A pick from the set the previous question named (其中哪家的网点最多; subset_step.cpp): the topic
 /// in 其中's place; nullopt unless the turn opens with 其中.
 std::optional<Step> subset_step(const TurnView& t);
