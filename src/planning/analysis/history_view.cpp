@@ -80,8 +80,6 @@ std::uint32_t resolve_bare_prev(HistoryView& h, const std::vector<std::string>& 
   return static_cast<std::uint32_t>(read.size() - bare.size());
 }
 
-// The question's content opens with a third-person pronoun (它的…, 他们…) — not a demonstrative
-// (这学期, 那边), which often opens a noun phrase of its own.
 // An exclamation opening the turn or its content (这么贵，…; 好的，都挺合适的，…; 太好了！…): degree
 // words (maybe after 都 / 也), the span and a clause break, maybe after 的 or a closing particle.
 bool exclaimed(std::string_view prev, const Span& sp, std::size_t content_begin) {
@@ -116,6 +114,8 @@ bool no_topic(const HistoryView& h, const Span& sp, const Lexicon& lex) {
   });
 }
 
+// The question's content opens with a third-person pronoun (它的…, 他们…) — not a demonstrative
+// (这学期, 那边), which often opens a noun phrase of its own.
 bool opens_with_pronoun(const ScannedQuery& q) {
   const std::string_view content = q.content();
   for (std::string_view p : {"它们", "他们", "她们", "它", "他", "她"})
@@ -204,8 +204,8 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
   if (h.prev_scan.content().empty()) h.prev_spans.clear();  // only social turns: no topic
   h.subject_unknown = h.prev_is_question && seam == 0 && opens_with_pronoun(h.prev_scan);
   // A leading word that only says when (周末|去爬了香山, 每天|…) is no topic when a phrase follows,
-  // nor is a reaction opening the turn (好吧，普通影厅的屏幕大吗; 哇，他得过什么奖吗) or a word that
-  // opens a predicate ([intent] subjectless_openers: 具体|有多少戏迷).
+  // nor is a reaction opening the turn (好吧，普通影厅的屏幕大吗; 哇，他得过什么奖吗) or a request's
+  // verb (显示|所有部门).
   while (h.prev_spans.size() > 1 && no_topic(h, h.prev_spans[0], lex))
     h.prev_spans.erase(h.prev_spans.begin());
   if (h.prev_is_question && seam == 0) how_activity(h, lex);

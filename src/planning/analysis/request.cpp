@@ -89,9 +89,9 @@ std::string_view without_pick(std::string_view object) {
 
 }  // namespace
 
-// A thing without the information asked of it (家具的所有信息 → 家具, 县的详细信息 → 县).
 namespace {
 
+// A thing without the information asked of it (家具的所有信息 → 家具, 县的详细信息 → 县).
 std::string_view without_information(std::string_view asked) {
   for (std::string_view info : {"信息", "详情", "资料"}) {
     if (!asked.ends_with(info)) continue;
