@@ -114,6 +114,16 @@ std::optional<std::string_view> requested(std::string_view turn);
 std::string_view requested_thing(std::string_view asked, bool owner);
 /// `w` is a verb that opens a request for data (显示, 列出, 找到) or closes one (将…列出).
 bool request_verb(std::string_view w);
+/// What a which-question asked for runs on into its predicate (哪款|音箱排名第一): three words or
+/// more after the which-word and no 的 (pronoun_step.cpp).
+bool asked_clause(const TurnView& t, std::string_view thing);
+/// 1. A pronoun of the turn (它, 这个, 他们): its antecedent in its place, the turn as typed or the
+/// safe form (pronoun_step.cpp); nullopt when the turn holds none.
+std::optional<Step> pronoun_step(const TurnView& t);
+/// 1'. A demonstrative phrase with a short noun (那部片子哪年的): the thing in its place; `known` is
+/// the antecedent the pronoun step found already.
+std::optional<Step> pointed_noun_step(const TurnView& t,
+                                      const std::optional<std::string>& known = std::nullopt);
 /// A turn that is itself a request or a sort (按评分排序, 同时显示配送费): the topic beside it, the
 /// safe form; nullopt when the turn is no request.
 std::optional<Step> request_step(const TurnView& t);

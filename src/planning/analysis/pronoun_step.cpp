@@ -1,0 +1,296 @@
+#include "planning/analysis/rewrite_turn.hpp"
+
+#include <algorithm>
+
+#include "common/utf8.hpp"
+#include "planning/analysis/antecedent.hpp"
+#include "planning/analysis/coordination.hpp"
+#include "planning/analysis/phrases.hpp"
+#include "planning/analysis/statement_reply.hpp"
+
+// 1. A pronoun or a pointing phrase of the turn (它, 这个, 那部片子, 他们): its antecedent in its
+// place, or the turn as typed when the thing it would name is no modifier of the turn's own noun
+// (docs/rewrite.md).
+namespace qaplan::internal::rewriting {
+
+namespace {
+
+
+// The thing an answer says is used (统一使用腾讯会议企业版, 有，内部使用GitLab) after a question of
+// which or whether there is one (视频会议软件是哪个, 有代码托管平台吗): the phrase right after
+// 使用 / 采用 in the answer's clauses, when the question does not hold it.
+std::optional<std::string> used_thing(const TurnView& t, std::string_view answer) {
+  const std::string_view prev = t.h.prev;
+  const bool which = asks_which(prev) || prev.find("什么") != std::string_view::npos;
+  if (!which && !(prev.find("有") != std::string_view::npos && trim_end(prev).ends_with("吗")))
+    return std::nullopt;
+  for (std::string_view verb : {"使用", "采用"}) {
+    const std::size_t at = answer.find(verb);
+    if (at == std::string_view::npos) continue;
+    const std::string_view rest = answer.substr(at + verb.size());
+    const std::vector<Span> spans = t.reader.spans(rest);
+    if (spans.empty() || spans.front().begin != 0) continue;
+    const std::string_view thing = slice(rest, 0, phrase_end(rest, spans, 0));
+    if (count_code_points(thing) < 2 || prev.find(thing) != std::string_view::npos) continue;
+    return std::string(thing);
+  }
+  return std::nullopt;
+}
+
+bool names_pronoun(std::string_view s) {
+  for (std::string_view p : {"它", "他", "她"})
+    if (s.find(p) != std::string_view::npos) return true;
+  return false;
+}
+
+// The turn's pronoun owns what follows it (它们的导演, 它的ID).
+bool possessive(const TurnView& t) {
+  for (std::string_view p : {"它们的", "它的", "他们的", "她们的"})
+    if (t.text.find(p) != std::string_view::npos) return true;
+  return false;
+}
+
+// The noun a pointer stands before (这个|岗位, 这|家|公司, 这些|台风): a word of two or more
+// characters after the pointer and a classifier ICU left apart; empty when there is none.
+std::string_view noun_after_pointer(const TurnView& t, std::size_t end) {
+  const std::vector<Token> w = words_of(t.text);
+  auto k = std::find_if(w.begin(), w.end(), [&](const Token& x) { return x.begin == end; });
+  if (k != w.end() && k->single_han && classifier(k->text(t.text))) ++k;
+  if (k == w.end() || !k->word || k->ascii || count_code_points(k->text(t.text)) < 2 ||
+      t.reader.is_function(k->text(t.text)))
+    return {};
+  return k->text(t.text);
+}
+
+// After a request (显示所有组织, 列出价格最低的家具的信息) a pronoun without a noun of its own
+// stands for what it asked for, not for its verb (对显示进行排序): the thing itself, without the
+// information asked of it.
+std::optional<std::string> request_thing(const TurnView& t, const CueHit& pronoun) {
+  // 它 / 它们, or 那些 / 这些 closing the turn (只显示少于100人的那些): a demonstrative before more
+  // words (那些四缸的, 那里) points at something of its own.
+  const std::string_view said = slice(t.text, pronoun.begin, pronoun.end);
+  const bool closing = (said == "那些" || said == "这些") && pronoun.end == t.text.size();
+  if (t.h.prev_is_question || !(said.starts_with("它") || closing)) return std::nullopt;
+  const auto asked = requested(t.h.prev_text);
+  if (!asked || count_code_points(*asked) < 2 || names_pronoun(*asked)) return std::nullopt;
+  return std::string(requested_thing(*asked, possessive(t)));
+}
+
+// What 它 / 这个 / 那部片子 stands for: the thing the newest turn answered with or said the user
+// does, else the previous question's most specific phrase.
+std::optional<std::string> thing_of(const TurnView& t) {
+  const std::string_view newest = t.h.window.front();
+  std::optional<std::string> antecedent;
+  // 它 / 这个 after a turn that answered a question (你平时用什么看剧 + 我一般用腾讯视频) or that
+  // said what the user does (我最近开始练瑜伽): the thing it named.
+  // An answer to how much (起存金额是多少 + 20万起存) is a value, no thing.
+  // An answer to who (动火作业票谁来签发 + 由安环部签发) names a person or a body: 它 is still the
+  // thing the question asked about.
+  const bool asked_who = t.h.prev_is_question && t.h.prev.find("谁") != std::string_view::npos;
+  if (t.h.newest_stated() && t.h.prev_is_question && t.h.prev.find("多少") == std::string_view::npos &&
+      !asked_who)
+    antecedent = answered_thing(newest, t.h.prev, t.reader);
+  if (!antecedent && t.h.newest_stated() && t.h.prev_is_question && !asked_who)
+    antecedent = used_thing(t, newest);
+  if (t.h.newest_stated() && !antecedent && !asked_who)
+    antecedent = spoken_object(newest, t.reader, /*with_verb=*/false);
+  if (!antecedent && t.h.topic())
+    antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, t.lex.ids());
+  if (antecedent) antecedent = std::string(without_count(*antecedent));
+  return antecedent;
+}
+
+// 这个 / 那个 / 该 before a noun the history named in a longer phrase (这个系统 after 在SPD系统提交…):
+// that phrase takes the place of both.
+std::optional<Step> headed_step(const TurnView& t, const CueHit& pronoun) {
+  const std::vector<Token> w = words_of(t.text);
+  const auto next = std::find_if(w.begin(), w.end(), [&](const Token& k) { return k.begin == pronoun.end; });
+  // A noun of two or more characters: a lone one may be a piece of a word ICU did not know (额|度).
+  if (next == w.end() || !next->word || next->ascii || count_code_points(next->text(t.text)) < 2 ||
+      t.reader.is_function(next->text(t.text)))
+    return std::nullopt;
+  const auto antecedent = headed_antecedent(t.h.window, next->text(t.text), t.reader);
+  if (!antecedent) return std::nullopt;
+  return Step{join(join(std::string(t.text.substr(0, pronoun.begin)), *antecedent),
+                   t.text.substr(next->end)),
+              "pronoun:head"};
+}
+
+// The previous question named `noun` before the thing read from it (这个岗位 after 哪个岗位的员工
+// 最多, 这些台风 after 台风导致的经济损失…): the thing is the noun's attribute or what it did, no
+// modifier of it, and placing it before the noun says something else (员工岗位, 经济损失台风).
+bool named_before(const TurnView& t, std::string_view noun, std::string_view thing) {
+  // A thing that holds the noun but does not end in it (名为X的城市的所有地址 for 这个城市) is no
+  // modifier of it either.
+  if (noun.empty() || thing.starts_with(noun)) return !noun.empty();
+  if (count_code_points(noun) >= 2 && thing.find(noun) != std::string_view::npos && !thing.ends_with(noun))
+    return true;
+  const std::size_t at = t.h.prev.find(thing), n = t.h.prev.find(noun);
+  return at != std::string_view::npos && n != std::string_view::npos && n < at;
+}
+
+}  // namespace
+
+// The thing the previous question asked for with which, running on into what it does (哪款|音箱排名
+// 第一, 哪些|公司生产智能音箱): three words or more after 哪 and its classifier are as often the noun
+// and its predicate as one noun, and only the noun stands for 它. Without word classes the two
+// cannot be told apart, so such a thing goes beside the turn (the safe form), not into it.
+bool asked_clause(const TurnView& t, std::string_view thing) {
+  const std::size_t at = t.h.prev.find(thing);
+  if (at == std::string_view::npos) return false;
+  std::string_view before = t.h.prev.substr(0, at);
+  for (int n = 0; n < 3 && !before.empty(); ++n) before.remove_suffix(last_code_point(before).size());
+  if (t.h.prev.substr(before.size(), at - before.size()).find("哪") == std::string_view::npos)
+    return false;
+  // A phrase with 的 (公司的起步价格, 参加选拔的大学) ends in its noun.
+  if (thing.find("的") != std::string_view::npos) return false;
+  const std::vector<Token> w = words_of(thing);
+  return std::count_if(w.begin(), w.end(), [](const Token& k) { return k.word; }) >= 3;
+}
+
+// 1'. A demonstrative phrase with a short noun (那部片子哪年的, 这个证有用吗): the whole phrase
+// stands for the thing — the noun only says what kind of thing it is.
+// `known`: the antecedent the pronoun step found already (read once, not twice).
+std::optional<Step> pointed_noun_step(const TurnView& t, const std::optional<std::string>& known) {
+  const auto at = pointed_noun(t.text, t.words);
+  if (!at) return std::nullopt;
+  // The phrase the history named with the same noun (这张表 → 职业暴露登记表), else the thing.
+  const std::vector<Token> w = words_of(t.text.substr(0, at->second));
+  const std::string_view noun = w.empty() ? std::string_view{} : w.back().text(t.text);
+  auto antecedent = headed_antecedent(t.h.window, noun, t.reader);
+  if (!antecedent) {
+    antecedent = known ? known : thing_of(t);
+    if (antecedent && named_before(t, noun, *antecedent))
+      return Step{std::string(t.question), "pronoun:named_before"};
+  }
+  // A lone character is no thing to point at (年 of 年|会).
+  if (!antecedent || count_code_points(*antecedent) < 2 ||
+      t.text.find(*antecedent) != std::string_view::npos)
+    return std::nullopt;
+  return Step{join(join(std::string(t.text.substr(0, at->first)), *antecedent),
+                   t.text.substr(at->second)),
+              "pronoun:noun"};
+}
+
+namespace {
+
+// 那个 right before a noun phrase of three or more characters of its own (那个会议室预订系统).
+// The turn's own runs are read (its word break is kept from earlier steps), not the rest's anew.
+bool determines_noun_phrase(const TurnView& t, const CueHit& hit) {
+  const std::string_view pronoun = slice(t.text, hit.begin, hit.end);
+  // 那里 / 那边 point at a place, never before a noun (那里|周末开门吗). 这 points back at what was
+  // just said (这个有效期多长 asks the topic's 有效期); 那个 before a phrase of its own often opens a
+  // new one (那个保密协议到底要不要签).
+  if (!pronoun.starts_with("那") || place_pronoun(pronoun)) return false;
+  std::size_t i = hit.end;
+  if (i >= t.text.size() || next_code_point(t.text, i) < 0x3400) return false;
+  for (const Span& sp : t.reader.spans(t.text))
+    if (sp.begin == hit.end) return count_code_points(slice(t.text, sp.begin, sp.end)) >= 3;
+  return false;
+}
+
+// What 这 / 这个 stand for as the subject of a modal or of 算 (这个要排队吗, 这算违规吗): the act the
+// previous question asked about, not a thing — its thing and the verb after its question word
+// (公司的车位怎么申请 → 车位申请), or the event it reported before the question word (电脑装了
+// 盗版软件会怎样 → 电脑装盗版软件). Nullopt: no act to read.
+std::optional<std::string> act_of(const TurnView& t, const CueHit& pronoun) {
+  const std::string_view said = slice(t.text, pronoun.begin, pronoun.end);
+  if ((said != "这" && said != "这个") || !t.h.prev_is_question || !t.h.topic()) return std::nullopt;
+  const std::string_view rest = t.text.substr(pronoun.end);
+  bool modal = false;
+  for (std::string_view m : {"要", "需要", "得", "能", "可以", "算", "会"}) modal = modal || rest.starts_with(m);
+  if (!modal) return std::nullopt;
+  const auto q = first_hit(t.h.prev_scan, t.lex.ids().question_word);
+  const std::string_view prev = t.h.prev_text;
+  if (!q || q->end > prev.size()) return std::nullopt;
+  std::string_view before = trim_end(prev.substr(0, q->begin));
+  // A modal before the question word (…会|怎样) asks; it is no part of the event.
+  // Its words are dropped from the one reading (a shorter text read again costs a word break).
+  for (std::vector<Token> w = words_of(before); !w.empty() && t.reader.is_function(w.back().text(before));) {
+    before = trim_end(before.substr(0, w.back().begin));
+    while (!w.empty() && w.back().end > before.size()) w.pop_back();
+  }
+  const std::string_view after = trim_end(prev.substr(q->end));
+  const std::vector<Token> tail = words_of(after);
+  if (tail.size() == 1 && tail[0].word && count_code_points(after) >= 2) {
+    std::string thing = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, t.lex.ids());
+    if (thing.empty() || thing.find(after) != std::string::npos) return std::nullopt;
+    return thing + std::string(after);
+  }
+  const std::size_t le = before.find("了");
+  if (!after.empty() || le == std::string_view::npos || t.reader.spans(before).size() < 2)
+    return std::nullopt;
+  return std::string(before.substr(0, le)) + std::string(before.substr(le + 3));
+}
+
+// Bytes of the classifier after 这 / 那 (这本|我一直想看, 这家|健身房): the antecedent takes the
+// place of both, not of 这 alone (白夜行本我…, 乐刻家健身房).
+std::size_t standing_classifier(const TurnView& t, const CueHit& pronoun, std::size_t head) {
+  if (head != 0) return 0;
+  const auto standing = standing_pointer(t.text, t.words);
+  return standing && standing->first == pronoun.begin ? standing->second - pronoun.end : 0;
+}
+
+}  // namespace
+
+std::optional<Step> pronoun_step(const TurnView& t) {
+  const LexiconIds& ids = t.lex.ids();
+  if (const auto hit = first_hit(t.q, ids.thing_pronoun); hit && hit->end <= t.text.size())
+    if (auto act = act_of(t, *hit))
+      return Step{join(join(std::string(t.text.substr(0, hit->begin)), *act), t.text.substr(hit->end)),
+                  "pronoun:act"};
+  for (auto [list, person] : {std::pair{ids.person_pronoun, true}, std::pair{ids.thing_pronoun, false}}) {
+    const auto hit = first_hit(t.q, list);
+    if (!hit || hit->end > t.text.size()) continue;
+    // 他 / 它 of 其他 / 其它 ("other"): no pronoun to resolve.
+    if (t.text.substr(0, hit->begin).ends_with("其")) continue;
+    // 哪些明星…告诉我他们…: the turn names whom its own pronoun means.
+    if (person && names_a_person(t.text.substr(0, hit->begin), t.reader))
+      return Step{std::string(t.question), "pronoun:in_turn"};
+    if (!person)
+      if (auto s = headed_step(t, *hit)) return s;
+    // 那里 / 这边: the place the history named, when it named one.
+    const std::string_view before = t.text.substr(0, hit->begin);
+    const bool after_locative = before.ends_with("在") || before.ends_with("到") || before.ends_with("去");
+    if (place_pronoun(slice(t.text, hit->begin, hit->end)))
+      if (auto place = place_antecedent(t.h.window, t.h.prev, after_locative, t.reader))
+        return Step{join(join(std::string(t.text.substr(0, hit->begin)), *place), t.text.substr(hit->end)),
+                    "pronoun:place"};
+    // A person is looked for over the whole window (a name two turns back); a thing is the
+    // previous question's, which names none when its own subject is a pronoun.
+    if (!person && t.h.subject_unknown)
+      return Step{std::string(t.question), "no_antecedent:pronoun_subject"};
+    std::optional<std::string> antecedent =
+        person ? person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan, t.text,
+                                   slice(t.text, hit->begin, hit->end), t.reader)
+               : request_thing(t, *hit);
+    if (!person && !antecedent) antecedent = thing_of(t);
+    if (person && !antecedent && t.h.topic())
+      antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);
+    if (!antecedent) return std::nullopt;
+    if (person) antecedent = std::string(without_count(*antecedent));  // 一个女生 → 女生
+    // A demonstrative with its noun (这个模板, 这个假): the noun is the antecedent's head, and the
+    // whole phrase takes the antecedent's place (供应商合同模板能改…, 休产假期间…).
+    const std::size_t head = shared_head(*antecedent, t.text.substr(hit->end));
+    if (!person && head == 0) {
+      if (auto s = pointed_noun_step(t, antecedent)) return s;
+      // 那个 right before a noun phrase of its own (那个会议室预订系统) determines it: the turn
+      // names what it asks about.
+      if (determines_noun_phrase(t, *hit)) return Step{std::string(t.question), "pronoun:determiner"};
+      if (named_before(t, noun_after_pointer(t, hit->end), *antecedent))
+        return Step{std::string(t.question), "pronoun:named_before"};
+      // 这家餐厅 after 园区里有两家餐厅吗: the pointing phrase names its noun, which the history's
+      // thing adds nothing to; splicing the thing before it would say the noun twice.
+      if (pointed_noun(t.text, t.words)) return Step{std::string(t.question), "pronoun:determiner"};
+    }
+    if (!person && head == 0 && asked_clause(t, *antecedent))
+      return Step{*antecedent + " " + std::string(t.text), "pronoun", "rewrite:fallback:clause"};
+    std::string out(t.text.substr(0, hit->begin));
+    out = join(out, *antecedent);
+    out = join(out, t.text.substr(hit->end + head + standing_classifier(t, *hit, head)));
+    return Step{std::move(out), person ? "pronoun:person" : head ? "pronoun:head" : "pronoun"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace qaplan::internal::rewriting
