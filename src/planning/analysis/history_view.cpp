@@ -218,6 +218,7 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
   // the span's offsets (the analyze fuzzer's out_of_range; docs/reliability.md).
   h.prev_text = h.prev.substr(
       0, std::max<std::size_t>(trim_end(h.prev).size(), h.topic() ? h.topic()->end : 0));
+  if (!h.prev_is_question) h.request = requested(h.prev_text);
   return h;
 }
 

@@ -70,9 +70,10 @@ std::optional<std::string> request_thing(const TurnView& t, const CueHit& pronou
   // words (那些四缸的, 那里) points at something of its own.
   const std::string_view said = slice(t.text, pronoun.begin, pronoun.end);
   const bool closing = (said == "那些" || said == "这些") && pronoun.end == t.text.size();
-  if (t.h.prev_is_question || !(said.starts_with("它") || closing)) return std::nullopt;
-  const auto asked = requested(t.h.prev_text);
-  if (!asked || count_code_points(*asked) < 2 || names_pronoun(*asked)) return std::nullopt;
+  const auto& asked = t.h.request;
+  if (!(said.starts_with("它") || closing) || !asked || count_code_points(*asked) < 2 ||
+      names_pronoun(*asked))
+    return std::nullopt;
   return std::string(requested_thing(*asked, possessive(t)));
 }
 

@@ -439,7 +439,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   if (!t.h.prev_is_question) {
     if (auto why = why_inside(t, frag)) return {std::move(*why), "statement_why"};
     // After a request, what it asked for beside the turn — the safe form, as a rejected rewrite's.
-    if (const auto asked = requested(t.h.prev_text)) {
+    if (const auto& asked = t.h.request) {
       if (asked->empty()) return {std::string(t.question), "statement:sort"};
       return {std::string(*asked) + " " + std::string(t.text), "statement_prefix:request",
               "rewrite:fallback:request"};
@@ -491,9 +491,7 @@ Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std
   const HistoryView h = read_history(history, lex, reader, words, cfg.window_turns);
   if (h.topic()) r.topic_anchor = std::string(slice(h.prev, h.topic()->begin, h.subject_end));
   // After a request the topic is what it asked for (显示所有部门 → 部门), not its first words.
-  if (!h.prev_is_question)
-    if (const auto asked = requested(h.prev_text); asked && count_code_points(*asked) >= 2)
-      r.topic_anchor = std::string(*asked);
+  if (h.request && count_code_points(*h.request) >= 2) r.topic_anchor = std::string(*h.request);
   r.history_summary = history_summary(question, history, r.topic_anchor);
   std::optional<ScannedQuery> own;
   const ScannedQuery& q = scanned && scanned->query.text == question

@@ -35,6 +35,8 @@ struct HistoryView {
   // is the subject's attribute or its predicate, not the thing — no subject for a bare predicate
   // or a pronoun of the turn (an ellipsis still replaces its words in place).
   bool subject_unknown = false;
+  // What the previous turn asked for when it is a request (requested(): "" for a sort), read once.
+  std::optional<std::string_view> request;
 
   /// The previous question's first content span, or null.
   const Span* topic() const { return prev_spans.empty() ? nullptr : &prev_spans.front(); }

@@ -38,7 +38,7 @@ std::optional<Step> subset_step(const TurnView& t) {
   if (!t.text.starts_with(kAmong) || t.r.topic_anchor.empty()) return std::nullopt;
   std::string_view anchor = asked_set(t);
   // After a request (显示所有导演姓名) the set is what it asked for; after a sort, none is named.
-  if (const auto asked = t.h.prev_is_question ? std::nullopt : requested(t.h.prev_text)) {
+  if (const auto& asked = t.h.request) {
     if (asked->empty()) return Step{std::string(t.question), "subset:sort"};
     anchor = requested_thing(*asked, /*owner=*/true);  // 房间的床型 → 房间中…
   }
