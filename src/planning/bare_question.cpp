@@ -6,6 +6,7 @@
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
 #include "planning/segment.hpp"
+#include "planning/text.hpp"
 
 namespace qaplan::internal {
 namespace {
@@ -78,20 +79,68 @@ bool term_runs_past(std::string_view text, std::size_t end, const DomainLexicon*
 
 }  // namespace
 
+namespace {
+
+// The first word of `clause` (ICU's) is one of [intent] subjectless_openers and no KB term starting
+// with it runs past it (一般纳税人 where ICU reads 一般|纳税人).
+bool opens_with_opener(std::string_view clause, const IntentConfig& c, const DomainLexicon* kb) {
+  // Bytes first: the word break runs only when an opener could be the first word.
+  auto opens = [&](const std::string& w) { return clause.starts_with(w); };
+  if (std::none_of(c.subjectless_openers.begin(), c.subjectless_openers.end(), opens)) return false;
+  const std::vector<Token> words = segment_words(clause);
+  if (words.empty()) return false;
+  const std::string_view first = words.front().text(clause);
+  return std::find(c.subjectless_openers.begin(), c.subjectless_openers.end(), first) !=
+             c.subjectless_openers.end() &&
+         !term_runs_past(clause, words.front().end, kb);
+}
+
+// Bytes of the clause break at text[i] (normalized: ，；？！ are ASCII), 0 when there is none.
+std::size_t clause_break(std::string_view text, std::size_t i) {
+  const char b = text[i];
+  if (b == ',' || b == ';' || b == '?' || b == '!') return 1;
+  return text.compare(i, 3, "。") == 0 ? 3 : 0;
+}
+
+// A turn of two or three clauses, each within subjectless_max_units, each opening with an opener
+// or a question word, one with an opener at least (一般几天，需要提前申请吗; 要多久，怎么加急): no
+// clause names a subject. A clause that opens any other way may (一般来说，公司的年假有几天).
+bool subjectless_clauses(const ScannedQuery& q, const Lexicon& lex, const DomainLexicon* kb) {
+  const IntentConfig& c = lex.config().intent;
+  const std::string_view text = q.query.text;
+  int clauses = 0;
+  bool opener = false;
+  for (std::size_t b = q.content_begin; b < q.content_end;) {
+    std::size_t e = b;
+    while (e < q.content_end && clause_break(text, e) == 0) ++e;
+    std::string_view clause = text.substr(b, e - b);
+    b = e < q.content_end ? e + clause_break(text, e) : e;
+    while (!clause.empty() && clause.front() == ' ') clause.remove_prefix(1);
+    while (!clause.empty() && clause.back() == ' ') clause.remove_suffix(1);
+    if (clause.empty()) continue;
+    if (++clauses > 3 || count_query_units(clause) > c.subjectless_max_units ||
+        clause.starts_with("要不要"))
+      return false;
+    const std::size_t at = static_cast<std::size_t>(clause.data() - text.data());
+    const bool asks = std::any_of(q.hits.begin(), q.hits.end(), [&](const CueHit& h) {
+      return h.list == lex.ids().question_word && h.begin == at;
+    });
+    const bool opens = opens_with_opener(clause, c, kb);
+    if (!opens && !asks) return false;
+    opener = opener || opens;
+  }
+  return clauses >= 2 && opener;
+}
+
+}  // namespace
+
 bool subjectless_question(const ScannedQuery& q, const Lexicon& lex, const DomainLexicon* kb) {
   const IntentConfig& c = lex.config().intent;
   const std::string_view content = q.content();
   // 要不要… proposes (要不要一起吃火锅) as often as it asks about a topic: no witness either way.
-  if (q.query.query_units > c.subjectless_max_units || content.starts_with("要不要")) return false;
-  // Bytes first: the word break runs only when an opener could be the first word.
-  auto opens = [&](const std::string& w) { return content.starts_with(w); };
-  if (std::none_of(c.subjectless_openers.begin(), c.subjectless_openers.end(), opens)) return false;
-  const std::vector<Token> words = segment_words(content);
-  if (words.empty()) return false;
-  const std::string_view first = words.front().text(content);
-  return std::find(c.subjectless_openers.begin(), c.subjectless_openers.end(), first) !=
-             c.subjectless_openers.end() &&
-         !term_runs_past(content, words.front().end, kb);
+  if (content.starts_with("要不要")) return false;
+  if (q.query.query_units > c.subjectless_max_units) return subjectless_clauses(q, lex, kb);
+  return opens_with_opener(content, c, kb);
 }
 
 }  // namespace qaplan::internal

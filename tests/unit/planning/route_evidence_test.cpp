@@ -249,6 +249,31 @@ TEST(FollowUps, AQuestionOpeningWithItsPredicateFollows) {
   EXPECT_FALSE(matched(*p, "follow_up_subjectless"));
 }
 
+// A turn of two or three clauses, each opening with its predicate or a question word, names no
+// subject either, though it is longer than subjectless_max_units: it follows. A clause that
+// opens with anything else may name one (一般来说，公司的…), a clause over the bar may too, and
+// four clauses are no continuation; a source keyword of another source still stands alone.
+TEST(FollowUps, ATurnWhoseEveryClauseOpensWithItsPredicateFollows) {
+  const std::pair<const char*, const char*> turns[] = {
+      {"一般要等几个工作日，可以提前拿到吗", "离职证明怎么开"},
+      {"大概需要多长时间，有没有加急的办法", "护照怎么办理"},
+      {"需要本人到场吗？怎么预约比较快", "社保卡丢了怎么补"},
+      {"最多可以分几期，会不会收手续费呢", "信用卡账单能分期吗"}};
+  for (const auto& [q, h] : turns) {
+    const Preparation p = prep(q, {h});
+    ASSERT_TRUE(p.intent) << q;
+    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
+    EXPECT_TRUE(matched(p, "follow_up_subjectless")) << q;
+  }
+  const std::pair<const char*, const char*> standalone[] = {
+      {"一般来说，公司的年假一年有几天呢", "病假怎么请"},
+      {"需要多久才能批下来，食堂几点开门呀", "年假怎么申请"},
+      {"一般要几天，需要什么材料，能加急吗，找谁办", "护照怎么办理"},
+      {"一般要几天，能不能报销打车费呀", "年假怎么申请"}};
+  for (const auto& [q, h] : standalone)
+    EXPECT_FALSE(matched(prep(q, {h}), "follow_up_subjectless")) << q;
+}
+
 // A turn the rules read as standalone because it names a KB term (等级) follows when the
 // dependent head is near-sure it needs its history ([model] sure_dependent_min_score): a missed
 // follow-up loses the answer, a false one costs a search (the turn as typed stays a variant).
