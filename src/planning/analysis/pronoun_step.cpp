@@ -7,6 +7,7 @@
 #include "planning/analysis/coordination.hpp"
 #include "planning/analysis/phrases.hpp"
 #include "planning/analysis/statement_reply.hpp"
+#include "planning/analysis/time_expr.hpp"
 
 // 1. A pronoun or a pointing phrase of the turn (它, 这个, 那部片子, 他们): its antecedent in its
 // place, or the turn as typed when the thing it would name is no modifier of the turn's own noun
@@ -77,9 +78,80 @@ std::optional<std::string> request_thing(const TurnView& t, const CueHit& pronou
   return std::string(requested_thing(*asked, possessive(t)));
 }
 
+// The previous question ends by asking how much of `thing` (公司邮箱容量是多少, 共享盘的容量多大),
+// not in an amount of its own (冰心全集多少钱: the price of the thing).
+bool asks_amount_of(std::string_view prev, std::string_view thing) {
+  const std::size_t at = prev.find(thing);
+  if (at == std::string_view::npos) return false;
+  std::string_view after = trim_end(prev.substr(at + thing.size()));
+  for (std::string_view v : {"是", "有"})
+    if (after.starts_with(v)) after.remove_prefix(v.size());
+  for (std::string_view p : {"呢", "啊", "呀"})
+    if (after.ends_with(p)) after.remove_suffix(p.size());
+  for (std::string_view a : {"多少", "多大", "多长", "多高", "多重"})
+    if (after == a) return true;
+  return false;
+}
+
+// What the turn says of its pronoun is said of an amount (它怎么算, 它能提高吗, 它够用吗).
+bool said_of_amount(std::string_view said) {
+  for (std::string_view m : {"可以", "能", "会", "要", "还"})
+    if (said.starts_with(m)) said.remove_prefix(m.size());
+  for (std::string_view v : {"算", "计算", "提高", "降低", "增加", "减少", "调", "上调", "下调", "够",
+                             "包括", "包含", "含", "超", "变", "涨", "降", "固定", "多", "少", "高", "低"})
+    if (said.starts_with(v)) return true;
+  return false;
+}
+
+// The owner X of an attribute asked as X的Y, `thing` being Y or all of X的Y (公司邮箱的|容量):
+// the previous question's phrase before the last 的. Empty when there is none, or when it is a
+// count (一个的人口) or a modal or an adverb (具体的热量, [intent] subjectless_openers).
+std::string_view owner_of(const TurnView& t, std::string_view thing) {
+  const std::string_view prev = t.h.prev;
+  const std::size_t at = prev.find(thing);
+  if (at == std::string_view::npos) return {};
+  constexpr std::string_view kDe = "的";
+  std::size_t de = thing.rfind(kDe);
+  de = de != std::string_view::npos ? at + de : prev.substr(0, at).ends_with(kDe) ? at - kDe.size() : 0;
+  if (de == 0) return {};
+  const auto sp = std::find_if(t.h.prev_spans.begin(), t.h.prev_spans.end(), [&](const Span& s) {
+    return s.begin < de && s.end >= de;
+  });
+  if (sp == t.h.prev_spans.end() || sp->end != de) return {};
+  const std::string_view owner = slice(prev, sp->begin, sp->end);
+  const auto& adverbs = t.lex.config().intent.subjectless_openers;
+  if (count_end(owner, 0) > 0 || std::find(adverbs.begin(), adverbs.end(), owner) != adverbs.end())
+    return {};
+  return owner;
+}
+
+// A question of how much asks an attribute of a thing (共享盘的|容量是多少). 它 / 这个 standing alone
+// after it is the thing (它能扩容吗: 共享盘), unless the turn says something of an amount (它怎么算,
+// 它能提高吗, 比它高的) or names the attribute itself (这个额度可以累积吗). Without 的, or with an
+// attribute of more words, the owner's end is unsure (公司|邮箱|容量 but 汽车|平均|重量): the thing
+// stays.
+std::string owner_of_asked_amount(const TurnView& t, const CueHit& pronoun, std::string thing) {
+  // 这些信息, 这个周末: a demonstrative with a noun of its own points at that.
+  const bool demonstrative = !slice(t.text, pronoun.begin, pronoun.end).starts_with("它");
+  if (!asks_amount_of(t.h.prev, thing) || said_of_amount(t.text.substr(pronoun.end)) ||
+      t.text.substr(0, pronoun.begin).ends_with("比") ||
+      (demonstrative && !noun_after_pointer(t, pronoun.end).empty()))
+    return thing;
+  const std::string_view owner = owner_of(t, thing);
+  std::string_view attribute = std::string_view(thing);
+  if (const std::size_t de = attribute.rfind("的"); de != std::string_view::npos)
+    attribute.remove_prefix(de + std::string_view("的").size());
+  // An attribute of more than one word (意外险|保额, 云端硬盘|容量) may hold its own owner.
+  const std::vector<Token> w = words_of(attribute);
+  if (w.size() != 1 || count_code_points(owner) < 2 || count_code_points(attribute) < 2 ||
+      t.text.find(attribute) != std::string_view::npos)
+    return thing;
+  return std::string(owner);
+}
+
 // What 它 / 这个 / 那部片子 stands for: the thing the newest turn answered with or said the user
 // does, else the previous question's most specific phrase.
-std::optional<std::string> thing_of(const TurnView& t) {
+std::optional<std::string> thing_of(const TurnView& t, const CueHit* pronoun = nullptr) {
   const std::string_view newest = t.h.window.front();
   std::optional<std::string> antecedent;
   // 它 / 这个 after a turn that answered a question (你平时用什么看剧 + 我一般用腾讯视频) or that
@@ -95,8 +167,10 @@ std::optional<std::string> thing_of(const TurnView& t) {
     antecedent = used_thing(t, newest);
   if (t.h.newest_stated() && !antecedent && !asked_who)
     antecedent = spoken_object(newest, t.reader, /*with_verb=*/false);
-  if (!antecedent && t.h.topic())
-    antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, t.lex.ids());
+  if (!antecedent && t.h.topic()) {
+    std::string thing = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, t.lex.ids());
+    antecedent = pronoun ? owner_of_asked_amount(t, *pronoun, std::move(thing)) : std::move(thing);
+  }
   if (antecedent) antecedent = std::string(without_count(*antecedent));
   return antecedent;
 }
@@ -265,7 +339,7 @@ std::optional<Step> pronoun_step(const TurnView& t) {
         person ? person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan, t.text,
                                    slice(t.text, hit->begin, hit->end), t.reader)
                : request_thing(t, *hit);
-    if (!person && !antecedent) antecedent = thing_of(t);
+    if (!person && !antecedent) antecedent = thing_of(t, &*hit);
     if (person && !antecedent && t.h.topic())
       antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);
     if (!antecedent) return std::nullopt;

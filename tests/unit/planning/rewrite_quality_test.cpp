@@ -1616,3 +1616,26 @@ TEST(RewriteRules, ARequestTurnTakesTheTopicBesideIt) {
   EXPECT_EQ(rewrite("一共有几个", {"将超过三天的请假记录列出来。"}).query, "超过三天的请假记录 一共有几个");
   EXPECT_FALSE(gave(rewrite("显示器呢", {"笔记本电脑坏了找谁修"}), "request"));
 }
+
+// A question of how much asks an attribute of a thing (容量 of 共享盘的容量, 间隔 of 班车的发车间隔):
+// 它 after it is the thing when the turn says something of the thing, the attribute when it says
+// something of an amount (能提高, 怎么算, 够, 比它…), or names the attribute itself (这个额度).
+// Without 的 the owner's end is unsure (汽车|平均|重量), and so it is when the attribute has more
+// words than one; an adverb (具体的热量) or a count owns nothing.
+TEST(RewriteRules, APronounAfterAQuestionOfHowMuchIsTheThingNotItsAmount) {
+  EXPECT_EQ(rewrite("它满了会怎样", {"公司邮箱的容量是多少"}).query, "公司邮箱满了会怎样");
+  EXPECT_EQ(rewrite("它周末也开吗", {"班车的间隔多长"}).query, "班车周末也开吗");
+  // An attribute of two words may hold its own owner (意外险|保额): the thing stays.
+  EXPECT_EQ(rewrite("它周末也开吗", {"班车的发车间隔多长"}).query, "班车的发车间隔周末也开吗");
+  EXPECT_EQ(rewrite("它能容纳多少人", {"大会议室的面积多大"}).query, "大会议室能容纳多少人");
+  EXPECT_EQ(rewrite("它能扩容吗", {"共享盘的容量是多少", "每个部门共享盘默认500GB。"}).query,
+            "共享盘能扩容吗");
+  EXPECT_EQ(rewrite("它能提高吗", {"报销的额度是多少"}).query, "报销的额度能提高吗");
+  EXPECT_EQ(rewrite("它怎么算", {"年假的天数是多少"}).query, "年假的天数怎么算");
+  EXPECT_EQ(rewrite("这个额度可以累积吗", {"交际费的额度是多少"}).query, "交际费的额度可以累积吗");
+  EXPECT_EQ(rewrite("它一个月多少钱", {"员工宿舍的面积多大"}).query, "员工宿舍一个月多少钱");
+  EXPECT_FALSE(has(rewrite("列出比它重的汽车", {"汽车的平均重量是多少"}).query, "汽车的平均比"));
+  EXPECT_TRUE(has(rewrite("它周末开门吗", {"市民中心多大"}).query, "市民中心"));
+  EXPECT_FALSE(rewrite("它对减肥有帮助吗", {"具体的热量是多少"}).query.starts_with("具体对"));
+  EXPECT_EQ(rewrite("它周末开门吗", {"公司邮箱容量是多少"}).query, "公司邮箱容量周末开门吗");
+}
