@@ -134,6 +134,27 @@ bool subjectless_clauses(const ScannedQuery& q, const Lexicon& lex, const Domain
 
 }  // namespace
 
+bool which_without_noun(const ScannedQuery& q, const Lexicon& lex) {
+  const IntentConfig& c = lex.config().intent;
+  const std::string_view content = q.content();
+  if (q.query.query_units > 2 * c.subjectless_max_units) return false;
+  std::size_t which = 0;  // bytes of the longest which-word opening the content
+  for (const std::string& w : c.subjectless_which)
+    if (w.size() > which && content.starts_with(w)) which = w.size();
+  if (which == 0) return false;
+  // ICU may read the which-word as one word (哪些) or two (哪|家): it must end where a word does.
+  const std::vector<Token> words = segment_words(content);
+  const auto after = std::find_if(words.begin(), words.end(), [&](const Token& k) { return k.begin == which; });
+  if (after == words.end()) return false;
+  // What can follow a which-word but no noun can start: a particle, a copula, a preposition, a
+  // degree adverb, a passive, or an opener (a modal or an adverb).
+  const std::string_view next = after->text(content);
+  for (std::string_view w : {"的", "是", "在", "最", "更", "比较", "被"})
+    if (next == w) return true;
+  return std::find(c.subjectless_openers.begin(), c.subjectless_openers.end(), next) !=
+         c.subjectless_openers.end();
+}
+
 bool subjectless_question(const ScannedQuery& q, const Lexicon& lex, const DomainLexicon* kb) {
   const IntentConfig& c = lex.config().intent;
   const std::string_view content = q.content();

@@ -23,4 +23,10 @@ bool bare_question(const ScannedQuery& q, const Lexicon& lex);
 /// past it (一般纳税人 where ICU reads 一般|纳税人) is a subject.
 bool subjectless_question(const ScannedQuery& q, const Lexicon& lex, const DomainLexicon* kb);
 
+/// q's content opens with a word of [intent] subjectless_which and the word after it (ICU's) can
+/// start no noun — 的, 是, 在, 最, 更, 比较, 被 or a subjectless opener: 哪些在2002年以后还有预算,
+/// 哪个最便宜, 哪家可以寄到北京. The which-word picks from what the history named. At most twice
+/// subjectless_max_units units.
+bool which_without_noun(const ScannedQuery& q, const Lexicon& lex);
+
 }  // namespace qaplan::internal

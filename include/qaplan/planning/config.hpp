@@ -186,6 +186,11 @@ struct IntentConfig {
   /// name another source than the previous turn's. Empty = off.
   std::vector<std::string> subjectless_openers;
   int subjectless_max_units = 10;
+  /// With history, a question opening with one of these which-words and no noun after it — 的, a
+  /// subjectless opener, or 是 / 在 / 最 / 更 / 比较 / 被: 哪些在2002年以后还有预算, 哪个最便宜 — picks
+  /// from what the history named: it is a follow-up on the same terms as a subjectless question
+  /// (at most twice subjectless_max_units units). Empty = off.
+  std::vector<std::string> subjectless_which;
   std::string default_rule_id = "default_knowledge";
   Intent default_intent = Intent::kKnowledgeQuery;
   double default_score = 0.60;

@@ -530,6 +530,7 @@ Result<Config> read_config(const Value& root, const std::string& origin) {
     QAPLAN_TRY(r.count("bare_question_max_units", c.intent.bare_question_max_units, false));
     QAPLAN_TRY(read_cues(r, "subjectless_openers", c.intent.subjectless_openers, false));
     QAPLAN_TRY(r.count("subjectless_max_units", c.intent.subjectless_max_units, false));
+    QAPLAN_TRY(read_cues(r, "subjectless_which", c.intent.subjectless_which, false));
     std::optional<Intent> di;
     QAPLAN_TRY(read_enum(r, "default_intent", di, parse_intent));
     if (!di) return r.missing("default_intent", true);

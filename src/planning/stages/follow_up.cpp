@@ -171,6 +171,11 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
            subjectless_question(t.q, t.lex, t.reader ? &t.reader->lexicon() : nullptr) &&
            !(names_source_keyword(t) && switches_from_previous(t)))
     follow(rule, "follow_up_subjectless");
+  // A which-word with no noun after it (哪些在2002年以后还有预算, 哪个最便宜) picks from what the
+  // history named, on the same terms.
+  else if (rule.intent != Intent::kFollowUp && !switch_cue && which_without_noun(t.q, t.lex) &&
+           !(names_source_keyword(t) && switches_from_previous(t)))
+    follow(rule, "follow_up_which_without_noun");
   a.dependence_open = a.dependence_open && rule.intent != Intent::kFollowUp;
   // The dependent head overrides the rules' standalone reading of an open turn at its open bar;
   // of one whose only topic is a KB term (分几个等级: 等级), when it is near-sure. A KB term is

@@ -274,6 +274,33 @@ TEST(FollowUps, ATurnWhoseEveryClauseOpensWithItsPredicateFollows) {
     EXPECT_FALSE(matched(prep(q, {h}), "follow_up_subjectless")) << q;
 }
 
+// A which-word with no noun after it (的, 是, 在, 最, a modal …) picks from what the history named:
+// the turn follows. With a noun of its own (哪个部门) it asks about that; a source keyword of
+// another source keeps it standalone; an empty list turns the rule off.
+TEST(FollowUps, AWhichWordWithoutANounFollows) {
+  const std::pair<const char*, const char*> turns[] = {
+      {"哪些可以线上办理", "社保有哪些业务"},
+      {"哪家是最近才签约的", "合作的快递公司有几家"},
+      {"哪些在今年以后还能继续使用", "公司发过哪几种优惠券"},
+      {"哪位是负责新员工培训的", "人事部有几个人"}};
+  for (const auto& [q, h] : turns) {
+    const Preparation p = prep(q, {h});
+    ASSERT_TRUE(p.intent) << q;
+    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
+    EXPECT_TRUE(matched(p, "follow_up_which_without_noun")) << q;
+  }
+  EXPECT_FALSE(matched(prep("哪个部门负责考勤", {"年假怎么请"}), "follow_up_which_without_noun"));
+  EXPECT_FALSE(follow_up("哪些可以报销", {"年假怎么请"}));
+  EXPECT_FALSE(follow_up("哪些可以线上办理", {}));
+
+  Config c = load_config(test::shipped_config()).value();
+  c.intent.subjectless_which.clear();
+  const Planner off = Planner::create(std::move(c)).value();
+  auto p = off.prepare(PrepareRequest{"哪个的审批最快", {"公司有三种采购方式"}, "", std::nullopt});
+  ASSERT_TRUE(p.ok());
+  EXPECT_FALSE(matched(*p, "follow_up_which_without_noun"));
+}
+
 // A turn the rules read as standalone because it names a KB term (等级) follows when the
 // dependent head is near-sure it needs its history ([model] sure_dependent_min_score): a missed
 // follow-up loses the answer, a false one costs a search (the turn as typed stays a variant).
