@@ -219,7 +219,10 @@ TEST(FollowUps, SubjectlessContinuationsFollowTheirHistory) {
 TEST(FollowUps, AQuestionOpeningWithItsPredicateFollows) {
   const std::pair<const char*, const char*> turns[] = {{"需要原部门同意吗", "内部转岗怎么申请"},
                                                        {"需要主管签字吗", "出差申请怎么提交"},
-                                                       {"总共要交几份材料", "落户怎么办理"}};
+                                                       {"总共要交几份材料", "落户怎么办理"},
+                                                       {"是从哪一年开始实行的", "弹性工作制怎么申请"},
+                                                       {"同时要附上哪些材料", "出差申请怎么提交"},
+                                                       {"只保留能投屏的", "列出所有会议室"}};
   for (const auto& [q, h] : turns) {
     const Preparation p = prep(q, {h});
     ASSERT_TRUE(p.intent) << q;
