@@ -468,8 +468,9 @@ std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view
       ++last_piece;
     const std::string_view nw = turn.substr(n.begin, t[last_piece].end - n.begin);
     if (opens_with_adverb(nw)) return std::nullopt;  // 那部|挺好|看吗: the pointer stands alone
+    // A time after the pointer (这家|周日营业吗) says when, not what is pointed at.
     if (!n.word || n.ascii || n.begin != t[noun - 1].end || count_code_points(nw) > 2 ||
-        function_words.contains(nw) ||
+        function_words.contains(nw) || temporal(nw) ||
         std::find(std::begin(kNotThings), std::end(kNotThings), nw) != std::end(kNotThings))
       return std::nullopt;
     return std::pair{std::size_t{t[i].begin}, std::size_t{t[last_piece].end}};

@@ -523,7 +523,13 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
   // A parallel item with the same head word takes that item's place (试用期员工能签保密协议吗
   // + 那竞业协议呢 → …签竞业协议吗; 员工餐厅早餐几点 + 午餐呢 → 员工餐厅午餐几点).
   if (const auto at = parallel_item(prev_text, frag, reader)) {
-    const auto [b, e] = whole_run(prev_text, at->first, at->second, reader);
+    auto [b, e] = whole_run(prev_text, at->first, at->second, reader);
+    // An item ending in the fragment's own bound head (借|记|卡 of 信用卡) ends there: the lone
+    // characters after it are the next word (年|费), not the rest of the item. Any other shared
+    // character may sit inside a name ICU cut up (周|杰|伦 of 林俊杰).
+    const std::string_view head = last_code_point(frag);
+    if (suffix(head) && head == last_code_point(prev_text.substr(at->first, at->second - at->first)))
+      e = at->second;
     return {join(join(std::string(prev_text.substr(0, b)), frag), prev_text.substr(e)),
             "ellipsis:parallel"};
   }

@@ -471,6 +471,10 @@ std::string_view fragment_of(const TurnView& t, bool& asks_ne) {
     frag = trim_start(frag.substr(m->end));
   asks_ne = frag.ends_with("呢");
   if (asks_ne) frag = trim_end(frag.substr(0, frag.size() - 3));
+  // 换货的话呢: 的话 marks the case put, it is no part of it (换货 parallels 退货).
+  constexpr std::string_view kCase = "的话";
+  if (asks_ne && frag.ends_with(kCase) && frag.size() > kCase.size())
+    frag = trim_end(frag.substr(0, frag.size() - kCase.size()));
   return frag;
 }
 

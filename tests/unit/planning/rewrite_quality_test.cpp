@@ -1639,3 +1639,17 @@ TEST(RewriteRules, APronounAfterAQuestionOfHowMuchIsTheThingNotItsAmount) {
   EXPECT_FALSE(rewrite("它对减肥有帮助吗", {"具体的热量是多少"}).query.starts_with("具体对"));
   EXPECT_EQ(rewrite("它周末开门吗", {"公司邮箱容量是多少"}).query, "公司邮箱容量周末开门吗");
 }
+
+// A parallel ending in its bound head (信用卡 of 储|蓄|卡) takes the place of that item only, not of
+// the lone characters after it (挂|失|费: the next word); a name ICU cut up (张|学友, 周|杰|伦) is
+// still replaced whole. A time after a pointer (这家|周六) says when, not what is pointed at. 的话
+// marks a case put (换货的话呢): the rewrite keeps the history's other words or falls back.
+TEST(RewriteRules, AParallelItemEndsAtItsHeadAndATimeIsNoPointedNoun) {
+  EXPECT_EQ(rewrite("那信用卡呢", {"储蓄卡挂失费多少"}).query, "信用卡挂失费多少");
+  EXPECT_EQ(rewrite("那公交卡呢", {"饭卡补办费多少"}).query, "公交卡补办费多少");
+  EXPECT_EQ(rewrite("王菲呢", {"张学友最红的歌是哪首"}).query, "王菲最红的歌是哪首");
+  EXPECT_FALSE(has(rewrite("林俊杰呢", {"周杰伦最火的歌是哪首"}).query, "杰伦"));
+  EXPECT_EQ(rewrite("这家周六营业吗", {"南京西路的招商银行网点几点开门"}).query,
+            "招商银行网点周六营业吗");
+  EXPECT_TRUE(has(rewrite("换货的话呢", {"退货运费谁出"}).query, "运费"));
+}
