@@ -491,9 +491,28 @@ std::optional<std::uint32_t> modified_head_end(std::string_view prev_text, const
   return std::nullopt;
 }
 
+namespace {
+
+// The first word of `frag` (ICU's) is an adverb of time or scope: it opens a predicate. 最后一部
+// and 还有… open none (最后 is a word of its own; 还有 adds an item), nor does a bare negation:
+// 不饱和脂肪 and 没下过的 name the opposite of an item (饱和脂肪, 下过单的).
+bool predicate_first(std::string_view frag) {
+  const std::vector<Token> w = segment_words(frag);
+  if (w.size() < 2) return false;
+  const std::string_view first = w.front().text(frag);
+  for (std::string_view a : {"还是", "还", "也", "都", "又", "就", "才", "再", "已经", "一直", "总是",
+                             "仍然", "依然", "也不", "也没", "都不", "都没", "还没"})
+    if (first == a) return true;
+  return false;
+}
+
+}  // namespace
+
 Placed fragment_in_place(std::string_view prev, std::string_view prev_text, const Span& topic,
                          std::string_view frag, const std::vector<Span>& spans,
                          const PhraseReader& reader, bool asks_ne) {
+  // A predicate (还是慢呢, 也不行呢: an adverb its first word) is no item to put in another's place.
+  if (predicate_first(frag)) return {"", "ellipsis:predicate", true};
   // A modifier with no safe place in the history (its head cut by ICU, 大|会议|室) is not
   // spliced at a guess: the anchor and the turn still retrieve.
   if (frag.ends_with("的")) {

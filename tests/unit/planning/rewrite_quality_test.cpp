@@ -1653,3 +1653,17 @@ TEST(RewriteRules, AParallelItemEndsAtItsHeadAndATimeIsNoPointedNoun) {
             "招商银行网点周六营业吗");
   EXPECT_TRUE(has(rewrite("换货的话呢", {"退货运费谁出"}).query, "运费"));
 }
+
+// A fragment whose first word is an adverb (还是卡呢, 也不行呢) is a predicate, not an item: it
+// takes no word's place (打印还是卡纸…, 可以先还是慢…) and does not stand for the topic (也不行怎么办);
+// the topic goes beside it, the safe form.
+TEST(RewriteRules, APredicateFragmentTakesNoItemsPlace) {
+  const auto stuck = rewrite("还是卡呢", {"打印机卡纸怎么办", "可以先打开后盖取出纸张，再重启打印机。"});
+  EXPECT_EQ(stuck.query, "打印机卡纸 还是卡呢");
+  EXPECT_TRUE(gave(stuck, "ellipsis:predicate"));
+  const auto vpn = rewrite("也不行呢", {"VPN连不上怎么办", "先重启客户端，再检查网络设置。"});
+  EXPECT_TRUE(has(vpn.query, "连不上")) << vpn.query;
+  EXPECT_TRUE(gave(vpn, "ellipsis:predicate"));
+  EXPECT_FALSE(has(rewrite("还是闪退呢", {"App总是闪退怎么办", "可以先清除缓存，并更新到最新版本。"}).query,
+                   "可以先还是"));
+}
