@@ -90,6 +90,11 @@ std::string negated_as_answered(std::string_view asked, const TurnView& t) {
   if (!(no.starts_with("不") || no.starts_with("没")) || count_code_points(no) > 3)
     return std::string(asked);
   const std::string_view word = no.substr(std::string_view("不").size());
+  // 不行 negates the question's modal (公司电脑可以装LINE吗 + 不行 → 公司电脑不能装LINE).
+  if (no == "不行")
+    for (std::string_view modal : {"可以", "能"})
+      if (const std::size_t m = asked.find(modal); m != std::string_view::npos && !asked.substr(0, m).ends_with("不"))
+        return std::string(asked.substr(0, m)) + "不能" + std::string(asked.substr(m + modal.size()));
   const std::size_t at = word.empty() ? std::string_view::npos : asked.find(word);
   if (at == std::string_view::npos || asked.substr(0, at).ends_with(no.substr(0, 3)))
     return std::string(asked);

@@ -1667,3 +1667,11 @@ TEST(RewriteRules, APredicateFragmentTakesNoItemsPlace) {
   EXPECT_FALSE(has(rewrite("还是闪退呢", {"App总是闪退怎么办", "可以先清除缓存，并更新到最新版本。"}).query,
                    "可以先还是"));
 }
+
+// 不行 answering a question with a modal (可以…吗, 能…吗) says the modal's opposite: a bare why
+// asks why not (为什么周末不能加班换调休), never why so (为什么…能加班…).
+TEST(RewriteRules, WhyAfterNoAsksWhyNot) {
+  EXPECT_EQ(rewrite("为什么", {"周末能加班换调休吗", "不行，调休只能用工作日加班换。"}).query,
+            "为什么周末不能加班换调休");
+  EXPECT_EQ(rewrite("为啥", {"实习生可以申请住宿补贴吗", "不行。"}).query, "为啥实习生不能申请住宿补贴");
+}
