@@ -495,7 +495,10 @@ namespace {
 
 // The first word of `frag` (ICU's) is an adverb of time or scope: it opens a predicate. 最后一部
 // and 还有… open none (最后 is a word of its own; 还有 adds an item), nor does a bare negation:
-// 不饱和脂肪 and 没下过的 name the opposite of an item (饱和脂肪, 下过单的).
+// 不饱和脂肪 and 没下过的 name the opposite of an item (饱和脂肪, 下过单的). 还是 may be "or" before
+// an item (还是打车呢) as well as "still" (还是卡呢), and an adverb may open a modifier (已经印刷的,
+// 再便宜点的); either way the fragment goes beside the topic: put in an item's place it splices
+// (去还是打车坐地铁…, 已经印刷公子写过…).
 bool predicate_first(std::string_view frag) {
   const std::vector<Token> w = segment_words(frag);
   if (w.size() < 2) return false;

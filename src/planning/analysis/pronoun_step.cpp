@@ -93,12 +93,16 @@ bool asks_amount_of(std::string_view prev, std::string_view thing) {
   return false;
 }
 
-// What the turn says of its pronoun is said of an amount (它怎么算, 它能提高吗, 它够用吗).
+// What the turn says of its pronoun is said of an amount (它怎么算, 它还能提高吗, 它够用吗): a verb
+// of reckoning or of degree, after any modals, adverbs and how-words in any order.
 bool said_of_amount(std::string_view said) {
-  for (std::string_view m : {"可以", "能", "会", "要", "还"})
-    if (said.starts_with(m)) said.remove_prefix(m.size());
+  for (bool cut = true; cut;) {
+    cut = false;
+    for (std::string_view m : {"可以", "能", "会", "要", "还", "也", "再", "怎么", "如何", "咋"})
+      if (said.starts_with(m)) said.remove_prefix(m.size()), cut = true;
+  }
   for (std::string_view v : {"算", "计算", "提高", "降低", "增加", "减少", "调", "上调", "下调", "够",
-                             "包括", "包含", "含", "超", "变", "涨", "降", "固定", "多", "少", "高", "低"})
+                             "包括", "包含", "含", "超", "变", "涨", "降", "固定", "高于", "低于"})
     if (said.starts_with(v)) return true;
   return false;
 }

@@ -81,6 +81,22 @@ std::optional<std::string> answered_yes_no(std::string_view question, std::strin
 
 namespace {
 
+// 不行 denies the question's modal: the modal word (ICU's, not 功能's 能) becomes 不能 (公司电脑
+// 可以装LINE + 不行 → 公司电脑不能装LINE). A question that already offers both (能不能, 可不可以)
+// or has no modal word stays as it is — 行 is no word of it (银行).
+std::string modal_denied(std::string_view asked) {
+  const std::vector<Token> w = words_of(asked);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const std::string_view m = w[i].text(asked);
+    if (m != "可以" && m != "能") continue;
+    const bool offered = (i > 0 && w[i - 1].text(asked).ends_with("不")) ||
+                         (i + 1 < w.size() && w[i + 1].text(asked).starts_with("不"));
+    if (offered) return std::string(asked);
+    return std::string(asked.substr(0, w[i].begin)) + "不能" + std::string(asked.substr(w[i].end));
+  }
+  return std::string(asked);
+}
+
 // The yes-or-no question as a "no" answered it: 不能 / 没有 (the answer's first clause, 不 or 没
 // and a word of the question) in that word's place (公司电脑能用个人网盘 + 不能，… → 公司电脑不能用个人
 // 网盘). Why asks why of the answer, and the question's own words asked the opposite.
@@ -90,11 +106,7 @@ std::string negated_as_answered(std::string_view asked, const TurnView& t) {
   if (!(no.starts_with("不") || no.starts_with("没")) || count_code_points(no) > 3)
     return std::string(asked);
   const std::string_view word = no.substr(std::string_view("不").size());
-  // 不行 negates the question's modal (公司电脑可以装LINE吗 + 不行 → 公司电脑不能装LINE).
-  if (no == "不行")
-    for (std::string_view modal : {"可以", "能"})
-      if (const std::size_t m = asked.find(modal); m != std::string_view::npos && !asked.substr(0, m).ends_with("不"))
-        return std::string(asked.substr(0, m)) + "不能" + std::string(asked.substr(m + modal.size()));
+  if (no == "不行") return modal_denied(asked);
   const std::size_t at = word.empty() ? std::string_view::npos : asked.find(word);
   if (at == std::string_view::npos || asked.substr(0, at).ends_with(no.substr(0, 3)))
     return std::string(asked);

@@ -1632,6 +1632,8 @@ TEST(RewriteRules, APronounAfterAQuestionOfHowMuchIsTheThingNotItsAmount) {
             "共享盘能扩容吗");
   EXPECT_EQ(rewrite("它能提高吗", {"报销的额度是多少"}).query, "报销的额度能提高吗");
   EXPECT_EQ(rewrite("它怎么算", {"年假的天数是多少"}).query, "年假的天数怎么算");
+  EXPECT_TRUE(has(rewrite("它怎么算", {"公司邮箱的容量是多少"}).query, "容量"));
+  EXPECT_EQ(rewrite("它还能提高吗", {"报销的额度是多少"}).query, "报销的额度还能提高吗");
   EXPECT_EQ(rewrite("这个额度可以累积吗", {"交际费的额度是多少"}).query, "交际费的额度可以累积吗");
   EXPECT_EQ(rewrite("它一个月多少钱", {"员工宿舍的面积多大"}).query, "员工宿舍一个月多少钱");
   EXPECT_FALSE(has(rewrite("列出比它重的汽车", {"汽车的平均重量是多少"}).query, "汽车的平均比"));
@@ -1666,6 +1668,12 @@ TEST(RewriteRules, APredicateFragmentTakesNoItemsPlace) {
   EXPECT_TRUE(gave(vpn, "ellipsis:predicate"));
   EXPECT_FALSE(has(rewrite("还是闪退呢", {"App总是闪退怎么办", "可以先清除缓存，并更新到最新版本。"}).query,
                    "可以先还是"));
+  // 还是 before an item is "or" (还是打车呢), and an adverb may open a modifier (已经报销的呢): beside
+  // the topic too, never spliced into the question (去还是打车坐地铁…).
+  const auto taxi = rewrite("还是打车呢", {"去机场坐地铁方便吗"});
+  EXPECT_TRUE(gave(taxi, "ellipsis:predicate"));
+  EXPECT_FALSE(has(taxi.query, "去还是"));
+  EXPECT_TRUE(gave(rewrite("已经报销的呢", {"差旅发票要保存几年"}), "ellipsis:predicate"));
 }
 
 // 不行 answering a question with a modal (可以…吗, 能…吗) says the modal's opposite: a bare why
@@ -1674,4 +1682,9 @@ TEST(RewriteRules, WhyAfterNoAsksWhyNot) {
   EXPECT_EQ(rewrite("为什么", {"周末能加班换调休吗", "不行，调休只能用工作日加班换。"}).query,
             "为什么周末不能加班换调休");
   EXPECT_EQ(rewrite("为啥", {"实习生可以申请住宿补贴吗", "不行。"}).query, "为啥实习生不能申请住宿补贴");
+  // The modal is a word: 功能's 能 is none; a question offering both (能不能) and one without a
+  // modal (行 of 银行) stay as asked.
+  EXPECT_EQ(rewrite("为什么", {"这个功能能关闭吗", "不行。"}).query, "为什么这个功能不能关闭");
+  EXPECT_FALSE(has(rewrite("为什么", {"公司电脑能不能装微信", "不行。"}).query, "不能不能"));
+  EXPECT_FALSE(has(rewrite("为什么", {"去银行柜台办理吗", "不行。"}).query, "银不行"));
 }
