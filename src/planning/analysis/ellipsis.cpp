@@ -122,6 +122,15 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
     while (first > 0 && p[first].single_han && p[first - 1].single_han &&
            p[first - 1].end == p[first].begin && content_before(first))
       --first;
+    // A determiner and its 个 before the item (这|个|月 beside 上个月) go with it when the fragment
+    // has its own: else the fragment's lands after the history's (这个上个月).
+    if (frag.find("个") != std::string_view::npos && first >= 1) {
+      const std::string_view before = p[first - 1].text(prev);
+      if (before == "个" && first >= 2 && p[first - 2].single_han && p[first - 2].end == p[first - 1].begin)
+        first -= 2;
+      else if (before.size() == 6 && before.ends_with("个") && p[first - 1].end == p[first].begin)
+        first -= 1;  // ICU's 这个|月
+    }
     const std::string_view item = prev.substr(p[first].begin, p[i].end - p[first].begin);
     if (item == frag) return std::nullopt;  // the same thing again: nothing parallel
     return std::pair{std::size_t{p[first].begin}, std::size_t{p[i].end}};
@@ -498,7 +507,9 @@ namespace {
 // 不饱和脂肪 and 没下过的 name the opposite of an item (饱和脂肪, 下过单的). 还是 may be "or" before
 // an item (还是打车呢) as well as "still" (还是卡呢), and an adverb may open a modifier (已经印刷的,
 // 再便宜点的); either way the fragment goes beside the topic: put in an item's place it splices
-// (去还是打车坐地铁…, 已经印刷公子写过…).
+// (去还是打车坐地铁…, 已经印刷公子写过…). So does a request for one of something (举个例子, 给个链接).
+constexpr std::string_view kPicks[] = {"单", "整", "半", "上", "下", "各"};
+
 bool predicate_first(std::string_view frag) {
   const std::vector<Token> w = segment_words(frag);
   if (w.size() < 2) return false;
@@ -506,7 +517,15 @@ bool predicate_first(std::string_view frag) {
   for (std::string_view a : {"还是", "还", "也", "都", "又", "就", "才", "再", "已经", "一直", "总是",
                              "仍然", "依然", "也不", "也没", "都不", "都没", "还没"})
     if (first == a) return true;
-  return false;
+  // A lone verb and a count of what it asks for (举|个|例子, 给个|链接): a request, no item. 这个,
+  // 一个, 单个, 上个 … count, point or pick; they open no request.
+  const std::string_view verb = w[0].single_han ? first : first.substr(0, first.size() - 3);
+  const bool counted = w[0].single_han ? w[1].text(frag) == "个" && w.size() >= 3
+                                       : first.size() == 6 && first.ends_with("个");
+  const std::size_t thing = w[0].single_han ? 2 : 1;
+  return counted && thing < w.size() && count_code_points(frag.substr(w[thing].begin)) >= 2 &&
+         !counting(verb) && !demonstrative(verb) &&
+         std::none_of(std::begin(kPicks), std::end(kPicks), [&](std::string_view p) { return verb == p; });
 }
 
 }  // namespace

@@ -1674,6 +1674,17 @@ TEST(RewriteRules, APredicateFragmentTakesNoItemsPlace) {
   EXPECT_TRUE(gave(taxi, "ellipsis:predicate"));
   EXPECT_FALSE(has(taxi.query, "去还是"));
   EXPECT_TRUE(gave(rewrite("已经报销的呢", {"差旅发票要保存几年"}), "ellipsis:predicate"));
+  // A request for one of something (举个例子, 给个链接) is no item either; 单个, 上个 pick one.
+  EXPECT_EQ(rewrite("举个例子", {"什么是竞业限制"}).query, "竞业限制 举个例子");
+  EXPECT_EQ(rewrite("给个链接", {"报销系统在哪登录"}).query, "报销系统 给个链接");
+  EXPECT_FALSE(gave(rewrite("单个部门的呢", {"全公司的年度预算是多少"}), "ellipsis:predicate"));
+}
+
+// A determiner and its 个 before the parallel item (这个|月 beside 上个月) go with it: the fragment's
+// own determiner takes their place, not a place after them (这个上个月的…).
+TEST(RewriteRules, AParallelItemTakesItsDeterminerAlong) {
+  EXPECT_EQ(rewrite("上个月的呢", {"这个月的加班时长是多少"}).query, "上个月的加班时长是多少");
+  EXPECT_EQ(rewrite("下个季度呢", {"这个季度的销售目标是多少"}).query, "下个季度的销售目标是多少");
 }
 
 // 不行 answering a question with a modal (可以…吗, 能…吗) says the modal's opposite: a bare why
