@@ -204,6 +204,17 @@ bool matched(const Preparation& p, std::string_view id) {
   return std::find(m.begin(), m.end(), id) != m.end();
 }
 
+// Every (turn, history) pair is a follow-up, made one by rule `id`.
+template <std::size_t N>
+void expect_follows(const std::pair<const char*, const char*> (&turns)[N], std::string_view id) {
+  for (const auto& [q, h] : turns) {
+    const Preparation p = prep(q, {h});
+    ASSERT_TRUE(p.intent) << q;
+    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
+    EXPECT_TRUE(matched(p, id)) << q;
+  }
+}
+
 TEST(FollowUps, SubjectlessContinuationsFollowTheirHistory) {
   EXPECT_TRUE(follow_up("需要提前几天", {"年假怎么申请"}));
   EXPECT_TRUE(follow_up("最多能报多少", {"出差打车可以报销吗"}));
@@ -223,12 +234,7 @@ TEST(FollowUps, AQuestionOpeningWithItsPredicateFollows) {
                                                        {"是从哪一年开始实行的", "弹性工作制怎么申请"},
                                                        {"同时要附上哪些材料", "出差申请怎么提交"},
                                                        {"只保留能投屏的", "列出所有会议室"}};
-  for (const auto& [q, h] : turns) {
-    const Preparation p = prep(q, {h});
-    ASSERT_TRUE(p.intent) << q;
-    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
-    EXPECT_TRUE(matched(p, "follow_up_subjectless")) << q;
-  }
+  expect_follows(turns, "follow_up_subjectless");
   // A KB term of another source (收费: admin's) is weak evidence of a new topic; a source
   // keyword of the rules (报销, 发票) is strong.
   for (const auto& [q, h] : {std::pair{"要收费吗", "VPN怎么申请"}, std::pair{"一般要收费吗", "体检在哪做"}}) {
@@ -262,12 +268,7 @@ TEST(FollowUps, ATurnWhoseEveryClauseOpensWithItsPredicateFollows) {
       {"大概需要多长时间，有没有加急的办法", "护照怎么办理"},
       {"需要本人到场吗？怎么预约比较快", "社保卡丢了怎么补"},
       {"最多可以分几期，会不会收手续费呢", "信用卡账单能分期吗"}};
-  for (const auto& [q, h] : turns) {
-    const Preparation p = prep(q, {h});
-    ASSERT_TRUE(p.intent) << q;
-    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
-    EXPECT_TRUE(matched(p, "follow_up_subjectless")) << q;
-  }
+  expect_follows(turns, "follow_up_subjectless");
   const std::pair<const char*, const char*> standalone[] = {
       {"一般来说，公司的年假一年有几天呢", "病假怎么请"},
       {"需要多久才能批下来，食堂几点开门呀", "年假怎么申请"},
@@ -286,12 +287,7 @@ TEST(FollowUps, AWhichWordWithoutANounFollows) {
       {"哪家是最近才签约的", "合作的快递公司有几家"},
       {"哪些在今年以后还能继续使用", "公司发过哪几种优惠券"},
       {"哪位是负责新员工培训的", "人事部有几个人"}};
-  for (const auto& [q, h] : turns) {
-    const Preparation p = prep(q, {h});
-    ASSERT_TRUE(p.intent) << q;
-    EXPECT_EQ(p.intent->intent, Intent::kFollowUp) << q;
-    EXPECT_TRUE(matched(p, "follow_up_which_without_noun")) << q;
-  }
+  expect_follows(turns, "follow_up_which_without_noun");
   EXPECT_FALSE(matched(prep("哪个部门负责考勤", {"年假怎么请"}), "follow_up_which_without_noun"));
   EXPECT_FALSE(follow_up("哪些可以报销", {"年假怎么请"}));
   EXPECT_FALSE(follow_up("哪些可以线上办理", {}));
