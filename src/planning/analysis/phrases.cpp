@@ -264,6 +264,30 @@ void mark_cut_across(std::string_view text, const std::vector<Token>& tokens, st
   }
 }
 
+// Function characters that never open a compound: persons, pointers, particles, adverbs and
+// modals (你|买|基金, 那|日|活跃用户, 的|母|公司, 谁|为|一家, 最|受|用户, 要|交|押金).
+bool never_opens_compound(std::string_view c) {
+  if (demonstrative(c)) return true;
+  for (std::string_view p : {"你", "我", "他", "她", "它", "您", "的", "了", "着", "过", "谁", "其", "是", "有",
+                             "最", "很", "太", "更", "还", "也", "都", "就", "又", "再", "才", "挺",
+                             "要", "能", "会", "得", "想"})
+    if (c == p) return true;
+  return false;
+}
+
+// A lone function character opening a clause, then a lone character and a word (对|公|转账,
+// 内|推|奖励, 在|线|支付, 各|游|乐园): ICU did not know the compound, and the character is a
+// piece of it, not a preposition.
+void mark_wedged(std::string_view text, const std::vector<Token>& tokens, std::vector<bool>& fn) {
+  for (std::size_t i = 0; i + 2 < tokens.size(); ++i) {
+    if (!fn[i] || !tokens[i].single_han || !tokens[i + 1].single_han || fn[i + 1]) continue;
+    if (never_opens_compound(tokens[i].text(text))) continue;
+    if (tokens[i].end != tokens[i + 1].begin || tokens[i + 1].end != tokens[i + 2].begin) continue;
+    const bool opens = i == 0 || !tokens[i - 1].word;
+    if (opens && tokens[i + 2].word && !fn[i + 2] && !tokens[i + 2].single_han) fn[i] = false;
+  }
+}
+
 }  // namespace
 
 // Derivational suffixes (-ization, -ness, -style, -type, -rate …) and bound heads that are no
@@ -309,6 +333,7 @@ std::vector<bool> PhraseReader::function_marks(std::string_view text, const std:
       if (is_function(slice(text, tokens[i].begin, tokens[i + n - 1].end)))
         std::fill(fn.begin() + i, fn.begin() + i + n, true);
   mark_cut_across(text, tokens, fn, *this);
+  mark_wedged(text, tokens, fn);
   // A one-letter ASCII word closing the text after a content word is a label, not an article
   // (building a, plan b).
   for (std::size_t i = tokens.size(); i-- > 0;) {

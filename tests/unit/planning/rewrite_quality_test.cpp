@@ -1478,6 +1478,18 @@ TEST(RewriteRules, AnAdverbOfScopeOrTimeIsNoPartOfTheTopic) {
   EXPECT_EQ(rewrite("报名截止是哪天", {"一共有几个培训课程？"}).query, "培训课程报名截止是哪天");
 }
 
+// ICU splits a compound it does not know into lone characters, and the first may be a listed
+// function word (对|私|账户, 在|岗|培训, 按|揭|贷款): opening a clause before a lone character and
+// a word, it is a piece of the compound, and the topic keeps it. A pronoun, a pointer, an adverb
+// or a modal never opens one (你|买|基金, 要|交|押金).
+TEST(RewriteRules, AFunctionCharacterOpeningAnUnknownCompoundIsPartOfIt) {
+  EXPECT_EQ(rewrite("它要收费吗", {"对私账户怎么开"}).query, "对私账户要收费吗");
+  EXPECT_EQ(rewrite("它要考试吗", {"在岗培训怎么报名"}).query, "在岗培训要考试吗");
+  EXPECT_EQ(rewrite("它的利率是多少", {"按揭贷款怎么办"}).query, "按揭贷款的利率是多少");
+  const auto modal = rewrite("多少钱", {"要交押金吗"});
+  EXPECT_FALSE(has(modal.query, "要交押金多少钱")) << modal.query;
+}
+
 // 其中 picks from the set the previous question asked for (the phrase after its question word,
 // without a classifier ICU left in front): that set takes 其中's place, never the topic glued in
 // front of 其中.
