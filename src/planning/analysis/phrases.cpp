@@ -291,15 +291,15 @@ void mark_wedged(std::string_view text, const std::vector<Token>& tokens, std::v
 }  // namespace
 
 // Derivational suffixes (-ization, -ness, -style, -type, -rate …) and bound heads that are no
-// verb (著作|权, 差旅|费, 门禁|卡, 保|险), and classifiers of books and containers that end a
-// compound ICU does not hold whole (笔记|本, 手提|箱, 药|盒): closed classes of the language.
+// verb (著作|权, 差旅|费, 门禁|卡, 保|险, 旗舰|版, 青春|类), and classifiers of books and
+// containers that end a compound ICU does not hold whole (笔记|本, 手提|箱, 药|盒): closed classes of the language.
 bool suffix(std::string_view c) {
   static constexpr std::string_view kSuffixes[] = {"化", "性", "式", "型", "率", "度", "者", "级",
                                                    "权", "费", "证", "卡", "额", "税", "险", "金",
                                                    "室", "科", "本", "册", "箱", "盒", "袋", "瓶",
                                                    "间", "表", "机", "器", "仪", "处", "厅",
                                                    "场", "站", "馆", "品", "部", "组", "房", "肉",
-                                                   "店", "院", "厂", "楼", "区"};
+                                                   "店", "院", "厂", "楼", "区", "版", "类"};
   return std::find(std::begin(kSuffixes), std::end(kSuffixes), c) != std::end(kSuffixes);
 }
 

@@ -61,7 +61,8 @@ bool SpanCuts::asks(std::size_t i) const {
 bool SpanCuts::before_determiner(std::size_t i) const {
   if (i + 2 >= t_.size() || fn_[i + 2] || !t_[i + 2].word) return false;
   const std::string_view q = word(i + 1);
-  return q == "哪些" || q == "什么" || q == "哪个" || q == "哪种" || q == "几个" || q == "多少";
+  // ICU may keep the classifier with 多少 (包含|多少个|席位).
+  return q == "哪些" || q == "什么" || q == "哪个" || q == "哪种" || q == "几个" || q.starts_with("多少");
 }
 
 // A verb ICU kept with its aspect particle (花了, 看过, 坏了) or its result (看完, 删掉) and a

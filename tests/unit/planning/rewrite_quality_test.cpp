@@ -1490,6 +1490,13 @@ TEST(RewriteRules, AFunctionCharacterOpeningAnUnknownCompoundIsPartOfIt) {
   EXPECT_FALSE(has(modal.query, "要交押金多少钱")) << modal.query;
 }
 
+// 版 and 类 make nouns (旗舰|版, 青春|类): the word before them and the one after stay one
+// thing; and a verb before 多少个 (包含|多少个|账号) asks, as before 多少, no part of the topic.
+TEST(RewriteRules, ABoundHeadJoinsItsWordAndAVerbBeforeHowManyIsNoTopic) {
+  EXPECT_EQ(rewrite("它支持离线使用吗", {"旗舰版会员包含多少个账号"}).query, "旗舰版会员支持离线使用吗");
+  EXPECT_EQ(rewrite("它支持离线使用吗", {"免费版会员有哪些功能"}).query, "免费版会员支持离线使用吗");
+}
+
 // 其中 picks from the set the previous question asked for (the phrase after its question word,
 // without a classifier ICU left in front): that set takes 其中's place, never the topic glued in
 // front of 其中.
