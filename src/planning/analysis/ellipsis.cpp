@@ -39,6 +39,14 @@ bool is_determiner(std::string_view w) {
          w == "his" || w == "her" || w == "their" || w == "its";
 }
 
+// Which of `p` are listed function words.
+std::vector<bool> function_marks(std::string_view prev, const std::vector<Token>& p,
+                                 const PhraseReader& reader) {
+  std::vector<bool> fn(p.size());
+  for (std::size_t k = 0; k < p.size(); ++k) fn[k] = !p[k].word || reader.is_function(p[k].text(prev));
+  return fn;
+}
+
 }  // namespace
 
 // Where in `prev` the fragment's parallel item lies: the fragment's last word (its head) equals a
@@ -121,6 +129,9 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
     // of 二线城市), and half of it left before the fragment is a garbled word.
     while (first > 0 && p[first].single_han && p[first - 1].single_han &&
            p[first - 1].end == p[first].begin && content_before(first))
+      --first;
+    // Nor after a function character that opens such a word (在|职|员工 beside 离职员工).
+    if (first > 0 && opens_unknown_compound(prev, p, function_marks(prev, p, reader), first - 1))
       --first;
     // A determiner and its 个 before the item (这|个|月 beside 上个月) go with it when the fragment
     // has its own: else the fragment's lands after the history's (这个上个月).
@@ -248,10 +259,11 @@ std::optional<std::pair<std::string, const char*>> modifier_substitute(std::stri
     return std::pair{std::move(*swapped), "ellipsis:opposite"};
   // The history's own 的 after the item stays the only one (今年|的 + 去年的 → 去年的). Inside a
   // phrase the item takes its parallel's place as that one stood (境外A类住宿 + B类的 → 境外B类
-  // 住宿); opening the topic it keeps its 的 (研发中心年会 + 销售中心的 → 销售中心的年会).
+  // 住宿); opening the topic it keeps its 的 (研发中心年会 + 销售中心的 → 销售中心的年会), unless
+  // a 的 of the history's follows (在职员工劳动合同的保管期限 + 离职员工的: one 的 is enough).
   if (const auto at = parallel_item(prev, item, reader)) {
     const bool opens = at->first <= topic.begin;
-    const bool de = !prev.substr(at->second).starts_with("的") && opens;
+    const bool de = prev.substr(at->second).find("的") == std::string_view::npos && opens;
     return std::pair{splice(at->first, at->second, de ? frag : item), "ellipsis:parallel"};
   }
   const std::vector<Token> tokens = words_of(prev);

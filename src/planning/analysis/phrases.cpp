@@ -275,20 +275,24 @@ bool never_opens_compound(std::string_view c) {
   return false;
 }
 
-// A lone function character opening a clause, then a lone character and a word (对|公|转账,
-// 内|推|奖励, 在|线|支付, 各|游|乐园): ICU did not know the compound, and the character is a
-// piece of it, not a preposition.
 void mark_wedged(std::string_view text, const std::vector<Token>& tokens, std::vector<bool>& fn) {
-  for (std::size_t i = 0; i + 2 < tokens.size(); ++i) {
-    if (!fn[i] || !tokens[i].single_han || !tokens[i + 1].single_han || fn[i + 1]) continue;
-    if (never_opens_compound(tokens[i].text(text))) continue;
-    if (tokens[i].end != tokens[i + 1].begin || tokens[i + 1].end != tokens[i + 2].begin) continue;
-    const bool opens = i == 0 || !tokens[i - 1].word;
-    if (opens && tokens[i + 2].word && !fn[i + 2] && !tokens[i + 2].single_han) fn[i] = false;
-  }
+  for (std::size_t i = 0; i + 2 < tokens.size(); ++i)
+    if (opens_unknown_compound(text, tokens, fn, i)) fn[i] = false;
 }
 
 }  // namespace
+
+// A lone function character opening a clause, then a lone character and a word (对|公|转账,
+// 内|推|奖励, 在|线|支付, 各|游|乐园): ICU did not know the compound, and the character is a
+// piece of it, not a preposition.
+bool opens_unknown_compound(std::string_view text, const std::vector<Token>& t,
+                            const std::vector<bool>& fn, std::size_t i) {
+  if (i + 2 >= t.size() || !fn[i] || !t[i].single_han || !t[i + 1].single_han || fn[i + 1]) return false;
+  if (never_opens_compound(t[i].text(text))) return false;
+  if (t[i].end != t[i + 1].begin || t[i + 1].end != t[i + 2].begin) return false;
+  const bool opens = i == 0 || !t[i - 1].word;
+  return opens && t[i + 2].word && !fn[i + 2] && !t[i + 2].single_han;
+}
 
 // Derivational suffixes (-ization, -ness, -style, -type, -rate …) and bound heads that are no
 // verb (著作|权, 差旅|费, 门禁|卡, 保|险, 旗舰|版, 青春|类), and classifiers of books and

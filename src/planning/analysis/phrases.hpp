@@ -64,6 +64,11 @@ std::string_view slice(std::string_view s, std::uint32_t b, std::uint32_t e);
 /// A lone character that makes a word with the word before it (私有|化, 著作|权, 差旅|费): a
 /// derivational suffix or a bound head, never a verb.
 bool suffix(std::string_view c);
+
+/// Token i of `t` (function marks `fn`), a lone function character, opens a compound ICU did not
+/// know (对|公|转账, 在|职|员工): it opens a clause before a lone character and a word.
+bool opens_unknown_compound(std::string_view text, const std::vector<Token>& t,
+                            const std::vector<bool>& fn, std::size_t i);
 /// 这, 那, 哪, 每, 某, 该: a demonstrative, before a classifier (这|家, 那|部).
 /// A word that says when (周末, 每天, 平时, 下个月): it frames a question, it is not what the
 /// question is about — yet one such word parallels another (周末 + 平时呢).

@@ -1497,6 +1497,16 @@ TEST(RewriteRules, ABoundHeadJoinsItsWordAndAVerbBeforeHowManyIsNoTopic) {
   EXPECT_EQ(rewrite("它支持离线使用吗", {"免费版会员有哪些功能"}).query, "免费版会员支持离线使用吗");
 }
 
+// A parallel item takes the place of a whole word ICU did not know, its opening function
+// character too (在|职|研究生 → 全日制研究生, not 在全日制…). A modifier with 的 opening the topic
+// keeps its 的 (二号楼的食堂几点开门) unless a 的 of the history's follows: one is enough.
+TEST(RewriteRules, AParallelItemReplacesAnUnknownCompoundAndKeepsOneDe) {
+  EXPECT_EQ(rewrite("那全日制研究生呢", {"在职研究生学费能报销吗"}).query, "全日制研究生学费能报销吗");
+  EXPECT_EQ(rewrite("退休员工的", {"在职员工体检的费用谁出"}).query, "退休员工体检的费用谁出");
+  EXPECT_EQ(rewrite("二号楼的", {"一号楼食堂的营业时间"}).query, "二号楼食堂的营业时间");
+  EXPECT_EQ(rewrite("二号楼的", {"一号楼食堂几点开门"}).query, "二号楼的食堂几点开门");
+}
+
 // 其中 picks from the set the previous question asked for (the phrase after its question word,
 // without a classifier ICU left in front): that set takes 其中's place, never the topic glued in
 // front of 其中.
