@@ -4,6 +4,7 @@
 #include <array>
 #include <vector>
 
+#include "common/icu.hpp"
 #include "common/utf8.hpp"
 #include "planning/analysis/phrases.hpp"
 #include "planning/segment.hpp"
@@ -75,11 +76,39 @@ std::size_t parallel_first(const std::vector<Token>& t, std::size_t c, std::size
   return chars == n ? k : t.size();
 }
 
+// What may follow a count of the pair that stands for both (两个|有啥不一样, 两种|哪个好): a
+// predicate, not a noun (两个人的, 两个以上).
+bool opens_pair_predicate(std::string_view rest) {
+  std::size_t i = 0;
+  if (rest.empty() || !is_word_char(next_code_point(rest, i))) return true;
+  for (std::string_view w : {"哪", "有", "都", "是", "差", "区别", "比", "谁", "一样", "分别", "各",
+                             "能", "可以", "要", "需要", "什么", "怎么", "相比", "不同", "之间",
+                             "的区别", "的差别", "中", "里", "选", "更", "啥"})
+    if (rest.starts_with(w)) return true;
+  return false;
+}
+
 }  // namespace
 
-bool asks_which(std::string_view turn, bool times_too) {
+std::optional<BothPronoun> both_pronoun_at(std::string_view turn) {
   for (std::string_view both : kBoth)
-    if (turn.find(both) != std::string_view::npos) return true;
+    if (const std::size_t at = turn.find(both); at != std::string_view::npos)
+      return BothPronoun{at, at + both.size(), at + both.size()};
+  // 两个, 这两种, 那两家 opening the turn, maybe with one noun of the pair (两条|线): the two things
+  // the history named.
+  std::size_t at = 0;
+  if (turn.starts_with("这") || turn.starts_with("那")) at = 3;
+  if (turn.substr(at, 3) != "两" || !classifier(turn.substr(at + 3, 3))) return std::nullopt;
+  const std::size_t count_end = at + 6;
+  if (opens_pair_predicate(turn.substr(count_end))) return BothPronoun{0, count_end, count_end};
+  std::size_t noun_end = count_end;
+  if (!is_word_char(next_code_point(turn, noun_end)) || !opens_pair_predicate(turn.substr(noun_end)))
+    return std::nullopt;
+  return BothPronoun{0, count_end, noun_end};
+}
+
+bool asks_which(std::string_view turn, bool times_too) {
+  if (both_pronoun_at(turn)) return true;
   // 哪 asks "which" unless it is 哪里 / 哪儿 (where), or, when times do not count, 哪 before a
   // unit of the calendar or clock, after an optional 个 / 一 (哪天, 哪个月: when).
   for (std::size_t at = turn.find("哪"); at != std::string_view::npos; at = turn.find("哪", at + 3)) {
@@ -197,9 +226,10 @@ std::optional<std::string> shared_activity(std::string_view question, std::strin
 }
 
 std::string which_of_pair(std::string_view pair, std::string_view turn) {
-  for (std::string_view both : kBoth)
-    if (const std::size_t at = turn.find(both); at != std::string_view::npos)
-      return std::string(turn.substr(0, at)) + std::string(pair) + std::string(turn.substr(at + both.size()));
+  const auto at = both_pronoun_at(turn);
+  // A noun after the count that the pair does not end in (两条|路 of A线和B线) leaves it standing.
+  if (at && pair.ends_with(turn.substr(at->count_end, at->end - at->count_end)))
+    return std::string(turn.substr(0, at->begin)) + std::string(pair) + std::string(turn.substr(at->end));
   std::string out(pair);
   out += turn;
   return out;

@@ -34,6 +34,16 @@ std::optional<std::string> shared_activity(std::string_view question, std::strin
 /// A和B有啥区别: 两者 is a pronoun, replaced like 它).
 std::string which_of_pair(std::string_view pair, std::string_view turn);
 
+/// Where a turn names both items of a pair: [begin, count_end) the pronoun or count, up to `end`
+/// with one noun after the count (两条|线).
+struct BothPronoun {
+  std::size_t begin = 0, count_end = 0, end = 0;
+};
+
+/// 两者 or 二者 anywhere in `turn`, or a count of two opening it before a predicate (两个有啥不一样,
+/// 这两种哪个好, 两条线差在哪). nullopt when it names no pair (两个人的, 两个以上).
+std::optional<BothPronoun> both_pronoun_at(std::string_view turn);
+
 /// The pronouns that stand for both items of a pair (两者, 二者, 这两个): words a rewrite may
 /// replace.
 std::span<const std::string_view> both_pronouns();

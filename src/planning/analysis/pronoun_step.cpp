@@ -310,10 +310,18 @@ std::size_t standing_classifier(const TurnView& t, const CueHit& pronoun, std::s
   return standing && standing->first == pronoun.begin ? standing->second - pronoun.end : 0;
 }
 
+// 这 / 那 of 这两个 / 那两家: the pair stands for both, which the which-step puts in its place.
+bool counts_a_pair(const TurnView& t, const CueHit& hit) {
+  const auto both = both_pronoun_at(t.text);
+  return both && hit.begin >= both->begin && hit.begin < both->count_end;
+}
+
 }  // namespace
 
 std::optional<Step> pronoun_step(const TurnView& t) {
   const LexiconIds& ids = t.lex.ids();
+  if (const auto hit = first_hit(t.q, ids.thing_pronoun); hit && counts_a_pair(t, *hit))
+    return std::nullopt;
   if (const auto hit = first_hit(t.q, ids.thing_pronoun); hit && hit->end <= t.text.size())
     if (auto act = act_of(t, *hit))
       return Step{join(join(std::string(t.text.substr(0, hit->begin)), *act), t.text.substr(hit->end)),

@@ -119,6 +119,10 @@ GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from
   if (const auto p = list_pointer(from.turn))
     std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(p->begin),
               in_phrase.begin() + static_cast<std::ptrdiff_t>(p->end), true);
+  // So is a count of the pair (两个有啥不一样): the pair replaces it.
+  if (const auto b = both_pronoun_at(from.turn))
+    std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(b->begin),
+              in_phrase.begin() + static_cast<std::ptrdiff_t>(b->end), true);
   if (const auto v = also_verdict(from.turn))
     std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(v->first),
               in_phrase.begin() + static_cast<std::ptrdiff_t>(v->second), true);

@@ -1507,6 +1507,18 @@ TEST(RewriteRules, AParallelItemReplacesAnUnknownCompoundAndKeepsOneDe) {
   EXPECT_EQ(rewrite("二号楼的", {"一号楼食堂几点开门"}).query, "二号楼的食堂几点开门");
 }
 
+// A count of two opening the turn (两个, 这两家, 两栋楼 with the pair's own noun) stands for the
+// pair the history coordinated, like 两者: the pair takes its place. A count before another noun
+// (两个人) or a number (两个以上) names no pair.
+TEST(RewriteRules, ACountOfTwoStandsForThePair) {
+  const std::vector<std::string> banks = {"工资卡可以选招行和建行吗", "都可以。"};
+  EXPECT_EQ(rewrite("两个有啥不一样", banks).query, "招行和建行有啥不一样");
+  EXPECT_EQ(rewrite("这两家哪个网点多", banks).query, "招行和建行哪个网点多");
+  const std::vector<std::string> towers = {"A楼和B楼都有食堂吗", "都有。"};
+  EXPECT_EQ(rewrite("两栋楼哪个近", towers).query, "a楼和b楼哪个近");
+  EXPECT_FALSE(has(rewrite("两个人的都要登记吗", towers).query, "楼人"));
+}
+
 // 其中 picks from the set the previous question asked for (the phrase after its question word,
 // without a classifier ICU left in front): that set takes 其中's place, never the topic glued in
 // front of 其中.
