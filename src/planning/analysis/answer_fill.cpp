@@ -27,12 +27,35 @@ std::optional<Slot> choice_slot(std::string_view c, const std::vector<Token>& t,
     std::size_t words = 0;
     for (std::size_t k = m + 1; k < t.size(); ++k) words += t[k].word;
     if (words == 0 || words > m) return std::nullopt;
-    const std::size_t first = m - words;
+    std::size_t first = m - words;
+    // Alternatives are as many words long, or as many characters when ICU cut the second into
+    // lone ones it did not know (甜的还是咸|的): the words do not say. Alternatives that open
+    // with the same verb (喝茶还是喝|咖啡) start there.
+    std::size_t b_end = t[m + 1].begin;
+    next_code_point(c, b_end);
+    const std::string_view b_first = c.substr(t[m + 1].begin, b_end - t[m + 1].begin);
+    const bool cut = words > 1 && std::any_of(t.begin() + static_cast<std::ptrdiff_t>(m) + 1, t.end(),
+                                              [](const Token& w) { return w.single_han; });
+    const std::size_t chars = count_code_points(trim_end(c.substr(t[m].end)));
+    for (std::size_t k = m, n = 0; cut && k-- > 0 && n < chars;)
+      if ((n += count_code_points(t[k].text(c))) == chars) first = k;
+    for (std::size_t k = m; k-- > 1 && k + 3 >= m;)
+      if (t[k].text(c).starts_with(b_first) && !t[k].ascii) {
+        first = k;
+        break;
+      }
     const std::string_view a = slice(c, t[first].begin, t[m].begin);
     const std::string_view b = trim_end(c.substr(t[m].end));
     Slot s{t[first].begin, c.size(), std::string(answer)};
-    for (std::string_view alt : {a, b})
+    for (std::string_view alt : {a, b}) {
       if (alt.size() > answer.size() && alt.ends_with(answer)) s.use = std::string(alt);
+      // An answer that says the verb again (坐地铁 of 你坐地铁还是开车) takes the verb's place too.
+      const std::string_view verb = answer.substr(0, answer.size() - std::min(alt.size(), answer.size()));
+      if (answer.size() > alt.size() && answer.ends_with(alt) && c.substr(0, s.begin).ends_with(verb)) {
+        s.begin -= verb.size();
+        break;
+      }
+    }
     return s;
   }
   return std::nullopt;

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "common/utf8.hpp"
+#include "planning/analysis/answer_fill.hpp"
 #include "planning/analysis/time_expr.hpp"
 #include "planning/bare_question.hpp"
 #include "planning/segment.hpp"
@@ -173,6 +174,23 @@ void how_activity(HistoryView& h, const Lexicon& lex) {
   h.prev_spans.assign(1, all);
 }
 
+// A choice put to the user (你平时坐地铁还是开车, 你会选文科还是理科): it opens with an addressee
+// word and sets a content word before 还是 against words after it. No question word or mark,
+// yet a question. 还是 after an adverb (你最好还是…) or closing in a particle (你还是去吧) advises.
+bool offers_choice(std::string_view turn, const Lexicon& lex, const PhraseReader& reader) {
+  const RewriteConfig& cfg = lex.config().rewrite;
+  const std::string_view c = trim_end(last_clause(turn));
+  if (!opening_word(c, cfg.addressee_words, reader)) return false;
+  for (std::string_view p : {"吧", "了", "啊", "呀", "哦"})
+    if (c.ends_with(p)) return false;
+  const std::vector<Token> t = words_of(c);
+  for (std::size_t m = 1; m + 1 < t.size(); ++m)
+    if (listed(cfg.alternative_markers, t[m].text(c)))
+      return t[m - 1].word && !reader.is_function(t[m - 1].text(c)) && t[m + 1].word &&
+             !reader.is_function(t[m + 1].text(c));
+  return false;
+}
+
 }  // namespace
 
 HistoryView read_history(const std::vector<std::string>& history, const Lexicon& lex,
@@ -188,7 +206,7 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
     if (!h.prev_is_question) {
       ScannedQuery tq = lex.scan(NormalizedQuery{std::string(turn), 0});
       if (tq.content().empty() && (i + 1 < n || !h.window.empty())) continue;
-      const bool question = question_like(turn, tq, lex.ids());
+      const bool question = question_like(turn, tq, lex.ids()) || offers_choice(turn, lex, reader);
       if (h.window.empty() || question) {
         h.prev = turn;
         h.prev_at = h.window.size();

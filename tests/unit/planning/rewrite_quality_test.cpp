@@ -1519,6 +1519,16 @@ TEST(RewriteRules, ACountOfTwoStandsForThePair) {
   EXPECT_FALSE(has(rewrite("两个人的都要登记吗", towers).query, "楼人"));
 }
 
+// A choice put to the user (你上班骑车还是走路) is a question though it has no question word: a
+// short answer fills its slot, and why asks why of that. The second alternative's first word
+// finds where the first begins (喝茶还是喝|咖啡), else the characters do when ICU cut it into lone
+// ones (甜的还是咸|的), else the words.
+TEST(RewriteRules, AChoicePutToTheUserIsAQuestionItsAnswerFills) {
+  EXPECT_EQ(rewrite("为啥", {"你上班骑车还是走路", "走路"}).query, "为啥上班走路");
+  EXPECT_EQ(rewrite("为什么", {"你喜欢喝茶还是喝咖啡", "喝咖啡"}).query, "为什么喜欢喝咖啡");
+  EXPECT_EQ(rewrite("我也是", {"你豆腐脑吃甜的还是咸的", "咸的"}).query, "我也豆腐脑吃咸的");
+}
+
 // 其中 picks from the set the previous question asked for (the phrase after its question word,
 // without a classifier ICU left in front): that set takes 其中's place, never the topic glued in
 // front of 其中.
