@@ -316,6 +316,39 @@ bool counts_a_pair(const TurnView& t, const CueHit& hit) {
   return both && hit.begin >= both->begin && hit.begin < both->count_end;
 }
 
+bool coordinator(std::string_view w) { return w == "和" || w == "与" || w == "及" || w == "跟" || w == "、"; }
+
+// 他们 after an answer that coordinates the person it found with others (覆盖配偶和子女, 找部门经理
+// 和财务总监, 业务负责人、法务、财务): all of them, as the answer listed them. Each other item is as
+// many words as the one found, or fewer where a function word or a mark ends it. In a question
+// or a request 和 as often means "with" (哪个团队和老舍有关) or lists attributes (id和名称).
+std::string coordinated_people(const TurnView& t, std::string found) {
+  const std::string_view turn = t.h.window.front();
+  const std::size_t at = turn.find(found);
+  if (!t.h.newest_stated() || t.h.request || at == std::string_view::npos) return found;
+  const std::vector<Token> w = words_of(turn);
+  const auto content = [&](std::size_t k) { return w[k].word && !t.reader.is_function(w[k].text(turn)); };
+  const auto index_of = [&](auto pred) {
+    return static_cast<std::size_t>(std::find_if(w.begin(), w.end(), pred) - w.begin());
+  };
+  const auto n = static_cast<std::size_t>(std::count_if(w.begin(), w.end(), [&](const Token& k) {
+    return k.word && k.begin >= at && k.end <= at + found.size();
+  }));
+  std::size_t b = at, e = at + found.size();
+  // Items after it, up to four in all.
+  std::size_t i = index_of([&](const Token& k) { return k.begin == e; });
+  for (int items = 1; items < 4 && i + 1 < w.size() && coordinator(w[i].text(turn)) && content(i + 1); ++items) {
+    std::size_t k = i + 1;
+    for (std::size_t m = 0; m < n && k < w.size() && content(k); ++m) e = w[k++].end;
+    i = k;
+  }
+  // Or one before it (配偶和子女).
+  const std::size_t j = index_of([&](const Token& k) { return k.end == at; });
+  if (e == at + found.size() && j > 0 && j < w.size() && coordinator(w[j].text(turn)) && content(j - 1))
+    for (std::size_t k = j, m = 0; m < n && k > 0 && content(k - 1); ++m) b = w[--k].begin;
+  return std::string(turn.substr(b, e - b));
+}
+
 }  // namespace
 
 std::optional<Step> pronoun_step(const TurnView& t) {
@@ -356,6 +389,8 @@ std::optional<Step> pronoun_step(const TurnView& t) {
       antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);
     if (!antecedent) return std::nullopt;
     if (person) antecedent = std::string(without_count(*antecedent));  // 一个女生 → 女生
+    if (person && slice(t.text, hit->begin, hit->end).ends_with("们"))
+      antecedent = coordinated_people(t, std::move(*antecedent));
     // A demonstrative with its noun (这个模板, 这个假): the noun is the antecedent's head, and the
     // whole phrase takes the antecedent's place (供应商合同模板能改…, 休产假期间…).
     const std::size_t head = shared_head(*antecedent, t.text.substr(hit->end));

@@ -634,8 +634,9 @@ TEST(RewriteRules, ARequestCountsTheTopic) {
 TEST(RewriteRules, TheyAfterAnAnswerNamingAGroup) {
   EXPECT_EQ(rewrite("他们周末上班吗", {"报销单交给谁", "交给财务部共享中心，每周二处理。"}).query,
             "财务部共享中心周末上班吗");
+  // Both groups the answer coordinated (TheyAfterAnAnswerListingPeopleIsAllOfThem).
   EXPECT_EQ(rewrite("他们一般几天回复", {"活动由谁负责", "由工会和行政部一起组织。"}).query,
-            "行政部一般几天回复");
+            "工会和行政部一般几天回复");
   EXPECT_EQ(rewrite("他们的电话是多少", {"网络坏了找谁修", "找IT运维组，分机8899。"}).query,
             "it运维组的电话是多少");
   // A lone character the question also has may open a name ICU cut (人|社|局): it stays.
@@ -1527,6 +1528,16 @@ TEST(RewriteRules, AChoicePutToTheUserIsAQuestionItsAnswerFills) {
   EXPECT_EQ(rewrite("为啥", {"你上班骑车还是走路", "走路"}).query, "为啥上班走路");
   EXPECT_EQ(rewrite("为什么", {"你喜欢喝茶还是喝咖啡", "喝咖啡"}).query, "为什么喜欢喝咖啡");
   EXPECT_EQ(rewrite("我也是", {"你豆腐脑吃甜的还是咸的", "咸的"}).query, "我也豆腐脑吃咸的");
+}
+
+// 他们 after an answer that lists people (找部门经理和财务总监, 覆盖配偶和子女, 法务、财务) means
+// all of them, not the one the pronoun rule found first.
+TEST(RewriteRules, TheyAfterAnAnswerListingPeopleIsAllOfThem) {
+  EXPECT_TRUE(has(rewrite("他们周末上班吗", {"出差审批找谁", "找部门经理和财务总监。"}).query,
+                  "部门经理和财务总监"));
+  EXPECT_TRUE(has(rewrite("他们能一起参加吗", {"年度体检覆盖家属吗", "覆盖配偶和子女。"}).query, "配偶和子女"));
+  EXPECT_TRUE(has(rewrite("他们一般几天审完", {"合同谁来审", "业务负责人、法务、财务，金额大的还需总经理。"}).query,
+                  "业务负责人、法务、财务"));
 }
 
 // 其中 picks from the set the previous question asked for (the phrase after its question word,
