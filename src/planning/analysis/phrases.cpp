@@ -398,8 +398,15 @@ std::string_view slice(std::string_view s, std::uint32_t b, std::uint32_t e) {
   return s.substr(b, e - b);
 }
 
-// Without trailing punctuation, spaces and emoji.
-std::string_view trim_end(std::string_view s) { return core_text(s); }
+// Without trailing punctuation, spaces and emoji — but a 》 that closes a title the text opened
+// is part of its last word (最近在追《繁花》).
+std::string_view trim_end(std::string_view s) {
+  const std::string_view core = core_text(s);
+  constexpr std::string_view open = "《", close = "》";
+  const std::size_t opened = core.rfind(open), closed = core.rfind(close);
+  const bool unclosed = opened != std::string_view::npos && (closed == std::string_view::npos || closed < opened);
+  return unclosed && s.substr(core.size()).starts_with(close) ? s.substr(0, core.size() + close.size()) : core;
+}
 
 // Without leading non-word characters.
 std::string_view trim_start(std::string_view s) {

@@ -1540,6 +1540,15 @@ TEST(RewriteRules, TheyAfterAnAnswerListingPeopleIsAllOfThem) {
                   "业务负责人、法务、财务"));
 }
 
+// The 》 closing a statement's title (最近在看《漫长的季节》) closes the title, not the sentence: the
+// object keeps both marks, and the rewrite is no piece of a word.
+TEST(RewriteRules, AClosingTitleMarkIsPartOfTheTitle) {
+  const auto r = rewrite("主演是谁", {"最近在看《漫长的季节》"});
+  EXPECT_EQ(r.query, "《漫长的季节》主演是谁");
+  EXPECT_TRUE(std::none_of(r.reasons.begin(), r.reasons.end(),
+                          [](const std::string& x) { return x.starts_with("rewrite:fallback"); }));
+}
+
 // 其中 picks from the set the previous question asked for (the phrase after its question word,
 // without a classifier ICU left in front): that set takes 其中's place, never the topic glued in
 // front of 其中.
