@@ -502,7 +502,12 @@ std::size_t shared_head(std::string_view antecedent, std::string_view rest) {
     if (tail.size() > best && rest.starts_with(tail)) best = tail.size();
     next_code_point(antecedent, i);
   }
-  if (best > 0) return best;
+  // The head is a whole word of the turn: 税 of 印花税 is no head of 税率.
+  if (best > 0) {
+    const std::vector<Token> w = segment_words(rest);
+    const bool whole = std::any_of(w.begin(), w.end(), [&](const Token& k) { return k.end == best; });
+    return whole ? best : 0;
+  }
   // A lone character that abbreviates the head (这个证 for PMP证书, 那张卡 for 工资卡): one of the
   // antecedent's last two characters, with more of the turn after it.
   std::size_t c = 0;

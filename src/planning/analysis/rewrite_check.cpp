@@ -145,6 +145,7 @@ GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from
   whole_ = turn;
   for (std::string_view w : whole_)
     if (count_code_points(w) >= 2) long_.push_back(w);
+  turn_long_ = long_.size();
   std::sort(whole_.begin(), whole_.end());
 }
 
@@ -169,6 +170,18 @@ bool GarbleCheck::in_sources(std::string_view piece) const {
                      [&](std::string_view h) { return h.find(piece) != std::string_view::npos; });
 }
 
+// A whole word of the history, or the anchor, meets a whole word of the turn at `at`, the one
+// ending in the character the other begins with (印花税|税率 for 这个税率): no splice doubled it.
+bool GarbleCheck::words_meet(std::string_view output, std::size_t at) const {
+  read_history();
+  const std::string_view left = output.substr(0, at), right = output.substr(at);
+  const auto turn_end = long_.begin() + static_cast<std::ptrdiff_t>(turn_long_);
+  const bool history_word = std::any_of(turn_end, long_.end(), [&](std::string_view w) { return left.ends_with(w); }) ||
+                            (count_code_points(from_.anchor) >= 2 && left.ends_with(from_.anchor));
+  return history_word &&
+         std::any_of(long_.begin(), turn_end, [&](std::string_view w) { return right.starts_with(w); });
+}
+
 std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) const {
   if (rules.keep_words)
     for (std::string_view w : keep_)
@@ -186,7 +199,7 @@ std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) cons
     const std::size_t b = i;
     next_code_point(output, i);
     if (prev_e == b && b > 0 && output.substr(prev_b, b - prev_b) == output.substr(b, i - b) &&
-        output[b] != ' ' && !in_sources(output.substr(prev_b, i - prev_b)))
+        output[b] != ' ' && !in_sources(output.substr(prev_b, i - prev_b)) && !words_meet(output, b))
       return "doubled:" + std::string(output.substr(b, i - b));
     prev_b = b;
     prev_e = i;

@@ -51,6 +51,7 @@ class GarbleCheck {
 
  private:
   bool in_sources(std::string_view piece) const;
+  bool words_meet(std::string_view output, std::size_t at) const;
   void read_history() const;
 
   RewriteSources from_;
@@ -59,6 +60,7 @@ class GarbleCheck {
   std::vector<std::string_view> keep_;   // content words of the turn
   mutable std::vector<std::string_view> whole_;  // words of the sources, sorted
   mutable std::vector<std::string_view> long_;   // those of two code points or more
+  std::size_t turn_long_ = 0;                     // long_[0, turn_long_) are the turn's
   mutable bool history_read_ = false;
 };
 

@@ -63,6 +63,9 @@ TEST(GarbleCheck, GoodRewritesPass) {
   // (之后的流程是什么) is no history pasted in, so it does not count against the length bound.
   EXPECT_EQ(why("在费控系统提交预付款申请之后的流程是什么", "接下来呢",
                 "在费控系统提交预付款申请，附合同和付款计划。", "预付款"), "");
+  // A history word ending in the character a word of the turn begins with (消费税|税率): two
+  // whole words meet, none doubled by a splice.
+  EXPECT_EQ(why("消费税税率是多少", "这个税率是多少", "消费税谁来交", "消费税"), "");
 }
 
 TEST(GarbleCheck, BadRewritesNameTheRule) {
@@ -70,6 +73,10 @@ TEST(GarbleCheck, BadRewritesNameTheRule) {
   EXPECT_EQ(why("病假怎么请", "那年假呢", "病假怎么请", "病假"), "drops:年假");
   // Repeated at the seam.
   EXPECT_EQ(why("合同模板模板能改吗", "这个模板能改吗", "合同模板在哪下载", "合同模板"), "doubled:模板");
+  // …and a lone character of the turn after a history word is doubled (机票票), as is a turn's
+  // word before a history word (翻译|译文: the words meet the other way round).
+  EXPECT_EQ(why("机票票能报吗", "那票呢", "机票能报吗", "机票"), "doubled:票");
+  EXPECT_EQ(why("那翻译译文怎么查", "那翻译呢", "译文怎么查", "译文"), "doubled:译");
   // A piece of a word of the history that is no word there: 加 of 加班.
   EXPECT_EQ(why("周末加的费", "周末的呢", "加班费怎么计算", "加班"), "splits:加班");
   // Only a closing 了 parts from its verb: 喝了 inside the turn is one word.

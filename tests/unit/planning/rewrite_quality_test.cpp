@@ -1549,6 +1549,12 @@ TEST(RewriteRules, AClosingTitleMarkIsPartOfTheTitle) {
                           [](const std::string& x) { return x.starts_with("rewrite:fallback"); }));
 }
 
+// The noun after a pointer shares a head with the antecedent only as a whole word: 税 of 消费税
+// is no head of 税率, so 这个税率 becomes 消费税税率, not 消费税率.
+TEST(RewriteRules, APointedNounSharesTheAntecedentsHeadOnlyAsAWholeWord) {
+  EXPECT_EQ(rewrite("这个税率是多少", {"消费税谁来交", "由财务部统一缴纳。"}).query, "消费税税率是多少");
+}
+
 // 其中 picks from the set the previous question asked for (the phrase after its question word,
 // without a classifier ICU left in front): that set takes 其中's place, never the topic glued in
 // front of 其中.
