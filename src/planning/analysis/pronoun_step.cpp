@@ -8,6 +8,7 @@
 #include "planning/analysis/phrases.hpp"
 #include "planning/analysis/statement_reply.hpp"
 #include "planning/analysis/time_expr.hpp"
+#include "planning/text.hpp"
 
 // 1. A pronoun or a pointing phrase of the turn (它, 这个, 那部片子, 他们): its antecedent in its
 // place, or the turn as typed when the thing it would name is no modifier of the turn's own noun
@@ -349,6 +350,29 @@ std::string coordinated_people(const TurnView& t, std::string found) {
   return std::string(turn.substr(b, e - b));
 }
 
+bool manner_pointer(std::string_view w) { return w == "这样" || w == "那样"; }
+
+// 这样 / 那样 opening the turn after a statement (报销单我先手写再补录系统 + 这样可以吗) is what the
+// statement said it does: its first clause (after a yes or no), without the speaker, takes its
+// place when short. An answer to how long or how much (坚持多久了 + 快一个月了) says a value, no
+// manner.
+std::optional<Step> manner_step(const TurnView& t, const CueHit& hit) {
+  if (hit.begin != 0 || !t.h.newest_stated() || t.h.request) return std::nullopt;
+  if (t.h.prev_is_question && t.h.prev_at == 1)
+    for (std::string_view v : {"多久", "多少", "几", "多长", "什么时候", "哪天"})
+      if (t.h.prev.find(v) != std::string_view::npos) return std::nullopt;
+  // A first clause of one or two characters says yes or no (可以，先手写再补录系统): the next says how.
+  std::string_view said = trim_end(first_clause(t.h.window.front()));
+  if (count_code_points(said) <= 2) {
+    const std::string_view rest = t.h.window.front().substr(first_clause(t.h.window.front()).size());
+    said = trim_end(first_clause(trim_start(rest)));
+  }
+  const auto rest = after_speaker(said, t.reader);
+  const std::string_view done = statement_core(rest ? *rest : said, t.reader);
+  if (done.empty() || count_query_units(done) > 16) return std::nullopt;
+  return Step{join(done, t.text.substr(hit.end)), "pronoun:manner"};
+}
+
 }  // namespace
 
 std::optional<Step> pronoun_step(const TurnView& t) {
@@ -364,6 +388,14 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     if (!hit || hit->end > t.text.size()) continue;
     // 他 / 它 of 其他 / 其它 ("other"): no pronoun to resolve.
     if (t.text.substr(0, hit->begin).ends_with("其")) continue;
+    // 这样 / 那样 point at a manner, not at a thing; 这样的 + noun (这样的产品) at a kind the
+    // history described, which no phrase of it names: the turn goes beside the topic.
+    if (manner_pointer(slice(t.text, hit->begin, hit->end))) {
+      if (t.text.substr(hit->end).starts_with("的") && !t.r.topic_anchor.empty())
+        return Step{t.r.topic_anchor + " " + std::string(t.text), "pronoun:kind", "rewrite:fallback:kind"};
+      if (auto done = manner_step(t, *hit)) return done;
+      continue;
+    }
     // 哪些明星…告诉我他们…: the turn names whom its own pronoun means.
     if (person && names_a_person(t.text.substr(0, hit->begin), t.reader))
       return Step{std::string(t.question), "pronoun:in_turn"};

@@ -1555,6 +1555,22 @@ TEST(RewriteRules, APointedNounSharesTheAntecedentsHeadOnlyAsAWholeWord) {
   EXPECT_EQ(rewrite("这个税率是多少", {"消费税谁来交", "由财务部统一缴纳。"}).query, "消费税税率是多少");
 }
 
+// 这样 / 那样 opening a turn after a statement point at what it said one does (its first clause
+// after a yes or no, without the speaker), not at a thing: never 这 replaced and 样 left. After an
+// answer to how long the statement is a value, and 这样的 + noun picks a kind no phrase names:
+// the turn goes beside the topic.
+TEST(RewriteRules, ThisWayPointsAtWhatTheStatementSaidOneDoes) {
+  EXPECT_EQ(rewrite("这样算违规吗", {"我把公司文件拷到了个人U盘"}).query, "把公司文件拷到了个人u盘算违规吗");
+  EXPECT_EQ(rewrite("这样会不会慢", {"报销单能先手写吗", "可以，先手写再补录系统。"}).query,
+            "先手写再补录系统会不会慢");
+  const auto value = rewrite("这样不会饿吗", {"最近在减肥，晚上只吃沙拉", "坚持多久了", "快一个月了，瘦了六斤"});
+  EXPECT_FALSE(has(value.query, "一个月")) << value.query;
+  EXPECT_FALSE(has(value.query, "减肥样")) << value.query;
+  const auto kind = rewrite("这样的专业有多少个", {"哪个专业的人数在2到30之间？"});
+  EXPECT_TRUE(gave(kind, "pronoun:kind")) << kind.query;
+  EXPECT_TRUE(has(kind.query, "这样的专业有多少个")) << kind.query;
+}
+
 // 其中 picks from the set the previous question asked for (the phrase after its question word,
 // without a classifier ICU left in front): that set takes 其中's place, never the topic glued in
 // front of 其中.
