@@ -6,6 +6,7 @@
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
 
+#include "planning/answer_word.hpp"
 #include "planning/bare_question.hpp"
 #include "planning/list_reference.hpp"
 #include "planning/segment.hpp"
@@ -176,6 +177,12 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
   else if (rule.intent != Intent::kFollowUp && !switch_cue && which_without_noun(t.q, t.lex) &&
            !(names_source_keyword(t) && switches_from_previous(t)))
     follow(rule, "follow_up_which_without_noun");
+  // A short question taking up a word the answer brought in (签到表要原件吗 after …签到表、费用明细
+  // 和发票。) asks about it inside the conversation's topic, on the same terms.
+  else if (rule.intent != Intent::kFollowUp && !switch_cue &&
+           takes_up_answer_word(t.q, t.history, t.lex) &&
+           !(names_source_keyword(t) && switches_from_previous(t)))
+    follow(rule, "follow_up_answer_word");
   a.dependence_open = a.dependence_open && rule.intent != Intent::kFollowUp;
   // The dependent head overrides the rules' standalone reading of an open turn at its open bar;
   // of one whose only topic is a KB term (分几个等级: 等级), when it is near-sure. A KB term is

@@ -300,6 +300,25 @@ TEST(FollowUps, AWhichWordWithoutANounFollows) {
   EXPECT_FALSE(matched(*p, "follow_up_which_without_noun"));
 }
 
+// A short question that takes up a word the newest turn, an answer, brought in asks about it
+// inside the conversation's topic: it follows (follow_up_answer_word), a run of lone characters
+// ICU did not know (签|到|表) counting as a word. Not when the question before had the word too, when
+// the newest turn asks, when the user speaks of their own (我…), or when the turn is long.
+TEST(FollowUps, AShortQuestionTakingUpAWordTheAnswerBroughtInFollows) {
+  auto follows = [](const char* q, std::vector<std::string> h) {
+    return matched(prep(q, std::move(h)), "follow_up_answer_word");
+  };
+  const std::vector<std::string> onboarding = {"入职要交什么", "身份证复印件、学历证书和体检报告。"};
+  EXPECT_TRUE(follows("体检报告要本人领吗", onboarding));
+  EXPECT_TRUE(follow_up("体检报告要本人领吗", onboarding));
+  EXPECT_TRUE(follows("保证金能退吗", {"投标需要准备什么", "需要标书、资质证明和投标保证金。"}));
+  EXPECT_TRUE(follows("签到表要盖章吗", {"培训费报销要什么", "需要签到表和发票。"}));
+  EXPECT_FALSE(follows("体检报告要本人领吗", {"体检报告怎么交", "交到人事部，附上学历证书。"}));
+  EXPECT_FALSE(follows("体检报告要本人领吗", {"入职要交什么", "你有体检报告吗"}));
+  EXPECT_FALSE(follows("我的体检报告过期了", onboarding));
+  EXPECT_FALSE(follows("体检报告在哪家医院做比较快而且便宜", onboarding));
+}
+
 // A turn the rules read as standalone because it names a KB term (等级) follows when the
 // dependent head is near-sure it needs its history ([model] sure_dependent_min_score): a missed
 // follow-up loses the answer, a false one costs a search (the turn as typed stays a variant).
