@@ -1,6 +1,7 @@
 #include "planning/analysis/antecedent.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
@@ -535,10 +536,17 @@ std::uint32_t owner_begin(std::string_view prev, const std::vector<Span>& spans,
   const std::string_view owner = slice(prev, m.begin, m.end);
   if (slice(prev, m.end, spans[k].begin) != "的" || !trim_start(prev.substr(0, m.begin)).empty())
     return spans[k].begin;
-  const std::vector<Token> w = words_of(owner);
-  const bool noun = !w.empty() && !w[0].single_han &&
-                    (w.size() == 1 || (w.size() == 2 && w[1].single_han &&
-                                       (suffix(w[1].text(owner)) || w[1].text(owner) == "商")));
+  std::vector<Token> w = words_of(owner);
+  // A label in front (3号|注塑机, A栋|会议室) numbers the noun, it is no word of its own; with
+  // lone characters only (2号|楼, A|栋) it is a place's name.
+  bool label = false;
+  if (w.size() >= 2 && std::isalnum(static_cast<unsigned char>(owner[w[0].begin])) && w[1].word && !w[1].ascii) {
+    w.erase(w.begin());
+    label = std::all_of(w.begin(), w.end(), [](const Token& k) { return k.single_han; }) && w.size() <= 2;
+  }
+  const bool noun = label || (!w.empty() && !w[0].single_han &&
+                              (w.size() == 1 || (w.size() == 2 && w[1].single_han &&
+                                                 (suffix(w[1].text(owner)) || w[1].text(owner) == "商"))));
   static constexpr std::string_view kEveryones[] = {"公司", "本公司", "我司", "单位", "我们公司",
                                                     "咱们公司", "集团", "所有", "全部", "其他", "其它"};
   const bool everyones = std::find(std::begin(kEveryones), std::end(kEveryones), owner) != std::end(kEveryones);

@@ -1571,6 +1571,14 @@ TEST(RewriteRules, ThisWayPointsAtWhatTheStatementSaidOneDoes) {
   EXPECT_TRUE(has(kind.query, "这样的专业有多少个")) << kind.query;
 }
 
+// A label in front of the owner (5号线, 2号楼, A栋) numbers it: the owner with its 的 stays with
+// the thing (5号线的巡检表), as a one-word owner does; the company every question is about does not.
+TEST(RewriteRules, AnOwnerWithALabelStaysWithTheThing) {
+  EXPECT_EQ(rewrite("它要每班都填吗", {"5号线的巡检表在哪领"}).query, "5号线的巡检表要每班都填吗");
+  EXPECT_EQ(rewrite("它收费吗", {"2号楼的充电桩怎么用"}).query, "2号楼的充电桩收费吗");
+  EXPECT_EQ(rewrite("它收费吗", {"公司的充电桩怎么用"}).query, "充电桩收费吗");
+}
+
 // 其中 picks from the set the previous question asked for (the phrase after its question word,
 // without a classifier ICU left in front): that set takes 其中's place, never the topic glued in
 // front of 其中.
