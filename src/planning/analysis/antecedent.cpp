@@ -503,11 +503,14 @@ std::size_t shared_head(std::string_view antecedent, std::string_view rest) {
     if (tail.size() > best && rest.starts_with(tail)) best = tail.size();
     next_code_point(antecedent, i);
   }
-  // The head is a whole word of the turn: 税 of 印花税 is no head of 税率.
+  // The head is a whole word of the turn: 税 of 印花税 is no head of 税率, nor 额 of 额|度 (a
+  // suffix after a lone character makes a word with it).
   if (best > 0) {
     const std::vector<Token> w = segment_words(rest);
-    const bool whole = std::any_of(w.begin(), w.end(), [&](const Token& k) { return k.end == best; });
-    return whole ? best : 0;
+    const auto end = std::find_if(w.begin(), w.end(), [&](const Token& k) { return k.end == best; });
+    const auto next = end == w.end() ? end : end + 1;
+    const bool suffixed = next != w.end() && end->single_han && next->single_han && suffix(next->text(rest));
+    return end != w.end() && !suffixed ? best : 0;
   }
   // A lone character that abbreviates the head (这个证 for PMP证书, 那张卡 for 工资卡): one of the
   // antecedent's last two characters, with more of the turn after it.

@@ -1550,9 +1550,13 @@ TEST(RewriteRules, AClosingTitleMarkIsPartOfTheTitle) {
 }
 
 // The noun after a pointer shares a head with the antecedent only as a whole word: 税 of 消费税
-// is no head of 税率, so 这个税率 becomes 消费税税率, not 消费税率.
+// is no head of 税率, so 这个税率 becomes 消费税税率, not 消费税率; 额 of 限额 none of 额度.
 TEST(RewriteRules, APointedNounSharesTheAntecedentsHeadOnlyAsAWholeWord) {
   EXPECT_EQ(rewrite("这个税率是多少", {"消费税谁来交", "由财务部统一缴纳。"}).query, "消费税税率是多少");
+  // ICU cuts 额|度, but a suffix after a lone character makes a word with it: 额 is no head.
+  const auto quota = rewrite("这个额度能调高吗", {"信用卡的取现限额是多少", "单日不超过2万元。"});
+  EXPECT_FALSE(has(quota.query, "限额度")) << quota.query;
+  EXPECT_TRUE(has(quota.query, "额度能调高吗")) << quota.query;
 }
 
 // 这样 / 那样 opening a turn after a statement point at what it said one does (its first clause
