@@ -180,7 +180,11 @@ void how_activity(HistoryView& h, const Lexicon& lex) {
 bool offers_choice(std::string_view turn, const Lexicon& lex, const PhraseReader& reader) {
   const RewriteConfig& cfg = lex.config().rewrite;
   const std::string_view c = trim_end(last_clause(turn));
-  if (!opening_word(c, cfg.addressee_words, reader)) return false;
+  // Most statements hold no marker: no word break for them.
+  if (std::none_of(cfg.alternative_markers.begin(), cfg.alternative_markers.end(),
+                   [&](const std::string& m) { return c.find(m) != std::string_view::npos; }) ||
+      !opening_word(c, cfg.addressee_words, reader))
+    return false;
   for (std::string_view p : {"吧", "了", "啊", "呀", "哦"})
     if (c.ends_with(p)) return false;
   const std::vector<Token> t = words_of(c);

@@ -288,10 +288,9 @@ void mark_wedged(std::string_view text, const std::vector<Token>& tokens, std::v
 bool opens_unknown_compound(std::string_view text, const std::vector<Token>& t,
                             const std::vector<bool>& fn, std::size_t i) {
   if (i + 2 >= t.size() || !fn[i] || !t[i].single_han || !t[i + 1].single_han || fn[i + 1]) return false;
-  if (never_opens_compound(t[i].text(text))) return false;
   if (t[i].end != t[i + 1].begin || t[i + 1].end != t[i + 2].begin) return false;
   const bool opens = i == 0 || !t[i - 1].word;
-  return opens && t[i + 2].word && !fn[i + 2] && !t[i + 2].single_han;
+  return opens && t[i + 2].word && !fn[i + 2] && !t[i + 2].single_han && !never_opens_compound(t[i].text(text));
 }
 
 // Derivational suffixes (-ization, -ness, -style, -type, -rate …) and bound heads that are no
@@ -403,9 +402,10 @@ std::string_view slice(std::string_view s, std::uint32_t b, std::uint32_t e) {
 std::string_view trim_end(std::string_view s) {
   const std::string_view core = core_text(s);
   constexpr std::string_view open = "《", close = "》";
+  if (!s.substr(core.size()).starts_with(close)) return core;
   const std::size_t opened = core.rfind(open), closed = core.rfind(close);
   const bool unclosed = opened != std::string_view::npos && (closed == std::string_view::npos || closed < opened);
-  return unclosed && s.substr(core.size()).starts_with(close) ? s.substr(0, core.size() + close.size()) : core;
+  return unclosed ? s.substr(0, core.size() + close.size()) : core;
 }
 
 // Without leading non-word characters.
