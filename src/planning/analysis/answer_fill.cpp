@@ -34,7 +34,13 @@ std::optional<Slot> choice_slot(std::string_view c, const std::vector<Token>& t,
     std::size_t b_end = t[m + 1].begin;
     next_code_point(c, b_end);
     const std::string_view b_first = c.substr(t[m + 1].begin, b_end - t[m + 1].begin);
-    const bool cut = words > 1 && std::any_of(t.begin() + static_cast<std::ptrdiff_t>(m) + 1, t.end(),
+    // A closing particle (…还是咖啡呢) is no piece of the alternative.
+    auto last = t.end();
+    if (last - 1 > t.begin() + static_cast<std::ptrdiff_t>(m) + 1) {
+      const std::string_view p = (last - 1)->text(c);
+      if (p == "呢" || p == "吗" || p == "啊" || p == "呀" || p == "吧") --last;
+    }
+    const bool cut = words > 1 && std::any_of(t.begin() + static_cast<std::ptrdiff_t>(m) + 1, last,
                                               [](const Token& w) { return w.single_han; });
     const std::size_t chars = count_code_points(trim_end(c.substr(t[m].end)));
     for (std::size_t k = m, n = 0; cut && k-- > 0 && n < chars;)

@@ -1,7 +1,6 @@
 #include "planning/analysis/antecedent.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
@@ -534,6 +533,19 @@ namespace {
 // the company every question of the host is about (公司的快递柜 → 快递柜) nor a time (之前的总部).
 // After other words a modifier is as often a relative clause's verb or adjective (最常订购的产品),
 // a run of lone characters a verb (新|买|的), two words a clause (农历|算的节日).
+// Letters (A, B2), or digits with the unit of a numbered place or thing (3号, 5号线, 12层).
+bool is_label(std::string_view w) {
+  const auto ascii_alnum = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  std::size_t n = 0;
+  while (n < w.size() && ascii_alnum(w[n])) ++n;
+  if (n == 0) return false;
+  if (n == w.size()) return !(w[0] >= '0' && w[0] <= '9');  // a bare number is a count or a year
+  const std::string_view unit = w.substr(n);
+  for (std::string_view u : {"号", "号线", "号楼", "栋", "楼", "层", "区", "期", "座", "单元", "室", "线"})
+    if (unit == u) return true;
+  return false;
+}
+
 std::uint32_t owner_begin(std::string_view prev, const std::vector<Span>& spans, std::size_t k) {
   const Span& m = spans[k - 1];
   const std::string_view owner = slice(prev, m.begin, m.end);
@@ -541,9 +553,9 @@ std::uint32_t owner_begin(std::string_view prev, const std::vector<Span>& spans,
     return spans[k].begin;
   std::vector<Token> w = words_of(owner);
   // A label in front (3号|注塑机, A栋|会议室) numbers the noun, it is no word of its own; with
-  // lone characters only (2号|楼, A|栋) it is a place's name.
+  // lone characters only (2号|楼, A|栋) it is a place's name. A count (3个月, 50块钱) is none.
   bool label = false;
-  if (w.size() >= 2 && std::isalnum(static_cast<unsigned char>(owner[w[0].begin])) && w[1].word && !w[1].ascii) {
+  if (w.size() >= 2 && is_label(w[0].text(owner)) && w[1].word && !w[1].ascii) {
     w.erase(w.begin());
     label = std::all_of(w.begin(), w.end(), [](const Token& k) { return k.single_han; }) && w.size() <= 2;
   }

@@ -104,6 +104,10 @@ std::optional<BothPronoun> both_pronoun_at(std::string_view turn) {
   std::size_t noun_end = count_end;
   if (!is_word_char(next_code_point(turn, noun_end)) || !opens_pair_predicate(turn.substr(noun_end)))
     return std::nullopt;
+  // Two people or two spans of time are counted, not pointed at (两个人要多少钱, 两个月能休完吗).
+  const std::string_view noun = turn.substr(count_end, noun_end - count_end);
+  for (std::string_view counted : {"人", "天", "月", "年", "周", "次", "岁", "点", "分", "秒"})
+    if (noun == counted) return std::nullopt;
   return BothPronoun{0, count_end, noun_end};
 }
 

@@ -40,8 +40,9 @@ struct BothPronoun {
   std::size_t begin = 0, count_end = 0, end = 0;
 };
 
-/// 两者 or 二者 anywhere in `turn`, or a count of two opening it before a predicate (两个有啥不一样,
-/// 这两种哪个好, 两条线差在哪). nullopt when it names no pair (两个人的, 两个以上).
+/// 两者, 二者 or 这两个 anywhere in `turn`, or a count of two opening it before a predicate
+/// (两个有啥不一样, 这两种哪个好, 两条线差在哪). nullopt when it names no pair (两个人的, 两个以上,
+/// 两个月能休完吗).
 std::optional<BothPronoun> both_pronoun_at(std::string_view turn);
 
 /// The pronouns that stand for both items of a pair (两者, 二者, 这两个): words a rewrite may

@@ -190,8 +190,8 @@ bool offers_choice(std::string_view turn, const Lexicon& lex, const PhraseReader
   const std::vector<Token> t = words_of(c);
   for (std::size_t m = 1; m + 1 < t.size(); ++m)
     if (listed(cfg.alternative_markers, t[m].text(c)))
-      return t[m - 1].word && !reader.is_function(t[m - 1].text(c)) && t[m + 1].word &&
-             !reader.is_function(t[m + 1].text(c));
+      return t[m - 1].word && !reader.is_function(t[m - 1].text(c)) &&
+             !opens_with_adverb(t[m - 1].text(c)) && t[m + 1].word && !reader.is_function(t[m + 1].text(c));
   return false;
 }
 

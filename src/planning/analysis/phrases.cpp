@@ -264,13 +264,15 @@ void mark_cut_across(std::string_view text, const std::vector<Token>& tokens, st
   }
 }
 
-// Function characters that never open a compound: persons, pointers, particles, adverbs and
-// modals (你|买|基金, 那|日|活跃用户, 的|母|公司, 谁|为|一家, 最|受|用户, 要|交|押金).
+// Function characters that never open a compound: persons, pointers, particles, adverbs, modals
+// and the prepositions that take an object (你|买|基金, 那|日|活跃用户, 的|母|公司, 谁|为|一家,
+// 最|受|用户, 要|交|押金, 把|钱|转账).
 bool never_opens_compound(std::string_view c) {
   if (demonstrative(c)) return true;
   for (std::string_view p : {"你", "我", "他", "她", "它", "您", "的", "了", "着", "过", "谁", "其", "是", "有",
                              "最", "很", "太", "更", "还", "也", "都", "就", "又", "再", "才", "挺",
-                             "要", "能", "会", "得", "想"})
+                             "要", "能", "会", "得", "想", "把", "被", "将", "让", "给", "向",
+                             "跟", "和", "与", "比"})
     if (c == p) return true;
   return false;
 }

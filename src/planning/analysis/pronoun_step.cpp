@@ -324,9 +324,10 @@ bool coordinator(std::string_view w) { return w == "和" || w == "与" || w == "
 // many words as the one found, or fewer where a function word or a mark ends it. In a question
 // or a request 和 as often means "with" (哪个团队和老舍有关) or lists attributes (id和名称).
 std::string coordinated_people(const TurnView& t, std::string found) {
+  if (!t.h.newest_stated() || t.h.request || t.h.window.empty()) return found;
   const std::string_view turn = t.h.window.front();
   const std::size_t at = turn.find(found);
-  if (!t.h.newest_stated() || t.h.request || at == std::string_view::npos) return found;
+  if (at == std::string_view::npos) return found;
   const std::vector<Token> w = words_of(turn);
   const auto content = [&](std::size_t k) { return w[k].word && !t.reader.is_function(w[k].text(turn)); };
   const auto index_of = [&](auto pred) {
@@ -350,11 +351,13 @@ std::string coordinated_people(const TurnView& t, std::string found) {
   return std::string(turn.substr(b, e - b));
 }
 
-bool manner_pointer(std::string_view w) { return w == "这样" || w == "那样"; }
+bool manner_pointer(std::string_view w) {
+  return w == "这样" || w == "那样" || w == "这样子" || w == "那样子";
+}
 
 // 这样 / 那样 opening the turn after a statement (报销单我先手写再补录系统 + 这样可以吗) is what the
-// statement said it does: its first clause (after a yes or no), without the speaker, takes its
-// place when short. An answer to how long or how much (坚持多久了 + 快一个月了) says a value, no
+// statement said it does: its first clause (after a yes or no), without a speaker opening it,
+// takes its place when short. An answer to how long or how much (坚持多久了 + 快一个月了) says a value, no
 // manner.
 std::optional<Step> manner_step(const TurnView& t, const CueHit& hit) {
   if (hit.begin != 0 || !t.h.newest_stated() || t.h.request) return std::nullopt;
@@ -389,11 +392,14 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     // 他 / 它 of 其他 / 其它 ("other"): no pronoun to resolve.
     if (t.text.substr(0, hit->begin).ends_with("其")) continue;
     // 这样 / 那样 point at a manner, not at a thing; 这样的 + noun (这样的产品) at a kind the
-    // history described, which no phrase of it names: the turn goes beside the topic.
+    // history described, which no phrase of it names: the turn goes beside the topic. 这样的话 (if
+    // so) and 这样吧 (let's do this) point at nothing to put in their place.
     if (manner_pointer(slice(t.text, hit->begin, hit->end))) {
-      if (t.text.substr(hit->end).starts_with("的") && !t.r.topic_anchor.empty())
+      const std::string_view after = t.text.substr(hit->end);
+      if (after.starts_with("的") && !after.starts_with("的话") && !t.r.topic_anchor.empty())
         return Step{t.r.topic_anchor + " " + std::string(t.text), "pronoun:kind", "rewrite:fallback:kind"};
-      if (auto done = manner_step(t, *hit)) return done;
+      if (!after.starts_with("的") && count_code_points(trim_end(after)) > 1)
+        if (auto done = manner_step(t, *hit)) return done;
       continue;
     }
     // 哪些明星…告诉我他们…: the turn names whom its own pronoun means.

@@ -1489,6 +1489,8 @@ TEST(RewriteRules, AFunctionCharacterOpeningAnUnknownCompoundIsPartOfIt) {
   EXPECT_EQ(rewrite("它的利率是多少", {"按揭贷款怎么办"}).query, "按揭贷款的利率是多少");
   const auto modal = rewrite("多少钱", {"要交押金吗"});
   EXPECT_FALSE(has(modal.query, "要交押金多少钱")) << modal.query;
+  const auto object = rewrite("它要多久", {"把钱转账给同事"});
+  EXPECT_FALSE(has(object.query, "把钱")) << object.query;
 }
 
 // 版 and 类 make nouns (旗舰|版, 青春|类): the word before them and the one after stay one
@@ -1506,6 +1508,8 @@ TEST(RewriteRules, AParallelItemReplacesAnUnknownCompoundAndKeepsOneDe) {
   EXPECT_EQ(rewrite("退休员工的", {"在职员工体检的费用谁出"}).query, "退休员工体检的费用谁出");
   EXPECT_EQ(rewrite("二号楼的", {"一号楼食堂的营业时间"}).query, "二号楼食堂的营业时间");
   EXPECT_EQ(rewrite("二号楼的", {"一号楼食堂几点开门"}).query, "二号楼的食堂几点开门");
+  // A 的 closing the history's sentence is no modifier's: the fragment keeps its own.
+  EXPECT_EQ(rewrite("二号楼的呢", {"一号楼食堂是哪年建的"}).query, "二号楼的食堂是哪年建的");
 }
 
 // A count of two opening the turn (两个, 这两家, 两栋楼 with the pair's own noun) stands for the
@@ -1518,6 +1522,10 @@ TEST(RewriteRules, ACountOfTwoStandsForThePair) {
   const std::vector<std::string> towers = {"A楼和B楼都有食堂吗", "都有。"};
   EXPECT_EQ(rewrite("两栋楼哪个近", towers).query, "a楼和b楼哪个近");
   EXPECT_FALSE(has(rewrite("两个人的都要登记吗", towers).query, "楼人"));
+  // Two people or two spans of time are counted, not the pair.
+  const std::vector<std::string> rooms = {"单人间和双人间怎么订", "在行政系统提交住宿申请。"};
+  EXPECT_FALSE(gave(rewrite("两个人要多少钱", rooms), "which_of_pair"));
+  EXPECT_FALSE(gave(rewrite("两个月能订完吗", rooms), "which_of_pair"));
 }
 
 // A choice put to the user (你上班骑车还是走路) is a question though it has no question word: a
@@ -1573,6 +1581,11 @@ TEST(RewriteRules, ThisWayPointsAtWhatTheStatementSaidOneDoes) {
   const auto kind = rewrite("这样的专业有多少个", {"哪个专业的人数在2到30之间？"});
   EXPECT_TRUE(gave(kind, "pronoun:kind")) << kind.query;
   EXPECT_TRUE(has(kind.query, "这样的专业有多少个")) << kind.query;
+  // 这样子 is 这样; 这样吧 (let's do so) and 这样的话 (if so) point at nothing to put in their place.
+  EXPECT_EQ(rewrite("这样子行吗", {"我打算先手写再补录系统"}).query, "打算先手写再补录系统行吗");
+  EXPECT_TRUE(has(rewrite("这样吧", {"我先手写再补录系统"}).query, "这样吧"));
+  const auto if_so = rewrite("这样的话能退款吗", {"我先手写再补录系统"});
+  EXPECT_FALSE(gave(if_so, "pronoun:kind")) << if_so.query;
 }
 
 // A label in front of the owner (5号线, 2号楼, A栋) numbers it: the owner with its 的 stays with
@@ -1581,6 +1594,9 @@ TEST(RewriteRules, AnOwnerWithALabelStaysWithTheThing) {
   EXPECT_EQ(rewrite("它要每班都填吗", {"5号线的巡检表在哪领"}).query, "5号线的巡检表要每班都填吗");
   EXPECT_EQ(rewrite("它收费吗", {"2号楼的充电桩怎么用"}).query, "2号楼的充电桩收费吗");
   EXPECT_EQ(rewrite("它收费吗", {"公司的充电桩怎么用"}).query, "充电桩收费吗");
+  // A count is no label (3个月, 50块钱): the thing goes alone, as before.
+  EXPECT_EQ(rewrite("它能延长吗", {"3个月的试用期能请假吗"}).query, "试用期能延长吗");
+  EXPECT_EQ(rewrite("它能叠加吗", {"50块钱的优惠券怎么用"}).query, "优惠券能叠加吗");
 }
 
 // 其中 picks from the set the previous question asked for (the phrase after its question word,

@@ -317,6 +317,8 @@ TEST(FollowUps, AShortQuestionTakingUpAWordTheAnswerBroughtInFollows) {
   EXPECT_FALSE(follows("体检报告要本人领吗", {"入职要交什么", "你有体检报告吗"}));
   EXPECT_FALSE(follows("我的体检报告过期了", onboarding));
   EXPECT_FALSE(follows("体检报告在哪家医院做比较快而且便宜", onboarding));
+  // A whole word of the answer only: 会议 of 会议|室 is none of 会议通知.
+  EXPECT_FALSE(follows("会议室怎么预订", {"会务费报销需要什么", "需提供会议通知、签到表和发票。"}));
 }
 
 // A turn the rules read as standalone because it names a KB term (等级) follows when the
