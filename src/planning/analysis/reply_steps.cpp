@@ -140,7 +140,7 @@ std::optional<Step> why_of_yes_no_step(const TurnView& t, std::string_view frag)
     const std::string_view answer = t.h.window.front();
     std::string_view said = trim_end(first_clause(answer));
     if (t.h.prev.find(said) != std::string_view::npos && said.size() < answer.size())
-      said = trim_end(first_clause(trim_start(answer.substr(said.size() + 1))));
+      said = trim_end(first_clause(trim_start(answer.substr(said.size()))));
     const std::string why = std::string(trim_end(frag)) + std::string(said);
     if (!said.empty())
       if (auto s = verb_object_step(t, why)) return Step{std::move(s->text), "why_of_answer"};
