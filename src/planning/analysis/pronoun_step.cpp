@@ -351,6 +351,19 @@ std::string coordinated_people(const TurnView& t, std::string found) {
   return std::string(turn.substr(b, e - b));
 }
 
+bool plural(std::string_view pronoun) { return pronoun == "它们" || pronoun == "这些" || pronoun == "那些"; }
+
+// A function word, a question word, a mark or the end after the pronoun (它们|分别…, 它们|几点…,
+// 这些|的): no noun of its own (这些|县, 这些|山).
+bool stands_alone(const TurnView& t, std::size_t end) {
+  for (const CueHit& h : t.q.hits)
+    if (h.list == t.lex.ids().question_word && h.begin == end) return true;
+  const std::string_view rest = t.text.substr(end);
+  const std::vector<Token> w = words_of(rest);
+  return w.empty() || !w.front().word || t.reader.is_function(w.front().text(rest)) ||
+         t.reader.of_function_chars(w.front().text(rest));  // 都要
+}
+
 bool manner_pointer(std::string_view w) {
   return w == "这样" || w == "那样" || w == "这样子" || w == "那样子";
 }
@@ -422,6 +435,10 @@ std::optional<Step> pronoun_step(const TurnView& t) {
         person ? person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan, t.text,
                                    slice(t.text, hit->begin, hit->end), t.reader)
                : request_thing(t, *hit);
+    // 它们 / 这些 / 那些 standing alone after a question of which or how many (园区有几个食堂 +
+    // 它们几点开门) are the things it asked for, not its topic (园区).
+    if (!person && !antecedent && plural(slice(t.text, hit->begin, hit->end)) && stands_alone(t, hit->end))
+      if (const auto set = set_asked_for(t)) antecedent = std::string(*set);
     if (!person && !antecedent) antecedent = thing_of(t, &*hit);
     if (person && !antecedent && t.h.topic())
       antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);

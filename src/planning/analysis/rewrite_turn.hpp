@@ -129,6 +129,14 @@ std::optional<Step> pointed_noun_step(const TurnView& t,
 /// A turn that is itself a request or a sort (按评分排序, 同时显示配送费): the topic beside it, the
 /// safe form; nullopt when the turn is no request.
 std::optional<Step> request_step(const TurnView& t);
+/// The phrase right after question word `w` of the previous question (附近有哪些|咖啡店, 几|个|食堂 →
+/// 食堂; subset_step.cpp), nullopt when a word stands between them.
+std::optional<std::string_view> phrase_after_question_word(const TurnView& t, const CueHit& w);
+
+/// The set the previous question asked for with 哪些, 哪几, 几 or 多少 (园区有几个食堂 → 食堂):
+/// what a plural pronoun standing alone (它们, 这些) picks up. nullopt for any other question.
+std::optional<std::string_view> set_asked_for(const TurnView& t);
+
 /// A pick from the set the previous question named (其中哪家的网点最多; subset_step.cpp): the topic
 /// in 其中's place; nullopt unless the turn opens with 其中.
 std::optional<Step> subset_step(const TurnView& t);

@@ -1599,6 +1599,16 @@ TEST(RewriteRules, AnOwnerWithALabelStaysWithTheThing) {
   EXPECT_EQ(rewrite("它能叠加吗", {"50块钱的优惠券怎么用"}).query, "优惠券能叠加吗");
 }
 
+// 它们 / 这些 standing alone after a question of which or how many are the things it asked for
+// (园区有几个食堂 + 它们几点开门 → 食堂…), not its topic (园区). With a noun of its own (这些县) or a
+// set of one character (几条|线) the rules before apply.
+TEST(RewriteRules, APluralPronounIsTheSetTheQuestionAskedFor) {
+  EXPECT_EQ(rewrite("它们几点开门", {"园区有几个食堂"}).query, "食堂几点开门");
+  EXPECT_EQ(rewrite("它们怎么申请", {"公司有哪些福利"}).query, "福利怎么申请");
+  EXPECT_EQ(rewrite("它们都要交税吗", {"员工有哪几种补贴"}).query, "补贴都要交税吗");
+  EXPECT_FALSE(has(rewrite("它们都经过地铁站吗", {"公司的班车有几条线"}).query, "线都"));
+}
+
 // 其中 picks from the set the previous question asked for (the phrase after its question word,
 // without a classifier ICU left in front): that set takes 其中's place, never the topic glued in
 // front of 其中.
