@@ -393,12 +393,12 @@ std::optional<Step> manner_step(const TurnView& t, const CueHit& hit) {
 
 std::optional<Step> pronoun_step(const TurnView& t) {
   const LexiconIds& ids = t.lex.ids();
-  if (const auto hit = first_hit(t.q, ids.thing_pronoun); hit && counts_a_pair(t, *hit))
-    return std::nullopt;
-  if (const auto hit = first_hit(t.q, ids.thing_pronoun); hit && hit->end <= t.text.size())
+  if (const auto hit = first_hit(t.q, ids.thing_pronoun); hit && hit->end <= t.text.size()) {
+    if (counts_a_pair(t, *hit)) return std::nullopt;
     if (auto act = act_of(t, *hit))
       return Step{join(join(std::string(t.text.substr(0, hit->begin)), *act), t.text.substr(hit->end)),
                   "pronoun:act"};
+  }
   for (auto [list, person] : {std::pair{ids.person_pronoun, true}, std::pair{ids.thing_pronoun, false}}) {
     const auto hit = first_hit(t.q, list);
     if (!hit || hit->end > t.text.size()) continue;
