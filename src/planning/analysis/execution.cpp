@@ -16,6 +16,15 @@ std::string fmt2(double v) {
   return buf;
 }
 
+std::string joined(const std::vector<std::string>& parts, char sep) {
+  std::string out;
+  for (const std::string& x : parts) {
+    if (!out.empty()) out += sep;
+    out += x;
+  }
+  return out;
+}
+
 }  // namespace
 
 ExecutionPath decide_execution_path(const Preparation& prep, std::string_view query,
@@ -85,16 +94,20 @@ std::vector<FallbackStep> fallback_ladder(const QueryAnalysis& a, const Preparat
                                           const ExecutionConfig& c) {
   std::vector<FallbackStep> out;
   if (prep.route.route == Route::kDirectAnswer) return out;
+  out.reserve(c.fallback.size());
   const Filters& f = a.filters;
   const std::string& query = a.rewrite.query;
-  std::string core;
-  for (const std::string& t : core_terms) core += (core.empty() ? "" : " ") + t;
-  const std::string tool = a.execution.path == "graph" ? "graph_search"
-                           : a.routing.mode == "bm25"  ? "keyword_search"
-                                                       : "hybrid_search";
+  const std::string core = joined(core_terms, ' ');
+  const std::string_view tool = a.execution.path == "graph" ? "graph_search"
+                                : a.routing.mode == "bm25"  ? "keyword_search"
+                                                            : "hybrid_search";
   for (const std::string& action : c.fallback) {
     FallbackStep s;
     s.action = action;
+    // Every analysis builds the ladder: its parameters are made in their map's nodes (a braced
+    // list copied each key and value once more).
+    auto& p = s.params;
+    auto set = [&p](std::string_view key, std::string_view value) { p.emplace(key, value); };
     if (action == "relax_filters") {
       // Ladder step 1: drop the date limit and the non-essential filters. Nothing to relax
       // → the step would repeat the first request: left out.
@@ -106,35 +119,39 @@ std::vector<FallbackStep> fallback_ladder(const QueryAnalysis& a, const Preparat
       if (f.is_signed) drop.push_back("is_signed");
       if (f.user) drop.push_back("user");
       if (drop.empty()) continue;
-      std::string d;
-      for (const auto& x : drop) d += (d.empty() ? "" : ",") + x;
-      s.params = {{"drop", d}, {"tool", tool}};
+      set("drop", joined(drop, ','));
+      set("tool", tool);
     } else if (action == "switch_tool") {
       // hybrid → keyword (exact match); keyword → hybrid with filters relaxed; graph → hybrid.
-      const std::string to = tool == "hybrid_search" ? "keyword_search" : "hybrid_search";
-      s.params = {{"from", tool}, {"to", to}, {"query", query}};
+      set("from", tool);
+      set("to", tool == "hybrid_search" ? "keyword_search" : "hybrid_search");
+      set("query", query);
     } else if (action == "rewrite_query") {
       // Synonyms / the broader question when a hook can write them; else only the core
       // entities. Left out when neither would change the query.
       if (!a.hook_calls.empty()) {
-        s.params = {{"using", "hook:step_back"}, {"query", query}};
+        set("using", "hook:step_back");
+        set("query", query);
       } else if (!core.empty() && core != query) {
-        s.params = {{"using", "core_terms"}, {"query", core}};
+        set("using", "core_terms");
+        set("query", core);
       } else {
         continue;
       }
     } else if (action == "search_files") {
       // Within the same sources: a scenario's boundary holds on every rung.
-      std::string scope;
-      for (const auto& x : prep.effective_sources) scope += (scope.empty() ? "" : ",") + x;
-      s.params = {{"query", core.empty() ? query : core}, {"top_k", "5"},
-                  {"sources", scope.empty() ? "all" : scope}};
+      const std::string scope = joined(prep.effective_sources, ',');
+      set("query", core.empty() ? query : core);
+      set("top_k", "5");
+      set("sources", scope.empty() ? "all" : scope);
     } else if (action == "escalate") {
       if (a.execution.path == "research") {
-        s.params = {{"to", "user"}, {"say", "what was searched and what is missing"}};
+        set("to", "user");
+        set("say", "what was searched and what is missing");
       } else {
-        s.params = {{"to", "research"}, {"max_rounds", std::to_string(c.max_research_rounds)},
-                    {"then", "user"}};
+        set("to", "research");
+        set("max_rounds", std::to_string(c.max_research_rounds));
+        set("then", "user");
       }
     }
     // Never the same request twice in a row.

@@ -653,6 +653,32 @@ TEST(AnalysisFallback, LadderIsOrderedConcreteAndNeverRepeats) {
   EXPECT_EQ(plain.a.budget.max_tool_calls, 8);
 }
 
+// Each rung's parameters, key by key: a host executes them as they stand.
+TEST(AnalysisFallback, EveryRungCarriesItsParameters) {
+  using Params = std::map<std::string, std::string>;
+  AnalysisContext ctx;
+  ctx.now = "2026-11-30T10:00:00+08:00";
+  const auto timed = analyze("上个月的差旅报销制度有什么变化", {}, ctx);
+  ASSERT_GE(timed.a.fallback.size(), 2u);
+  EXPECT_EQ(timed.a.fallback[0].params, (Params{{"drop", "date_range,tags"}, {"tool", "hybrid_search"}}));
+  EXPECT_EQ(timed.a.fallback[1].params,
+            (Params{{"from", "hybrid_search"}, {"to", "keyword_search"},
+                    {"query", timed.a.rewrite.query}}));
+  const auto plain = analyze("年假怎么申请");
+  const FallbackStep& last = plain.a.fallback.back();
+  EXPECT_EQ(last.params, (Params{{"to", "research"}, {"max_rounds", "2"}, {"then", "user"}}));
+  for (const FallbackStep& s : plain.a.fallback)
+    if (s.action == "search_files") {
+      EXPECT_EQ(s.params.at("top_k"), "5");
+      EXPECT_FALSE(s.params.at("sources").empty());
+      EXPECT_FALSE(s.params.at("query").empty());
+    }
+  const auto research = analyze("帮我深度研究一下差旅和报销制度的变化");
+  ASSERT_EQ(research.a.execution.path, "research");
+  EXPECT_EQ(research.a.fallback.back().params,
+            (Params{{"to", "user"}, {"say", "what was searched and what is missing"}}));
+}
+
 TEST(AnalysisPrompt, ProfileFollowsCategoryIntentAndTable) {
   EXPECT_EQ(analyze("出差住宿标准每晚多少钱").a.prompt.id, "pricing");
   EXPECT_EQ(analyze("那审批呢", {"报销流程是什么"}).a.prompt.id, "follow_up");
