@@ -45,7 +45,7 @@ bool is_han_slow(std::int32_t cp) noexcept {
 
 bool is_unicode_space(std::int32_t cp) noexcept { return u_isUWhiteSpace(cp) != 0; }
 
-bool is_word_char(std::int32_t cp) noexcept {
+bool is_word_char_slow(std::int32_t cp) noexcept {
   return u_isalnum(cp) || u_hasBinaryProperty(cp, UCHAR_IDEOGRAPHIC);
 }
 

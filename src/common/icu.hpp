@@ -29,8 +29,16 @@ inline bool is_han(std::int32_t cp) noexcept {
 /// Unicode White_Space (ICU u_isUWhiteSpace).
 bool is_unicode_space(std::int32_t cp) noexcept;
 
-/// Letters, digits or ideographs: the code points that carry words.
-bool is_word_char(std::int32_t cp) noexcept;
+bool is_word_char_slow(std::int32_t cp) noexcept;
+
+/// Letters, digits or ideographs: the code points that carry words. ASCII and the CJK Unified
+/// Ideographs answer inline: the word break asks once per code point of every text it splits.
+inline bool is_word_char(std::int32_t cp) noexcept {
+  if (cp < 0x80)
+    return (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z');
+  if (cp >= 0x4E00 && cp <= 0x9FFF) return true;
+  return is_word_char_slow(cp);
+}
 
 /// ICU's short name of the script of a letter outside Han and Latin ("Cyrl", "Arab", "Hang",
 /// "Kana"); "" for Han, Latin, digits and anything that is not a letter. Used to tell a message

@@ -557,7 +557,7 @@ std::uint32_t owner_begin(std::string_view prev, const std::vector<Span>& spans,
   bool label = false;
   if (w.size() >= 2 && is_label(w[0].text(owner)) && w[1].word && !w[1].ascii) {
     w.erase(w.begin());
-    label = std::all_of(w.begin(), w.end(), [](const Token& k) { return k.single_han; }) && w.size() <= 2;
+    label = std::all_of(w.begin(), w.end(), [](const Token& t) { return t.single_han; }) && w.size() <= 2;
   }
   const bool noun = label || (!w.empty() && !w[0].single_han &&
                               (w.size() == 1 || (w.size() == 2 && w[1].single_han &&

@@ -107,7 +107,8 @@ std::vector<FallbackStep> fallback_ladder(const QueryAnalysis& a, const Preparat
     // Every analysis builds the ladder: its parameters are made in their map's nodes (a braced
     // list copied each key and value once more).
     auto& p = s.params;
-    auto set = [&p](std::string_view key, std::string_view value) { p.emplace(key, value); };
+    // Keys in sorted order: each goes at the end, no key compared.
+    auto set = [&p](std::string_view key, std::string_view value) { p.emplace_hint(p.end(), key, value); };
     if (action == "relax_filters") {
       // Ladder step 1: drop the date limit and the non-essential filters. Nothing to relax
       // → the step would repeat the first request: left out.
@@ -124,17 +125,17 @@ std::vector<FallbackStep> fallback_ladder(const QueryAnalysis& a, const Preparat
     } else if (action == "switch_tool") {
       // hybrid → keyword (exact match); keyword → hybrid with filters relaxed; graph → hybrid.
       set("from", tool);
-      set("to", tool == "hybrid_search" ? "keyword_search" : "hybrid_search");
       set("query", query);
+      set("to", tool == "hybrid_search" ? "keyword_search" : "hybrid_search");
     } else if (action == "rewrite_query") {
       // Synonyms / the broader question when a hook can write them; else only the core
       // entities. Left out when neither would change the query.
       if (!a.hook_calls.empty()) {
-        set("using", "hook:step_back");
         set("query", query);
+        set("using", "hook:step_back");
       } else if (!core.empty() && core != query) {
-        set("using", "core_terms");
         set("query", core);
+        set("using", "core_terms");
       } else {
         continue;
       }
@@ -142,16 +143,16 @@ std::vector<FallbackStep> fallback_ladder(const QueryAnalysis& a, const Preparat
       // Within the same sources: a scenario's boundary holds on every rung.
       const std::string scope = joined(prep.effective_sources, ',');
       set("query", core.empty() ? query : core);
-      set("top_k", "5");
       set("sources", scope.empty() ? "all" : scope);
+      set("top_k", "5");
     } else if (action == "escalate") {
       if (a.execution.path == "research") {
-        set("to", "user");
         set("say", "what was searched and what is missing");
+        set("to", "user");
       } else {
-        set("to", "research");
         set("max_rounds", std::to_string(c.max_research_rounds));
         set("then", "user");
+        set("to", "research");
       }
     }
     // Never the same request twice in a row.

@@ -16,9 +16,11 @@ namespace {
 // A count of how often (一次, 两趟): its units. A count of 栋, 部 or 号 names something (公寓12栋,
 // 研发三部), and one of how long may belong to the topic's own event (社保断缴一个月): neither is
 // such a count.
+constexpr std::string_view kTimesUnits[] = {"次", "趟", "回", "遍"};
+
 bool counts_times(std::string_view w) {
   auto numeral = [](std::string_view n) { return !n.empty() && count_end(n, 0) == n.size(); };
-  for (std::string_view unit : {"次", "趟", "回", "遍"})
+  for (std::string_view unit : kTimesUnits)
     if (w.size() > unit.size() && w.ends_with(unit) && numeral(w.substr(0, w.size() - unit.size())))
       return true;
   return false;
@@ -28,6 +30,9 @@ bool counts_times(std::string_view w) {
 // 婚假一次|能休几天): the count says how often, not what the question is about.
 std::uint32_t before_closing_count(std::string_view prev, std::uint32_t begin, std::uint32_t end) {
   const std::string_view topic = slice(prev, begin, end);
+  // Every count of times ends in its unit: a topic ending otherwise is not split into words.
+  const std::string_view last = last_code_point(topic);
+  if (std::find(std::begin(kTimesUnits), std::end(kTimesUnits), last) == std::end(kTimesUnits)) return end;
   const std::vector<Token> t = segment_words(topic);
   if (t.size() < 2) return end;
   std::size_t cut_at = t.size();
