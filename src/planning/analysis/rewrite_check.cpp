@@ -36,24 +36,21 @@ void split_closing_le(std::vector<std::string_view>& words) {
   words.insert(words.begin() + static_cast<std::ptrdiff_t>(k), w.substr(w.size() - le.size()));
 }
 
-// The first run of 2–4 Han characters that the text repeats right after it, or "". Linear: at most
-// eight code points stepped and three lengths compared at each character, nothing allocated.
+// The first run of 2–4 Han characters that the text repeats right after it, or "". Linear: the
+// text is decoded once into its code points' starts, three lengths compared at each character.
 std::string_view doubled_run(std::string_view text) {
-  for (std::size_t b = 0; b < text.size(); next_code_point(text, b)) {
-    std::size_t ends[9] = {b};  // ends[k]: the end of k code points from b
-    std::size_t k = 0;
-    while (k < 8 && ends[k] < text.size()) {
-      std::size_t e = ends[k];
-      next_code_point(text, e);
-      ends[++k] = e;
-    }
-    for (std::size_t len = 2; len <= 4 && 2 * len <= k; ++len) {
-      const std::string_view a = text.substr(b, ends[len] - b);
+  thread_local std::vector<std::size_t> at;  // each code point's first byte, and the end
+  at.clear();
+  for (std::size_t i = 0; i < text.size(); next_code_point(text, i)) at.push_back(i);
+  at.push_back(text.size());
+  const std::size_t n = at.size() - 1;  // code points
+  for (std::size_t c = 0; c < n; ++c)
+    for (std::size_t len = 2; len <= 4 && c + 2 * len <= n; ++len) {
+      const std::string_view a = text.substr(at[c], at[c + len] - at[c]);
       if (static_cast<unsigned char>(a[0]) >= 0xE0 &&
-          a == text.substr(ends[len], ends[2 * len] - ends[len]))
+          a == text.substr(at[c + len], at[c + 2 * len] - at[c + len]))
         return a;
     }
-  }
   return {};
 }
 
