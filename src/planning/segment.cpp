@@ -227,7 +227,8 @@ std::vector<TermSpan>& term_spans(std::string_view text, const WordTerms& terms)
 // Leftmost, longest first.
 void join_terms(std::string_view text, const WordTerms& terms, std::vector<Token>& tokens) {
   // Only a lone character is joined: without one the vocabulary's scan would find nothing to do.
-  if (std::none_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.single_han; })) return;
+  if (std::none_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.single_han; }))
+    return;
   const std::vector<TermSpan>& spans = term_spans(text, terms);
   if (spans.empty()) return;
   std::vector<Token> out;

@@ -104,11 +104,11 @@ std::vector<FallbackStep> fallback_ladder(const QueryAnalysis& a, const Preparat
   for (const std::string& action : c.fallback) {
     FallbackStep s;
     s.action = action;
-    // Every analysis builds the ladder: its parameters are made in their map's nodes (a braced
-    // list copied each key and value once more).
-    auto& p = s.params;
-    // Keys in sorted order: each goes at the end, no key compared.
-    auto set = [&p](std::string_view key, std::string_view value) { p.emplace_hint(p.end(), key, value); };
+    // Every analysis builds the ladder: each parameter is made in its map node (a braced list
+    // copied every key and value once more), the keys in sorted order so each goes at the end.
+    auto set = [&p = s.params](std::string_view key, std::string_view value) {
+      p.emplace_hint(p.end(), key, value);
+    };
     if (action == "relax_filters") {
       // Ladder step 1: drop the date limit and the non-essential filters. Nothing to relax
       // → the step would repeat the first request: left out.

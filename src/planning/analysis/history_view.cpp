@@ -32,7 +32,8 @@ std::uint32_t before_closing_count(std::string_view prev, std::uint32_t begin, s
   const std::string_view topic = slice(prev, begin, end);
   // Every count of times ends in its unit: a topic ending otherwise is not split into words.
   const std::string_view last = last_code_point(topic);
-  if (std::find(std::begin(kTimesUnits), std::end(kTimesUnits), last) == std::end(kTimesUnits)) return end;
+  if (std::find(std::begin(kTimesUnits), std::end(kTimesUnits), last) == std::end(kTimesUnits))
+    return end;
   const std::vector<Token> t = segment_words(topic);
   if (t.size() < 2) return end;
   std::size_t cut_at = t.size();

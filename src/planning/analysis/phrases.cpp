@@ -54,7 +54,8 @@ const WordSet& temporal_words() {
   static const WordSet words = [] {
     std::vector<std::string> w;
     for (const TimeWord& t : time_words())
-      if (t.kind == TimeWord::Kind::kRelative || t.kind == TimeWord::Kind::kYear) w.emplace_back(t.text);
+      if (t.kind == TimeWord::Kind::kRelative || t.kind == TimeWord::Kind::kYear)
+        w.emplace_back(t.text);
     for (std::string_view when :
          {"明天", "后天", "每天", "天天", "早上", "上午", "中午", "下午", "晚上", "周末", "平时", "工作日",
           "每周", "下周", "每月", "下个月", "每年", "明年", "最近", "现在", "以前", "小时候", "刚才",
