@@ -114,6 +114,28 @@ bool at_word_boundaries(std::string_view t, std::uint32_t b, std::uint32_t e) {
   return false;
 }
 
+namespace {
+
+// The cues of `t` on their word boundaries, none inside an ignore_within phrase (这个 in 这个月),
+// appended to `out`: scan() and cue_hits() read them alike.
+void collect_hits(const PatternMatcher& matcher, std::uint32_t ignore, std::string_view t,
+                  std::vector<CueHit>& out) {
+  thread_local std::vector<CueHit> masks;
+  masks.clear();
+  matcher.scan(t, [&](std::uint32_t list, std::uint32_t b, std::uint32_t e) {
+    if (!at_word_boundaries(t, b, e)) return;
+    if (list == ignore) masks.push_back({list, b, e});
+    else out.push_back({list, b, e});
+  });
+  if (masks.empty()) return;
+  std::erase_if(out, [&](const CueHit& h) {
+    return std::any_of(masks.begin(), masks.end(),
+                       [&](const CueHit& k) { return k.begin <= h.begin && h.end <= k.end; });
+  });
+}
+
+}  // namespace
+
 // Social words at the edges (greeting, thanks, goodbye, acknowledgement, fillers) are not part
 // of the question.
 void trim_social_edges(ScannedQuery& a, const LexiconIds& ids) {
@@ -212,25 +234,17 @@ bool has_work_anchor(const ScannedQuery& q, const LexiconIds& ids) {
 const Config& Lexicon::config() const noexcept { return impl_->config; }
 const LexiconIds& Lexicon::ids() const noexcept { return impl_->ids; }
 
+void Lexicon::cue_hits(std::string_view t, std::vector<CueHit>& out) const {
+  out.clear();
+  collect_hits(impl_->matcher, impl_->ids.ignore_within, t, out);
+}
+
 ScannedQuery Lexicon::scan(NormalizedQuery query) const {
   ScannedQuery a;
   a.query = std::move(query);
-  const std::uint32_t ignore = impl_->ids.ignore_within;
-  std::vector<CueHit> masks;
   a.hits.reserve(16);  // a question has a handful of cues: one allocation instead of regrowth
   const std::string& t = a.query.text;
-  impl_->matcher.scan(t, [&](std::uint32_t list, std::uint32_t b, std::uint32_t e) {
-    if (!at_word_boundaries(t, b, e)) return;
-    if (list == ignore) masks.push_back({list, b, e});
-    else a.hits.push_back({list, b, e});
-  });
-  if (!masks.empty()) {
-    // A cue inside an ignore_within phrase (这个 in 这个月) is not a cue.
-    std::erase_if(a.hits, [&](const CueHit& h) {
-      return std::any_of(masks.begin(), masks.end(),
-                         [&](const CueHit& k) { return k.begin <= h.begin && h.end <= k.end; });
-    });
-  }
+  collect_hits(impl_->matcher, impl_->ids.ignore_within, t, a.hits);
   a.present.assign((impl_->ids.count + 63) / 64, 0);
   for (const CueHit& h : a.hits) a.present[h.list / 64] |= std::uint64_t{1} << (h.list % 64);
   trim_social_edges(a, impl_->ids);

@@ -103,6 +103,9 @@ class Lexicon {
 
   /// Scans a normalized question. Linear in its length plus the number of hits.
   ScannedQuery scan(NormalizedQuery query) const;
+  /// The hits scan() would find in `text`, and nothing else it reads (no social edges, no
+  /// counts): for a caller that only looks at which cues a text holds. `out` is cleared first.
+  void cue_hits(std::string_view text, std::vector<CueHit>& out) const;
   /// The question_word hits scan() would find in `text` (word boundaries, ignore_within), from a
   /// small automaton of those lists alone; `out` is cleared first.
   void question_word_hits(std::string_view text, std::vector<CueHit>& out) const;

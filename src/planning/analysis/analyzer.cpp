@@ -330,9 +330,11 @@ std::vector<std::string> core_terms(std::string_view query, const Constraints& c
   };
   for (const auto& s : cons.ids) add(s);
   for (const auto& s : cons.entities) add(s);
-  const ScannedQuery q = lex.scan(NormalizedQuery{std::string(query), 0});
+  // Only which cues the query holds: the scan's social edges and counts are not read here.
+  thread_local std::vector<CueHit> hits;
+  lex.cue_hits(query, hits);
   const LexiconIds& ids = lex.ids();
-  for (const CueHit& h : q.hits) {
+  for (const CueHit& h : hits) {
     const bool subject =
         std::find(ids.source.begin(), ids.source.end(), h.list) != ids.source.end() ||
         std::find(ids.category.begin(), ids.category.end(), h.list) != ids.category.end();

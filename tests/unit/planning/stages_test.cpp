@@ -42,6 +42,35 @@ RouteDecision route(std::string_view q, const std::string& scenario = "default",
                       ModelVerdict{}, lex());
 }
 
+// cue_hits() is scan()'s hits and only them: the same cues, in the same order, none inside an
+// ignore_within phrase (这个 of 这个月), social words at the edges included.
+TEST(Scan, CueHitsAreTheScansHits) {
+  std::vector<CueHit> hits;
+  for (std::string_view q : {"你好，这个月的差旅报销怎么走流程？谢谢", "这个怎么报销", "年假怎么申请",
+                             "VPN连不上找谁", "", "谢谢"}) {
+    const std::string text =
+        normalize_question(q.empty() ? " x" : q, lex().config().input).value().text;
+    const ScannedQuery full = lex().scan(NormalizedQuery{text, 0});
+    lex().cue_hits(text, hits);
+    ASSERT_EQ(hits.size(), full.hits.size()) << q;
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      EXPECT_EQ(hits[i].list, full.hits[i].list) << q;
+      EXPECT_EQ(hits[i].begin, full.hits[i].begin) << q;
+      EXPECT_EQ(hits[i].end, full.hits[i].end) << q;
+    }
+  }
+  // 这个 alone is a cue; inside 这个月 (an ignore_within phrase) it is none.
+  const auto pointer_at_start = [&](std::string_view text) {
+    lex().cue_hits(text, hits);
+    return std::any_of(hits.begin(), hits.end(),
+                       [](const CueHit& h) { return h.begin == 0 && h.end == 6; });
+  };
+  EXPECT_TRUE(pointer_at_start("这个怎么报销"));
+  EXPECT_FALSE(pointer_at_start("这个月怎么报销"));
+  lex().cue_hits("你好", hits);
+  EXPECT_FALSE(hits.empty()) << "the greeting is a cue here too";
+}
+
 TEST(Route, GreetingOnlyWhenNothingSubstantiveRemains) {
   EXPECT_EQ(route("您好！").reason, RouteReason::kGreeting);
   EXPECT_EQ(route("好的，谢谢您啦～").reason, RouteReason::kThanks);
