@@ -78,6 +78,43 @@ bool made_of(std::string_view w, const WordSet& skip) {
   return reached[n - 1];
 }
 
+// Where each code point of `w` starts, and its end; at most 16 code points (longer: none).
+std::vector<std::size_t> starts_of(std::string_view w) {
+  std::vector<std::size_t> at;
+  for (std::size_t i = 0; i < w.size() && at.size() <= 16; next_code_point(w, i)) at.push_back(i);
+  if (at.size() > 16) return {};
+  at.push_back(w.size());
+  return at;
+}
+
+// A word ICU cut across a listed word, one or two characters of which lie in the word beside it
+// (万|一是 of 万一 + 是, 要|是以 of 要是 + 以): the listed word's piece goes with it, and so may the
+// rest when it is made of listed words — a piece of a marker is no content of the turn.
+bool across_listed(std::string_view prev, std::string_view w, std::string_view next,
+                   const WordSet& skip) {
+  const std::vector<std::size_t> at = starts_of(w);
+  if (at.size() < 2) return false;
+  const std::size_t n = at.size() - 1;
+  auto rest_listed = [&](std::string_view rest) { return rest.empty() || made_of(rest, skip); };
+  const bool after = prev.data() + prev.size() == w.data();
+  const std::vector<std::size_t> p = after ? starts_of(prev) : std::vector<std::size_t>{};
+  for (std::size_t k = 1; p.size() > 1 && k <= 2 && k < p.size(); ++k)
+    for (std::size_t m = 1; m <= n; ++m) {
+      const std::size_t from = p[p.size() - 1 - k];
+      if (skip.contains(std::string_view(prev.data() + from, prev.size() - from + at[m])) &&
+          rest_listed(w.substr(at[m])))
+        return true;
+    }
+  const bool before = w.data() + w.size() == next.data();
+  const std::vector<std::size_t> q = before ? starts_of(next) : std::vector<std::size_t>{};
+  for (std::size_t k = 1; q.size() > 1 && k <= 2 && k < q.size(); ++k)
+    for (std::size_t m = 1; m < n; ++m)
+      if (skip.contains(std::string_view(w.data() + at[m], w.size() - at[m] + q[k])) &&
+          rest_listed(w.substr(0, at[m])))
+        return true;
+  return false;
+}
+
 // Whether word `w` of `output` lies inside a phrase the rewriter says itself (kWhatToDo …).
 bool said_by_rewriter(std::string_view output, std::string_view w) {
   const auto b = static_cast<std::size_t>(w.data() - output.data());
@@ -136,7 +173,11 @@ GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from
                          skip.contains(std::string_view(w.data(), w.size() + b.size()));
     }
     const auto at = static_cast<std::size_t>(w.data() - from.turn.data());
-    if (!listed_with_prev && !listed_with_next && !in_phrase[at] && !made_of(w, skip)) keep_.push_back(w);
+    const std::string_view prev = i > 0 ? turn[i - 1] : std::string_view();
+    const std::string_view next = i + 1 < turn.size() ? turn[i + 1] : std::string_view();
+    if (!listed_with_prev && !listed_with_next && !in_phrase[at] && !made_of(w, skip) &&
+        !across_listed(prev, w, next, skip))
+      keep_.push_back(w);
     listed_with_prev = listed_with_next;
   }
   whole_ = turn;

@@ -58,6 +58,8 @@ TEST(GarbleCheck, GoodRewritesPass) {
   EXPECT_EQ(why("今年办公用品跟去年比怎么样", "跟去年比呢", "今年办公用品花了多少", "今年办公用品"), "");
   // ICU reads a verb with the 了 closing the turn as one word (不|喝了): its object goes between.
   EXPECT_EQ(why("咋不喝可乐了", "咋不喝了", "你喜欢喝可乐吗", "可乐"), "");
+  // ICU cut across the marker (万|一是): the marker's piece and the function word with it may go.
+  EXPECT_EQ(why("万一员工是无意的怎么办", "万一是无意的呢", "员工发公司信息算违规吗", "员工"), "");
   EXPECT_EQ(why("咋不喝可乐了吗", "咋不喝了吗", "你喜欢喝可乐吗", "可乐"), "");
   // A listed word ICU cuts in two (接|下来) goes whole; the rewriter's own closing phrase
   // (之后的流程是什么) is no history pasted in, so it does not count against the length bound.
@@ -81,6 +83,10 @@ TEST(GarbleCheck, BadRewritesNameTheRule) {
   EXPECT_EQ(why("周末加的费", "周末的呢", "加班费怎么计算", "加班"), "splits:加班");
   // Only a closing 了 parts from its verb: 喝了 inside the turn is one word.
   EXPECT_EQ(why("咋不喝可乐了就走", "咋不喝了就走", "你喜欢喝可乐吗", "可乐"), "drops:喝了");
+  // Across a marker (要|是以 of 要是 + 以经, a typo of 已经) a piece that is no listed word stays
+  // content of the turn.
+  EXPECT_EQ(why("要是钓鱼邮件以经点了链接怎么办", "要是以经点了链接呢", "钓鱼邮件怎么举报", "钓鱼邮件"),
+            "drops:是以");
   // …and 办 outside the rewriter's own 怎么办 still is one.
   EXPECT_EQ(why("万一工牌办丢了怎么办", "万一丢了呢", "工牌怎么办理", "工牌"), "splits:办理");
   // A run of characters repeated at once, though ICU cut it in pieces (账|号 账|号).
