@@ -97,6 +97,12 @@ bool opens_predicate(std::string_view w) {
   return false;
 }
 
+// A word that counts times or parts of the topic's event (第二次, 每次, 半天, 两次): the topic is
+// what it counts.
+bool a_count(std::string_view w) {
+  return counting(w) || w.starts_with("第") || w.starts_with("每") || w.starts_with("半");
+}
+
 // True when `body` opens with a subject of its own: a person (opens_with_person), or a content
 // word of two or more characters (not a time as in 晚上不舒服, a count or a function word) that an
 // adverb opening a predicate follows, maybe after a localizer (金额|很小, 奖品|不值钱, 合同|里|没写).
@@ -108,8 +114,7 @@ bool opens_with_subject(std::string_view body, const TurnView& t) {
   if (count_code_points(first) < 2 || t.reader.is_function(first) ||
       t.reader.of_function_chars(first) || temporal(first))
     return false;
-  if (counting(first) || first.starts_with("第") || first.starts_with("每") || first.starts_with("半"))
-    return false;  // 第二次|还没过: a count
+  if (a_count(first)) return false;  // 第二次|还没过: a count
   std::size_t k = 1;
   const std::string_view next = words[k].text(body);
   if ((next == "里" || next == "上" || next == "中") && words.size() > 2) ++k;
@@ -123,6 +128,18 @@ bool asks_leave(std::string_view predicate) {
   for (std::string_view m : {"可以", "能", "可不可以"})
     if (predicate.find(m) != std::string_view::npos) return true;
   return false;
+}
+
+// Whether a case put to a yes-or-no question of what one may do (晚上能留在公司过夜吗 + 要是赶项目
+// 走不了呢) asks whether one may in that case: the question again. Not after 万一, whose mishap
+// asks what to do (计程车收据可以报帐吗 + 万一收据弄丢了呢); nor a bare event of one's own (要是拖欠了
+// 呢), which asks what follows; nor a count of the topic's event (要是第二次还没过呢), which takes the
+// topic into the case.
+bool may_again(std::string_view marker, std::string_view body, const TurnView& t) {
+  if (marker.ends_with("万一") || !asks_leave(t.h.prev_text)) return false;
+  if (body.ends_with("了") && count_code_points(body) <= 3) return false;
+  const std::vector<Token> words = words_of(body);
+  return words.empty() || !a_count(words.front().text(body));
 }
 
 }  // namespace
@@ -187,6 +204,8 @@ std::optional<Step> condition_step(const TurnView& t) {
       asks_leave(after_topic))
     return Step{join(join(marker, t.r.topic_anchor), body) + std::string(after_topic),
                 "condition:same_question"};
+  if (ne && !wh && t.h.prev_is_question && may_again(marker, body, t))
+    return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
   std::string out = join(join(marker, t.r.topic_anchor), with_object(body, t));
   if (ne) out += kWhatToDo;
   return Step{std::move(out), "condition"};

@@ -1093,6 +1093,23 @@ TEST(RewriteRules, AConditionAsksWhatToDoOrTheSameQuestion) {
   EXPECT_TRUE(has(rewrite("如果已经用过了呢", {"优惠券能叠加吗"}).query, "能叠加吗"));
 }
 
+// A case put to a yes-or-no question of what one may do asks whether one may in that case, even
+// a case that goes wrong (有人值班, 走不了); after 万一, and for a bare event of one's own (拖欠了),
+// it asks what to do.
+TEST(RewriteRules, ACaseOfWhatOneMayDoAsksWhetherOneStillMay) {
+  EXPECT_EQ(rewrite("要是跟本职工作不冲突呢", {"可以接外部讲课吗"}).query,
+            "要是跟本职工作不冲突可以接外部讲课吗");
+  EXPECT_EQ(rewrite("要是晚上有人值班呢", {"周末可以进办公楼吗"}).query,
+            "要是晚上有人值班周末可以进办公楼吗");
+  EXPECT_EQ(rewrite("如果车位一直空着呢", {"访客能停员工车位吗"}).query,
+            "如果车位一直空着访客能停员工车位吗");
+  for (const auto& [q, h] : {std::pair{"万一弄丢了呢", "工牌可以借给别人吗"},
+                             std::pair{"要是拖欠了呢", "房租可以晚交吗"}}) {
+    const auto r = rewrite(q, {h});
+    EXPECT_TRUE(has(r.query, "怎么办")) << r.query;
+  }
+}
+
 // A condition marker alone (如果呢, 那万一呢) is a case with no body: rewritten, never an error (it
 // threw out_of_range from the empty body's first character).
 TEST(RewriteRules, AMarkerAloneIsNoError) {
