@@ -78,40 +78,43 @@ bool made_of(std::string_view w, const WordSet& skip) {
   return reached[n - 1];
 }
 
-// Where each code point of `w` starts, and its end; at most 16 code points (longer: none).
-std::vector<std::size_t> starts_of(std::string_view w) {
-  std::vector<std::size_t> at;
-  for (std::size_t i = 0; i < w.size() && at.size() <= 16; next_code_point(w, i)) at.push_back(i);
-  if (at.size() > 16) return {};
-  at.push_back(w.size());
-  return at;
+// The first / last `k` code points of `s`, or "" when it has fewer.
+std::string_view first_points(std::string_view s, std::size_t k) {
+  std::size_t i = 0;
+  for (; k > 0 && i < s.size(); --k) next_code_point(s, i);
+  return k == 0 ? s.substr(0, i) : std::string_view();
+}
+std::string_view last_points(std::string_view s, std::size_t k) {
+  std::size_t i = s.size();
+  for (; k > 0 && i > 0; --k)
+    do --i; while (i > 0 && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80);
+  return k == 0 ? s.substr(i) : std::string_view();
 }
 
 // A word ICU cut across a listed word, one or two characters of which lie in the word beside it
 // (万|一是 of 万一 + 是, 要|是以 of 要是 + 以): the listed word's piece goes with it, and so may the
-// rest when it is made of listed words — a piece of a marker is no content of the turn.
+// rest when it is made of listed words — a piece of a marker is no content of the turn. Listed
+// words that cross are at most four characters long (the markers are).
 bool across_listed(std::string_view prev, std::string_view w, std::string_view next,
                    const WordSet& skip) {
-  const std::vector<std::size_t> at = starts_of(w);
-  if (at.size() < 2) return false;
-  const std::size_t n = at.size() - 1;
+  const std::size_t n = count_code_points(w);
   auto rest_listed = [&](std::string_view rest) { return rest.empty() || made_of(rest, skip); };
-  const bool after = prev.data() + prev.size() == w.data();
-  const std::vector<std::size_t> p = after ? starts_of(prev) : std::vector<std::size_t>{};
-  for (std::size_t k = 1; p.size() > 1 && k <= 2 && k < p.size(); ++k)
-    for (std::size_t m = 1; m <= n; ++m) {
-      const std::size_t from = p[p.size() - 1 - k];
-      if (skip.contains(std::string_view(prev.data() + from, prev.size() - from + at[m])) &&
-          rest_listed(w.substr(at[m])))
+  const bool after = !prev.empty() && prev.data() + prev.size() == w.data();
+  const bool before = !next.empty() && w.data() + w.size() == next.data();
+  for (std::size_t k = 1; k <= 2; ++k) {
+    const std::string_view left = after ? last_points(prev, k) : std::string_view();
+    const std::string_view right = before ? first_points(next, k) : std::string_view();
+    for (std::size_t m = 1; m <= n && m + k <= 4; ++m) {
+      const std::string_view head = first_points(w, m), tail = last_points(w, m);
+      if (!left.empty() && skip.contains(std::string_view(left.data(), left.size() + head.size())) &&
+          rest_listed(w.substr(head.size())))
+        return true;
+      if (!right.empty() && m < n &&
+          skip.contains(std::string_view(tail.data(), tail.size() + right.size())) &&
+          rest_listed(w.substr(0, w.size() - tail.size())))
         return true;
     }
-  const bool before = w.data() + w.size() == next.data();
-  const std::vector<std::size_t> q = before ? starts_of(next) : std::vector<std::size_t>{};
-  for (std::size_t k = 1; q.size() > 1 && k <= 2 && k < q.size(); ++k)
-    for (std::size_t m = 1; m < n; ++m)
-      if (skip.contains(std::string_view(w.data() + at[m], w.size() - at[m] + q[k])) &&
-          rest_listed(w.substr(0, at[m])))
-        return true;
+  }
   return false;
 }
 
