@@ -186,8 +186,20 @@ std::vector<std::string> id_shapes(std::string_view text) {
 WordSet::WordSet(std::vector<std::string> words) : words_(std::move(words)) {
   std::sort(words_.begin(), words_.end());
   words_.erase(std::unique(words_.begin(), words_.end()), words_.end());
-  for (const std::string& w : words_)
+  for (const std::string& w : words_) {
     if (w.find(' ') != std::string::npos) phrases_.push_back(w);
+    std::size_t i = 0;
+    const std::int32_t first = next_code_point(w, i);
+    if (i >= w.size()) continue;
+    std::int32_t last = first;
+    while (i < w.size()) last = next_code_point(w, i);
+    openers_.push_back(first);
+    closers_.push_back(last);
+  }
+  for (auto* v : {&openers_, &closers_}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
   std::size_t n = 8;
   while (n < 2 * words_.size()) n *= 2;
   slots_.assign(n, Slot{});

@@ -2,6 +2,7 @@
 // What a query variant must keep (docs/guide.md#query-analysis-planneranalyze): the numbers,
 // IDs and entities of a question, found without a model in one linear pass, and the fail-closed
 // checks applied to a hook's output. Also the ID shapes that make routing pick BM25.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -33,10 +34,20 @@ class WordSet {
   bool contains(std::string_view word) const;
   /// The entries of several words (what about, how about).
   const std::vector<std::string>& phrases() const noexcept { return phrases_; }
+  /// Whether an entry of two or more code points begins with code point `cp`.
+  bool opens_longer(std::int32_t cp) const {
+    return std::binary_search(openers_.begin(), openers_.end(), cp);
+  }
+  /// Whether an entry of two or more code points ends with code point `cp`.
+  bool closes_longer(std::int32_t cp) const {
+    return std::binary_search(closers_.begin(), closers_.end(), cp);
+  }
 
  private:
   std::vector<std::string> words_;  // sorted, unique
   std::vector<std::string> phrases_;
+  std::vector<std::int32_t> openers_;  // sorted: first code points of the longer entries
+  std::vector<std::int32_t> closers_;  // sorted: last code points of the longer entries
   // Open addressing over words_: (hash, index + 1) per slot, 0 = empty. The rewriter asks
   // several hundred times per follow-up; a binary search spent most of it in memcmp.
   struct Slot {

@@ -91,29 +91,39 @@ std::string_view last_points(std::string_view s, std::size_t k) {
   return k == 0 ? s.substr(i) : std::string_view();
 }
 
+std::int32_t first_point(std::string_view s) {
+  std::size_t i = 0;
+  return s.empty() ? -1 : next_code_point(s, i);
+}
+
 // A word ICU cut across a listed word, one or two characters of which lie in the word beside it
 // (万|一是 of 万一 + 是, 要|是以 of 要是 + 以): the listed word's piece goes with it, and so may the
 // rest when it is made of listed words — a piece of a marker is no content of the turn. Listed
-// words that cross are at most four characters long (the markers are).
+// words that cross are at most four characters long (the markers are); only one that a listed
+// word opens (from the left) or closes (into the right) is looked up.
 bool across_listed(std::string_view prev, std::string_view w, std::string_view next,
                    const WordSet& skip) {
-  const std::size_t n = count_code_points(w);
   auto rest_listed = [&](std::string_view rest) { return rest.empty() || made_of(rest, skip); };
   const bool after = !prev.empty() && prev.data() + prev.size() == w.data();
   const bool before = !next.empty() && w.data() + w.size() == next.data();
   for (std::size_t k = 1; k <= 2; ++k) {
     const std::string_view left = after ? last_points(prev, k) : std::string_view();
+    if (!left.empty() && skip.opens_longer(first_point(left)))
+      for (std::size_t m = 1, end = 0; m + k <= 4 && end < w.size(); ++m) {
+        next_code_point(w, end);
+        if (skip.contains(std::string_view(left.data(), left.size() + end)) &&
+            rest_listed(w.substr(end)))
+          return true;
+      }
     const std::string_view right = before ? first_points(next, k) : std::string_view();
-    for (std::size_t m = 1; m <= n && m + k <= 4; ++m) {
-      const std::string_view head = first_points(w, m), tail = last_points(w, m);
-      if (!left.empty() && skip.contains(std::string_view(left.data(), left.size() + head.size())) &&
-          rest_listed(w.substr(head.size())))
-        return true;
-      if (!right.empty() && m < n &&
-          skip.contains(std::string_view(tail.data(), tail.size() + right.size())) &&
-          rest_listed(w.substr(0, w.size() - tail.size())))
-        return true;
-    }
+    if (!right.empty() && skip.closes_longer(first_point(last_points(right, 1))))
+      for (std::size_t m = 1; m + k <= 4; ++m) {
+        const std::string_view tail = last_points(w, m);
+        if (tail.empty() || tail.size() == w.size()) break;
+        if (skip.contains(std::string_view(tail.data(), tail.size() + right.size())) &&
+            rest_listed(w.substr(0, w.size() - tail.size())))
+          return true;
+      }
   }
   return false;
 }
