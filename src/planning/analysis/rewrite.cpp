@@ -231,11 +231,31 @@ std::optional<Step> elaboration_step(const TurnView& t, std::string_view frag) {
 }
 
 
-// 1f. "What else" (还有呢, 还有吗) after a question word's question asks it again for more: 还
-// after its topic (离职需要办哪些手续 + 还有呢 → 离职还需要办哪些手续).
+// A word for "other" (别的, 其他的): what else there is, no thing of its own.
+bool other_word(std::string_view w) {
+  for (std::string_view other : {"别的", "其他的", "其他", "其它的", "其它", "另外的"})
+    if (w == other) return true;
+  return false;
+}
+
+// What a turn opening with an existential 还有 (there still is) asks after it, without a closing
+// particle and a word for "other": "" when it asks only for more (还有吗, 还有别的吗). Not 其他的呢
+// alone, which asks about the others (the rest of a set), not for more.
+std::string_view after_more(std::string_view said) {
+  constexpr std::string_view kMore = "还有";
+  if (!said.starts_with(kMore)) return said;
+  std::string_view rest = trim_start(said.substr(kMore.size()));
+  rest = trim_end(rest);
+  for (std::string_view end : {"吗", "呢", "啊", "呀"})
+    if (rest.ends_with(end)) rest = trim_end(rest.substr(0, rest.size() - end.size()));
+  return other_word(rest) ? std::string_view() : rest;
+}
+
+// 1f. "What else" (还有呢, 还有吗, 还有别的吗) after a question word's question asks it again for
+// more: 还 after its topic (离职需要办哪些手续 + 还有呢 → 离职还需要办哪些手续).
 std::optional<Step> more_of_step(const TurnView& t) {
   const std::string_view said = t.text;
-  if ((said != "还有呢" && said != "还有吗" && said != "还有") || !t.h.prev_is_question ||
+  if (!after_more(said).empty() || !t.h.prev_is_question ||
       !t.h.topic() || !asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
     return std::nullopt;
   const std::string_view asked = trim_end(t.h.prev_text);
@@ -463,11 +483,27 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   return {join(t.r.topic_anchor, frag), "topic_prefix"};
 }
 
+// 还有 saying that there still is something, which the turn asks about (还有啥办法, 还有哪些词不能用,
+// 还有其他问题吗), not opening a parallel item (还有上海呢): a question word or a word for "other"
+// follows it. The predicate of the turn, kept.
+bool there_still_is(const TurnView& t, const CueHit& marker) {
+  if (slice(t.text, marker.begin, marker.end) != "还有") return false;
+  const std::string_view rest = trim_start(t.text.substr(marker.end));
+  const auto at = static_cast<std::uint32_t>(t.text.size() - rest.size());
+  const std::uint32_t asks = t.lex.ids().question_word;
+  if (std::any_of(t.q.hits.begin(), t.q.hits.end(),
+                  [&](const CueHit& h) { return h.list == asks && h.begin == at; }))
+    return true;
+  const std::vector<Token> w = words_of(rest);
+  return !w.empty() && other_word(w.front().text(rest));
+}
+
 // The fragment without its ellipsis markers (那…呢, what about …); `asks_ne` when it ended in 呢,
 // the only pure ellipsis particle (吗 asks: 好看吗; 么 ends 什么 / 为什么).
 std::string_view fragment_of(const TurnView& t, bool& asks_ne) {
   std::string_view frag = t.text;
-  if (const auto m = first_hit(t.q, t.lex.ids().ellipsis_marker); m && m->begin == 0)
+  if (const auto m = first_hit(t.q, t.lex.ids().ellipsis_marker);
+      m && m->begin == 0 && !there_still_is(t, *m))
     frag = trim_start(frag.substr(m->end));
   asks_ne = frag.ends_with("呢");
   if (asks_ne) frag = trim_end(frag.substr(0, frag.size() - 3));

@@ -1093,6 +1093,21 @@ TEST(RewriteRules, AConditionAsksWhatToDoOrTheSameQuestion) {
   EXPECT_TRUE(has(rewrite("如果已经用过了呢", {"优惠券能叠加吗"}).query, "能叠加吗"));
 }
 
+// 还有 saying there still is something the turn asks about (还有啥办法, 还有多少) stays: it is
+// the turn's predicate, not the marker of a parallel item (还有上海呢), which goes. 还有别的吗 asks
+// for more like 还有呢 — its "other" is no topic the rewrite may splice a topic onto (电脑别的吗).
+TEST(RewriteRules, ThereStillIsStaysAndAsksForMore) {
+  EXPECT_EQ(rewrite("还有啥办法", {"电脑很卡怎么办", "可以先清理开机启动项。"}).query,
+            "电脑还有啥办法");
+  EXPECT_TRUE(has(rewrite("还有多少名额", {"年会抽奖怎么报名"}).query, "还有多少名额"));
+  EXPECT_EQ(rewrite("还有上海呢", {"北京出差住宿标准是多少"}).query, "上海出差住宿标准是多少");
+  for (const char* q : {"还有别的吗", "还有其他的吗", "还有别的呢"}) {
+    const auto r = rewrite(q, {"离职需要办哪些手续", "需要提交离职申请。"});
+    EXPECT_TRUE(has(r.query, "还有") || has(r.query, "还需要办哪些手续")) << q << " → " << r.query;
+    EXPECT_FALSE(has(r.query, "离职别的") || has(r.query, "离职其他")) << q << " → " << r.query;
+  }
+}
+
 // A case put to a yes-or-no question of what one may do asks whether one may in that case, even
 // a case that goes wrong (有人值班, 走不了); after 万一, and for a bare event of one's own (拖欠了),
 // it asks what to do.
