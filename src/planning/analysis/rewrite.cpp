@@ -498,6 +498,29 @@ bool there_still_is(const TurnView& t, const CueHit& marker) {
   return !w.empty() && other_word(w.front().text(rest));
 }
 
+// Whether `out` opens with a topic that is a lone verb of the previous question — one taking an
+// aspect particle, 嘛 or a question word for its object (干|嘛, 买|了, 听|谁的歌) — which the turn
+// does not open with: the word break left the verb where the thing was asked about, and spliced
+// in front it garbles the turn (干讲的啥, 买能看pdf吗). Neither that nor the anchor with the turn
+// is a safe form: the turn stays as it is. A lone noun (猫|是什么品种) is spliced as any topic.
+bool spliced_verb(std::string_view out, const TurnView& t) {
+  const std::string_view anchor = t.r.topic_anchor;
+  std::size_t i = 0;
+  const std::int32_t cp = anchor.empty() ? -1 : next_code_point(anchor, i);
+  if (i != anchor.size() || cp < 0 || !is_han(cp) || !out.starts_with(anchor) ||
+      t.text.starts_with(anchor) || !t.h.topic())
+    return false;
+  const std::uint32_t begin = t.h.topic()->begin;
+  if (t.h.prev.substr(begin, anchor.size()) != anchor) return false;  // a request's anchor
+  const auto end = static_cast<std::uint32_t>(begin + anchor.size());
+  const std::string_view next = t.h.prev.substr(end);
+  for (std::string_view p : {"了", "过", "着", "嘛"})
+    if (next.starts_with(p)) return true;
+  const std::uint32_t asks = t.lex.ids().question_word;
+  return std::any_of(t.h.prev_scan.hits.begin(), t.h.prev_scan.hits.end(),
+                     [&](const CueHit& h) { return h.list == asks && h.begin == end; });
+}
+
 // The fragment without its ellipsis markers (那…呢, what about …); `asks_ne` when it ended in 呢,
 // the only pure ellipsis particle (吗 asks: 好看吗; 么 ends 什么 / 为什么).
 std::string_view fragment_of(const TurnView& t, bool& asks_ne) {
@@ -545,6 +568,10 @@ Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std
     if (step.note) r.reasons.push_back(step.note);
     r.reasons.push_back(step.reason);
     std::string out = std::move(step.text);
+    if (out != question && spliced_verb(out, t)) {
+      r.reasons.push_back("rewrite:fallback:verb_anchor:plain");
+      out = std::string(question);
+    }
     if (out != question) {
       const GarbleCheck check(sources, words);
       if (std::string why = check.reason(out); !why.empty()) {

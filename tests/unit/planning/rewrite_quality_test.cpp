@@ -1093,6 +1093,19 @@ TEST(RewriteRules, AConditionAsksWhatToDoOrTheSameQuestion) {
   EXPECT_TRUE(has(rewrite("如果已经用过了呢", {"优惠券能叠加吗"}).query, "能叠加吗"));
 }
 
+// A lone verb the word break left for the previous question's topic (干|嘛, 买|什么手机) is never
+// spliced in front of the turn (干谁陪你, 买贵吗): the turn stays as it is. A lone noun is a topic
+// like any other (猫|是什么品种).
+TEST(RewriteRules, ALoneVerbIsNoTopicToSplice) {
+  for (const auto& [q, h] : {std::pair{"谁陪你", "周末一般干嘛"}, std::pair{"它贵吗", "你想买什么手机"}}) {
+    const auto r = rewrite(q, {h});
+    EXPECT_EQ(r.query, q) << h;
+    EXPECT_TRUE(std::find(r.reasons.begin(), r.reasons.end(),
+                          "rewrite:fallback:verb_anchor:plain") != r.reasons.end()) << h;
+  }
+  EXPECT_TRUE(rewrite("在哪买的", {"你的猫是什么品种"}).query.starts_with("猫"));
+}
+
 // 还有 saying there still is something the turn asks about (还有啥办法, 还有多少) stays: it is
 // the turn's predicate, not the marker of a parallel item (还有上海呢), which goes. 还有别的吗 asks
 // for more like 还有呢 — its "other" is no topic the rewrite may splice a topic onto (电脑别的吗).
