@@ -113,6 +113,16 @@ void words_at(icu::UCharsTrie& trie, const char16_t* units, std::size_t i, std::
 
 bool cjk_dictionary_available() { return dictionary().trie != nullptr; }
 
+void for_each_dictionary_word(const std::function<void(std::u16string_view)>& f) {
+  if (!cjk_dictionary_available()) return;
+  UErrorCode st = U_ZERO_ERROR;
+  icu::UCharsTrie::Iterator it(dictionary().trie, 0, st);
+  while (U_SUCCESS(st) && it.next(st)) {
+    const icu::UnicodeString& w = it.getString();
+    f(std::u16string_view(w.getBuffer(), static_cast<std::size_t>(w.length())));
+  }
+}
+
 // The cheapest sequence of words covering the run (ties: the first found, as ICU's engine).
 bool split_ideographs(const char16_t* units, std::size_t n, std::vector<std::uint32_t>& breaks) {
   breaks.clear();

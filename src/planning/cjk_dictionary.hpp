@@ -7,6 +7,8 @@
 // split (a shortest path over the dictionary's word costs) is ours, and a test holds it equal to
 // ICU's word break on every text of the repository's data sets and on random texts.
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 namespace qaplan::internal {
@@ -18,5 +20,9 @@ bool split_ideographs(const char16_t* units, std::size_t n, std::vector<std::uin
 
 /// True when ICU's dictionary loaded (the caller falls back to ICU's break iterator otherwise).
 bool cjk_dictionary_available();
+
+/// Calls `f` with every word of ICU's dictionary, in the trie's order (for tables derived from
+/// it: word_final.hpp). Nothing when the dictionary is not available.
+void for_each_dictionary_word(const std::function<void(std::u16string_view)>& f);
 
 }  // namespace qaplan::internal

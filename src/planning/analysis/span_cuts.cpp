@@ -4,6 +4,7 @@
 
 #include "common/utf8.hpp"
 #include "planning/analysis/phrases.hpp"
+#include "planning/word_final.hpp"
 
 namespace qaplan::internal {
 
@@ -30,6 +31,9 @@ bool SpanCuts::verb(std::size_t i) const {
   // it, it governs nothing.
   if (i > 0 && !fn_[i - 1] && t_[i - 1].end == t_[i].begin && !t_[i - 1].single_han && suffix(word(i)))
     return false;
+  // So does a character that ends words (word_final.hpp) between two Han words of two or more
+  // characters (运动|员|参与, 国家|队|实力, 世界|杯|决赛): the head of a compound ICU did not hold.
+  if (word_final(word(i)) && compound_between(i)) return false;
   // A verb opening the text opens an activity that is its topic (转|专业有什么条件, 换|工位要
   // 多久): the verb stays in the phrase. Not 叫 (is called), which opens an answer giving a
   // name (叫|橘子, 叫|费控|通): the name is the thing.
@@ -49,6 +53,15 @@ bool SpanCuts::verb(std::size_t i) const {
   if (aspect && i > 0 && single(i - 1)) return true;
   if ((i > 0 && single(i - 1)) || single(i + 1)) return false;
   return !fn_[i + 1] || aspect;
+}
+
+// Token i sits between two Han content words of two or more characters, touching both.
+bool SpanCuts::compound_between(std::size_t i) const {
+  auto han_word = [&](std::size_t k) {
+    return !fn_[k] && t_[k].word && !t_[k].ascii && !t_[k].single_han;
+  };
+  return i > 0 && i + 1 < t_.size() && han_word(i - 1) && han_word(i + 1) &&
+         t_[i - 1].end == t_[i].begin && t_[i].end == t_[i + 1].begin;
 }
 
 bool SpanCuts::asks(std::size_t i) const {

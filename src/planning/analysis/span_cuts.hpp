@@ -29,6 +29,7 @@ class SpanCuts {
   bool single(std::size_t i) const;
   bool verb(std::size_t i) const;
   bool asks(std::size_t i) const;
+  bool compound_between(std::size_t i) const;
   bool before_determiner(std::size_t i) const;
   bool predicate(std::size_t i) const;
   bool with_result(std::size_t i) const;

@@ -1093,6 +1093,15 @@ TEST(RewriteRules, AConditionAsksWhatToDoOrTheSameQuestion) {
   EXPECT_TRUE(has(rewrite("如果已经用过了呢", {"优惠券能叠加吗"}).query, "能叠加吗"));
 }
 
+// A character that ends words (员, 队) left alone between two words is the head of a compound
+// ICU did not hold, not a verb ending the topic: the topic keeps it (运动员, not 运动).
+TEST(RewriteRules, TheHeadOfACompoundStaysWithIt) {
+  EXPECT_EQ(rewrite("他们来自哪些国家", {"哪些运动员获得过金牌"}).query, "运动员来自哪些国家");
+  EXPECT_TRUE(rewrite("几比几", {"中国队昨天的比赛你看了吗"}).query.starts_with("中国队"));
+  // A verb there still ends it (签 is no head): 员工|签|合同 keeps 员工 apart.
+  EXPECT_FALSE(has(rewrite("要多久", {"员工签合同怎么走流程"}).query, "员工签合同要多久"));
+}
+
 // A lone verb the word break left for the previous question's topic (干|嘛, 买|什么手机) is never
 // spliced in front of the turn (干谁陪你, 买贵吗): the turn stays as it is. A lone noun is a topic
 // like any other (猫|是什么品种).
