@@ -66,7 +66,14 @@ bool opens_with_event(std::string_view turn, const std::vector<Token>& w) {
 // The turn compares: its first word is 比 (比农行高吗), not a word starting with it (比较, 比例).
 bool opens_comparison(std::string_view frag) {
   const std::vector<Token> w = words_of(frag);
-  return !w.empty() && w.front().text(frag) == "比";
+  if (w.empty()) return false;
+  // ICU reads 比上 (compared with one's betters) before 个月 / 次 / 周: 比|上个月 all the same.
+  if (w.front().text(frag) == "比上") {
+    const std::string_view rest = frag.substr(w.front().end);
+    for (std::string_view unit : {"个", "次", "周", "月", "年", "季", "一", "半"})
+      if (rest.starts_with(unit)) return true;
+  }
+  return w.front().text(frag) == "比";
 }
 
 // What stands before a verb in a question: a question word of manner or a modal (怎么|申请,
@@ -265,11 +272,12 @@ std::optional<Step> more_of_step(const TurnView& t) {
 }
 
 
-// 3. A comparison: attached to the previous question's subject (跟去年比呢).
+// 3. A comparison: attached to the previous question's subject (跟去年比呢) — also one that
+// opens with 比 itself (比上个月多吗, 比杭州高多少: the previous question's value against another).
 std::optional<Step> comparison_step(const TurnView& t, std::string_view frag) {
   const LexiconIds& ids = t.lex.ids();
   const auto m = first_hit(t.q, ids.comparison_marker);
-  if (!m || m->begin != 0) return std::nullopt;
+  if ((!m || m->begin != 0) && !opens_comparison(t.text)) return std::nullopt;
   // The previous question up to what it asked (现在满1年不满10年年假|几天), or its subject
   // phrase when that runs further.
   std::uint32_t frame_end = t.h.subject_end;

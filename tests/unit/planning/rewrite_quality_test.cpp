@@ -1093,6 +1093,13 @@ TEST(RewriteRules, AConditionAsksWhatToDoOrTheSameQuestion) {
   EXPECT_TRUE(has(rewrite("如果已经用过了呢", {"优惠券能叠加吗"}).query, "能叠加吗"));
 }
 
+// A turn opening with 比 compares the previous question's value with another (another month, city):
+// the whole frame goes in front, time word and modifier kept (本月的电费, not 电费).
+TEST(RewriteRules, ATurnOpeningWithBiComparesThePreviousValue) {
+  EXPECT_EQ(rewrite("比上个月多吗", {"本月的电费是多少"}).query, "本月的电费比上个月多吗");
+  EXPECT_EQ(rewrite("比杭州高多少", {"上海的房租是多少"}).query, "上海的房租比杭州高多少");
+}
+
 // A character that ends words (员, 队) left alone between two words is the head of a compound
 // ICU did not hold, not a verb ending the topic: the topic keeps it (运动员, not 运动).
 TEST(RewriteRules, TheHeadOfACompoundStaysWithIt) {
