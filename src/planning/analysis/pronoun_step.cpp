@@ -186,7 +186,8 @@ std::optional<Step> headed_step(const TurnView& t, const CueHit& pronoun) {
   const std::vector<Token> w = words_of(t.text);
   const auto next = std::find_if(w.begin(), w.end(), [&](const Token& k) { return k.begin == pronoun.end; });
   // A noun of two or more characters: a lone one may be a piece of a word ICU did not know (额|度).
-  if (next == w.end() || !next->word || next->ascii || count_code_points(next->text(t.text)) < 2 ||
+  // Letters are a name's whole word (这个App after …身份验证器App).
+  if (next == w.end() || !next->word || count_code_points(next->text(t.text)) < 2 ||
       t.reader.is_function(next->text(t.text)))
     return std::nullopt;
   const auto antecedent = headed_antecedent(t.h.window, next->text(t.text), t.reader);

@@ -1093,6 +1093,14 @@ TEST(RewriteRules, AConditionAsksWhatToDoOrTheSameQuestion) {
   EXPECT_TRUE(has(rewrite("如果已经用过了呢", {"优惠券能叠加吗"}).query, "能叠加吗"));
 }
 
+// 这个 before a name in letters (这个App) points at the history's phrase ending in it, as
+// before a Chinese noun: that phrase takes the place of both.
+TEST(RewriteRules, APointerBeforeANameInLettersTakesTheNamedPhrase) {
+  EXPECT_EQ(rewrite("这个App在哪下载", {"怎么打卡", "请先下载公司的考勤App。"}).query, "考勤app在哪下载");
+  EXPECT_EQ(rewrite("这个App在哪下载", {"怎么报销", "报销要用财务共享App提交。"}).query,
+            "财务共享app在哪下载");
+}
+
 // A turn opening with 比 compares the previous question's value with another (another month, city):
 // the whole frame goes in front, time word and modifier kept (本月的电费, not 电费).
 TEST(RewriteRules, ATurnOpeningWithBiComparesThePreviousValue) {
