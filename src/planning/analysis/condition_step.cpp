@@ -147,11 +147,9 @@ bool may_again(std::string_view marker, std::string_view body, const TurnView& t
 // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
 std::optional<Step> condition_step(const TurnView& t) {
   const auto m = first_hit(t.q, t.lex.ids().condition_marker);
-  // After 那 only a case that asks nothing itself (那如果是实习生呢); 那如果超过了怎么办 is
-  // the fragment step's, like any 那… with its own question.
-  if (!m || (m->begin != 0 && (m->begin != opening_marker_end(t) || !t.text.ends_with("呢") ||
-                              t.q.has_in_content(t.lex.ids().question_word))))
-    return std::nullopt;
+  // After an opening 那 the case reads as it does without it (那如果是实习生呢, 那如果过期了怎么办
+  // → 如果VPN密码过期了怎么办, as 如果过期了怎么办 does).
+  if (!m || (m->begin != 0 && m->begin != opening_marker_end(t))) return std::nullopt;
   const std::string_view rest = t.text.substr(m->end);
   // A case that asks nothing (假设还在试用期) is put to the question as one closing in 呢 is.
   const bool ne = rest.ends_with("呢") || !t.q.has_in_content(t.lex.ids().question_word);

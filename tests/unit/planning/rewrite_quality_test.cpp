@@ -1145,6 +1145,14 @@ TEST(RewriteRules, ThereStillIsStaysAndAsksForMore) {
   }
 }
 
+// An opening 那 changes nothing in a case with its own question: the marker still leads and the
+// topic follows it, as without 那.
+TEST(RewriteRules, AnOpeningNaLeavesTheCaseAsItIs) {
+  EXPECT_EQ(rewrite("那如果过期了怎么办", {"门禁卡多久过期"}).query,
+            rewrite("如果过期了怎么办", {"门禁卡多久过期"}).query);
+  EXPECT_EQ(rewrite("那如果过期了怎么办", {"门禁卡多久过期"}).query, "如果门禁卡过期了怎么办");
+}
+
 // A case put to a yes-or-no question of what one may do asks whether one may in that case, even
 // a case that goes wrong (有人值班, 走不了); after 万一, and for a bare event of one's own (拖欠了),
 // it asks what to do.
@@ -1353,8 +1361,9 @@ TEST(RewriteRules, ATurnWithItsOwnVerbDropsTheQuestionsVerb) {
 TEST(RewriteRules, APhraseIsTheTopicsParallelNotAnAspect) {
   EXPECT_EQ(rewrite("那审批呢", {"报销流程是什么"}).query, "报销审批流程是什么");
   EXPECT_EQ(rewrite("专利转让呢", {"软件著作权申请找谁"}).query, "专利转让申请找谁");
-  // A bound head is no verb either way: 住宿|费 stays with its word in the topic.
-  EXPECT_EQ(rewrite("那如果超过了怎么办", {"住宿费标准是多少"}).query, "住宿费标准如果超过了怎么办");
+  // A bound head is no verb either way: 住宿|费 stays with its word in the topic (after the
+  // marker, as in any case: AnOpeningNaLeavesTheCaseAsItIs).
+  EXPECT_EQ(rewrite("那如果超过了怎么办", {"住宿费标准是多少"}).query, "如果住宿费标准超过了怎么办");
 }
 
 // After a question of having (公司有餐补吗), a predicate asks about the thing had with its owner
