@@ -372,6 +372,18 @@ std::optional<std::string> head_after_de(std::string_view frag, std::string_view
 
 // 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
 // or the topic in front.
+// Bytes of the longest tail of `topic` — whole words of it, two characters or more — that `frag`
+// opens with (鲁迅的作品 + 作品有多少页): the turn names the topic's head and goes on about it, so
+// the topic's words before the head go in front, not the head twice. 0 when none.
+std::size_t shared_tail(std::string_view topic, std::string_view frag) {
+  for (const Token& w : words_of(topic)) {
+    const std::string_view tail = topic.substr(w.begin);
+    if (w.begin > 0 && w.word && count_code_points(tail) >= 2 && frag.starts_with(tail))
+      return tail.size();
+  }
+  return 0;
+}
+
 Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
                    const RewriteSources& sources) {
   const LexiconIds& ids = t.lex.ids();
@@ -488,6 +500,8 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     return {std::move(*placed), "object_after_verb"};
   if (asked_clause(t, t.r.topic_anchor))
     return {t.r.topic_anchor + " " + std::string(t.text), "topic_prefix", "rewrite:fallback:clause"};
+  if (const std::size_t n = shared_tail(t.r.topic_anchor, frag))
+    return {t.r.topic_anchor + std::string(frag.substr(n)), "topic_prefix:tail"};
   return {join(t.r.topic_anchor, frag), "topic_prefix"};
 }
 

@@ -1145,6 +1145,13 @@ TEST(RewriteRules, ThereStillIsStaysAndAsksForMore) {
   }
 }
 
+// A turn opening with the topic's head (电池 of 手机的电池) goes on about that head: the topic's
+// words before it go in front, the head not said twice.
+TEST(RewriteRules, ATurnOpeningWithTheTopicsHeadTakesItsModifiers) {
+  EXPECT_EQ(rewrite("电池容量多大", {"哪款手机的电池最耐用"}).query, "手机的电池容量多大");
+  EXPECT_EQ(rewrite("作品有几部", {"鲁迅的作品有哪些"}).query, "鲁迅的作品有几部");
+}
+
 // An opening 那 changes nothing in a case with its own question: the marker still leads and the
 // topic follows it, as without 那.
 TEST(RewriteRules, AnOpeningNaLeavesTheCaseAsItIs) {
