@@ -204,7 +204,12 @@ std::optional<Step> condition_step(const TurnView& t) {
                 "condition:same_question"};
   if (ne && !wh && t.h.prev_is_question && may_again(marker, body, t))
     return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
-  std::string out = join(join(marker, t.r.topic_anchor), with_object(body, t));
+  // A case opening with the topic's head (额度不够 after 公司信用卡额度多少) takes the topic's
+  // modifiers, not the head twice.
+  const std::string joined = with_object(body, t);
+  const std::size_t tail = shared_tail(t.r.topic_anchor, joined);
+  std::string out = tail ? join(marker, t.r.topic_anchor) + joined.substr(tail)
+                         : join(join(marker, t.r.topic_anchor), joined);
   if (ne) out += kWhatToDo;
   return Step{std::move(out), "condition"};
 }

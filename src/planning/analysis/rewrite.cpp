@@ -53,6 +53,18 @@ std::string_view rewriting::statement_core(std::string_view statement, const Phr
   return statement;
 }
 
+// Bytes of the longest tail of `topic` — whole words of it, two characters or more — that `frag`
+// opens with (鲁迅的作品 + 作品有多少页): the turn names the topic's head and goes on about it, so
+// the topic's words before the head go in front, not the head twice. 0 when none.
+std::size_t rewriting::shared_tail(std::string_view topic, std::string_view frag) {
+  for (const Token& w : words_of(topic)) {
+    const std::string_view tail = topic.substr(w.begin);
+    if (w.begin > 0 && w.word && count_code_points(tail) >= 2 && frag.starts_with(tail))
+      return tail.size();
+  }
+  return 0;
+}
+
 namespace {
 
 // The turn's first word is a verb with its aspect particle (订了…, 看过…, 坏|了).
@@ -372,18 +384,6 @@ std::optional<std::string> head_after_de(std::string_view frag, std::string_view
 
 // 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
 // or the topic in front.
-// Bytes of the longest tail of `topic` — whole words of it, two characters or more — that `frag`
-// opens with (鲁迅的作品 + 作品有多少页): the turn names the topic's head and goes on about it, so
-// the topic's words before the head go in front, not the head twice. 0 when none.
-std::size_t shared_tail(std::string_view topic, std::string_view frag) {
-  for (const Token& w : words_of(topic)) {
-    const std::string_view tail = topic.substr(w.begin);
-    if (w.begin > 0 && w.word && count_code_points(tail) >= 2 && frag.starts_with(tail))
-      return tail.size();
-  }
-  return 0;
-}
-
 Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
                    const RewriteSources& sources) {
   const LexiconIds& ids = t.lex.ids();

@@ -75,6 +75,9 @@ struct TurnView {
   const WordSet& words;
 };
 
+/// Bytes of the longest tail of `topic` — whole words, two characters or more — that `frag`
+/// opens with (鲁迅的作品 + 作品有多少页); 0 when none (rewrite.cpp).
+std::size_t shared_tail(std::string_view topic, std::string_view frag);
 /// True when `q` asks with a question word (怎么, 多少, 谁), not only yes or no (吗, 是否).
 bool asks_wh(const ScannedQuery& q, std::string_view text, const LexiconIds& ids);
 /// What a short answer says in its first clause, without a closing particle (火锅吧，好久没吃了 → 火锅).

@@ -1150,6 +1150,8 @@ TEST(RewriteRules, ThereStillIsStaysAndAsksForMore) {
 TEST(RewriteRules, ATurnOpeningWithTheTopicsHeadTakesItsModifiers) {
   EXPECT_EQ(rewrite("电池容量多大", {"哪款手机的电池最耐用"}).query, "手机的电池容量多大");
   EXPECT_EQ(rewrite("作品有几部", {"鲁迅的作品有哪些"}).query, "鲁迅的作品有几部");
+  // So in a case: the marker, the topic, the rest of the case.
+  EXPECT_EQ(rewrite("如果额度不够呢", {"公司信用卡额度多少"}).query, "如果公司信用卡额度不够怎么办");
 }
 
 // An opening 那 changes nothing in a case with its own question: the marker still leads and the
