@@ -62,6 +62,16 @@ std::string unnamed_rest(std::string_view text, const TurnView& t) {
   return count_code_points(head) >= 2 && text.find(head) == std::string_view::npos ? std::string(head) : "";
 }
 
+// The case names the anchor's words but its last, a lone character (加班 of 加班|费): that head
+// would be lost with the words the case names.
+bool lone_head_left(std::string_view text, const TurnView& t) {
+  const std::string_view anchor = t.r.topic_anchor;
+  const std::vector<Token> w = words_of(anchor);
+  if (w.size() < 2 || text.find(anchor) != std::string_view::npos || !w.back().single_han) return false;
+  const std::string_view named = anchor.substr(0, w.back().begin);
+  return count_code_points(named) >= 2 && text.find(named) != std::string_view::npos;
+}
+
 // Where the turn's words start after an opening 那 / 那么 (那如果是实习生呢), else 0.
 std::uint32_t opening_marker_end(const TurnView& t) {
   const auto e = first_hit(t.q, t.lex.ids().ellipsis_marker);
@@ -171,6 +181,17 @@ std::optional<Step> condition_step(const TurnView& t) {
     // after 休学最长可以多久, a case naming it, asks the question's predicate of it.
     if (ne && (event || mishap))
       return Step{std::string(marker) + std::string(body) + std::string(kWhatToDo), "condition"};
+    // A case naming the word a lone head makes the topic with (加班 of 加班|费 in 如果是周末加班呢)
+    // names an activity, not the topic: the whole question again after the case, the word it
+    // ends with said once (如果是周末加班费怎么算).
+    if (ne && t.h.prev_is_question && lone_head_left(rest, t)) {
+      const std::string_view named = t.r.topic_anchor.substr(0, words_of(t.r.topic_anchor).back().begin);
+      const std::string_view asked = t.h.prev_text;
+      if (body.ends_with(named) && asked.starts_with(named))
+        return Step{join(std::string(marker), body) + std::string(asked.substr(named.size())),
+                    "condition:same_question"};
+      return Step{join(join(marker, body), asked), "condition:same_question"};
+    }
     if (ne && !after_topic.empty() && t.h.prev_is_question)
       return Step{std::string(marker) + std::string(body) + unnamed_rest(rest, t) + std::string(after_topic),
                   "condition:same_question"};

@@ -1152,6 +1152,9 @@ TEST(RewriteRules, ATurnOpeningWithTheTopicsHeadTakesItsModifiers) {
   EXPECT_EQ(rewrite("作品有几部", {"鲁迅的作品有哪些"}).query, "鲁迅的作品有几部");
   // So in a case: the marker, the topic, the rest of the case.
   EXPECT_EQ(rewrite("如果额度不够呢", {"公司信用卡额度多少"}).query, "如果公司信用卡额度不够怎么办");
+  // A case naming the topic's word but its lone head (值班 of 值班|费) asks the question again, the
+  // word said once.
+  EXPECT_EQ(rewrite("如果是春节值班呢", {"值班费怎么算"}).query, "如果是春节值班费怎么算");
 }
 
 // An opening 那 changes nothing in a case with its own question: the marker still leads and the
