@@ -67,7 +67,8 @@ std::string unnamed_rest(std::string_view text, const TurnView& t) {
 bool lone_head_left(std::string_view text, const TurnView& t) {
   const std::string_view anchor = t.r.topic_anchor;
   const std::vector<Token> w = words_of(anchor);
-  if (w.size() < 2 || text.find(anchor) != std::string_view::npos || !w.back().single_han) return false;
+  if (w.size() < 2 || text.find(anchor) != std::string_view::npos || !w.back().single_han)
+    return false;
   const std::string_view named = anchor.substr(0, w.back().begin);
   return count_code_points(named) >= 2 && text.find(named) != std::string_view::npos;
 }
@@ -185,7 +186,8 @@ std::optional<Step> condition_step(const TurnView& t) {
     // names an activity, not the topic: the whole question again after the case, the word it
     // ends with said once (如果是周末加班费怎么算).
     if (ne && t.h.prev_is_question && lone_head_left(rest, t)) {
-      const std::string_view named = t.r.topic_anchor.substr(0, words_of(t.r.topic_anchor).back().begin);
+      const std::string_view anchor = t.r.topic_anchor;
+      const std::string_view named = anchor.substr(0, words_of(anchor).back().begin);
       const std::string_view asked = t.h.prev_text;
       if (body.ends_with(named) && asked.starts_with(named))
         return Step{join(std::string(marker), body) + std::string(asked.substr(named.size())),
