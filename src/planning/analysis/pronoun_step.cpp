@@ -445,8 +445,15 @@ std::optional<Step> pronoun_step(const TurnView& t) {
       antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);
     if (!antecedent) return std::nullopt;
     if (person) antecedent = std::string(without_count(*antecedent));  // 一个女生 → 女生
-    if (person && slice(t.text, hit->begin, hit->end).ends_with("们"))
-      antecedent = coordinated_people(t, std::move(*antecedent));
+    const std::string_view pronoun = slice(t.text, hit->begin, hit->end);
+    if (person && pronoun.ends_with("们")) antecedent = coordinated_people(t, std::move(*antecedent));
+    // A plural pronoun after a question whose topic coordinated its antecedent with another (年假和
+    // 调休怎么请 + 它们有什么区别, 张三和李四是哪个部门的 + 他们几点上班) means both.
+    if ((pronoun.ends_with("们") || plural(pronoun)) && t.h.prev_is_question)
+      if (auto pair = coordinated_pair(trim_end(t.h.prev_text), t.words);
+          pair && pair->size() > antecedent->size() && pair->find(*antecedent) != std::string::npos &&
+          t.r.topic_anchor.find(*pair) != std::string::npos)
+        antecedent = std::move(*pair);
     // A demonstrative with its noun (这个模板, 这个假): the noun is the antecedent's head, and the
     // whole phrase takes the antecedent's place (供应商合同模板能改…, 休产假期间…).
     const std::size_t head = shared_head(*antecedent, t.text.substr(hit->end));

@@ -1145,6 +1145,12 @@ TEST(RewriteRules, ThereStillIsStaysAndAsksForMore) {
   }
 }
 
+// A plural pronoun after a question whose topic is a pair means both (not the nearer one).
+TEST(RewriteRules, APluralPronounAfterAPairMeansBoth) {
+  EXPECT_EQ(rewrite("它们有什么区别", {"年假和调休怎么请"}).query, "年假和调休有什么区别");
+  EXPECT_EQ(rewrite("他们几点上班", {"张三和李四是哪个部门的"}).query, "张三和李四几点上班");
+}
+
 // A turn opening with the topic's head (电池 of 手机的电池) goes on about that head: the topic's
 // words before it go in front, the head not said twice.
 TEST(RewriteRules, ATurnOpeningWithTheTopicsHeadTakesItsModifiers) {
