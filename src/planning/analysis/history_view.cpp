@@ -201,6 +201,20 @@ bool offers_choice(std::string_view turn, const Lexicon& lex, const PhraseReader
   return false;
 }
 
+// A classifier the question's count left at a phrase's start (有几|种|电商平台, 有多少|家|门店): the
+// count is no part of the thing counted, and neither is its classifier.
+void drop_counted_classifier(std::string_view prev, Span& sp) {
+  std::size_t i = sp.begin;
+  const std::int32_t cp = next_code_point(prev, i);
+  if (cp < 0 || i >= sp.end || !classifier(prev.substr(sp.begin, i - sp.begin))) return;
+  const std::string_view before = prev.substr(0, sp.begin);
+  const std::string_view last = last_code_point(before);
+  if (!before.ends_with("多少") && !counting(last)) return;
+  sp.begin = static_cast<std::uint32_t>(i);
+  if (sp.first_end <= sp.begin) sp.first_end = sp.end;
+  --sp.words;
+}
+
 }  // namespace
 
 HistoryView read_history(const std::vector<std::string>& history, const Lexicon& lex,
@@ -230,6 +244,7 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
   const std::uint32_t seam = h.prev_is_question ? resolve_bare_prev(h, history, lex, words) : 0;
   h.prev_spans = spans_split_at(h.prev, seam, reader);
   if (h.prev_scan.content().empty()) h.prev_spans.clear();  // only social turns: no topic
+  for (Span& sp : h.prev_spans) drop_counted_classifier(h.prev, sp);
   h.subject_unknown = h.prev_is_question && seam == 0 && opens_with_pronoun(h.prev_scan);
   // A leading word that only says when (周末|去爬了香山, 每天|…) is no topic when a phrase follows,
   // nor is a reaction opening the turn (好吧，普通影厅的屏幕大吗; 哇，他得过什么奖吗) or a request's

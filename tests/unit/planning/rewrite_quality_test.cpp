@@ -1145,6 +1145,12 @@ TEST(RewriteRules, ThereStillIsStaysAndAsksForMore) {
   }
 }
 
+// A classifier a count left at the topic's start (有几|种|电商平台) is no part of the thing counted.
+TEST(RewriteRules, TheCountsClassifierIsNoPartOfTheTopic) {
+  EXPECT_EQ(rewrite("分别是什么平台", {"有几种电商平台"}).query, "电商平台分别是什么平台");
+  EXPECT_FALSE(has(rewrite("都在哪", {"有多少家门店"}).query, "家门店")) << "a classifier kept";
+}
+
 // A plural pronoun after a question whose topic is a pair means both (not the nearer one).
 TEST(RewriteRules, APluralPronounAfterAPairMeansBoth) {
   EXPECT_EQ(rewrite("它们有什么区别", {"年假和调休怎么请"}).query, "年假和调休有什么区别");
