@@ -33,7 +33,7 @@ bool SpanCuts::verb(std::size_t i) const {
     return false;
   // So does a character that ends words (word_final.hpp) between two Han words of two or more
   // characters (运动|员|参与, 国家|队|实力, 世界|杯|决赛): the head of a compound ICU did not hold.
-  if (word_final(word(i)) && compound_between(i)) return false;
+  if (compound_between(i) && word_final(word(i))) return false;
   // A verb opening the text opens an activity that is its topic (转|专业有什么条件, 换|工位要
   // 多久): the verb stays in the phrase. Not 叫 (is called), which opens an answer giving a
   // name (叫|橘子, 叫|费控|通): the name is the thing.
