@@ -3,6 +3,7 @@
 // random texts of the characters it handles, and it must answer for most real questions (else
 // it would pass by always handing over to the iterator).
 #include <gtest/gtest.h>
+#include <unicode/ucharstrie.h>
 #include <unicode/unistr.h>
 
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "common/utf8.hpp"
+#include "planning/cjk_dictionary.hpp"
 #include "planning/segment.hpp"
 #include "test_support.hpp"
 
@@ -115,6 +117,61 @@ TEST(SegmentDictionary, AgreesWithIcuOnEveryBmpCharacterInContext) {
   }
   EXPECT_EQ(tally.differ, 0u) << "of " << tally.answered << " texts";
   EXPECT_GT(tally.answered, 100000u);
+}
+
+// The split walks ICU's trie itself: on every word of the dictionary, alone, cut short and
+// followed by other characters, it must read the words ICU's UCharsTrie reads.
+TEST(SegmentDictionary, TheTrieWalkReadsWhatIcusTrieReads) {
+  if (cjk_dictionary_trie() == nullptr) GTEST_SKIP() << "SKIPPED LOUDLY: no ICU dictionary";
+  UErrorCode st = U_ZERO_ERROR;
+  icu::UCharsTrie::Iterator it(cjk_dictionary_trie(), 0, st);
+  ASSERT_TRUE(U_SUCCESS(st));
+  std::mt19937 rng(20261206);
+  std::uniform_int_distribution<int> han(0x4E00, 0x9FFF), extra(0, 3);
+  std::size_t words = 0, differ = 0;
+  auto check = [&](const std::u16string& s) {
+    const auto mine = dictionary_words_at(s.data(), s.size());
+    const auto icu = dictionary_words_by_icu(s.data(), s.size());
+    if (mine != icu && ++differ <= 20) {
+      std::string utf8;
+      icu::UnicodeString(false, s.data(), static_cast<int32_t>(s.size())).toUTF8String(utf8);
+      ADD_FAILURE() << utf8 << ": " << mine.size() << " words, ICU " << icu.size();
+    }
+  };
+  while (it.next(st)) {
+    ++words;
+    const icu::UnicodeString& w = it.getString();
+    std::u16string s(w.getBuffer(), static_cast<std::size_t>(w.length()));
+    check(s);
+    if (s.size() > 1) check(s.substr(0, s.size() - 1));
+    for (int k = extra(rng); k > 0; --k) s.push_back(static_cast<char16_t>(han(rng)));
+    check(s);
+    if (words % 7 == 0) check(s.substr(1));
+  }
+  EXPECT_EQ(differ, 0u) << "of " << words << " words";
+  EXPECT_GT(words, 100000u);
+}
+
+// And the split over runs of random ideographs, common and rare, short and long.
+TEST(SegmentDictionary, TheTrieWalkReadsWhatIcusTrieReadsOnRandomRuns) {
+  if (cjk_dictionary_trie() == nullptr) GTEST_SKIP() << "SKIPPED LOUDLY: no ICU dictionary";
+  const std::u16string common = u"年假怎么申请报销差旅费门禁卡丢了的是不在中华人民共和国研究生命起源"
+                                u"发展经理员工标准多少钱吗呢那个一二线城市高铁票机";
+  std::mt19937 rng(20261207);
+  std::uniform_int_distribution<int> any(0x3400, 0x9FFF), len(1, 30), coin(0, 3);
+  std::uniform_int_distribution<std::size_t> pick(0, common.size() - 1);
+  std::size_t differ = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::u16string s;
+    for (int n = len(rng); n > 0; --n)
+      s.push_back(coin(rng) == 0 ? static_cast<char16_t>(any(rng)) : common[pick(rng)]);
+    for (std::size_t k = 0; k < s.size(); ++k)
+      if (dictionary_words_at(s.data() + k, s.size() - k) !=
+              dictionary_words_by_icu(s.data() + k, s.size() - k) &&
+          ++differ <= 20)
+        ADD_FAILURE() << "run " << i << " at " << k;
+  }
+  EXPECT_EQ(differ, 0u);
 }
 
 TEST(SegmentDictionary, HandsOverWhereTheIteratorsRulesDecide) {
