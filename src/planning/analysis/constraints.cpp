@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <unordered_set>
@@ -114,6 +115,35 @@ bool contains(std::string_view hay, std::string_view needle) {
   return hay.find(needle) != std::string_view::npos;
 }
 
+// A word's slot hash, read eight bytes at a time and inline: the entries are mostly one to four
+// Han characters (3-12 bytes), and std::hash's out-of-line murmur was 3 % of a follow-up's
+// rewrite. Four bytes or more end on two overlapping four-byte reads; fewer on three bytes.
+std::uint32_t word_hash(std::string_view w) {
+  constexpr std::uint64_t kMul = 0xff51afd7ed558ccdULL;
+  const char* p = w.data();
+  std::size_t n = w.size();
+  std::uint64_t h = (n + 1) * 0x9E3779B97F4A7C15ULL;
+  for (; n >= 8; p += 8, n -= 8) {
+    std::uint64_t x;
+    std::memcpy(&x, p, 8);
+    h = (h ^ x) * kMul;
+    h ^= h >> 32;
+  }
+  if (n >= 4) {
+    std::uint32_t a, b;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, p + n - 4, 4);
+    h = (h ^ ((static_cast<std::uint64_t>(a) << 32) | b)) * kMul;
+  } else if (n > 0) {
+    const auto byte = [&](std::size_t i) {
+      return static_cast<std::uint64_t>(static_cast<unsigned char>(p[i]));
+    };
+    h = (h ^ (byte(0) | byte(n / 2) << 8 | byte(n - 1) << 16)) * kMul;
+  }
+  h ^= h >> 29;
+  return static_cast<std::uint32_t>(h ^ (h >> 32));
+}
+
 }  // namespace
 
 std::vector<AsciiToken> ascii_tokens(std::string_view text) {
@@ -204,7 +234,7 @@ WordSet::WordSet(std::vector<std::string> words) : words_(std::move(words)) {
   while (n < 2 * words_.size()) n *= 2;
   slots_.assign(n, Slot{});
   for (std::size_t i = 0; i < words_.size(); ++i) {
-    const auto h = static_cast<std::uint32_t>(std::hash<std::string_view>{}(words_[i]));
+    const std::uint32_t h = word_hash(words_[i]);
     std::size_t k = h & (n - 1);
     while (slots_[k].index != 0) k = (k + 1) & (n - 1);
     slots_[k] = {h, static_cast<std::uint32_t>(i + 1)};
@@ -213,7 +243,7 @@ WordSet::WordSet(std::vector<std::string> words) : words_(std::move(words)) {
 
 bool WordSet::contains(std::string_view word) const {
   if (slots_.empty()) return false;
-  const auto h = static_cast<std::uint32_t>(std::hash<std::string_view>{}(word));
+  const std::uint32_t h = word_hash(word);
   const std::size_t mask = slots_.size() - 1;
   for (std::size_t k = h & mask; slots_[k].index != 0; k = (k + 1) & mask)
     if (slots_[k].hash == h && words_[slots_[k].index - 1] == word) return true;

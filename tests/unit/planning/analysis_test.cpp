@@ -95,6 +95,26 @@ TEST(Constraints, HookOutputMustBeANonEmptyJsonArrayOfStrings) {
   EXPECT_FALSE(internal::parse_hook_output("[\"" + std::string(70000, 'a') + "\"]").ok());
 }
 
+// WordSet answers exactly what a search of its list answers, for words of every length its hash
+// reads differently (empty, under four bytes, four to eight, longer) and for near misses.
+TEST(Constraints, WordSetAnswersAsItsList) {
+  std::vector<std::string> list = rules_only().rewrite.function_words;
+  for (const std::string w : {"a", "ab", "abc", "abcd", "abcdefg", "abcdefgh", "abcdefghijklmnopq",
+                              "what about", "几", "几个", "接下来", "一二三四五六七八"})
+    list.push_back(w);
+  const internal::WordSet set(list);
+  std::vector<std::string> probes = list;
+  for (const std::string& w : list) {
+    probes.push_back(w + "x");
+    probes.push_back("x" + w);
+    if (!w.empty()) probes.push_back(w.substr(0, w.size() - 1));
+    if (w.size() > 1) probes.push_back(w.substr(1));
+  }
+  probes.push_back("");
+  for (const std::string& p : probes)
+    EXPECT_EQ(set.contains(p), std::find(list.begin(), list.end(), p) != list.end()) << p;
+}
+
 // ---- rewrite ---------------------------------------------------------------------------------
 
 TEST(AnalysisRewrite, FollowUpIsRewrittenWithHistoryAndRetrievedWithout) {
