@@ -144,6 +144,35 @@ std::uint32_t word_hash(std::string_view w) {
   return static_cast<std::uint32_t>(h ^ (h >> 32));
 }
 
+// Calls on_run(first, last) for each run of two or more lone Han characters none of which is a
+// function word, until it returns false.
+template <class OnRun>
+void name_runs(std::string_view text, const std::vector<Token>& tokens, const WordSet& fw,
+               OnRun&& on_run) {
+  std::size_t i = 0;
+  while (i < tokens.size()) {
+    std::size_t j = i;
+    while (j < tokens.size() && tokens[j].single_han && !fw.contains(tokens[j].text(text))) ++j;
+    if (j - i >= 2 && !on_run(i, j - 1)) return;
+    i = j == i ? i + 1 : j;
+  }
+}
+
+bool has_name_run(std::string_view text, const std::vector<Token>& tokens, const WordSet& fw) {
+  bool any = false;
+  name_runs(text, tokens, fw, [&](std::size_t, std::size_t) { return !(any = true); });
+  return any;
+}
+
+void add_name_runs(std::string_view text, const std::vector<Token>& tokens, const WordSet& fw,
+                   std::vector<std::string>& entities) {
+  name_runs(text, tokens, fw, [&](std::size_t first, std::size_t last) {
+    const std::uint32_t b = tokens[first].begin;
+    add_unique(entities, std::string(text.substr(b, tokens[last].end - b)));
+    return true;
+  });
+}
+
 }  // namespace
 
 std::vector<AsciiToken> ascii_tokens(std::string_view text) {
@@ -265,15 +294,12 @@ Constraints extract_constraints(std::string_view text, const WordSet& fw) {
       add_unique(c.entities, std::string(s));
     }
     // Names ICU's dictionary does not know come out one Han character per token (姚笛 → 姚 笛):
-    // a run of two or more such characters, none a function word, is a name.
-    const auto tokens = segment_words(text);
-    std::size_t i = 0;
-    while (i < tokens.size()) {
-      std::size_t j = i;
-      while (j < tokens.size() && tokens[j].single_han && !fw.contains(tokens[j].text(text))) ++j;
-      if (j - i >= 2) add_unique(c.entities, std::string(text.substr(tokens[i].begin, tokens[j - 1].end - tokens[i].begin)));
-      i = j == i ? i + 1 : j;
-    }
+    // a run of two or more such characters, none a function word, is a name. A term of the
+    // vocabulary only joins lone characters, so it cannot make a run: the terms are joined only
+    // when ICU's own words have one (most questions have none, and skip the term scans).
+    WordBreak words = segment_words_unjoined(text);
+    if (!words.joined && has_name_run(text, words.tokens, fw)) join_terms_of(text, words);
+    if (words.joined) add_name_runs(text, words.tokens, fw, c.entities);
   }
   return c;
 }

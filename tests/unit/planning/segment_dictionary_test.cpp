@@ -14,8 +14,12 @@
 #include <vector>
 
 #include "common/utf8.hpp"
+#include "planning/analysis/constraints.hpp"
 #include "planning/cjk_dictionary.hpp"
+#include "planning/domain_lexicon.hpp"
+#include "planning/matcher.hpp"
 #include "planning/segment.hpp"
+#include "support/planners.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -172,6 +176,39 @@ TEST(SegmentDictionary, TheTrieWalkReadsWhatIcusTrieReadsOnRandomRuns) {
         ADD_FAILURE() << "run " << i << " at " << k;
   }
   EXPECT_EQ(differ, 0u);
+}
+
+// extract_constraints joins the vocabulary's terms only when ICU's own words hold a run of lone
+// characters (a term can only break such a run): on every text of the data sets, under the
+// shipped vocabulary, its constraints are those read off segment_words() (the text kept by the
+// word break's cache, so the joined words are used).
+TEST(SegmentDictionary, NamesAreReadAsFromTheJoinedWords) {
+  const qaplan::Config c = qaplan::test::rules_only();
+  PatternMatcher glossary;
+  for (const auto& [source, terms] : c.glossary.terms)
+    for (const qaplan::GlossaryTerm& t : terms) {
+      glossary.add(t.standard, 0);
+      for (const std::string& a : t.aliases) glossary.add(a, 0);
+    }
+  glossary.build();
+  const auto lexicon =
+      DomainLexicon::load(qaplan::test::source_dir() / "config" / c.domain.lexicon);
+  ASSERT_TRUE(lexicon.ok());
+  const ScopedTerms scope(WordTerms{&*lexicon, &glossary});
+  const WordSet fw(c.rewrite.function_words);
+  std::size_t texts = 0, differ = 0, names = 0;
+  for (const char* dir : {"tests/data", "eval_sets"})
+    for (const std::string& t : texts_under(qaplan::test::source_dir() / dir)) {
+      if (!is_valid_utf8(t) || t.size() > 300) continue;
+      ++texts;
+      const Constraints lazy = extract_constraints(t, fw);
+      (void)segment_words(t);  // kept: the next call reads the joined words
+      const Constraints joined = extract_constraints(t, fw);
+      names += joined.entities.size();
+      if (lazy.entities != joined.entities && ++differ <= 20) ADD_FAILURE() << t;
+    }
+  EXPECT_EQ(differ, 0u) << "of " << texts << " texts";
+  EXPECT_GT(names, 100u);
 }
 
 TEST(SegmentDictionary, HandsOverWhereTheIteratorsRulesDecide) {
