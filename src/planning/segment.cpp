@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <utility>
 
@@ -15,6 +16,8 @@
 #include "common/utf8.hpp"
 #include "planning/cjk_dictionary.hpp"
 #include "planning/domain_lexicon.hpp"
+#include "planning/domain_trie.hpp"
+#include "planning/lexicon.hpp"
 #include "planning/matcher.hpp"
 
 namespace qaplan::internal {
@@ -265,19 +268,97 @@ struct TermSpan {
   std::uint32_t begin, end;
 };
 
-// Every occurrence of a term of the vocabulary, by begin byte (all overlaps kept).
-std::vector<TermSpan>& term_spans(std::string_view text, const WordTerms& terms) {
+// The glossary's terms and the domain lexicon's in one trie (domain_trie.hpp), scanned once:
+// the glossary's Aho-Corasick scan cost some 50 instructions a byte, the trie's walk a fraction.
+// A lexicon term sits at word boundaries (DomainLexicon::scan), a glossary term anywhere.
+struct TermTrie {
+  std::uint64_t lexicon_serial = 0, glossary_serial = 0;
+  DomainTrie trie;
+  std::vector<bool> bounded;  // per term: the lexicon's alone, held to word boundaries
+  bool usable = false;        // false: a glossary term the trie cannot hold (scan both then)
+};
+
+std::shared_ptr<const TermTrie> build_term_trie(const WordTerms& terms, std::uint64_t ls,
+                                                std::uint64_t gs) {
+  auto out = std::make_shared<TermTrie>();
+  out->lexicon_serial = ls;
+  out->glossary_serial = gs;
+  std::vector<std::string> glossary;
+  bool fits = true;
+  terms.glossary->for_each_pattern([&](std::string_view p) {
+    fits = fits && p.size() <= DomainTrie::kMaxTermBytes && is_valid_utf8(p);
+    glossary.emplace_back(p);
+  });
+  if (!fits) return out;
+  std::sort(glossary.begin(), glossary.end());
+  // The lexicon's terms are in byte order already (its loader checks): a merge, one entry per
+  // term, bounded only when the glossary does not hold it.
+  std::vector<std::string_view> all;
+  std::size_t bytes = 0;
+  const auto lexicon_terms =
+      static_cast<std::uint32_t>(terms.lexicon ? terms.lexicon->term_count() : 0);
+  std::size_t g = 0;
+  for (std::uint32_t l = 0; l < lexicon_terms || g < glossary.size();) {
+    const std::string_view lt = l < lexicon_terms ? terms.lexicon->term_text(l) : "";
+    const bool from_glossary = l == lexicon_terms || (g < glossary.size() && glossary[g] <= lt);
+    const std::string_view t = from_glossary ? std::string_view(glossary[g]) : lt;
+    if (from_glossary) ++g;
+    if (!from_glossary || (l < lexicon_terms && lt == t)) ++l;  // the same term in both: once
+    all.push_back(t);
+    out->bounded.push_back(!from_glossary);
+    bytes += t.size();
+  }
+  out->trie.build(static_cast<std::uint32_t>(all.size()), [&](std::uint32_t i) { return all[i]; },
+                  bytes);
+  out->usable = true;
+  return out;
+}
+
+// The trie of the vocabulary in scope, built once per vocabulary (keyed on its serials) and
+// shared by all threads; each thread keeps the last one it used.
+const TermTrie* term_trie(const WordTerms& terms) {
+  if (terms.glossary == nullptr) return nullptr;
+  const std::uint64_t ls = terms.lexicon ? terms.lexicon->serial() : 0;
+  const std::uint64_t gs = terms.glossary->serial();
+  thread_local std::shared_ptr<const TermTrie> last;
+  if (last && last->lexicon_serial == ls && last->glossary_serial == gs) return last.get();
+  static std::mutex mutex;
+  static std::vector<std::shared_ptr<const TermTrie>> built;  // the latest few vocabularies
+  const std::lock_guard lock(mutex);
+  const auto it = std::find_if(built.begin(), built.end(), [&](const auto& t) {
+    return t->lexicon_serial == ls && t->glossary_serial == gs;
+  });
+  if (it != built.end()) {
+    last = *it;
+  } else {
+    if (built.size() >= 4) built.erase(built.begin());
+    built.push_back(build_term_trie(terms, ls, gs));
+    last = built.back();
+  }
+  return last.get();
+}
+
+// Every occurrence of a term of the vocabulary, by begin byte (all overlaps kept; one span may
+// be reported twice, which the join does not mind).
+std::vector<TermSpan>& term_spans(std::string_view text, const WordTerms& terms,
+                                  bool one_trie = true) {
   thread_local std::vector<DomainLexicon::Hit> hits;
   thread_local std::vector<TermSpan> spans;
   spans.clear();
-  if (terms.lexicon) {
-    terms.lexicon->scan(text, hits);
-    for (const auto& h : hits) spans.push_back({h.begin, h.end});
-  }
-  if (terms.glossary)
-    terms.glossary->scan(text, [&](std::uint32_t, std::uint32_t b, std::uint32_t e) {
-      spans.push_back({b, e});
+  if (const TermTrie* joined = one_trie ? term_trie(terms) : nullptr; joined && joined->usable) {
+    joined->trie.scan(text, [&](std::uint32_t term, std::uint32_t b, std::uint32_t e) {
+      if (!joined->bounded[term] || at_word_boundaries(text, b, e)) spans.push_back({b, e});
     });
+  } else {
+    if (terms.lexicon) {
+      terms.lexicon->scan(text, hits);
+      for (const auto& h : hits) spans.push_back({h.begin, h.end});
+    }
+    if (terms.glossary)
+      terms.glossary->scan(text, [&](std::uint32_t, std::uint32_t b, std::uint32_t e) {
+        spans.push_back({b, e});
+      });
+  }
   std::sort(spans.begin(), spans.end(), [](const TermSpan& a, const TermSpan& b) {
     return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
   });
@@ -403,6 +484,15 @@ std::vector<Token> segment_words_by_iterator(std::string_view text) {
   Utf16View v;
   v.assign(text);
   return segment_with_iterator(v);
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> term_spans_of(std::string_view text,
+                                                                   bool one_trie) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  for (const TermSpan& t : term_spans(text, current_terms, one_trie))
+    out.emplace_back(t.begin, t.end);
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 bool decodes_as_code_points(std::string_view text) {

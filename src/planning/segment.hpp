@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace qaplan::internal {
@@ -53,6 +54,11 @@ void join_terms_of(std::string_view text, WordBreak& w);
 /// segment_words uses the dictionary path whenever it answers, and the two must agree.
 std::vector<Token> segment_words_by_iterator(std::string_view text);
 std::optional<std::vector<Token>> segment_words_by_dictionary(std::string_view text);
+/// For tests: the spans of the vocabulary in scope's terms in `text` (sorted, each once) that
+/// the word break joins ICU's pieces by: read by one walk of a trie of both vocabularies, or by
+/// the domain lexicon's scan and the glossary's (`one_trie` false). The two must agree.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> term_spans_of(std::string_view text,
+                                                                   bool one_trie);
 /// For tests: whether the word break's decoding of `text` (any bytes) is the code-point-at-a-time
 /// decoding it stands for.
 bool decodes_as_code_points(std::string_view text);

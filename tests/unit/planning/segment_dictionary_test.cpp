@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -178,24 +179,33 @@ TEST(SegmentDictionary, TheTrieWalkReadsWhatIcusTrieReadsOnRandomRuns) {
   EXPECT_EQ(differ, 0u);
 }
 
+// The shipped vocabulary as analyze() puts it in scope: the glossary's terms and aliases, and
+// the domain lexicon.
+struct ShippedVocabulary {
+  qaplan::Config config = qaplan::test::rules_only();
+  PatternMatcher glossary;
+  std::optional<DomainLexicon> lexicon;
+  ShippedVocabulary() {
+    for (const auto& [source, terms] : config.glossary.terms)
+      for (const qaplan::GlossaryTerm& t : terms) {
+        glossary.add(t.standard, 0);
+        for (const std::string& a : t.aliases) glossary.add(a, 0);
+      }
+    glossary.build();
+    auto l = DomainLexicon::load(qaplan::test::source_dir() / "config" / config.domain.lexicon);
+    if (l.ok()) lexicon = std::move(l).value();
+  }
+};
+
 // extract_constraints joins the vocabulary's terms only when ICU's own words hold a run of lone
 // characters (a term can only break such a run): on every text of the data sets, under the
 // shipped vocabulary, its constraints are those read off segment_words() (the text kept by the
 // word break's cache, so the joined words are used).
 TEST(SegmentDictionary, NamesAreReadAsFromTheJoinedWords) {
-  const qaplan::Config c = qaplan::test::rules_only();
-  PatternMatcher glossary;
-  for (const auto& [source, terms] : c.glossary.terms)
-    for (const qaplan::GlossaryTerm& t : terms) {
-      glossary.add(t.standard, 0);
-      for (const std::string& a : t.aliases) glossary.add(a, 0);
-    }
-  glossary.build();
-  const auto lexicon =
-      DomainLexicon::load(qaplan::test::source_dir() / "config" / c.domain.lexicon);
-  ASSERT_TRUE(lexicon.ok());
-  const ScopedTerms scope(WordTerms{&*lexicon, &glossary});
-  const WordSet fw(c.rewrite.function_words);
+  const ShippedVocabulary v;
+  ASSERT_TRUE(v.lexicon);
+  const ScopedTerms scope(WordTerms{&*v.lexicon, &v.glossary});
+  const WordSet fw(v.config.rewrite.function_words);
   std::size_t texts = 0, differ = 0, names = 0;
   for (const char* dir : {"tests/data", "eval_sets"})
     for (const std::string& t : texts_under(qaplan::test::source_dir() / dir)) {
@@ -209,6 +219,41 @@ TEST(SegmentDictionary, NamesAreReadAsFromTheJoinedWords) {
     }
   EXPECT_EQ(differ, 0u) << "of " << texts << " texts";
   EXPECT_GT(names, 100u);
+}
+
+// The word break finds the vocabulary's terms with one walk of a trie of both vocabularies: the
+// spans must be those of the domain lexicon's scan (terms at word boundaries) and the glossary's
+// (anywhere), on every text of the data sets and on random texts of their terms, letters and
+// digits run together.
+TEST(SegmentDictionary, OneTrieFindsTheTermsBothScansFind) {
+  const ShippedVocabulary v;
+  ASSERT_TRUE(v.lexicon);
+  std::vector<std::string> pieces = {"a", "b", "1", " ", "-", "的", "了", "，", "是"};
+  for (std::uint32_t i = 0; i < v.lexicon->term_count(); i += 7)
+    pieces.emplace_back(v.lexicon->term_text(i));
+  v.glossary.for_each_pattern([&](std::string_view p) { pieces.emplace_back(p); });
+  std::vector<std::string> texts;
+  for (const char* dir : {"tests/data", "eval_sets"})
+    for (const std::string& t : texts_under(qaplan::test::source_dir() / dir))
+      if (is_valid_utf8(t) && t.size() <= 300) texts.push_back(t);
+  std::mt19937 rng(20261208);
+  std::uniform_int_distribution<std::size_t> len(1, 12), pick(0, pieces.size() - 1);
+  for (int i = 0; i < 5000; ++i) {
+    std::string t;
+    for (std::size_t n = len(rng); n > 0; --n) t += pieces[pick(rng)];
+    texts.push_back(t);
+  }
+  for (const bool with_lexicon : {true, false}) {
+    const ScopedTerms scope(WordTerms{with_lexicon ? &*v.lexicon : nullptr, &v.glossary});
+    std::size_t differ = 0, spans = 0;
+    for (const std::string& t : texts) {
+      const auto one = term_spans_of(t, true);
+      spans += one.size();
+      if (one != term_spans_of(t, false) && ++differ <= 20) ADD_FAILURE() << t;
+    }
+    EXPECT_EQ(differ, 0u) << "with the lexicon: " << with_lexicon;
+    EXPECT_GT(spans, 5000u);
+  }
 }
 
 TEST(SegmentDictionary, HandsOverWhereTheIteratorsRulesDecide) {
