@@ -249,12 +249,12 @@ std::vector<Token> segment_with_iterator(const Utf16View& v) {
   return out;
 }
 
-std::vector<Token> segment_uncached(std::string_view text) {
+// ICU's words of `text` into `out` (cleared first; its storage reused).
+void segment_uncached(std::string_view text, std::vector<Token>& out) {
   thread_local Utf16View v;
   v.assign(text);
-  std::vector<Token> out;
-  if (segment_by_dictionary(v, out)) return out;
-  return segment_with_iterator(v);
+  out.clear();
+  if (!segment_by_dictionary(v, out)) out = segment_with_iterator(v);
 }
 
 }  // namespace
@@ -448,13 +448,24 @@ WordCache& word_cache() {
 }  // namespace
 
 std::vector<Token> segment_words(std::string_view text) {
-  if (text.empty()) return {};
+  std::vector<Token> out;
+  segment_words_into(text, out);
+  return out;
+}
+
+void segment_words_into(std::string_view text, std::vector<Token>& out) {
+  if (text.empty()) {
+    out.clear();
+    return;
+  }
   WordCache& cache = word_cache();
-  if (const std::vector<Token>* kept = cache.find(text)) return *kept;
-  std::vector<Token> out = segment_uncached(text);
+  if (const std::vector<Token>* kept = cache.find(text)) {
+    out.assign(kept->begin(), kept->end());
+    return;
+  }
+  segment_uncached(text, out);
   if (cache.terms != WordTerms{}) join_terms(text, cache.terms, out);
   cache.keep(text, out);
-  return out;
 }
 
 WordBreak segment_words_unjoined(std::string_view text) {
@@ -466,7 +477,7 @@ WordBreak segment_words_unjoined(std::string_view text) {
     w.joined = true;
     return w;
   }
-  w.tokens = segment_uncached(text);
+  segment_uncached(text, w.tokens);
   w.joined = cache.terms == WordTerms{};
   return w;
 }

@@ -36,6 +36,8 @@ struct Token {
 /// While a ScopedTerms is alive on the calling thread, a term of its vocabulary that ICU cut into
 /// pieces at least one of which is a lone Han character (供应|商, 加班|费) is one token.
 std::vector<Token> segment_words(std::string_view text);
+/// The same into `out`, whose storage is reused (a caller that reads the words and drops them).
+void segment_words_into(std::string_view text, std::vector<Token>& out);
 
 /// ICU's words of `text` before the vocabulary's terms are joined (`joined` false), or
 /// segment_words(text) when this thread has it at hand (`joined` true). For a caller whose answer

@@ -150,9 +150,15 @@ bool id_like(std::string_view w) {
 }
 
 std::vector<Token> words_of(std::string_view text) {
+  std::vector<Token> t;
+  words_of_into(text, t);
+  return t;
+}
+
+void words_of_into(std::string_view text, std::vector<Token>& t) {
   // Merged in place: the words kept are t[0, n), and n never passes the token being read (one
   // vector per call; this runs several times per follow-up).
-  std::vector<Token> t = segment_words(text);
+  segment_words_into(text, t);
   std::size_t n = 0;
   auto back = [&]() -> Token& { return t[n - 1]; };
   for (std::size_t i = 0; i < t.size(); ++i) {
@@ -196,7 +202,6 @@ std::vector<Token> words_of(std::string_view text) {
     t[n++] = t[i];
   }
   t.resize(n);
-  return t;
 }
 
 // A word ICU glued from function words (我想, 你在, 总共|有) is no content either: a Han word
@@ -358,7 +363,10 @@ std::vector<bool> PhraseReader::function_marks(std::string_view text, const std:
 }
 
 std::vector<Span> PhraseReader::spans(std::string_view text) const {
-  const std::vector<Token> tokens = words_of(text);
+  // The words in a per-thread buffer (nothing below reads spans again): several calls a turn.
+  thread_local std::vector<Token> words;
+  words_of_into(text, words);
+  const std::vector<Token>& tokens = words;
   thread_local std::vector<CueHit> questions;
   lex_.question_word_hits(text, questions);
   const std::vector<bool> fn = function_marks(text, tokens, questions);

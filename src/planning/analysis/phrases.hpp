@@ -32,6 +32,8 @@ bool id_like(std::string_view w);
 /// ICU's words with the units a reader keeps whole: ASCII words joined by - _ . / without spaces
 /// (an ID, a hyphenated name, a host name) are one word, and so is a 《book title》.
 std::vector<Token> words_of(std::string_view text);
+/// The same into `out`, whose storage is reused.
+void words_of_into(std::string_view text, std::vector<Token>& out);
 
 // Splits text into content-word phrases (runs between function words).
 class PhraseReader {

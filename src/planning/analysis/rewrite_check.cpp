@@ -19,7 +19,10 @@ namespace {
 // The words as the rewriter reads them (phrases.hpp): ICU's, with IDs, 《titles》 and a number with
 // its unit (7月) whole.
 void word_texts_into(std::string_view text, std::vector<std::string_view>& out) {
-  for (const Token& t : words_of(text))
+  thread_local std::vector<Token> words;  // reused: the check reads several texts
+  words_of_into(text, words);
+  out.reserve(out.size() + words.size());
+  for (const Token& t : words)
     if (t.word) out.push_back(t.text(text));
 }
 

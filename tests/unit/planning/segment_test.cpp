@@ -131,6 +131,7 @@ TEST(Segment, UnjoinedWordsJoinedAreTheWords) {
              x.single_han == y.single_han && x.ascii == y.ascii;
     });
   };
+  std::vector<Token> reused = segment_words("一段先前的文字，留下的词");
   for (const bool scoped : {true, false}) {
     std::optional<ScopedTerms> scope;
     if (scoped) scope.emplace(WordTerms{nullptr, &g});
@@ -140,6 +141,8 @@ TEST(Segment, UnjoinedWordsJoinedAreTheWords) {
         join_terms_of(text, w);
         EXPECT_TRUE(w.joined);
         EXPECT_TRUE(same(w.tokens, segment_words(text))) << text << " scoped " << scoped;
+        segment_words_into(text, reused);  // over the words of the text before
+        EXPECT_TRUE(same(reused, segment_words(text))) << text << " scoped " << scoped;
       }
   }
 }
