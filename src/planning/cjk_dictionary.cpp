@@ -104,6 +104,7 @@ class TrieWalk {
     return (static_cast<std::uint64_t>(remaining_ + 2) << 32) |
            static_cast<std::uint64_t>(pos_ - root);
   }
+  UStringTrieResult fail() { return stop(); }
   void restore(const char16_t* root, std::uint64_t state) {
     pos_ = root + (state & 0xFFFFFFFFu);
     remaining_ = static_cast<int>(state >> 32) - 2;
@@ -210,6 +211,36 @@ inline UStringTrieResult first(TrieWalk& walk, const char16_t* root, char16_t u)
   return r;
 }
 
+// The walk's state after a word's first two characters, for pairs the text brings up: most
+// positions of a run read a second character (a branch of tens to hundreds of entries searched
+// in several steps) and then stop. A direct-mapped table of whole entries, each one 64-bit
+// atomic word — [first, second: 32][result: 2][remaining + 2: 5][offset: 25] — so a reader sees
+// an entry whole or not at all; a colliding pair overwrites. Empty is 0 (no key is 0: the first
+// character is an ideograph).
+constexpr std::size_t kPairSlots = 1 << 14;
+constexpr std::uint64_t kOffsetBits = 25;
+std::atomic<std::uint64_t> pair_state[kPairSlots];
+
+inline UStringTrieResult second(TrieWalk& walk, const char16_t* root, char16_t c1, char16_t c2) {
+  if (c1 < kFirstLow || c1 > kFirstHigh) return walk.next(c2);
+  const auto key = static_cast<std::uint32_t>(c1) << 16 | c2;
+  std::atomic<std::uint64_t>& slot = pair_state[(key * 0x9E3779B1u) >> (32 - 14)];
+  if (const std::uint64_t e = slot.load(std::memory_order_relaxed); e >> 32 == key) {
+    const auto r = static_cast<UStringTrieResult>((e >> 30) & 3);
+    if (r == USTRINGTRIE_NO_MATCH) return walk.fail();
+    walk.restore(root, ((e >> kOffsetBits) & 31) << 32 | (e & ((1u << kOffsetBits) - 1)));
+    return r;
+  }
+  const UStringTrieResult r = walk.next(c2);
+  const std::uint64_t state = r == USTRINGTRIE_NO_MATCH ? 0 : walk.save(root);
+  const std::uint64_t offset = state & 0xFFFFFFFFu, remaining = state >> 32;
+  if (offset < (std::uint64_t{1} << kOffsetBits) && remaining < 32)
+    slot.store(std::uint64_t{key} << 32 | std::uint64_t{static_cast<std::uint32_t>(r)} << 30 |
+                   remaining << kOffsetBits | offset,
+               std::memory_order_relaxed);
+  return r;
+}
+
 // Calls on_word(length, cost) for the dictionary's words starting at units[i], in ascending
 // length (what ICU's engine reads before it adds the unknown-character word).
 template <class OnWord>
@@ -217,7 +248,9 @@ void dictionary_words(const char16_t* root, const char16_t* units, std::size_t i
                       OnWord&& on_word) {
   TrieWalk walk;
   for (std::size_t k = i; k < n; ++k) {
-    const UStringTrieResult r = k == i ? first(walk, root, units[k]) : walk.next(units[k]);
+    const UStringTrieResult r = k == i       ? first(walk, root, units[k])
+                                : k == i + 1 ? second(walk, root, units[i], units[k])
+                                             : walk.next(units[k]);
     const auto length = static_cast<std::uint32_t>(k - i + 1);
     if (USTRINGTRIE_HAS_VALUE(r)) {
       on_word(length, static_cast<std::uint32_t>(walk.value()));
