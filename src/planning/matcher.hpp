@@ -89,8 +89,11 @@ class PatternMatcher {
       const std::uint32_t* n = flat_.data() + state;
       const std::uint32_t count = n[kCount];
       const auto* bytes = reinterpret_cast<const unsigned char*>(n + kBytes);
-      if (const std::uint32_t k = find_byte(bytes, count, c); k < count)
+      if (count == 1) {  // inside a pattern, most nodes: one byte compared, no vector search
+        if (bytes[0] == c) return n[kBytes + 1];
+      } else if (const std::uint32_t k = find_byte(bytes, count, c); k < count) {
         return n[kBytes + (count + 3) / 4 + k];
+      }
       state = n[kFail];
     }
   }
