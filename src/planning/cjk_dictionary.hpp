@@ -3,9 +3,10 @@
 // CJK break engine makes over a run of ideographs. Why it is written here: ICU's break iterator
 // costs about 1 µs per call before it reads a character (rule tables, caches, a copy and a
 // normalization check of each dictionary run, several heap vectors), which was half of a
-// follow-up's analysis (docs/benchmarks.md). The dictionary and its trie are ICU's; only the
-// split (a shortest path over the dictionary's word costs) is ours, and a test holds it equal to
-// ICU's word break on every text of the repository's data sets and on random texts.
+// follow-up's analysis (docs/benchmarks.md). The dictionary and its trie are ICU's; the split (a
+// shortest path over the dictionary's word costs) and the walk down the trie are ours, and tests
+// hold them equal to ICU's word break on every text of the repository's data sets and on random
+// texts, and the walk to ICU's UCharsTrie on every word of the dictionary.
 #include <cstdint>
 #include <functional>
 #include <string_view>
@@ -24,5 +25,16 @@ bool cjk_dictionary_available();
 /// Calls `f` with every word of ICU's dictionary, in the trie's order (for tables derived from
 /// it: word_final.hpp). Nothing when the dictionary is not available.
 void for_each_dictionary_word(const std::function<void(std::u16string_view)>& f);
+
+/// For tests: the dictionary's words that start `units` (at most 20 units long, ascending), read
+/// by the split's own walk and by ICU's UCharsTrie; the two must agree. Empty without the
+/// dictionary. And the trie itself, for a test to enumerate its words.
+struct DictionaryWord {
+  std::uint32_t length = 0, cost = 0;
+  bool operator==(const DictionaryWord&) const = default;
+};
+std::vector<DictionaryWord> dictionary_words_at(const char16_t* units, std::size_t n);
+std::vector<DictionaryWord> dictionary_words_by_icu(const char16_t* units, std::size_t n);
+const char16_t* cjk_dictionary_trie();
 
 }  // namespace qaplan::internal

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <atomic>
 #include <deque>
+#include <string>
 
 #include "planning/matcher.hpp"
 
@@ -35,6 +36,26 @@ std::uint32_t PatternMatcher::child(std::uint32_t state, unsigned char c) const 
   for (std::uint32_t e = trie_[state].first_edge; e != kNone; e = edges_[e].next)
     if (edges_[e].byte == c) return edges_[e].target;
   return kNone;
+}
+
+void PatternMatcher::for_each_pattern(
+    const std::function<void(std::string_view)>& on_pattern) const {
+  // Depth first over the trie: the path to a node that ends a pattern is the pattern.
+  std::string path;
+  std::vector<std::uint32_t> edge_at{trie_[0].first_edge};  // the next edge to take per depth
+  while (!edge_at.empty()) {
+    const std::uint32_t e = edge_at.back();
+    if (e == kNone) {
+      edge_at.pop_back();
+      if (!path.empty()) path.pop_back();
+      continue;
+    }
+    edge_at.back() = edges_[e].next;
+    path.push_back(static_cast<char>(edges_[e].byte));
+    const std::uint32_t node = edges_[e].target;
+    if (trie_[node].own != kNone) on_pattern(path);
+    edge_at.push_back(trie_[node].first_edge);
+  }
 }
 
 std::uint64_t next_vocabulary_serial() noexcept {

@@ -6,6 +6,7 @@
 // boundaries.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,9 @@ class PatternMatcher {
   /// A number no other automaton built in this process has (set by build(); copies share it):
   /// what a cache of results that depend on the patterns keys on, since an address may be reused.
   std::uint64_t serial() const noexcept { return serial_; }
+  /// Calls on_pattern(bytes) once for every distinct pattern added (in no particular order),
+  /// read back from the build-time trie, which is kept.
+  void for_each_pattern(const std::function<void(std::string_view)>& on_pattern) const;
 
   /// Calls on_hit(list_id, begin_byte, end_byte) for every occurrence of every pattern.
   template <class F>
@@ -85,8 +89,11 @@ class PatternMatcher {
       const std::uint32_t* n = flat_.data() + state;
       const std::uint32_t count = n[kCount];
       const auto* bytes = reinterpret_cast<const unsigned char*>(n + kBytes);
-      if (const std::uint32_t k = find_byte(bytes, count, c); k < count)
+      if (count == 1) {  // inside a pattern, most nodes: one byte compared, no vector search
+        if (bytes[0] == c) return n[kBytes + 1];
+      } else if (const std::uint32_t k = find_byte(bytes, count, c); k < count) {
         return n[kBytes + (count + 3) / 4 + k];
+      }
       state = n[kFail];
     }
   }

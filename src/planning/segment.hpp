@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace qaplan::internal {
@@ -35,12 +36,34 @@ struct Token {
 /// While a ScopedTerms is alive on the calling thread, a term of its vocabulary that ICU cut into
 /// pieces at least one of which is a lone Han character (供应|商, 加班|费) is one token.
 std::vector<Token> segment_words(std::string_view text);
+/// The same into `out`, whose storage is reused (a caller that reads the words and drops them).
+void segment_words_into(std::string_view text, std::vector<Token>& out);
+
+/// ICU's words of `text` before the vocabulary's terms are joined (`joined` false), or
+/// segment_words(text) when this thread has it at hand (`joined` true). For a caller whose answer
+/// a joined term can only take away from (a term joins lone characters, it never makes one): it
+/// asks join_terms_of only when ICU's words hold what it looks for, and skips the term scans.
+struct WordBreak {
+  std::vector<Token> tokens;
+  bool joined = false;
+};
+WordBreak segment_words_unjoined(std::string_view text);
+/// Makes `w` segment_words(text): joins the terms of the vocabulary in scope (once).
+void join_terms_of(std::string_view text, WordBreak& w);
 
 /// For tests: ICU's break iterator alone, and the dictionary path alone (nullopt when the text
 /// holds a character whose breaks need the iterator's rules). Neither caches or joins terms;
 /// segment_words uses the dictionary path whenever it answers, and the two must agree.
 std::vector<Token> segment_words_by_iterator(std::string_view text);
 std::optional<std::vector<Token>> segment_words_by_dictionary(std::string_view text);
+/// For tests: the spans of the vocabulary in scope's terms in `text` (sorted, each once) that
+/// the word break joins ICU's pieces by: read by one walk of a trie of both vocabularies, or by
+/// the domain lexicon's scan and the glossary's (`one_trie` false). The two must agree.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> term_spans_of(std::string_view text,
+                                                                   bool one_trie);
+/// For tests: whether the word break's decoding of `text` (any bytes) is the code-point-at-a-time
+/// decoding it stands for.
+bool decodes_as_code_points(std::string_view text);
 
 /// The host's vocabulary the word break keeps whole on this thread for the scope's lifetime (the
 /// analysis of one question). Empty = ICU's words only.

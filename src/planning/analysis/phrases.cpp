@@ -12,6 +12,44 @@
 namespace qaplan::internal {
 namespace {
 
+// A closed list of words of W bytes each (one or two Han characters), written as one string and
+// held as integers: a lookup packs the word once and compares integers, where a list of
+// string_views called memcmp per entry (the rewriter asks of most words it reads).
+template <std::size_t W, std::size_t N>
+class PackedList {
+ public:
+  consteval explicit PackedList(const char (&s)[W * N + 1]) {
+    for (std::size_t i = 0; i < N; ++i) {
+      if (static_cast<unsigned char>(s[W * i]) < 0xE0) throw "an entry is not Han";
+      words_[i] = pack(std::string_view(s + W * i, W));
+    }
+  }
+  bool contains(std::string_view w) const {
+    if (w.size() != W) return false;
+    const std::uint64_t k = pack(w);
+    return std::find(words_.begin(), words_.end(), k) != words_.end();
+  }
+  // Whether `w` opens with an entry.
+  bool opens(std::string_view w) const { return w.size() >= W && contains(w.substr(0, W)); }
+
+ private:
+  static constexpr std::uint64_t pack(std::string_view w) {
+    std::uint64_t k = 0;
+    for (const char c : w) k = k << 8 | static_cast<unsigned char>(c);
+    return k;
+  }
+  std::array<std::uint64_t, N> words_{};
+};
+// One-character (three-byte) and two-character (six-byte) lists.
+template <std::size_t B>
+consteval PackedList<3, (B - 1) / 3> chars(const char (&s)[B]) {
+  return PackedList<3, (B - 1) / 3>(s);
+}
+template <std::size_t B>
+consteval PackedList<6, (B - 1) / 6> pairs(const char (&s)[B]) {
+  return PackedList<6, (B - 1) / 6>(s);
+}
+
 bool is_connector(std::string_view t) { return t == "-" || t == "_" || t == "." || t == "/"; }
 
 bool is_title(std::string_view w) { return w.starts_with("《"); }
@@ -23,19 +61,15 @@ bool all_digits(std::string_view w) {
 // Units and counters a number is read with (7月, 180天, 10万, 3次): ICU cuts them from the digits,
 // and a splice between the two would leave a bare number.
 bool number_unit(std::string_view c) {
-  static constexpr std::string_view kUnits[] = {
-      "年", "月", "日", "号", "天", "周", "时", "点", "分", "秒", "次", "个", "元", "块", "岁",
-      "万", "千", "百", "亿", "倍", "楼", "层", "期", "届", "级", "类", "人", "张", "台", "件",
-      "份", "条", "本", "页", "米", "克", "斤", "寸", "%"};
-  return std::find(std::begin(kUnits), std::end(kUnits), c) != std::end(kUnits);
+  static constexpr auto kUnits = chars(
+      "年月日号天周时点分秒次个元块岁万千百亿倍楼层期届级类人张台件份条本页米克斤寸");
+  return c == "%" || kUnits.contains(c);
 }
 
 // A short letter code and the one character that says what it designates name one thing: A类,
 // B区, T3航站楼's T3, Pro版. Split, the code stands alone and the character reads as a verb.
 bool designated_code(std::string_view code, std::string_view c) {
-  static constexpr std::string_view kSuffixes[] = {"类", "级", "区", "型", "号", "档", "版", "座",
-                                                   "栋", "楼", "层", "款", "组", "线", "段", "期",
-                                                   "室", "馆", "厅", "口", "套", "舱", "岗"};
+  static constexpr auto kSuffixes = chars("类级区型号档版座栋楼层款组线段期室馆厅口套舱岗");
   if (code.empty() || code.size() > 4) return false;
   const bool letter = std::any_of(code.begin(), code.end(), [](char ch) {
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
@@ -43,8 +77,7 @@ bool designated_code(std::string_view code, std::string_view c) {
   const bool alnum = std::all_of(code.begin(), code.end(), [](char ch) {
     return std::isalnum(static_cast<unsigned char>(ch)) != 0;
   });
-  return letter && alnum &&
-         std::find(std::begin(kSuffixes), std::end(kSuffixes), c) != std::end(kSuffixes);
+  return letter && alnum && kSuffixes.contains(c);
 }
 
 // The periods the time filters read (今天, 上个月, 去年 …: time_expr.hpp), the words that say
@@ -81,8 +114,8 @@ bool adverbs_only(std::string_view w) {
 }
 
 std::string_view without_closing_particle(std::string_view s) {
-  for (std::string_view p : {"吗", "呢", "吧", "呗", "啊", "呀", "哦", "嘛", "啦"})
-    if (s.ends_with(p) && s.size() > p.size()) return s.substr(0, s.size() - p.size());
+  static constexpr auto kParticles = chars("吗呢吧呗啊呀哦嘛啦");
+  if (s.size() > 3 && kParticles.contains(s.substr(s.size() - 3))) return s.substr(0, s.size() - 3);
   return s;
 }
 
@@ -91,9 +124,8 @@ bool manner_word(std::string_view w) { return w == "怎么" || w == "如何" || 
 bool bare_why(std::string_view turn) { return turn == "为什么" || turn == "为啥" || turn == "为何"; }
 
 bool demonstrative(std::string_view w) {
-  for (std::string_view d : {"这", "那", "哪", "每", "某", "该"})
-    if (w == d) return true;
-  return false;
+  static constexpr auto kDemonstratives = chars("这那哪每某该");
+  return kDemonstratives.contains(w);
 }
 
 bool drop_modal(std::string_view& s) {
@@ -106,17 +138,14 @@ bool drop_modal(std::string_view& s) {
 }
 
 bool opens_with_adverb(std::string_view w) {
-  static constexpr std::string_view kAdverbs[] = {"又", "还", "也", "都", "就", "才", "再", "刚", "已经",
-                                                  "一直", "总是", "经常", "正在", "挺", "很", "太", "真",
-                                                  "最", "更", "不", "没", "一共", "总共", "分别",
-                                                  "各自", "只有", "通常"};
-  return std::any_of(std::begin(kAdverbs), std::end(kAdverbs), [&](std::string_view a) { return w.starts_with(a); });
+  static constexpr auto kOne = chars("又还也都就才再刚挺很太真最更不没");
+  static constexpr auto kTwo = pairs("已经一直总是经常正在一共总共分别各自只有通常");
+  return kOne.opens(w) || kTwo.opens(w);
 }
 
 bool counting(std::string_view w) {
-  for (std::string_view n : {"一", "二", "两", "三", "四", "五", "六", "七", "八", "九", "十", "几"})
-    if (w.starts_with(n)) return true;
-  return false;
+  static constexpr auto kNumerals = chars("一二两三四五六七八九十几");
+  return kNumerals.opens(w);
 }
 
 // A word that counts (一家, 两部) or picks from a set (所有, 这些, 其中).
@@ -129,13 +158,10 @@ bool counts_or_picks(std::string_view w) {
 }
 
 bool classifier(std::string_view c) {
-  // One string searched once (the rewriter asks of many characters per turn). Every entry is
-  // three bytes: a three-byte text opening with a lead byte matches only a whole entry.
-  static constexpr std::string_view kClassifiers =
+  static constexpr auto kClassifiers = chars(
       "个家位种款部本件条张只台所项份篇首场次门辆间座支套类批笔段双对副块把瓶杯碗盒包棵头匹架顶"
-      "串颗根盘袋束幅顿趟封枚栋";
-  return c.size() == 3 && static_cast<unsigned char>(c[0]) >= 0xE0 &&
-         kClassifiers.find(c) != std::string_view::npos;
+      "串颗根盘袋束幅顿趟封枚栋");
+  return kClassifiers.contains(c);
 }
 
 
@@ -150,9 +176,15 @@ bool id_like(std::string_view w) {
 }
 
 std::vector<Token> words_of(std::string_view text) {
+  std::vector<Token> t;
+  words_of_into(text, t);
+  return t;
+}
+
+void words_of_into(std::string_view text, std::vector<Token>& t) {
   // Merged in place: the words kept are t[0, n), and n never passes the token being read (one
   // vector per call; this runs several times per follow-up).
-  std::vector<Token> t = segment_words(text);
+  segment_words_into(text, t);
   std::size_t n = 0;
   auto back = [&]() -> Token& { return t[n - 1]; };
   for (std::size_t i = 0; i < t.size(); ++i) {
@@ -196,7 +228,6 @@ std::vector<Token> words_of(std::string_view text) {
     t[n++] = t[i];
   }
   t.resize(n);
-  return t;
 }
 
 // A word ICU glued from function words (我想, 你在, 总共|有) is no content either: a Han word
@@ -272,13 +303,9 @@ void mark_cut_across(std::string_view text, const std::vector<Token>& tokens, st
 // and the prepositions that take an object (你|买|基金, 那|日|活跃用户, 的|母|公司, 谁|为|一家,
 // 最|受|用户, 要|交|押金, 把|钱|转账).
 bool never_opens_compound(std::string_view c) {
-  if (demonstrative(c)) return true;
-  for (std::string_view p : {"你", "我", "他", "她", "它", "您", "的", "了", "着", "过", "谁", "其", "是", "有",
-                             "最", "很", "太", "更", "还", "也", "都", "就", "又", "再", "才", "挺",
-                             "要", "能", "会", "得", "想", "把", "被", "将", "让", "给", "向",
-                             "跟", "和", "与", "比"})
-    if (c == p) return true;
-  return false;
+  static constexpr auto kNever = chars("你我他她它您的了着过谁其是有最很太更还也都就又再才挺"
+                                       "要能会得想把被将让给向跟和与比");
+  return demonstrative(c) || kNever.contains(c);
 }
 
 void mark_wedged(std::string_view text, const std::vector<Token>& tokens, std::vector<bool>& fn) {
@@ -303,13 +330,9 @@ bool opens_unknown_compound(std::string_view text, const std::vector<Token>& t,
 // verb (著作|权, 差旅|费, 门禁|卡, 保|险, 旗舰|版, 青春|类), and classifiers of books and
 // containers that end a compound ICU does not hold whole (笔记|本, 手提|箱, 药|盒): closed classes of the language.
 bool suffix(std::string_view c) {
-  static constexpr std::string_view kSuffixes[] = {"化", "性", "式", "型", "率", "度", "者", "级",
-                                                   "权", "费", "证", "卡", "额", "税", "险", "金",
-                                                   "室", "科", "本", "册", "箱", "盒", "袋", "瓶",
-                                                   "间", "表", "机", "器", "仪", "处", "厅",
-                                                   "场", "站", "馆", "品", "部", "组", "房", "肉",
-                                                   "店", "院", "厂", "楼", "区", "版", "类"};
-  return std::find(std::begin(kSuffixes), std::end(kSuffixes), c) != std::end(kSuffixes);
+  static constexpr auto kSuffixes = chars("化性式型率度者级权费证卡额税险金室科本册箱盒袋瓶"
+                                          "间表机器仪处厅场站馆品部组房肉店院厂楼区版类");
+  return kSuffixes.contains(c);
 }
 
 // Which tokens are function words, not content: listed words and words made of them, question
@@ -358,7 +381,10 @@ std::vector<bool> PhraseReader::function_marks(std::string_view text, const std:
 }
 
 std::vector<Span> PhraseReader::spans(std::string_view text) const {
-  const std::vector<Token> tokens = words_of(text);
+  // The words in a per-thread buffer (nothing below reads spans again): several calls a turn.
+  thread_local std::vector<Token> words;
+  words_of_into(text, words);
+  const std::vector<Token>& tokens = words;
   thread_local std::vector<CueHit> questions;
   lex_.question_word_hits(text, questions);
   const std::vector<bool> fn = function_marks(text, tokens, questions);
@@ -441,9 +467,14 @@ std::string_view first_clause(std::string_view s) {
 }
 
 std::string_view last_clause(std::string_view s) {
-  std::size_t at = 0;
-  for (std::string_view b : kClauseBreaks)
-    if (const std::size_t p = s.rfind(b); p != std::string_view::npos) at = std::max(at, p + b.size());
+  // After the break that ends last (each break's last occurrence, the furthest end of them):
+  // one backward pass, where an rfind per break compared at every byte.
+  std::size_t at = s.size();
+  for (; at > 0; --at)
+    if (std::any_of(std::begin(kClauseBreaks), std::end(kClauseBreaks), [&](std::string_view b) {
+          return at >= b.size() && same_bytes(s.substr(at - b.size(), b.size()), b);
+        }))
+      break;
   return trim_start(s.substr(at));
 }
 
@@ -480,7 +511,7 @@ int source_of(const Lexicon& lex, std::string_view word) {
   const auto& sources = lex.config().sources;
   for (std::size_t s = 0; s < sources.size(); ++s)
     for (const std::string& k : sources[s].keywords)
-      if (k == word) return static_cast<int>(s);
+      if (same_bytes(k, word)) return static_cast<int>(s);
   return -1;
 }
 

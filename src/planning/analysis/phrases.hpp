@@ -32,6 +32,8 @@ bool id_like(std::string_view w);
 /// ICU's words with the units a reader keeps whole: ASCII words joined by - _ . / without spaces
 /// (an ID, a hyphenated name, a host name) are one word, and so is a 《book title》.
 std::vector<Token> words_of(std::string_view text);
+/// The same into `out`, whose storage is reused.
+void words_of_into(std::string_view text, std::vector<Token>& out);
 
 // Splits text into content-word phrases (runs between function words).
 class PhraseReader {
@@ -61,6 +63,14 @@ class PhraseReader {
 
 
 std::string_view slice(std::string_view s, std::uint32_t b, std::uint32_t e);
+/// a == b, compared inline from the last byte (a Han character's differs most): words are a few
+/// bytes, and a memcmp call per comparison cost more than the comparison.
+inline bool same_bytes(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = a.size(); i-- > 0;)
+    if (a[i] != b[i]) return false;
+  return true;
+}
 /// A lone character that makes a word with the word before it (私有|化, 著作|权, 差旅|费): a
 /// derivational suffix or a bound head, never a verb.
 bool suffix(std::string_view c);

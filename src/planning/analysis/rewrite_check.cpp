@@ -16,10 +16,22 @@
 namespace qaplan::internal {
 namespace {
 
+// Byte order (std::string_view's, unsigned bytes), compared inline: words are a few bytes long,
+// and memcmp's call per comparison was most of the check's sorting and searching.
+bool bytes_less(std::string_view a, std::string_view b) {
+  const std::size_t n = std::min(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]);
+  return a.size() < b.size();
+}
+
 // The words as the rewriter reads them (phrases.hpp): ICU's, with IDs, 《titles》 and a number with
 // its unit (7月) whole.
 void word_texts_into(std::string_view text, std::vector<std::string_view>& out) {
-  for (const Token& t : words_of(text))
+  thread_local std::vector<Token> words;  // reused: the check reads several texts
+  words_of_into(text, words);
+  out.reserve(out.size() + words.size());
+  for (const Token& t : words)
     if (t.word) out.push_back(t.text(text));
 }
 
@@ -48,7 +60,7 @@ std::string_view doubled_run(std::string_view text) {
     for (std::size_t len = 2; len <= 4 && c + 2 * len <= n; ++len) {
       const std::string_view a = text.substr(at[c], at[c + len] - at[c]);
       if (static_cast<unsigned char>(a[0]) >= 0xE0 &&
-          a == text.substr(at[c + len], at[c + 2 * len] - at[c + len]))
+          same_bytes(a, text.substr(at[c + len], at[c + 2 * len] - at[c + len])))
         return a;
     }
   return {};
@@ -139,7 +151,7 @@ bool said_by_rewriter(std::string_view output, std::string_view w) {
 }
 
 bool contains(const std::vector<std::string_view>& sorted, std::string_view w) {
-  return std::binary_search(sorted.begin(), sorted.end(), w);
+  return std::binary_search(sorted.begin(), sorted.end(), w, bytes_less);
 }
 
 }  // namespace
@@ -197,7 +209,7 @@ GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from
   for (std::string_view w : whole_)
     if (count_code_points(w) >= 2) long_.push_back(w);
   turn_long_ = long_.size();
-  std::sort(whole_.begin(), whole_.end());
+  std::sort(whole_.begin(), whole_.end(), bytes_less);
 }
 
 // The history's words, read the first time an output word is not one of the turn's (a rewrite
@@ -212,7 +224,7 @@ void GarbleCheck::read_history() const {
   if (from_.history.empty()) word_texts_into(from_.anchor, whole_);
   for (std::size_t i = before; i < whole_.size(); ++i)
     if (count_code_points(whole_[i]) >= 2) long_.push_back(whole_[i]);
-  std::sort(whole_.begin(), whole_.end());
+  std::sort(whole_.begin(), whole_.end(), bytes_less);
 }
 
 bool GarbleCheck::in_sources(std::string_view piece) const {
@@ -249,7 +261,8 @@ std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) cons
   for (std::size_t i = 0; i < output.size();) {
     const std::size_t b = i;
     next_code_point(output, i);
-    if (prev_e == b && b > 0 && output.substr(prev_b, b - prev_b) == output.substr(b, i - b) &&
+    if (prev_e == b && b > 0 &&
+        same_bytes(output.substr(prev_b, b - prev_b), output.substr(b, i - b)) &&
         output[b] != ' ' && !in_sources(output.substr(prev_b, i - prev_b)) && !words_meet(output, b))
       return "doubled:" + std::string(output.substr(b, i - b));
     prev_b = b;
@@ -266,7 +279,7 @@ std::string GarbleCheck::reason(std::string_view output, GarbleRules rules) cons
     for (std::size_t k = n; k + n <= words.size(); ++k) {
       if (!std::equal(words.begin() + static_cast<std::ptrdiff_t>(k - n),
                       words.begin() + static_cast<std::ptrdiff_t>(k),
-                      words.begin() + static_cast<std::ptrdiff_t>(k)))
+                      words.begin() + static_cast<std::ptrdiff_t>(k), same_bytes))
         continue;
       const auto b = static_cast<std::size_t>(words[k - n].data() - output.data());
       const auto e = static_cast<std::size_t>(words[k + n - 1].data() - output.data()) + words[k + n - 1].size();

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
+#include <random>
 #include <thread>
 
 #include "planning/analysis/constraints.hpp"
@@ -93,6 +94,71 @@ TEST(Constraints, HookOutputMustBeANonEmptyJsonArrayOfStrings) {
   for (const char* bad : {"", "not json", "{\"a\":1}", "[]", "[\"a\", 3]", "[\"a\"] trailing", "\"a\""})
     EXPECT_FALSE(internal::parse_hook_output(bad).ok()) << bad;
   EXPECT_FALSE(internal::parse_hook_output("[\"" + std::string(70000, 'a') + "\"]").ok());
+}
+
+// WordSet answers exactly what a search of its list answers, for words of every length its hash
+// reads differently (empty, under four bytes, four to eight, longer) and for near misses.
+TEST(Constraints, WordSetAnswersAsItsList) {
+  std::vector<std::string> list = rules_only().rewrite.function_words;
+  for (const std::string w : {"a", "ab", "abc", "abcd", "abcdefg", "abcdefgh", "abcdefghijklmnopq",
+                              "what about", "几", "几个", "接下来", "一二三四五六七八"})
+    list.push_back(w);
+  const internal::WordSet set(list);
+  std::vector<std::string> probes = list;
+  for (const std::string& w : list) {
+    probes.push_back(w + "x");
+    probes.push_back("x" + w);
+    if (!w.empty()) probes.push_back(w.substr(0, w.size() - 1));
+    if (w.size() > 1) probes.push_back(w.substr(1));
+  }
+  probes.push_back("");
+  for (const std::string& p : probes)
+    EXPECT_EQ(set.contains(p), std::find(list.begin(), list.end(), p) != list.end()) << p;
+}
+
+// ascii_tokens and the number runs skip non-ASCII bytes eight at a time: on random texts of Han,
+// letters, digits and separators, the tokens and numbers are those a byte-at-a-time reading finds.
+TEST(Constraints, AsciiTokensAndNumbersAsReadByteByByte) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  auto alnum = [&](char c) { return letter(c) || digit(c); };
+  auto inner = [](char c) {
+    return c == '-' || c == '_' || c == '.' || c == '/' || c == ':' || c == '#';
+  };
+  const std::vector<std::string> pieces = {"年假", "的", "，", "a", "Zx", "7", "0012", "-", ".", "/",
+                                           " ", "v8.16", "po-77", "元", "\xE4", "😀"};
+  std::mt19937 rng(17);
+  for (int i = 0; i < 20000; ++i) {
+    std::string t;
+    for (std::size_t n = rng() % 14; n > 0; --n) t += pieces[rng() % pieces.size()];
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> want;
+    for (std::size_t b = 0; b < t.size();) {
+      if (!alnum(t[b])) { ++b; continue; }
+      std::size_t e = b;
+      while (e < t.size() && (alnum(t[e]) || (inner(t[e]) && e + 1 < t.size() && alnum(t[e + 1]))))
+        ++e;
+      want.emplace_back(b, e);
+      b = e;
+    }
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> got;
+    for (const internal::AsciiToken& k : internal::ascii_tokens(t))
+      got.emplace_back(k.begin, k.end);
+    ASSERT_EQ(got, want) << t;
+    std::vector<std::string> numbers;
+    for (std::size_t b = 0; b < t.size();) {
+      if (!digit(t[b])) { ++b; continue; }
+      std::size_t e = b;
+      while (e < t.size() && digit(t[e])) ++e;
+      if (!((b > 0 && letter(t[b - 1])) || (e < t.size() && letter(t[e])))) {
+        std::size_t z = b;
+        while (z + 1 < e && t[z] == '0') ++z;
+        const std::string n = t.substr(z, e - z);
+        if (std::find(numbers.begin(), numbers.end(), n) == numbers.end()) numbers.push_back(n);
+      }
+      b = e;
+    }
+    ASSERT_EQ(internal::extract_constraints(t, internal::WordSet()).numbers, numbers) << t;
+  }
 }
 
 // ---- rewrite ---------------------------------------------------------------------------------

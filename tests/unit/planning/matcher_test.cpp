@@ -4,6 +4,8 @@
 
 #include <random>
 #include <set>
+#include <string>
+#include <vector>
 #include <tuple>
 
 namespace {
@@ -86,6 +88,18 @@ TEST(Matcher, AgreesWithNaiveSearchOnWideNodes) {
     for (std::size_t i = 0; i < n; ++i) alpha += static_cast<char>(0x20 + i);
     agrees_with_naive(alpha, 400, 3);
   }
+}
+
+// The patterns read back from the trie are the distinct patterns added, whatever their lists,
+// prefixes of one another included.
+TEST(Matcher, ReadsBackEveryPatternOnce) {
+  PatternMatcher m;
+  const std::vector<std::string> added = {"年假", "年", "年假期", "ab", "a", "年假", "b", "差旅费"};
+  for (std::uint32_t i = 0; i < added.size(); ++i) m.add(added[i], i % 3);
+  m.build();
+  std::multiset<std::string> got;
+  m.for_each_pattern([&](std::string_view p) { got.emplace(p); });
+  EXPECT_EQ(got, (std::multiset<std::string>{"年假", "年", "年假期", "ab", "a", "b", "差旅费"}));
 }
 
 // Every child of a 64-wide node is found, whichever slot it sits in, and the bytes around it are

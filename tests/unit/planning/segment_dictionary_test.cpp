@@ -3,17 +3,24 @@
 // random texts of the characters it handles, and it must answer for most real questions (else
 // it would pass by always handing over to the iterator).
 #include <gtest/gtest.h>
+#include <unicode/ucharstrie.h>
 #include <unicode/unistr.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "common/utf8.hpp"
+#include "planning/analysis/constraints.hpp"
+#include "planning/cjk_dictionary.hpp"
+#include "planning/domain_lexicon.hpp"
+#include "planning/matcher.hpp"
 #include "planning/segment.hpp"
+#include "support/planners.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -115,6 +122,138 @@ TEST(SegmentDictionary, AgreesWithIcuOnEveryBmpCharacterInContext) {
   }
   EXPECT_EQ(tally.differ, 0u) << "of " << tally.answered << " texts";
   EXPECT_GT(tally.answered, 100000u);
+}
+
+// The split walks ICU's trie itself: on every word of the dictionary, alone, cut short and
+// followed by other characters, it must read the words ICU's UCharsTrie reads.
+TEST(SegmentDictionary, TheTrieWalkReadsWhatIcusTrieReads) {
+  if (cjk_dictionary_trie() == nullptr) GTEST_SKIP() << "SKIPPED LOUDLY: no ICU dictionary";
+  UErrorCode st = U_ZERO_ERROR;
+  icu::UCharsTrie::Iterator it(cjk_dictionary_trie(), 0, st);
+  ASSERT_TRUE(U_SUCCESS(st));
+  std::mt19937 rng(20261206);
+  std::uniform_int_distribution<int> han(0x4E00, 0x9FFF), extra(0, 3);
+  std::size_t words = 0, differ = 0;
+  auto check = [&](const std::u16string& s) {
+    const auto mine = dictionary_words_at(s.data(), s.size());
+    const auto icu = dictionary_words_by_icu(s.data(), s.size());
+    if (mine != icu && ++differ <= 20) {
+      std::string utf8;
+      icu::UnicodeString(false, s.data(), static_cast<int32_t>(s.size())).toUTF8String(utf8);
+      ADD_FAILURE() << utf8 << ": " << mine.size() << " words, ICU " << icu.size();
+    }
+  };
+  while (it.next(st)) {
+    ++words;
+    const icu::UnicodeString& w = it.getString();
+    std::u16string s(w.getBuffer(), static_cast<std::size_t>(w.length()));
+    check(s);
+    if (s.size() > 1) check(s.substr(0, s.size() - 1));
+    for (int k = extra(rng); k > 0; --k) s.push_back(static_cast<char16_t>(han(rng)));
+    check(s);
+    if (words % 7 == 0) check(s.substr(1));
+  }
+  EXPECT_EQ(differ, 0u) << "of " << words << " words";
+  EXPECT_GT(words, 100000u);
+}
+
+// And the split over runs of random ideographs, common and rare, short and long.
+TEST(SegmentDictionary, TheTrieWalkReadsWhatIcusTrieReadsOnRandomRuns) {
+  if (cjk_dictionary_trie() == nullptr) GTEST_SKIP() << "SKIPPED LOUDLY: no ICU dictionary";
+  const std::u16string common = u"年假怎么申请报销差旅费门禁卡丢了的是不在中华人民共和国研究生命起源"
+                                u"发展经理员工标准多少钱吗呢那个一二线城市高铁票机";
+  std::mt19937 rng(20261207);
+  std::uniform_int_distribution<int> any(0x3400, 0x9FFF), len(1, 30), coin(0, 3);
+  std::uniform_int_distribution<std::size_t> pick(0, common.size() - 1);
+  std::size_t differ = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::u16string s;
+    for (int n = len(rng); n > 0; --n)
+      s.push_back(coin(rng) == 0 ? static_cast<char16_t>(any(rng)) : common[pick(rng)]);
+    for (std::size_t k = 0; k < s.size(); ++k)
+      if (dictionary_words_at(s.data() + k, s.size() - k) !=
+              dictionary_words_by_icu(s.data() + k, s.size() - k) &&
+          ++differ <= 20)
+        ADD_FAILURE() << "run " << i << " at " << k;
+  }
+  EXPECT_EQ(differ, 0u);
+}
+
+// The shipped vocabulary as analyze() puts it in scope: the glossary's terms and aliases, and
+// the domain lexicon.
+struct ShippedVocabulary {
+  qaplan::Config config = qaplan::test::rules_only();
+  PatternMatcher glossary;
+  std::optional<DomainLexicon> lexicon;
+  ShippedVocabulary() {
+    for (const auto& [source, terms] : config.glossary.terms)
+      for (const qaplan::GlossaryTerm& t : terms) {
+        glossary.add(t.standard, 0);
+        for (const std::string& a : t.aliases) glossary.add(a, 0);
+      }
+    glossary.build();
+    auto l = DomainLexicon::load(qaplan::test::source_dir() / "config" / config.domain.lexicon);
+    if (l.ok()) lexicon = std::move(l).value();
+  }
+};
+
+// extract_constraints joins the vocabulary's terms only when ICU's own words hold a run of lone
+// characters (a term can only break such a run): on every text of the data sets, under the
+// shipped vocabulary, its constraints are those read off segment_words() (the text kept by the
+// word break's cache, so the joined words are used).
+TEST(SegmentDictionary, NamesAreReadAsFromTheJoinedWords) {
+  const ShippedVocabulary v;
+  ASSERT_TRUE(v.lexicon);
+  const ScopedTerms scope(WordTerms{&*v.lexicon, &v.glossary});
+  const WordSet fw(v.config.rewrite.function_words);
+  std::size_t texts = 0, differ = 0, names = 0;
+  for (const char* dir : {"tests/data", "eval_sets"})
+    for (const std::string& t : texts_under(qaplan::test::source_dir() / dir)) {
+      if (!is_valid_utf8(t) || t.size() > 300) continue;
+      ++texts;
+      const Constraints lazy = extract_constraints(t, fw);
+      (void)segment_words(t);  // kept: the next call reads the joined words
+      const Constraints joined = extract_constraints(t, fw);
+      names += joined.entities.size();
+      if (lazy.entities != joined.entities && ++differ <= 20) ADD_FAILURE() << t;
+    }
+  EXPECT_EQ(differ, 0u) << "of " << texts << " texts";
+  EXPECT_GT(names, 100u);
+}
+
+// The word break finds the vocabulary's terms with one walk of a trie of both vocabularies: the
+// spans must be those of the domain lexicon's scan (terms at word boundaries) and the glossary's
+// (anywhere), on every text of the data sets and on random texts of their terms, letters and
+// digits run together.
+TEST(SegmentDictionary, OneTrieFindsTheTermsBothScansFind) {
+  const ShippedVocabulary v;
+  ASSERT_TRUE(v.lexicon);
+  std::vector<std::string> pieces = {"a", "b", "1", " ", "-", "的", "了", "，", "是"};
+  for (std::uint32_t i = 0; i < v.lexicon->term_count(); i += 7)
+    pieces.emplace_back(v.lexicon->term_text(i));
+  v.glossary.for_each_pattern([&](std::string_view p) { pieces.emplace_back(p); });
+  std::vector<std::string> texts;
+  for (const char* dir : {"tests/data", "eval_sets"})
+    for (const std::string& t : texts_under(qaplan::test::source_dir() / dir))
+      if (is_valid_utf8(t) && t.size() <= 300) texts.push_back(t);
+  std::mt19937 rng(20261208);
+  std::uniform_int_distribution<std::size_t> len(1, 12), pick(0, pieces.size() - 1);
+  for (int i = 0; i < 5000; ++i) {
+    std::string t;
+    for (std::size_t n = len(rng); n > 0; --n) t += pieces[pick(rng)];
+    texts.push_back(t);
+  }
+  for (const bool with_lexicon : {true, false}) {
+    const ScopedTerms scope(WordTerms{with_lexicon ? &*v.lexicon : nullptr, &v.glossary});
+    std::size_t differ = 0, spans = 0;
+    for (const std::string& t : texts) {
+      const auto one = term_spans_of(t, true);
+      spans += one.size();
+      if (one != term_spans_of(t, false) && ++differ <= 20) ADD_FAILURE() << t;
+    }
+    EXPECT_EQ(differ, 0u) << "with the lexicon: " << with_lexicon;
+    EXPECT_GT(spans, 5000u);
+  }
 }
 
 TEST(SegmentDictionary, HandsOverWhereTheIteratorsRulesDecide) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,62 @@ TEST(Segment, OffsetsAreUtf8BytesAcrossSurrogatePairs) {
   EXPECT_NE(std::find(w.begin(), w.end(), "😀"), w.end());
   for (const Token& k : t)
     if (k.text(text) == "😀") EXPECT_FALSE(k.word);
+}
+
+// The decoding is written for speed (ASCII and three-byte characters inline): it must be the
+// code-point-at-a-time decoding on every BMP character, beside ASCII and Han, and on ill-formed
+// bytes (cut sequences, surrogates, overlong forms, stray continuation bytes).
+TEST(Segment, TheFastDecodingIsTheCodePointDecoding) {
+  std::size_t differ = 0;
+  auto check = [&](const std::string& text) {
+    if (!decodes_as_code_points(text) && ++differ <= 20) ADD_FAILURE() << "bytes: " << text;
+  };
+  for (std::uint32_t c = 1; c < 0x10000; ++c) {
+    std::string ch;
+    if (c < 0x80) {
+      ch = std::string(1, static_cast<char>(c));
+    } else if (c < 0x800) {
+      ch = {static_cast<char>(0xC0 | (c >> 6)), static_cast<char>(0x80 | (c & 0x3F))};
+    } else {  // surrogates too: ill-formed in UTF-8
+      ch = {static_cast<char>(0xE0 | (c >> 12)), static_cast<char>(0x80 | ((c >> 6) & 0x3F)),
+            static_cast<char>(0x80 | (c & 0x3F))};
+    }
+    check("年" + ch + "a");
+    check(ch.substr(0, ch.size() - 1));
+    check("a" + ch.substr(0, ch.size() - 1) + "年");
+  }
+  for (const char* bytes : {"\xE0\x80\x80", "\xC0\xAF", "\x80\x80年", "\xF0\x9F\x98\x80年",
+                            "\xF4\x90\x80\x80", "\xEF\xBF", "\xE4\xB8", "\xE4\xB8\x41"})
+    check(bytes);
+  EXPECT_EQ(differ, 0u);
+}
+
+// segment_words_unjoined() then join_terms_of() is segment_words(), with a vocabulary in scope
+// or none, whether or not the per-thread cache holds the text.
+TEST(Segment, UnjoinedWordsJoinedAreTheWords) {
+  const PatternMatcher g = terms({"差旅费", "门禁卡", "旅费", "怎么报销"});
+  const std::vector<std::string> texts = {"差旅费怎么报销", "门禁卡丢了怎么办", "姚笛的差旅费",
+                                          "vpn账号", "年假怎么申请", "", "哈哈"};
+  auto same = [](const std::vector<Token>& a, const std::vector<Token>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Token& x, const Token& y) {
+      return x.begin == y.begin && x.end == y.end && x.word == y.word &&
+             x.single_han == y.single_han && x.ascii == y.ascii;
+    });
+  };
+  std::vector<Token> reused = segment_words("一段先前的文字，留下的词");
+  for (const bool scoped : {true, false}) {
+    std::optional<ScopedTerms> scope;
+    if (scoped) scope.emplace(WordTerms{nullptr, &g});
+    for (const std::string& text : texts)
+      for (int pass = 0; pass < 2; ++pass) {  // the second finds the text kept
+        WordBreak w = segment_words_unjoined(text);
+        join_terms_of(text, w);
+        EXPECT_TRUE(w.joined);
+        EXPECT_TRUE(same(w.tokens, segment_words(text))) << text << " scoped " << scoped;
+        segment_words_into(text, reused);  // over the words of the text before
+        EXPECT_TRUE(same(reused, segment_words(text))) << text << " scoped " << scoped;
+      }
+  }
 }
 
 }  // namespace

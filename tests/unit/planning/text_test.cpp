@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <string>
+
+#include "common/icu.hpp"
 #include "common/utf8.hpp"
 #include "qaplan/planning/config.hpp"
 
@@ -108,6 +112,49 @@ TEST(Text, HugeInputIsRejectedWithoutCrashing) {
   const std::string big(10 * 1024 * 1024, 'x');
   auto r = normalize_question(big, InputConfig{});
   EXPECT_FALSE(r.ok());
+}
+
+// count_query_units reads ASCII and the CJK Unified Ideographs without decoding: it must count
+// as the code-point-at-a-time reading does, on every BMP character in context and on ill-formed
+// bytes.
+int units_by_code_points(std::string_view s) {
+  using namespace qaplan::internal;
+  int units = 0;
+  bool in_run = false;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::int32_t cp = next_code_point(s, i);
+    const bool han = cp >= 0 && is_han(cp);
+    if (!han && (is_ascii_alnum(cp) || (cp >= 0x80 && is_word_char(cp)))) {
+      units += !in_run;
+      in_run = true;
+      continue;
+    }
+    in_run = false;
+    units += han;
+  }
+  return units;
+}
+
+TEST(Text, QueryUnitsAsCountedByCodePoint) {
+  std::vector<std::string> texts;
+  for (std::uint32_t c = 0x80; c < 0x10000; ++c) {
+    std::string ch;
+    if (c < 0x800)
+      ch = {static_cast<char>(0xC0 | (c >> 6)), static_cast<char>(0x80 | (c & 0x3F))};
+    else
+      ch = {static_cast<char>(0xE0 | (c >> 12)), static_cast<char>(0x80 | ((c >> 6) & 0x3F)),
+            static_cast<char>(0x80 | (c & 0x3F))};
+    texts.push_back("ab" + ch + "c" + ch + ch + "1");
+    texts.push_back(ch.substr(0, ch.size() - 1) + "a");
+  }
+  std::mt19937 rng(3);
+  for (int i = 0; i < 20000; ++i) {
+    std::string t;
+    for (std::size_t n = rng() % 12; n > 0; --n)
+      t += static_cast<char>(rng() % 4 == 0 ? rng() % 0x80 : 0x80 + rng() % 0x80);
+    texts.push_back(t);
+  }
+  for (const std::string& t : texts) ASSERT_EQ(count_query_units(t), units_by_code_points(t)) << t;
 }
 
 }  // namespace
