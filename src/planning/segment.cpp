@@ -470,6 +470,7 @@ void segment_words_into(std::string_view text, std::vector<Token>& out) {
 
 WordBreak segment_words_unjoined(std::string_view text) {
   WordBreak w;
+  w.joined = text.empty();  // no words: nothing to join
   if (text.empty()) return w;
   WordCache& cache = word_cache();
   if (const std::vector<Token>* kept = cache.find(text)) {

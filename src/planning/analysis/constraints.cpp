@@ -134,7 +134,7 @@ bool contains(std::string_view hay, std::string_view needle) {
 // A word's slot hash, read eight bytes at a time and inline: the entries are mostly one to four
 // Han characters (3-12 bytes), and std::hash's out-of-line murmur was 3 % of a follow-up's
 // rewrite. Four bytes or more end on two overlapping four-byte reads; fewer on three bytes.
-std::uint32_t word_hash(std::string_view w) {
+[[gnu::always_inline]] inline std::uint32_t word_hash(std::string_view w) {
   constexpr std::uint64_t kMul = 0xff51afd7ed558ccdULL;
   const char* p = w.data();
   std::size_t n = w.size();

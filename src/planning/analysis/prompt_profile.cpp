@@ -20,11 +20,14 @@ PromptProfile build_answer_prompt_profile(const RetrievalPlan& plan, const Inten
     p.citation_style = c.citation_style;
     p.caution = c.caution;
     p.answer_format = c.answer_format;
-    std::string why = "profile:" + c.id;
-    if (c.category) why += " category " + std::string(to_string(*c.category));
-    if (c.intent) why += " intent " + std::string(to_string(*c.intent));
-    if (c.prefer_table) why += std::string(" prefer_table ") + (*c.prefer_table ? "true" : "false");
-    if (!c.category && !c.intent && !c.prefer_table) why += " default";
+    // Appended in place into one buffer (every analysis builds it: no temporaries).
+    std::string why;
+    why.reserve(64);
+    why.append("profile:").append(c.id);
+    if (c.category) why.append(" category ").append(to_string(*c.category));
+    if (c.intent) why.append(" intent ").append(to_string(*c.intent));
+    if (c.prefer_table) why.append(" prefer_table ").append(*c.prefer_table ? "true" : "false");
+    if (!c.category && !c.intent && !c.prefer_table) why.append(" default");
     p.reasons.push_back(std::move(why));
     return p;
   }

@@ -164,10 +164,14 @@ GarbleCheck::GarbleCheck(const RewriteSources& from, const WordSet& skip) : from
   // Words of the turn a rewrite may drop: the [rewrite] lists, words made of them, and words
   // inside one of their phrases (what about).
   std::vector<bool> in_phrase(from.turn.size(), false);
-  for (const std::string& p : skip.phrases())
-    for (std::size_t at = from.turn.find(p); at != std::string_view::npos; at = from.turn.find(p, at + 1))
-      std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(at),
-                in_phrase.begin() + static_cast<std::ptrdiff_t>(at + p.size()), true);
+  // The phrases are the lists' entries with a space: a turn without one holds none of them.
+  if (from.turn.find(' ') != std::string_view::npos) {
+    for (const std::string& p : skip.phrases())
+      for (std::size_t at = from.turn.find(p); at != std::string_view::npos;
+           at = from.turn.find(p, at + 1))
+        std::fill(in_phrase.begin() + static_cast<std::ptrdiff_t>(at),
+                  in_phrase.begin() + static_cast<std::ptrdiff_t>(at + p.size()), true);
+  }
   // A phrase that points back (那部片子, 这本) is a reference like a pronoun: its antecedent replaces it.
   for (const auto& pointed : {pointed_noun(from.turn, skip), standing_pointer(from.turn, skip)})
     if (pointed)
