@@ -1,8 +1,8 @@
 #include "planning/word_final.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
+#include <iterator>
 
 #include "common/utf8.hpp"
 #include "planning/cjk_dictionary.hpp"
@@ -12,7 +12,8 @@ namespace {
 
 // Generated from ICU's dictionary by tests/unit/planning/word_final_test.cpp (reading it at run
 // time takes ~35 ms: a table, not a first question, pays for it).
-constexpr std::array kWordFinal = {
+// A plain array: class template deduction over ~600 initialisers exceeds clang's fold depth.
+constexpr char16_t kWordFinal[] = {
 #include "planning/word_final_table.inc"
 };
 
@@ -25,7 +26,8 @@ bool word_final(std::string_view c) {
   std::size_t i = 0;
   const std::int32_t cp = c.empty() ? -1 : next_code_point(c, i);
   if (i != c.size() || cp < 0x3400 || cp > 0x9FFF) return false;
-  return std::binary_search(kWordFinal.begin(), kWordFinal.end(), static_cast<char16_t>(cp));
+  return std::binary_search(std::begin(kWordFinal), std::end(kWordFinal),
+                            static_cast<char16_t>(cp));
 }
 
 std::vector<char16_t> word_final_from_dictionary() {
