@@ -325,8 +325,6 @@ std::vector<DictionaryWord> dictionary_words_by_icu(const char16_t* units, std::
   return out;
 }
 
-const char16_t* cjk_dictionary_trie() { return dictionary().trie; }
-
 void for_each_dictionary_word(const std::function<void(std::u16string_view)>& f) {
   if (!cjk_dictionary_available()) return;
   UErrorCode st = U_ZERO_ERROR;

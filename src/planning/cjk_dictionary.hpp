@@ -28,13 +28,12 @@ void for_each_dictionary_word(const std::function<void(std::u16string_view)>& f)
 
 /// For tests: the dictionary's words that start `units` (at most 20 units long, ascending), read
 /// by the split's own walk and by ICU's UCharsTrie; the two must agree. Empty without the
-/// dictionary. And the trie itself, for a test to enumerate its words.
+/// dictionary (a test enumerates the words with for_each_dictionary_word).
 struct DictionaryWord {
   std::uint32_t length = 0, cost = 0;
   bool operator==(const DictionaryWord&) const = default;
 };
 std::vector<DictionaryWord> dictionary_words_at(const char16_t* units, std::size_t n);
 std::vector<DictionaryWord> dictionary_words_by_icu(const char16_t* units, std::size_t n);
-const char16_t* cjk_dictionary_trie();
 
 }  // namespace qaplan::internal

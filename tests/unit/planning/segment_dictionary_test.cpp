@@ -127,10 +127,7 @@ TEST(SegmentDictionary, AgreesWithIcuOnEveryBmpCharacterInContext) {
 // The split walks ICU's trie itself: on every word of the dictionary, alone, cut short and
 // followed by other characters, it must read the words ICU's UCharsTrie reads.
 TEST(SegmentDictionary, TheTrieWalkReadsWhatIcusTrieReads) {
-  if (cjk_dictionary_trie() == nullptr) GTEST_SKIP() << "SKIPPED LOUDLY: no ICU dictionary";
-  UErrorCode st = U_ZERO_ERROR;
-  icu::UCharsTrie::Iterator it(cjk_dictionary_trie(), 0, st);
-  ASSERT_TRUE(U_SUCCESS(st));
+  if (!cjk_dictionary_available()) GTEST_SKIP() << "SKIPPED LOUDLY: no ICU dictionary";
   std::mt19937 rng(20261206);
   std::uniform_int_distribution<int> han(0x4E00, 0x9FFF), extra(0, 3);
   std::size_t words = 0, differ = 0;
@@ -143,23 +140,22 @@ TEST(SegmentDictionary, TheTrieWalkReadsWhatIcusTrieReads) {
       ADD_FAILURE() << utf8 << ": " << mine.size() << " words, ICU " << icu.size();
     }
   };
-  while (it.next(st)) {
+  for_each_dictionary_word([&](std::u16string_view w) {
     ++words;
-    const icu::UnicodeString& w = it.getString();
-    std::u16string s(w.getBuffer(), static_cast<std::size_t>(w.length()));
+    std::u16string s(w);
     check(s);
     if (s.size() > 1) check(s.substr(0, s.size() - 1));
     for (int k = extra(rng); k > 0; --k) s.push_back(static_cast<char16_t>(han(rng)));
     check(s);
     if (words % 7 == 0) check(s.substr(1));
-  }
+  });
   EXPECT_EQ(differ, 0u) << "of " << words << " words";
   EXPECT_GT(words, 100000u);
 }
 
 // And the split over runs of random ideographs, common and rare, short and long.
 TEST(SegmentDictionary, TheTrieWalkReadsWhatIcusTrieReadsOnRandomRuns) {
-  if (cjk_dictionary_trie() == nullptr) GTEST_SKIP() << "SKIPPED LOUDLY: no ICU dictionary";
+  if (!cjk_dictionary_available()) GTEST_SKIP() << "SKIPPED LOUDLY: no ICU dictionary";
   const std::u16string common = u"年假怎么申请报销差旅费门禁卡丢了的是不在中华人民共和国研究生命起源"
                                 u"发展经理员工标准多少钱吗呢那个一二线城市高铁票机";
   std::mt19937 rng(20261207);
