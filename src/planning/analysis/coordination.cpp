@@ -182,6 +182,32 @@ std::optional<std::string> coordinated_pair(std::string_view text, const WordSet
   return std::nullopt;
 }
 
+std::optional<std::string> offered_pair(std::string_view question) {
+  std::string_view q = trim_end(question);
+  for (std::string_view end : {"吗", "吧", "?", "？"})
+    if (q.ends_with(end)) q.remove_suffix(end.size());
+  for (std::string_view modal : {"可以", "能"}) {
+    const std::size_t first = q.find(modal);
+    const std::size_t again = q.find(std::string("也") + std::string(modal));
+    if (first == std::string_view::npos || again == std::string_view::npos || again <= first)
+      continue;
+    std::string_view a = q.substr(first + modal.size(), again - first - modal.size());
+    for (std::string_view comma : {",", "，"})
+      if (a.ends_with(comma)) a.remove_suffix(comma.size());
+    const std::string_view b = q.substr(again + 3 + modal.size());
+    const std::size_t na = count_code_points(a), nb = count_code_points(b);
+    // Two ways, each a verb with its object (坐班车, 对公转账): not a clause, not a question.
+    if (na < 2 || nb < 2 || na > 8 || nb > 8) return std::nullopt;
+    for (std::string_view w : {"什么", "怎么", "哪", "谁", "多少", "几", "吗", "呢", ","})
+      if (a.find(w) != std::string_view::npos || b.find(w) != std::string_view::npos)
+        return std::nullopt;
+    std::string out(q.substr(0, first));
+    out.append(a).append("和").append(b);
+    return out;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> shared_activity(std::string_view question, std::string_view pair,
                                            std::string_view turn, const WordSet& function_words) {
   const std::string_view asked = trim_end(question);

@@ -23,6 +23,11 @@ bool asks_which(std::string_view turn, bool times_too = true);
 /// 还是 / 或 read as 和; 跟 and 与 are kept. nullopt when nothing is coordinated.
 std::optional<std::string> coordinated_pair(std::string_view text, const WordSet& function_words);
 
+/// The two ways a yes-or-no question offers with a repeated modal, "S 可以A(，)也可以B吗"
+/// (去园区可以坐班车也可以坐地铁吗 → 去园区坐班车和坐地铁; also 能…也能…): S, then A和B. nullopt
+/// unless both ways are short phrases without a question word.
+std::optional<std::string> offered_pair(std::string_view question);
+
 /// What the yes-or-no `question` that coordinated `pair` asks both items do (门诊和急诊都能开住院证吗
 /// → 开住院证), when a which-question `turn` compares them at it: a verb with its object or manner,
 /// two content words after the adverb and modal, none of whose characters the turn says. nullopt

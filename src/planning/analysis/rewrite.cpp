@@ -306,7 +306,10 @@ std::optional<Step> comparison_step(const TurnView& t, std::string_view frag) {
 // first, stands in front — not the previous question's predicate (仲裁和诉讼都能走吗).
 std::optional<Step> which_step(const TurnView& t) {
   if (!asks_which(t.text) || coordinated_pair(t.text, t.words)) return std::nullopt;
-  for (std::string_view turn : t.h.window)
+  for (std::string_view turn : t.h.window) {
+    // 可以坐班车也可以坐地铁吗: the two ways offered are the pair.
+    if (auto offered = offered_pair(turn))
+      return Step{which_of_pair(*offered, t.text), "which_of_pair:offered"};
     if (auto pair = coordinated_pair(trim_end(turn), t.words)) {
       // The activity the question right before asked both could do (都能开住院证吗) is what
       // 哪个更快 compares; after an answer the comparison is of the items.
@@ -315,6 +318,7 @@ std::optional<Step> which_step(const TurnView& t) {
         return Step{which_of_pair(*pair + *act, t.text), "which_of_pair:activity"};
       return Step{which_of_pair(*pair, t.text), "which_of_pair"};
     }
+  }
   return std::nullopt;
 }
 

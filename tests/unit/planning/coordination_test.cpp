@@ -83,3 +83,15 @@ TEST(Coordination, ThePairStandsInFront) {
 }
 
 }  // namespace
+
+// A yes-or-no question offering two ways with a repeated modal (可以A也可以B吗) names the pair a
+// which-question compares: the subject, then both ways.
+TEST(OfferedPair, TwoWaysOfferedWithARepeatedModal) {
+  EXPECT_EQ(internal::offered_pair("回老家可以坐高铁也可以坐飞机吗"), "回老家坐高铁和坐飞机");
+  EXPECT_EQ(internal::offered_pair("房租能押一付三，也能按月付吗"), "房租押一付三和按月付");
+  // One modal, a question word in a way, or a clause in place of a way: nothing offered.
+  EXPECT_FALSE(internal::offered_pair("可以坐高铁去吗"));
+  EXPECT_FALSE(internal::offered_pair("可以坐高铁也可以坐什么车吗"));
+  EXPECT_FALSE(internal::offered_pair("可以先交押金也可以等下个月工资发下来以后再一起补交吗"));
+}
+

@@ -1108,6 +1108,14 @@ TEST(RewriteRules, ATurnOpeningWithBiComparesThePreviousValue) {
   EXPECT_EQ(rewrite("比杭州高多少", {"上海的房租是多少"}).query, "上海的房租比杭州高多少");
 }
 
+// 哪个快 after a question offering two ways (可以A也可以B吗) compares the two ways, not the
+// question's subject alone (回老家哪个便宜).
+TEST(RewriteRules, AWhichQuestionComparesTheTwoWaysOffered) {
+  EXPECT_EQ(rewrite("哪个便宜", {"回老家可以坐高铁也可以坐飞机吗"}).query, "回老家坐高铁和坐飞机哪个便宜");
+  EXPECT_EQ(rewrite("哪种更划算", {"房租能押一付三，也能按月付吗", "都可以，看房东。"}).query,
+            "房租押一付三和按月付哪种更划算");
+}
+
 // A character that ends words (员, 队) left alone between two words is the head of a compound
 // ICU did not hold, not a verb ending the topic: the topic keeps it (运动员, not 运动).
 TEST(RewriteRules, TheHeadOfACompoundStaysWithIt) {
