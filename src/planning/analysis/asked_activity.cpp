@@ -82,7 +82,13 @@ std::optional<std::string> asked_activity(const TurnView& t, std::string_view fr
     if (w.word && w.begin >= from && w.end <= from + rest.size() &&
         count_code_points(w.text(t.h.prev)) >= 2 && frag.find(w.text(t.h.prev)) != std::string_view::npos)
       return std::nullopt;
-  return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(rest);
+  const std::string_view topic = slice(t.h.prev, sp[0].begin, sp[0].end);
+  // A lone verb after its object (工位可以换吗) goes in front of it, as one says the activity
+  // (换工位要等多久; 工位换 reads as a broken clause).
+  std::size_t end = 0;
+  if (is_han(next_code_point(rest, end)) && end == rest.size() && !t.reader.is_function(rest))
+    return std::string(rest) + std::string(topic);
+  return std::string(topic) + std::string(rest);
 }
 
 }  // namespace qaplan::internal::rewriting

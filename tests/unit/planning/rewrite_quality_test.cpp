@@ -1116,6 +1116,13 @@ TEST(RewriteRules, AWhichQuestionComparesTheTwoWaysOffered) {
             "房租押一付三和按月付哪种更划算");
 }
 
+// A yes-or-no question whether a thing may be done with a lone verb after it (车位可以租吗): the
+// bare predicate that goes on is said of the activity, verb first (租车位怎么收费, not 车位租).
+TEST(RewriteRules, ALoneVerbAskedAfterItsObjectGoesInFront) {
+  EXPECT_EQ(rewrite("怎么收费", {"储物柜可以租吗"}).query, "租储物柜怎么收费");
+  EXPECT_EQ(rewrite("要提前多久说", {"宿舍可以换吗", "可以，找宿管登记。"}).query, "换宿舍要提前多久说");
+}
+
 // A character that ends words (员, 队) left alone between two words is the head of a compound
 // ICU did not hold, not a verb ending the topic: the topic keeps it (运动员, not 运动).
 TEST(RewriteRules, TheHeadOfACompoundStaysWithIt) {
