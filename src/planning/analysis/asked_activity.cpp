@@ -16,6 +16,22 @@ std::string both_spans(const TurnView& t) {
   return std::string(slice(t.h.prev, sp[0].begin, sp[0].end)) + std::string(slice(t.h.prev, sp[1].begin, sp[1].end));
 }
 
+// The thing a light verb only hands over or goes through (走|审批, 交|纸质版, 写|8D报告, 做|安全评估):
+// what a question going on from "要走审批吗" asks about (多久批下来, 交给谁) is that thing.
+std::optional<std::string_view> light_verb_object(std::string_view activity,
+                                                  const PhraseReader& reader) {
+  for (std::string_view v : {"提交", "填写", "办理", "出具", "走", "做", "交", "写", "填", "开", "办"}) {
+    if (!activity.starts_with(v)) continue;
+    const std::string_view thing = activity.substr(v.size());
+    std::size_t end = 0;
+    if (count_code_points(thing) < 2 || !is_word_char(next_code_point(thing, end)) ||
+        reader.is_function(thing.substr(0, end)))
+      return std::nullopt;
+    return thing;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 // What a question of having asked about (公司有餐补吗 → 公司餐补): its owner and the thing had, when
@@ -58,9 +74,10 @@ std::optional<std::string> able_activity(const TurnView& t) {
 }
 
 // What a yes-or-no question of ability or need asked about (外币可以在网点兑换吗 → 外币在网点兑换,
-// 合同归档要交纸质版吗 → 合同归档交纸质版): its topic and everything after the modal, when a bare
+// 合同归档要交纸质版吗 → 合同归档的纸质版): its topic and everything after the modal, when a bare
 // predicate (需要提前预约吗, 交给谁) goes on from it — that predicate is said of the activity, and a
-// retriever needs the activity's words, not the topic's alone. Not when the turn says a word of
+// retriever needs the activity's words, not the topic's alone; of a light verb's activity (交, 走)
+// the thing handed over is what it asks about. Not when the turn says a word of
 // the activity again (忘了申请怎么办 after 加班需要提前申请吗: it restates the activity its own way)
 // nor when it asks which. A case closing in 呢 (只请半天呢) is put to the question, not after it.
 std::optional<std::string> asked_activity(const TurnView& t, std::string_view frag) {
@@ -83,6 +100,8 @@ std::optional<std::string> asked_activity(const TurnView& t, std::string_view fr
         count_code_points(w.text(t.h.prev)) >= 2 && frag.find(w.text(t.h.prev)) != std::string_view::npos)
       return std::nullopt;
   const std::string_view topic = slice(t.h.prev, sp[0].begin, sp[0].end);
+  if (auto thing = light_verb_object(rest, t.reader))
+    return std::string(topic) + "的" + std::string(*thing);
   // A lone verb after its object (工位可以换吗) goes in front of it, as one says the activity
   // (换工位要等多久; 工位换 reads as a broken clause).
   std::size_t end = 0;

@@ -1123,6 +1123,15 @@ TEST(RewriteRules, ALoneVerbAskedAfterItsObjectGoesInFront) {
   EXPECT_EQ(rewrite("要提前多久说", {"宿舍可以换吗", "可以，找宿管登记。"}).query, "换宿舍要提前多久说");
 }
 
+// After "does one have to hand in / go through X" (要交体检报告吗, 要走审批吗) a bare predicate
+// (交给谁, 多久批下来) asks about X, the topic's: the light verb goes.
+TEST(RewriteRules, ALightVerbsThingIsWhatTheNextQuestionAsksAbout) {
+  EXPECT_EQ(rewrite("交给谁", {"入职要交体检报告吗"}).query, "入职的体检报告交给谁");
+  EXPECT_EQ(rewrite("一般几天批下来", {"借用投影仪要走审批吗"}).query, "借用投影仪的审批一般几天批下来");
+  // Another verb keeps its activity whole (需要提前预约吗 is said of 在网点兑换).
+  EXPECT_EQ(rewrite("需要提前预约吗", {"外币可以在网点兑换吗"}).query, "外币在网点兑换需要提前预约吗");
+}
+
 // A character that ends words (员, 队) left alone between two words is the head of a compound
 // ICU did not hold, not a verb ending the topic: the topic keeps it (运动员, not 运动).
 TEST(RewriteRules, TheHeadOfACompoundStaysWithIt) {
