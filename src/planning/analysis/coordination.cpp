@@ -12,8 +12,9 @@
 namespace qaplan::internal {
 namespace {
 
-// The pronouns that stand for both items of a pair.
-constexpr std::array<std::string_view, 3> kBoth = {"两者", "二者", "这两个"};
+// The pronouns that stand for both items of a pair (俩 is 两个: 这俩, 它俩).
+constexpr std::array<std::string_view, 8> kBoth = {"两者", "二者", "这两个", "这俩", "那俩",
+                                                   "它俩", "他俩", "她俩"};
 // Units of the calendar and the clock: 哪 before one asks when (哪天, 哪个月, 哪一年). 号 and 日
 // begin nouns as often (号码, 日程), and 年 before 级 / 龄 / 纪 is no year (哪个年级).
 constexpr std::array<std::string_view, 8> kTimeUnits = {"天", "周", "星期", "月", "季度", "年", "会儿",

@@ -12,6 +12,7 @@ namespace {
 using namespace qaplan;
 using internal::asks_which;
 using internal::coordinated_pair;
+using internal::offered_pair;
 using internal::which_of_pair;
 
 const internal::WordSet& function_words() {
@@ -80,18 +81,21 @@ TEST(Coordination, ThePairStandsInFront) {
   EXPECT_EQ(which_of_pair("社保和公积金", "两者有什么不同"), "社保和公积金有什么不同");
   EXPECT_EQ(which_of_pair("社保和公积金", "这两个能一起交吗"), "社保和公积金能一起交吗");
   EXPECT_EQ(which_of_pair("社保和公积金", "能合并成二者之一吗"), "能合并成社保和公积金之一吗");
+  // 俩 is 两个: 这俩, 它俩 stand for both as well.
+  EXPECT_EQ(which_of_pair("社保和公积金", "这俩有啥区别"), "社保和公积金有啥区别");
+  EXPECT_EQ(which_of_pair("社保和公积金", "它俩能一起交吗"), "社保和公积金能一起交吗");
 }
-
-}  // namespace
 
 // A yes-or-no question offering two ways with a repeated modal (可以A也可以B吗) names the pair a
 // which-question compares: the subject, then both ways.
 TEST(OfferedPair, TwoWaysOfferedWithARepeatedModal) {
-  EXPECT_EQ(internal::offered_pair("回老家可以坐高铁也可以坐飞机吗"), "回老家坐高铁和坐飞机");
-  EXPECT_EQ(internal::offered_pair("房租能押一付三，也能按月付吗"), "房租押一付三和按月付");
+  EXPECT_EQ(offered_pair("回老家可以坐高铁也可以坐飞机吗"), "回老家坐高铁和坐飞机");
+  EXPECT_EQ(offered_pair("房租能押一付三，也能按月付吗"), "房租押一付三和按月付");
   // One modal, a question word in a way, or a clause in place of a way: nothing offered.
-  EXPECT_FALSE(internal::offered_pair("可以坐高铁去吗"));
-  EXPECT_FALSE(internal::offered_pair("可以坐高铁也可以坐什么车吗"));
-  EXPECT_FALSE(internal::offered_pair("可以先交押金也可以等下个月工资发下来以后再一起补交吗"));
+  EXPECT_FALSE(offered_pair("可以坐高铁去吗"));
+  EXPECT_FALSE(offered_pair("可以坐高铁也可以坐什么车吗"));
+  EXPECT_FALSE(offered_pair("可以先交押金也可以等下个月工资发下来以后再一起补交吗"));
 }
+
+}  // namespace
 
