@@ -270,6 +270,28 @@ std::string_view after_more(std::string_view said) {
   return other_word(rest) ? std::string_view() : rest;
 }
 
+// The word for "other" a turn of more says (还有其他的吗 → 其他, 还有别的吗 → 别的), "" for none.
+std::string_view said_other(std::string_view said) {
+  std::string_view rest = trim_end(said.substr(std::string_view("还有").size()));
+  for (std::string_view end : {"吗", "呢", "啊", "呀"})
+    if (rest.ends_with(end)) rest = trim_end(rest.substr(0, rest.size() - end.size()));
+  if (rest != "别的" && rest.ends_with("的")) rest.remove_suffix(std::string_view("的").size());
+  return rest;
+}
+
+// The question asked again for more (`more`) with the turn's "other" kept where it belongs: in
+// front of a question opening with 哪 (还有其他哪些情况可以申请调岗), in the place of 什么 (还需要别的
+// 资料吗) or before 哪 (还需要办其他哪些手续).
+std::optional<std::string> with_other(std::string_view asked, std::string more, std::string_view other) {
+  if (asked.starts_with("哪")) return "还有" + std::string(other) + std::string(asked);
+  constexpr std::string_view kWhat = "什么";
+  if (const std::size_t at = more.find(kWhat); at != std::string::npos)
+    return more.replace(at, kWhat.size(), other) + "吗";
+  if (const std::size_t at = more.find("哪"); at != std::string::npos)
+    return more.insert(at, other);
+  return std::nullopt;
+}
+
 // 1f. "What else" (还有呢, 还有吗, 还有别的吗) after a question word's question asks it again for
 // more: 还 after its topic (离职需要办哪些手续 + 还有呢 → 离职还需要办哪些手续).
 std::optional<Step> more_of_step(const TurnView& t) {
@@ -278,9 +300,13 @@ std::optional<Step> more_of_step(const TurnView& t) {
       !t.h.topic() || !asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
     return std::nullopt;
   const std::string_view asked = trim_end(t.h.prev_text);
-  const std::string_view rest = trim_start(asked.substr(std::min<std::size_t>(t.h.subject_end, asked.size())));
-  if (rest.empty() || rest.starts_with("还")) return Step{std::string(asked), "more_of_question"};
-  return Step{std::string(asked.substr(0, t.h.subject_end)) + "还" + std::string(rest), "more_of_question"};
+  const std::string_view head = asked.substr(0, std::min<std::size_t>(t.h.subject_end, asked.size()));
+  const std::string_view rest = trim_start(asked.substr(head.size()));
+  std::string more(asked);
+  if (!rest.empty() && !rest.starts_with("还")) more = std::string(head) + "还" + std::string(rest);
+  if (const std::string_view other = said.starts_with("还有") ? said_other(said) : ""; !other.empty())
+    if (auto out = with_other(asked, more, other)) return Step{std::move(*out), "more_of_question:other"};
+  return Step{std::move(more), "more_of_question"};
 }
 
 

@@ -1132,6 +1132,17 @@ TEST(RewriteRules, ALightVerbsThingIsWhatTheNextQuestionAsksAbout) {
   EXPECT_EQ(rewrite("需要提前预约吗", {"外币可以在网点兑换吗"}).query, "外币在网点兑换需要提前预约吗");
 }
 
+// 还有其他的吗 / 还有别的吗 asks the question again for more and keeps its word for "other": in
+// front of a question opening with 哪, in the place of 什么, or before 哪.
+TEST(RewriteRules, MoreOfTheSameKeepsTheWordForOther) {
+  EXPECT_EQ(rewrite("还有其他的吗", {"哪些岗位可以远程办公", "研发和设计岗可以。"}).query,
+            "还有其他哪些岗位可以远程办公");
+  EXPECT_EQ(rewrite("还有别的吗", {"办居住证需要什么材料", "身份证和租房合同。"}).query,
+            "办居住证还需要别的材料吗");
+  EXPECT_EQ(rewrite("还有其他的吗", {"入职要填哪些表", "入职登记表和银行卡信息表。"}).query,
+            "入职还要填其他哪些表");
+}
+
 // A character that ends words (员, 队) left alone between two words is the head of a compound
 // ICU did not hold, not a verb ending the topic: the topic keeps it (运动员, not 运动).
 TEST(RewriteRules, TheHeadOfACompoundStaysWithIt) {
