@@ -282,7 +282,8 @@ std::string_view said_other(std::string_view said) {
 // The question asked again for more (`more`) with the turn's "other" kept where it belongs: in
 // front of a question opening with 哪 (还有其他哪些情况可以申请调岗), in the place of 什么 (还需要别的
 // 资料吗) or before 哪 (还需要办其他哪些手续).
-std::optional<std::string> with_other(std::string_view asked, std::string more, std::string_view other) {
+std::optional<std::string> with_other(std::string_view asked, std::string more,
+                                      std::string_view other) {
   if (asked.starts_with("哪")) return "还有" + std::string(other) + std::string(asked);
   constexpr std::string_view kWhat = "什么";
   if (const std::size_t at = more.find(kWhat); at != std::string::npos)
@@ -300,12 +301,14 @@ std::optional<Step> more_of_step(const TurnView& t) {
       !t.h.topic() || !asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids()))
     return std::nullopt;
   const std::string_view asked = trim_end(t.h.prev_text);
-  const std::string_view head = asked.substr(0, std::min<std::size_t>(t.h.subject_end, asked.size()));
+  const std::string_view head = asked.substr(0, std::min<std::size_t>(t.h.subject_end,
+                                                                      asked.size()));
   const std::string_view rest = trim_start(asked.substr(head.size()));
   std::string more(asked);
   if (!rest.empty() && !rest.starts_with("还")) more = std::string(head) + "还" + std::string(rest);
   if (const std::string_view other = said.starts_with("还有") ? said_other(said) : ""; !other.empty())
-    if (auto out = with_other(asked, more, other)) return Step{std::move(*out), "more_of_question:other"};
+    if (auto out = with_other(asked, more, other))
+      return Step{std::move(*out), "more_of_question:other"};
   return Step{std::move(more), "more_of_question"};
 }
 
