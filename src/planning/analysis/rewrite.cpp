@@ -1,6 +1,7 @@
 #include "planning/analysis/rewrite.hpp"
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <optional>
 #include <unordered_set>
@@ -51,6 +52,52 @@ std::string_view rewriting::statement_core(std::string_view statement, const Phr
     if (!function(i) || governs) return statement.substr(t[i].begin);
   }
   return statement;
+}
+
+namespace {
+
+constexpr std::array<std::string_view, 6> kClauseStops = {"。", "，", ",", "；", ";", "."};
+
+// A turn asking what to do about an event, what it leads to or why (咋处理, 找谁, 会怎样, 还能
+// 用吗): the event is its frame and stays whole.
+bool asks_about_event(std::string_view turn) {
+  for (std::string_view w : {"怎么办", "咋办", "咋整", "怎么整", "处理", "解决", "找谁", "怎么弄",
+                             "咋弄", "怎样", "为什么", "为啥", "回事", "正常", "严重", "影响"})
+    if (turn.find(w) != std::string_view::npos) return true;
+  for (std::string_view w : {"能", "可以", "还", "会", "要", "得", "需要"})
+    if (turn.starts_with(w)) return true;
+  return false;
+}
+
+}  // namespace
+
+// What a statement of something done (理赔申请提交了, 哈利波特看完了) is about: its subject, the
+// words before the verb and its 了 (a result complement 完 / 好 and an adverb 已经 go with the
+// verb). nullopt for a statement of another shape or a subject no thing (我看完了).
+std::optional<std::string_view> rewriting::done_subject(std::string_view statement,
+                                                        const PhraseReader& reader) {
+  std::string_view s = trim_end(statement);
+  for (std::string_view p : {"。", "！", "!", "."})
+    if (s.ends_with(p)) s = trim_end(s.substr(0, s.size() - p.size()));
+  const std::vector<Token> w = words_of(s);
+  if (w.size() < 3 || w.back().text(s) != "了") return std::nullopt;
+  std::size_t verb = w.size() - 2;
+  auto complement = [&](std::size_t k) {
+    const std::string_view c = w[k].text(s);
+    return c == "完" || c == "好" || c == "掉" || c == "到";
+  };
+  if (complement(verb) && verb > 0) --verb;
+  while (verb > 0 && (opens_with_adverb(w[verb - 1].text(s)) || w[verb - 1].text(s) == "已经"))
+    --verb;
+  const std::string_view subject = trim_end(s.substr(0, w[verb].begin));
+  // One clause: a subject across a stop or comma is no thing (很好。列出名字就可以了).
+  const bool clause = std::none_of(kClauseStops.begin(), kClauseStops.end(), [&](std::string_view p) {
+    return subject.find(p) != std::string_view::npos;
+  });
+  if (count_code_points(subject) < 2 || !clause || reader.spans(subject).empty() ||
+      reader.is_function(w[0].text(s)))
+    return std::nullopt;
+  return subject;
 }
 
 // Bytes of the longest tail of `topic` — whole words of it, two characters or more — that `frag`
@@ -517,6 +564,11 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
       return {std::string(*asked) + " " + std::string(t.text), "statement_prefix:request",
               "rewrite:fallback:request"};
     }
+    // A question with its own predicate after something done (理赔申请提交了 + 一般多久能批) asks
+    // about the thing, not the deed; what to do about it (咋处理) keeps the deed.
+    if (!asks_about_event(frag))
+      if (auto subject = done_subject(t.h.prev_text, t.reader))
+        return {join(*subject, frag), "statement_subject"};
     return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
   }
   if (auto had = had_thing(t)) return {join(*had, frag), "topic_prefix:had"};

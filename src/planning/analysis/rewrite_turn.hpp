@@ -105,6 +105,8 @@ std::optional<std::string> asked_activity(const TurnView& t, std::string_view fr
 /// A statement without the function words in front of what it is about (我想学游泳 → 学游泳):
 /// the frame a question about it continues (rewrite.cpp).
 std::string_view statement_core(std::string_view statement, const PhraseReader& reader);
+/// The subject of a statement of something done (理赔申请提交了 → 理赔申请), or nullopt (rewrite.cpp).
+std::optional<std::string_view> done_subject(std::string_view statement, const PhraseReader& reader);
 /// What comes after the step an answer gave (next_step.cpp): that step and 之后的流程是什么, when
 /// the turn is only a marker of what comes next (然后呢) right after the answer; else nullopt.
 std::optional<Step> next_after_answer_step(const TurnView& t, std::string_view frag);

@@ -1143,6 +1143,15 @@ TEST(RewriteRules, MoreOfTheSameKeepsTheWordForOther) {
             "入职还要填其他哪些表");
 }
 
+// After a statement of something done (快递寄出了), a question with a predicate of its own asks about
+// the thing (快递几天能到); one asking what to do about it or why keeps the deed (咋处理, 为啥).
+TEST(RewriteRules, AQuestionAfterSomethingDoneAsksAboutTheThing) {
+  EXPECT_EQ(rewrite("几天能到", {"我的快递已经寄出了"}).query, "我的快递几天能到");
+  EXPECT_EQ(rewrite("一般多久出结果", {"体检报告提交了"}).query, "体检报告一般多久出结果");
+  EXPECT_EQ(rewrite("咋处理", {"体检报告提交错了"}).query, "体检报告提交错了咋处理");
+  EXPECT_EQ(rewrite("还能改吗", {"体检报告提交了"}).query, "体检报告提交了还能改吗");
+}
+
 // A character that ends words (员, 队) left alone between two words is the head of a compound
 // ICU did not hold, not a verb ending the topic: the topic keeps it (运动员, not 运动).
 TEST(RewriteRules, TheHeadOfACompoundStaysWithIt) {
