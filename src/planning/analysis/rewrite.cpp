@@ -327,16 +327,21 @@ std::string_view said_other(std::string_view said) {
 }
 
 // The question asked again for more (`more`) with the turn's "other" kept where it belongs: in
-// front of a question opening with 哪 (还有其他哪些情况可以申请调岗), in the place of 什么 (还需要别的
-// 资料吗) or before 哪 (还需要办其他哪些手续).
+// front of a question opening with 哪 (还有其他哪些情况可以申请调岗), else in the place of 什么 or
+// of 哪 and its classifier, asking yes or no (还需要别的资料吗, 还需要办其他手续吗).
 std::optional<std::string> with_other(std::string_view asked, std::string more,
                                       std::string_view other) {
   if (asked.starts_with("哪")) return "还有" + std::string(other) + std::string(asked);
   constexpr std::string_view kWhat = "什么";
   if (const std::size_t at = more.find(kWhat); at != std::string::npos)
     return more.replace(at, kWhat.size(), other) + "吗";
-  if (const std::size_t at = more.find("哪"); at != std::string::npos)
-    return more.insert(at, other);
+  // 哪 with its classifier (哪些, 哪种) goes like 什么: 还需要办其他手续吗.
+  constexpr std::string_view kWhich = "哪";
+  if (const std::size_t at = more.find(kWhich); at != std::string::npos) {
+    const std::string_view unit = std::string_view(more).substr(at + kWhich.size(), 3);
+    if (unit.size() == 3 && std::string_view("些种个类家款项位样条").find(unit) != std::string_view::npos)
+      return more.replace(at, kWhich.size() + unit.size(), other) + "吗";
+  }
   return std::nullopt;
 }
 

@@ -1140,7 +1140,9 @@ TEST(RewriteRules, MoreOfTheSameKeepsTheWordForOther) {
   EXPECT_EQ(rewrite("还有别的吗", {"办居住证需要什么材料", "身份证和租房合同。"}).query,
             "办居住证还需要别的材料吗");
   EXPECT_EQ(rewrite("还有其他的吗", {"入职要填哪些表", "入职登记表和银行卡信息表。"}).query,
-            "入职还要填其他哪些表");
+            "入职还要填其他表吗");
+  // 哪里 asks where, not which: no "other" goes in its place.
+  EXPECT_FALSE(has(rewrite("还有别的吗", {"公积金在哪里提取", "在公积金中心。"}).query, "别的提取"));
 }
 
 // After a statement of something done (快递寄出了), a question with a predicate of its own asks about
@@ -1184,7 +1186,8 @@ TEST(RewriteRules, ThereStillIsStaysAndAsksForMore) {
   EXPECT_EQ(rewrite("还有上海呢", {"北京出差住宿标准是多少"}).query, "上海出差住宿标准是多少");
   for (const char* q : {"还有别的吗", "还有其他的吗", "还有别的呢"}) {
     const auto r = rewrite(q, {"离职需要办哪些手续", "需要提交离职申请。"});
-    EXPECT_TRUE(has(r.query, "还有") || has(r.query, "还需要办哪些手续")) << q << " → " << r.query;
+    EXPECT_TRUE(has(r.query, "还需要办其他手续吗") || has(r.query, "还需要办别的手续吗"))
+        << q << " → " << r.query;
     EXPECT_FALSE(has(r.query, "离职别的") || has(r.query, "离职其他")) << q << " → " << r.query;
   }
 }
