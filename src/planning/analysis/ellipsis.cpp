@@ -545,6 +545,25 @@ bool predicate_first(std::string_view frag) {
 
 }  // namespace
 
+namespace {
+
+// Where a replaced run ends before the time words closing it (梅西|今年 + C罗呢 → C罗今年): a time
+// word is when the question asks, no part of the item the fragment stands for — unless the
+// fragment says a time itself.
+std::uint32_t before_time_words(std::string_view prev_text, std::uint32_t begin, std::uint32_t end,
+                                std::string_view frag) {
+  for (const Token& w : words_of(frag))
+    if (temporal(w.text(frag))) return end;
+  const std::vector<Token> t = words_of(prev_text.substr(0, end));
+  for (std::size_t i = t.size(); i > 1 && t[i - 1].end == end && t[i - 1].begin > begin; --i) {
+    if (!temporal(t[i - 1].text(prev_text))) break;
+    end = t[i - 1].begin;
+  }
+  return end;
+}
+
+}  // namespace
+
 Placed fragment_in_place(std::string_view prev, std::string_view prev_text, const Span& topic,
                          std::string_view frag, const std::vector<Span>& spans,
                          const PhraseReader& reader, bool asks_ne) {
@@ -645,6 +664,7 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
       break;
     }
   }
+  replace_end = before_time_words(prev_text, topic.begin, replace_end, frag);
   return {join(join(std::string(prev_text.substr(0, topic.begin)), frag),
                prev_text.substr(replace_end)),
           how};

@@ -77,7 +77,12 @@ bool designated_code(std::string_view code, std::string_view c) {
   const bool alnum = std::all_of(code.begin(), code.end(), [](char ch) {
     return std::isalnum(static_cast<unsigned char>(ch)) != 0;
   });
-  return letter && alnum && kSuffixes.contains(c);
+  if (letter && alnum && kSuffixes.contains(c)) return true;
+  // One letter names with the character after it (C罗, B站, K歌, A股): alone a letter is no
+  // word, unless that character is a function word of the clause (A是, B和C).
+  static constexpr auto kClause = chars("的了着过是和与跟及或在有要能会可把被将让给向对从到为也都"
+                                        "就还又再才很太更最比吗呢吧啊么个");
+  return code.size() == 1 && letter && !kClause.contains(c);
 }
 
 // The periods the time filters read (今天, 上个月, 去年 …: time_expr.hpp), the words that say

@@ -1154,6 +1154,14 @@ TEST(RewriteRules, AQuestionAfterSomethingDoneAsksAboutTheThing) {
   EXPECT_EQ(rewrite("还能改吗", {"体检报告提交了"}).query, "体检报告提交了还能改吗");
 }
 
+// A letter and the character after it name one thing (C罗, A股): a fragment replaces it whole,
+// and the time word closing the topic stays (梅西今年 + C罗呢 → C罗今年).
+TEST(RewriteRules, ALetterNamesWithTheCharacterAfterIt) {
+  EXPECT_EQ(rewrite("内马尔呢", {"C罗今年多大了"}).query, "内马尔今年多大了");
+  EXPECT_EQ(rewrite("那C罗呢", {"梅西今年进了几个球"}).query, "c罗今年进了几个球");
+  EXPECT_EQ(rewrite("港股呢", {"A股几点开盘"}).query, "港股几点开盘");
+}
+
 // A character that ends words (员, 队) left alone between two words is the head of a compound
 // ICU did not hold, not a verb ending the topic: the topic keeps it (运动员, not 运动).
 TEST(RewriteRules, TheHeadOfACompoundStaysWithIt) {
@@ -1721,7 +1729,11 @@ TEST(RewriteRules, APointedNounSharesTheAntecedentsHeadOnlyAsAWholeWord) {
 // answer to how long the statement is a value, and 这样的 + noun picks a kind no phrase names:
 // the turn goes beside the topic.
 TEST(RewriteRules, ThisWayPointsAtWhatTheStatementSaidOneDoes) {
-  EXPECT_EQ(rewrite("这样算违规吗", {"我把公司文件拷到了个人U盘"}).query, "把公司文件拷到了个人u盘算违规吗");
+  EXPECT_EQ(rewrite("这样算违规吗", {"我把公司文件发到了个人邮箱"}).query, "把公司文件发到了个人邮箱算违规吗");
+  // U盘 is one word (a letter names with the character after it); glued to 算 it would read
+  // U|盘算, so the safe form stands.
+  const auto seam = rewrite("这样算违规吗", {"我把公司文件拷到了个人U盘"});
+  EXPECT_FALSE(has(seam.query, "u盘算")) << seam.query;
   EXPECT_EQ(rewrite("这样会不会慢", {"报销单能先手写吗", "可以，先手写再补录系统。"}).query,
             "先手写再补录系统会不会慢");
   const auto value = rewrite("这样不会饿吗", {"最近在减肥，晚上只吃沙拉", "坚持多久了", "快一个月了，瘦了六斤"});
