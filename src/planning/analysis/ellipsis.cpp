@@ -562,6 +562,96 @@ std::uint32_t before_time_words(std::string_view prev_text, std::uint32_t begin,
   return end;
 }
 
+// What kind of thing a phrase names, as far as a fragment's place goes: people (员工, 孕妇), a
+// place (办公区, 会议室), or anything else.
+enum class Kind { kPeople, kPlace, kThing };
+
+Kind kind_of(std::string_view phrase, const PhraseReader& reader) {
+  if (person_phrase(phrase, reader)) return Kind::kPeople;
+  static constexpr std::string_view kPlaceHeads = "区室楼厅馆场园站库间";
+  const std::string_view head = last_code_point(phrase);
+  if (head.size() == 3 && kPlaceHeads.find(head) != std::string_view::npos) return Kind::kPlace;
+  return Kind::kThing;
+}
+
+// A lone character that makes a compound with the short word after it (打|车费), not a verb
+// before an object: a word precedes it, and the next word has at most two characters (家属|进|
+// 健身房 keeps 进 apart).
+bool glued_to_next(std::string_view text, const std::vector<Token>& t, std::size_t i,
+                   const PhraseReader& reader) {
+  if (i == 0 || i + 1 >= t.size() || !t[i].single_han || reader.is_function(t[i].text(text)))
+    return false;
+  const Token& before = t[i - 1];
+  return before.word && !before.single_han && !reader.is_function(before.text(text)) &&
+         t[i + 1].word && t[i + 1].begin == t[i].end && count_code_points(t[i + 1].text(text)) <= 2;
+}
+
+// The units of a phrase: its words, a lone character glued to the next (报销|打|车费 → 报销,
+// 打车费); each as its byte range.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> units_of(std::string_view text, const Span& sp,
+                                                              const PhraseReader& reader) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  const std::vector<Token> t = words_of(text);
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i].begin < sp.begin || t[i].end > sp.end) continue;
+    if (glued_to_next(text, t, i, reader) && t[i + 1].end <= sp.end) {
+      out.emplace_back(t[i].begin, t[i + 1].end);
+      ++i;
+    } else {
+      out.emplace_back(t[i].begin, t[i].end);
+    }
+  }
+  return out;
+}
+
+// Where a phrase starts with the lone character glued before it (报销|打|车费: 打车费); right
+// after a modal or another function word the character is the verb (能|用|个人热点).
+std::uint32_t with_glued_character(std::string_view text, std::uint32_t begin,
+                                   const PhraseReader& reader) {
+  const std::vector<Token> t = words_of(text);
+  for (std::size_t i = 0; i + 1 < t.size(); ++i)
+    if (t[i + 1].begin == begin && glued_to_next(text, t, i, reader)) return t[i].begin;
+  return begin;
+}
+
+// The object a fragment of another kind than the subject stands for in a question of what the
+// subject may do (员工能报销打车费吗 + 那高铁呢 → 员工能报销高铁吗; 办公区能用个人热点吗 + 那蓝牙
+// 耳机呢): a thing is no parallel of people or a place. The question's last phrase, when of the
+// fragment's kind: as many of its last units as the fragment has words, in the fragment's place;
+// nullopt when the kinds agree or that phrase is of another kind.
+std::optional<std::string> object_in_place(std::string_view prev_text, const Span& topic,
+                                           std::string_view frag, const PhraseReader& reader) {
+  // Only "S 能|可以 V O 吗": what S may do with a thing, the shape whose object is unambiguous.
+  const std::string_view after = prev_text.substr(topic.end);
+  const bool may =
+      after.starts_with("能") || after.starts_with("可以") || after.starts_with("可不可以");
+  if (!may || !trim_end(prev_text).ends_with("吗")) return std::nullopt;
+  const Kind subject = kind_of(slice(prev_text, topic.begin, topic.end), reader);
+  const Kind own = kind_of(frag, reader);
+  if (subject == Kind::kThing || own == subject) return std::nullopt;
+  const std::vector<Span> spans = reader.spans(prev_text);
+  const std::vector<Token> fw = words_of(frag);
+  const auto frag_words = static_cast<std::size_t>(
+      std::count_if(fw.begin(), fw.end(), [](const Token& w) { return w.word; }));
+  // The question's last phrase, when it is of the fragment's kind (a place after the thing, 带相机
+  // 进研发楼, leaves no object to be sure of).
+  if (spans.empty() || spans.back().begin <= topic.end) return std::nullopt;
+  const auto units = units_of(prev_text, spans.back(), reader);
+  // A lone character left among the units is a verb of a clause of its own (家属|进|健身房).
+  const bool lone_verb = std::any_of(units.begin(), units.end(), [&](const auto& u) {
+    return count_code_points(slice(prev_text, u.first, u.second)) == 1;
+  });
+  if (units.empty() || lone_verb ||
+      kind_of(slice(prev_text, units.back().first, units.back().second), reader) != own)
+    return std::nullopt;
+  const std::size_t n = std::min(std::max<std::size_t>(frag_words, 1), units.size());
+  std::uint32_t begin = units[units.size() - n].first;
+  const std::uint32_t end = units.back().second;
+  if (n == units.size()) begin = with_glued_character(prev_text, begin, reader);
+  if (count_code_points(slice(prev_text, begin, end)) < 2) return std::nullopt;
+  return join(join(std::string(prev_text.substr(0, begin)), frag), prev_text.substr(end));
+}
+
 }  // namespace
 
 Placed fragment_in_place(std::string_view prev, std::string_view prev_text, const Span& topic,
@@ -630,6 +720,8 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
   if (const auto whole = modified_head_end(prev_text, topic, frag, reader))
     return {join(join(std::string(prev_text.substr(0, topic.begin)), frag), prev_text.substr(*whole)),
             "ellipsis:head"};
+  if (auto out = object_in_place(prev_text, topic, frag, reader))
+    return {std::move(*out), "ellipsis:object"};
   // Otherwise the fragment takes the topic's place: all of a short topic (哺乳假 → 陪产假;
   // ICU often splits one compound into two words), but of a long one only as many leading
   // words as the fragment has (研发中心年会 + 销售中心的呢 → 销售中心的年会; 普通员工一类城市

@@ -1162,6 +1162,18 @@ TEST(RewriteRules, ALetterNamesWithTheCharacterAfterIt) {
   EXPECT_EQ(rewrite("港股呢", {"A股几点开盘"}).query, "港股几点开盘");
 }
 
+// After what people or a place may do with a thing (员工能报销打车费吗), a thing in the fragment
+// stands for that thing, not for the people (高铁能报销打车费吗 was the old reading); people for
+// people still take the subject's place.
+TEST(RewriteRules, AThingStandsForTheThingNotThePeople) {
+  EXPECT_EQ(rewrite("那高铁呢", {"员工能报销打车费吗"}).query, "员工能报销高铁吗");
+  EXPECT_EQ(rewrite("那笔记本呢", {"访客能带相机吗"}).query, "访客能带笔记本吗");
+  EXPECT_EQ(rewrite("那酒店呢", {"实习生可以报销机票吗"}).query, "实习生可以报销酒店吗");
+  EXPECT_EQ(rewrite("那实习生呢", {"正式员工能报销打车费吗"}).query, "实习生能报销打车费吗");
+  // A second verb before the last phrase leaves no object to be sure of: not that phrase.
+  EXPECT_FALSE(has(rewrite("那宠物呢", {"住户能带家属进健身房吗"}).query, "进宠物"));
+}
+
 // A character that ends words (员, 队) left alone between two words is the head of a compound
 // ICU did not hold, not a verb ending the topic: the topic keeps it (运动员, not 运动).
 TEST(RewriteRules, TheHeadOfACompoundStaysWithIt) {
