@@ -564,14 +564,47 @@ std::uint32_t before_time_words(std::string_view prev_text, std::uint32_t begin,
 
 // What kind of thing a phrase names, as far as a fragment's place goes: people (员工, 孕妇), a
 // place (办公区, 会议室), or anything else.
-enum class Kind { kPeople, kPlace, kThing };
+enum class Kind { kPeople, kPlace, kBody, kThing };
 
 Kind kind_of(std::string_view phrase, const PhraseReader& reader) {
   if (person_phrase(phrase, reader)) return Kind::kPeople;
   static constexpr std::string_view kPlaceHeads = "区室楼厅馆场园站库间";
+  static constexpr std::string_view kBodyHeads = "部处科组";  // 研发部, 人事处: a body of people
   const std::string_view head = last_code_point(phrase);
   if (head.size() == 3 && kPlaceHeads.find(head) != std::string_view::npos) return Kind::kPlace;
+  if (head.size() == 3 && count_code_points(phrase) >= 3 &&
+      kBodyHeads.find(head) != std::string_view::npos)
+    return Kind::kBody;
   return Kind::kThing;
+}
+
+// A fragment that can name a thing: short, and not opening with a preposition (按账户名称显示总数,
+// 从高到低进行排列 say how, not what).
+bool noun_like(std::string_view frag) {
+  if (count_code_points(frag) > 6) return false;
+  for (std::string_view p : {"按", "从", "在", "把", "以", "对", "向", "用", "由", "给", "跟", "和"})
+    if (frag.starts_with(p)) return false;
+  return true;
+}
+
+// A thing after a topic M followed by 的 and its head H, M people, a place or a body (离职员工的
+// 邮件, 研发部的周报), stands for H: 那聊天记录呢 → 离职员工的聊天记录; M is no parallel of a thing.
+std::optional<std::string> head_in_place(std::string_view prev_text, const Span& topic,
+                                         std::string_view frag, const PhraseReader& reader) {
+  constexpr std::string_view kDe = "的";
+  if (!prev_text.substr(topic.end).starts_with(kDe) || frag.ends_with(kDe) || !noun_like(frag))
+    return std::nullopt;
+  const Kind owner = kind_of(slice(prev_text, topic.begin, topic.end), reader);
+  if (owner == Kind::kThing || kind_of(frag, reader) != Kind::kThing) return std::nullopt;
+  const auto at = static_cast<std::uint32_t>(topic.end + kDe.size());
+  for (const Span& sp : reader.spans(prev_text)) {
+    if (sp.begin != at) continue;
+    const std::string_view head = slice(prev_text, sp.begin, sp.end);
+    if (count_code_points(head) < 2 || kind_of(head, reader) != Kind::kThing) return std::nullopt;
+    return std::string(prev_text.substr(0, at)) + std::string(frag) +
+           std::string(prev_text.substr(sp.end));
+  }
+  return std::nullopt;
 }
 
 // A lone character that makes a compound with the short word after it (打|车费), not a verb
@@ -722,6 +755,8 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
             "ellipsis:head"};
   if (auto out = object_in_place(prev_text, topic, frag, reader))
     return {std::move(*out), "ellipsis:object"};
+  if (auto out = head_in_place(prev_text, topic, frag, reader))
+    return {std::move(*out), "ellipsis:head_of"};
   // Otherwise the fragment takes the topic's place: all of a short topic (哺乳假 → 陪产假;
   // ICU often splits one compound into two words), but of a long one only as many leading
   // words as the fragment has (研发中心年会 + 销售中心的呢 → 销售中心的年会; 普通员工一类城市

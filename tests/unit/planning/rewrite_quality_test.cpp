@@ -1174,6 +1174,16 @@ TEST(RewriteRules, AThingStandsForTheThingNotThePeople) {
   EXPECT_FALSE(has(rewrite("那宠物呢", {"住户能带家属进健身房吗"}).query, "进宠物"));
 }
 
+// After "people's / a place's / a body's X" (研发部的周报), a thing in the fragment stands for X,
+// not for the owner (会议记录的周报 was the old reading); an owner for an owner stays.
+TEST(RewriteRules, AThingStandsForTheOwnersThing) {
+  EXPECT_EQ(rewrite("那会议记录呢", {"研发部的周报谁来审"}).query, "研发部的会议记录谁来审");
+  EXPECT_EQ(rewrite("那奖金呢", {"正式员工的年终奖几月发"}).query, "正式员工的奖金几月发");
+  EXPECT_EQ(rewrite("那实习生呢", {"正式员工的年终奖几月发"}).query, "实习生的年终奖几月发");
+  // A fragment saying how, not what, is no thing.
+  EXPECT_FALSE(has(rewrite("按部门统计呢", {"研发部的周报谁来审"}).query, "研发部的按部门"));
+}
+
 // A character that ends words (员, 队) left alone between two words is the head of a compound
 // ICU did not hold, not a verb ending the topic: the topic keeps it (运动员, not 运动).
 TEST(RewriteRules, TheHeadOfACompoundStaysWithIt) {
