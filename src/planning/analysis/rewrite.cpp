@@ -730,8 +730,11 @@ namespace {
 // → 那年假呢). Politeness stays: `can i` still frames the question.
 std::string_view without_social_edges(std::string_view text, const ScannedQuery& q, const Lexicon& lex) {
   const LexiconIds& ids = lex.ids();
-  const auto [b, e] =
+  auto [b, e] =
       trim_edges(q, {ids.greeting, ids.thanks, ids.goodbye, ids.acknowledgement}, ids.greeting);
+  // 可以 glued to a verb is the modal, not "OK" (可以开专票吗): it stays.
+  constexpr std::string_view kMay = "可以";
+  if (text.substr(0, b).ends_with(kMay)) b -= static_cast<std::uint32_t>(kMay.size());
   return b < e ? text.substr(b, e - b) : text;
 }
 

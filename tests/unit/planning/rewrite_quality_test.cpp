@@ -1184,6 +1184,13 @@ TEST(RewriteRules, AThingStandsForTheOwnersThing) {
   EXPECT_FALSE(has(rewrite("按部门统计呢", {"研发部的周报谁来审"}).query, "研发部的按部门"));
 }
 
+// 可以 glued to a verb opening the turn is the modal, not the acknowledgement 可以 ("OK"): it stays
+// in the rewrite; 可以 with a comma is still the acknowledgement.
+TEST(RewriteRules, MayGluedToAVerbIsNoAcknowledgement) {
+  EXPECT_EQ(rewrite("可以加急吗", {"护照在哪里办"}).query, "护照可以加急吗");
+  EXPECT_FALSE(has(rewrite("可以，那港澳通行证呢", {"护照在哪里办"}).query, "可以"));
+}
+
 // A character that ends words (员, 队) left alone between two words is the head of a compound
 // ICU did not hold, not a verb ending the topic: the topic keeps it (运动员, not 运动).
 TEST(RewriteRules, TheHeadOfACompoundStaysWithIt) {
