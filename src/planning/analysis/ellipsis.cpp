@@ -587,15 +587,17 @@ bool noun_like(std::string_view frag) {
   return true;
 }
 
-// A thing after a topic M followed by 的 and its head H, M people, a place or a body (离职员工的
-// 邮件, 研发部的周报), stands for H: 那聊天记录呢 → 离职员工的聊天记录; M is no parallel of a thing.
+// A thing after a topic M followed by 的 and its head H, M people or a body (离职员工的邮件, 研发部的
+// 周报), stands for H: 那聊天记录呢 → 离职员工的聊天记录; M is no parallel of a thing.
 std::optional<std::string> head_in_place(std::string_view prev_text, const Span& topic,
                                          std::string_view frag, const PhraseReader& reader) {
   constexpr std::string_view kDe = "的";
   if (!prev_text.substr(topic.end).starts_with(kDe) || frag.ends_with(kDe) || !noun_like(frag))
     return std::nullopt;
+  // Not after a place: a name of another place reads as a thing (上海办公室的门禁 + 深圳呢).
   const Kind owner = kind_of(slice(prev_text, topic.begin, topic.end), reader);
-  if (owner == Kind::kThing || kind_of(frag, reader) != Kind::kThing) return std::nullopt;
+  if (owner == Kind::kThing || owner == Kind::kPlace || kind_of(frag, reader) != Kind::kThing)
+    return std::nullopt;
   const auto at = static_cast<std::uint32_t>(topic.end + kDe.size());
   for (const Span& sp : reader.spans(prev_text)) {
     if (sp.begin != at) continue;
