@@ -313,6 +313,19 @@ bool never_opens_compound(std::string_view c) {
   return demonstrative(c) || kNever.contains(c);
 }
 
+// A lone character and 会 opening a clause before when or where it is held or a 的 (年|会|在哪里
+// 办, 周|会|几点开, 晨|会|的时间): ICU did not know the meeting, and 会 is its head, not "will".
+void mark_meeting_head(std::string_view text, const std::vector<Token>& t, std::vector<bool>& fn) {
+  for (std::size_t i = 0; i + 2 < t.size(); ++i) {
+    if (!t[i].single_han || fn[i] || t[i + 1].text(text) != "会" || t[i].end != t[i + 1].begin)
+      continue;
+    if (i > 0 && t[i - 1].word && !fn[i - 1]) continue;  // a piece of the phrase before
+    const std::string_view rest = text.substr(t[i + 2].begin);
+    for (std::string_view w : {"在哪", "几点", "什么时候", "哪天", "几号", "的"})
+      if (rest.starts_with(w)) fn[i + 1] = false;
+  }
+}
+
 void mark_wedged(std::string_view text, const std::vector<Token>& tokens, std::vector<bool>& fn) {
   for (std::size_t i = 0; i + 2 < tokens.size(); ++i)
     if (opens_unknown_compound(text, tokens, fn, i)) fn[i] = false;
@@ -371,6 +384,7 @@ std::vector<bool> PhraseReader::function_marks(std::string_view text, const std:
         std::fill(fn.begin() + i, fn.begin() + i + n, true);
   mark_cut_across(text, tokens, fn, *this);
   mark_wedged(text, tokens, fn);
+  mark_meeting_head(text, tokens, fn);
   // A one-letter ASCII word closing the text after a content word is a label, not an article
   // (building a, plan b).
   for (std::size_t i = tokens.size(); i-- > 0;) {

@@ -1024,10 +1024,12 @@ TEST(RewriteRules, ADemonstrativePhraseWithAShortNounStandsForTheThing) {
   EXPECT_EQ(rewrite("那部片子哪年的", {"我昨晚看了肖申克的救赎，哭了"}).query, "肖申克的救赎哪年的");
   EXPECT_EQ(rewrite("那家公司大吗", {"你在哪上班", "在字节跳动，做市场的"}).query, "字节跳动大吗");
   // Not a pointing phrase: 这个 before a predicate, 哪个 asks, 这次 is a time, a long noun is a
-  // topic of its own.
+  // topic of its own. (This checked that 年会 stayed out of the rewrite, which held only while ICU's
+  // 年|会 left the topic 年; 那个好报名吗 → 年会好报名吗 is the pronoun's reading.)
   for (const char* turn : {"那个好报名吗", "哪个更好用", "这次会议几点开", "那个会议室预订系统在哪里登录"}) {
     const auto r = rewrite(turn, {"年会什么时候开"});
-    EXPECT_FALSE(has(r.query, "年会")) << turn << " → " << r.query;
+    EXPECT_FALSE(gave(r, "pronoun:noun")) << turn << " → " << r.query;
+    EXPECT_FALSE(has(r.query, "年好") || has(r.query, "年哪")) << turn << " → " << r.query;
   }
 }
 
@@ -1180,6 +1182,8 @@ TEST(RewriteRules, AThingStandsForTheOwnersThing) {
   EXPECT_EQ(rewrite("那会议记录呢", {"研发部的周报谁来审"}).query, "研发部的会议记录谁来审");
   EXPECT_EQ(rewrite("那奖金呢", {"正式员工的年终奖几月发"}).query, "正式员工的奖金几月发");
   EXPECT_EQ(rewrite("那实习生呢", {"正式员工的年终奖几月发"}).query, "实习生的年终奖几月发");
+  // After a place another place's name reads as a thing: the old reading stands.
+  EXPECT_EQ(rewrite("深圳呢", {"上海办公室的门禁几点关"}).query, "深圳办公室的门禁几点关");
   // A fragment saying how, not what, is no thing.
   EXPECT_FALSE(has(rewrite("按部门统计呢", {"研发部的周报谁来审"}).query, "研发部的按部门"));
 }
@@ -1189,6 +1193,15 @@ TEST(RewriteRules, AThingStandsForTheOwnersThing) {
 TEST(RewriteRules, MayGluedToAVerbIsNoAcknowledgement) {
   EXPECT_EQ(rewrite("可以加急吗", {"护照在哪里办"}).query, "护照可以加急吗");
   EXPECT_FALSE(has(rewrite("可以，那港澳通行证呢", {"护照在哪里办"}).query, "可以"));
+}
+
+// ICU cuts 周|会 and 晨|会 (not 例会, 晚会): before when or where it is held 会 is the meeting's head,
+// not "will", and the topic is the meeting (周会能带家属吗, was 周能带家属吗).
+TEST(RewriteRules, AMeetingIcuCutKeepsItsHead) {
+  EXPECT_EQ(rewrite("能带家属吗", {"周会在哪里办"}).query, "周会能带家属吗");
+  EXPECT_TRUE(rewrite("在哪开", {"晨会几点开始"}).query.starts_with("晨会"));
+  // 会 before a verb or a span of time is "will": no meeting (钱 stays the topic).
+  EXPECT_FALSE(has(rewrite("那报销呢", {"钱会在几天内到账"}).query, "钱会"));
 }
 
 // A character that ends words (员, 队) left alone between two words is the head of a compound
