@@ -91,9 +91,8 @@ std::optional<std::string_view> rewriting::done_subject(std::string_view stateme
     --verb;
   const std::string_view subject = trim_end(s.substr(0, w[verb].begin));
   // One clause: a subject across a stop or comma is no thing (很好。列出名字就可以了).
-  const bool clause = std::none_of(kClauseStops.begin(), kClauseStops.end(), [&](std::string_view p) {
-    return subject.find(p) != std::string_view::npos;
-  });
+  const bool clause = std::none_of(kClauseStops.begin(), kClauseStops.end(),
+                                   [&](std::string_view p) { return subject.find(p) != s.npos; });
   if (count_code_points(subject) < 2 || !clause || reader.spans(subject).empty() ||
       reader.is_function(w[0].text(s)))
     return std::nullopt;
@@ -341,6 +340,49 @@ std::optional<std::string> with_other(std::string_view asked, std::string more,
     const std::string_view unit = std::string_view(more).substr(at + kWhich.size(), 3);
     if (unit.size() == 3 && std::string_view("些种个类家款项位样条").find(unit) != std::string_view::npos)
       return more.replace(at, kWhich.size() + unit.size(), other) + "吗";
+  }
+  return std::nullopt;
+}
+
+// A request for examples (举个例子, 举几个例子, 比如呢).
+bool asks_examples(std::string_view turn) {
+  const bool give =
+      turn.find("举") != std::string_view::npos && turn.find("例") != std::string_view::npos;
+  return give || turn.starts_with("比如") || turn.starts_with("例如") || turn.starts_with("比方");
+}
+
+// 1e'. Examples asked after a question of which things do something (哪些费用不能报销 + 举个例子):
+// they are examples of those things, the set the question named — "不能报销的费用" — not of the
+// noun alone (费用举个例子) or of the answer.
+std::optional<Step> examples_step(const TurnView& t) {
+  if (!asks_examples(t.text)) return std::nullopt;
+  // The question right before, or before its answer.
+  for (std::size_t k = 0; k < std::min<std::size_t>(2, t.h.window.size()); ++k) {
+    const std::string_view asked = trim_end(t.h.window[k]);
+    std::size_t opener = 0;
+    for (std::string_view w : {"哪些", "哪类", "哪种", "什么样的"})
+      if (asked.starts_with(w)) opener = w.size();
+    if (opener == 0) continue;
+    const std::vector<Span> spans = t.reader.spans(asked);
+    if (spans.empty() || spans.front().begin != opener) return std::nullopt;
+    // The things: the phrase after the question word, up to a modal or a negation it may hold
+    // (费用|不能报销: the reader kept 不能 in the phrase).
+    std::string_view things = slice(asked, spans.front().begin, spans.front().end);
+    for (const Token& w : words_of(things)) {
+      const std::string_view x = w.text(things);
+      const bool modal = x == "不能" || x == "不" || x == "可以" || x == "能" || x == "需要" ||
+                         x == "要" || x == "不用" || x == "必须" || x == "都";
+      if (modal && w.begin > 0) {
+        things = things.substr(0, w.begin);
+        break;
+      }
+    }
+    std::string_view act = trim_start(asked.substr(opener + things.size()));
+    for (std::string_view end : {"吗", "呢"})
+      if (act.ends_with(end)) act.remove_suffix(end.size());
+    if (act.empty() || count_code_points(things) < 2) return std::nullopt;
+    return Step{std::string(act) + "的" + std::string(things) + std::string(t.text),
+                "examples_of_set"};
   }
   return std::nullopt;
 }
@@ -715,6 +757,7 @@ Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std
   if (auto s = elaboration_step(t, frag)) return done(std::move(*s));
   if (auto s = why_of_yes_no_step(t, frag)) return done(std::move(*s));
   if (auto s = more_of_step(t)) return done(std::move(*s));
+  if (auto s = examples_step(t)) return done(std::move(*s));
   if (auto s = verb_object_step(t, frag)) return done(std::move(*s));
   if (auto s = also_step(t)) return done(std::move(*s));
   if (auto s = condition_step(t)) return done(std::move(*s));

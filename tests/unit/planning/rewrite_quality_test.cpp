@@ -1204,6 +1204,16 @@ TEST(RewriteRules, AMeetingIcuCutKeepsItsHead) {
   EXPECT_FALSE(has(rewrite("那报销呢", {"钱会在几天内到账"}).query, "钱会"));
 }
 
+// Examples asked after a question of which things do something (哪些岗位可以远程办公) are examples
+// of that set: 可以远程办公的岗位举个例子, not 岗位举个例子 — also with the answer in between.
+TEST(RewriteRules, ExamplesAreOfTheSetTheQuestionNamed) {
+  EXPECT_EQ(rewrite("举个例子", {"哪些岗位可以远程办公"}).query, "可以远程办公的岗位举个例子");
+  EXPECT_EQ(rewrite("举几个例子", {"哪些药品不能带上飞机", "易燃易爆的和超量的液体都不行。"}).query,
+            "不能带上飞机的药品举几个例子");
+  // Another kind of question keeps its own reading.
+  EXPECT_FALSE(gave(rewrite("举个例子", {"不可抗力条款怎么写"}), "examples_of_set"));
+}
+
 // A character that ends words (员, 队) left alone between two words is the head of a compound
 // ICU did not hold, not a verb ending the topic: the topic keeps it (运动员, not 运动).
 TEST(RewriteRules, TheHeadOfACompoundStaysWithIt) {
