@@ -511,6 +511,24 @@ std::optional<std::string> head_after_de(std::string_view frag, std::string_view
 
 // 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
 // or the topic in front.
+// A bare predicate after a statement: why it was so, what a request asked for, the thing
+// something done was done to, or the statement as the frame the question continues.
+Step after_statement(const TurnView& t, std::string_view frag) {
+  if (auto why = why_inside(t, frag)) return {std::move(*why), "statement_why"};
+  // After a request, what it asked for beside the turn — the safe form, as a rejected rewrite's.
+  if (const auto& asked = t.h.request) {
+    if (asked->empty()) return {std::string(t.question), "statement:sort"};
+    return {std::string(*asked) + " " + std::string(t.text), "statement_prefix:request",
+            "rewrite:fallback:request"};
+  }
+  // A question with its own predicate after something done (理赔申请提交了 + 一般多久能批) asks
+  // about the thing, not the deed; what to do about it (咋处理) keeps the deed.
+  if (!asks_about_event(frag))
+    if (auto subject = done_subject(t.h.prev_text, t.reader))
+      return {join(*subject, frag), "statement_subject"};
+  return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
+}
+
 Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
                    const RewriteSources& sources) {
   const LexiconIds& ids = t.lex.ids();
@@ -603,21 +621,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
                                     /*with_verb=*/!asks_wh(t.q, t.text, t.lex.ids()),
                                     /*implied=*/!t.h.prev_is_question))
       return {join(*object, frag), "statement_object"};
-  if (!t.h.prev_is_question) {
-    if (auto why = why_inside(t, frag)) return {std::move(*why), "statement_why"};
-    // After a request, what it asked for beside the turn — the safe form, as a rejected rewrite's.
-    if (const auto& asked = t.h.request) {
-      if (asked->empty()) return {std::string(t.question), "statement:sort"};
-      return {std::string(*asked) + " " + std::string(t.text), "statement_prefix:request",
-              "rewrite:fallback:request"};
-    }
-    // A question with its own predicate after something done (理赔申请提交了 + 一般多久能批) asks
-    // about the thing, not the deed; what to do about it (咋处理) keeps the deed.
-    if (!asks_about_event(frag))
-      if (auto subject = done_subject(t.h.prev_text, t.reader))
-        return {join(*subject, frag), "statement_subject"};
-    return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
-  }
+  if (!t.h.prev_is_question) return after_statement(t, frag);
   if (auto had = had_thing(t)) return {join(*had, frag), "topic_prefix:had"};
   if (auto able = able_activity(t)) return {join(*able, frag), "topic_prefix:able"};
   // A previous question read through its history (resolve_bare_prev) carried its topic alone.
