@@ -103,6 +103,8 @@ Result<Planner> Planner::create(Config config, PlannerOptions options) {
                           internal::Analyzer::create(lex.config(), options.rewriters));
   std::optional<internal::DomainReader> reader;
   if (domain) reader.emplace(std::move(*domain), lex.config());
+  const bool domain_words = reader && lex.config().rewrite.domain_word_break;
+  analyzer.prepare_terms(domain_words ? &reader->lexicon() : nullptr);
   return Planner(std::make_shared<const Impl>(Impl{std::move(lex), std::move(model), labels,
                                                    std::move(reader),
                                                    std::move(options), std::move(analyzer)}));

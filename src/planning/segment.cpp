@@ -338,6 +338,12 @@ const TermTrie* term_trie(const WordTerms& terms) {
   return last.get();
 }
 
+}  // namespace
+
+void build_term_trie(const WordTerms& terms) { term_trie(terms); }
+
+namespace {
+
 // Every occurrence of a term of the vocabulary, by begin byte (all overlaps kept; one span may
 // be reported twice, which the join does not mind).
 std::vector<TermSpan>& term_spans(std::string_view text, const WordTerms& terms,

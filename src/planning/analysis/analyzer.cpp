@@ -20,6 +20,7 @@ struct Analyzer::Impl {
   AnalysisLists lists;
   BudgetPolicy budget;  // a function of the config alone: made once, copied into each analysis
   std::shared_ptr<const QueryRewriter> hook;  // [rewrite] hook, null = built-in only
+  bool domain_word_break = false;             // [rewrite] domain_word_break
 };
 
 Result<Analyzer> Analyzer::create(const Config& c,
@@ -33,6 +34,7 @@ Result<Analyzer> Analyzer::create(const Config& c,
   l.graph = l.cues.add(c.execution.graph_cues);
   l.cues.build();
   impl->budget = budget_policy(c.execution);
+  impl->domain_word_break = c.rewrite.domain_word_break;
   l.function_words = WordSet(c.rewrite.function_words);
   l.rewrite_words = rewrite_words(c.rewrite);
   for (const auto& [source, terms] : c.glossary.terms) {
@@ -345,6 +347,10 @@ std::vector<std::string> core_terms(std::string_view query, const Constraints& c
 
 }  // namespace
 
+void Analyzer::prepare_terms(const DomainLexicon* terms) const {
+  if (impl_->domain_word_break) build_term_trie(WordTerms{terms, &impl_->lists.glossary_words});
+}
+
 Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisContext& context,
                                         const Lexicon& lex, const DomainLexicon* terms) const {
   const Config& c = lex.config();
@@ -417,7 +423,7 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
   a.filters = extract_filters(query, c.filters, context);
   a.routing = decide_routing(query, hits, lists, plan.question_category(),
                              count_query_units(query), c.routing);
-  const Constraints cons = extract_constraints(query, impl_->lists.function_words);
+  const Constraints cons = extract_constraints(query, impl_->lists.function_words, a.routing.ids);
 
   // 3. Variants, when the plan asks for them: the glossary first (no generation cost), then the
   // hook's.

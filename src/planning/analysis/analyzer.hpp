@@ -68,6 +68,10 @@ class Analyzer {
   static Result<Analyzer> create(const Config& config,
                                  std::map<std::string, std::shared_ptr<const QueryRewriter>> rewriters);
 
+  /// Builds what analyze() with `terms` reads on its first call (the word break's trie of the
+  /// host's terms), so that call costs what the rest do.
+  void prepare_terms(const DomainLexicon* terms) const;
+
   /// `terms`: the host's domain lexicon, whose terms the rewriter's word break keeps whole
   /// (null = ICU's words only).
   Result<QueryAnalysis> analyze(const Preparation& prep, const AnalysisContext& context,

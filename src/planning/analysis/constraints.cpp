@@ -300,9 +300,14 @@ bool WordSet::contains(std::string_view word) const {
 }
 
 Constraints extract_constraints(std::string_view text, const WordSet& fw) {
+  return extract_constraints(text, fw, id_shapes(text));
+}
+
+Constraints extract_constraints(std::string_view text, const WordSet& fw,
+                                std::vector<std::string> ids) {
   Constraints c;
   c.numbers = digit_runs(text);
-  c.ids = id_shapes(text);
+  c.ids = std::move(ids);
   quoted(text, c.entities);
   // ASCII words inside Chinese text are names (vpn, mac, oa, sap); in English text every word is
   // ASCII and case is folded, so only IDs and quotes count there.

@@ -65,6 +65,9 @@ struct Constraints {
 
 /// `text` is normalized (NFKC casefold, Simplified). `function_words` are never entities.
 Constraints extract_constraints(std::string_view text, const WordSet& function_words);
+/// The same with `ids` = id_shapes(text) already read (the routing reads them first).
+Constraints extract_constraints(std::string_view text, const WordSet& function_words,
+                                std::vector<std::string> ids);
 
 /// A hook's raw text as a list of strings: a JSON array of strings and nothing else (fail
 /// closed). Errors: a message ("invalid JSON: …", "not an array", "element 2 is not a string",

@@ -252,6 +252,51 @@ TEST(SegmentDictionary, OneTrieFindsTheTermsBothScansFind) {
   }
 }
 
+// The analysis hands extract_constraints the IDs its routing read from the same text: the
+// constraints must be those read from the text alone.
+TEST(SegmentDictionary, ConstraintsGivenTheirIdsAreTheConstraintsOfTheText) {
+  const ShippedVocabulary v;
+  ASSERT_TRUE(v.lexicon);
+  const ScopedTerms scope(WordTerms{&*v.lexicon, &v.glossary});
+  const WordSet fw(v.config.rewrite.function_words);
+  std::size_t texts = 0, differ = 0, ids = 0;
+  for (const char* dir : {"tests/data", "eval_sets"})
+    for (const std::string& t : texts_under(qaplan::test::source_dir() / dir)) {
+      if (!is_valid_utf8(t) || t.size() > 300) continue;
+      ++texts;
+      const Constraints alone = extract_constraints(t, fw);
+      const Constraints given = extract_constraints(t, fw, id_shapes(t));
+      ids += given.ids.size();
+      if ((alone.numbers != given.numbers || alone.ids != given.ids ||
+           alone.entities != given.entities) &&
+          ++differ <= 20)
+        ADD_FAILURE() << t;
+    }
+  EXPECT_EQ(differ, 0u) << "of " << texts << " texts";
+  EXPECT_GT(ids, 50u);
+}
+
+// The planner builds the vocabulary's trie when it is created: the spans read through a trie
+// built ahead are those of the two scans it stands for.
+TEST(SegmentDictionary, ATrieBuiltAheadFindsTheTermsBothScansFind) {
+  const ShippedVocabulary v;
+  ASSERT_TRUE(v.lexicon);
+  const WordTerms terms{&*v.lexicon, &v.glossary};
+  build_term_trie(terms);
+  build_term_trie(terms);  // a second build of the same vocabulary finds the first
+  const ScopedTerms scope(terms);
+  std::size_t texts = 0, differ = 0, spans = 0;
+  for (const std::string& t : texts_under(qaplan::test::source_dir() / "eval_sets")) {
+    if (!is_valid_utf8(t) || t.size() > 300) continue;
+    ++texts;
+    const auto one = term_spans_of(t, true);
+    spans += one.size();
+    if (one != term_spans_of(t, false) && ++differ <= 20) ADD_FAILURE() << t;
+  }
+  EXPECT_EQ(differ, 0u) << "of " << texts << " texts";
+  EXPECT_GT(spans, 1000u);
+}
+
 TEST(SegmentDictionary, HandsOverWhereTheIteratorsRulesDecide) {
   EXPECT_TRUE(segment_words_by_dictionary("年假怎么申请？"));
   EXPECT_TRUE(segment_words_by_dictionary("SPD系统 A4纸 5000元"));
