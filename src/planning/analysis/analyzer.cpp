@@ -21,6 +21,7 @@ struct Analyzer::Impl {
   BudgetPolicy budget;  // a function of the config alone: made once, copied into each analysis
   std::shared_ptr<const QueryRewriter> hook;  // [rewrite] hook, null = built-in only
   bool domain_word_break = false;             // [rewrite] domain_word_break
+  std::shared_ptr<const FiltersIndex> filters;  // [filters] compiled: the config never changes
 };
 
 Result<Analyzer> Analyzer::create(const Config& c,
@@ -35,6 +36,7 @@ Result<Analyzer> Analyzer::create(const Config& c,
   l.cues.build();
   impl->budget = budget_policy(c.execution);
   impl->domain_word_break = c.rewrite.domain_word_break;
+  impl->filters = filters_index(c.filters);
   l.function_words = WordSet(c.rewrite.function_words);
   l.rewrite_words = rewrite_words(c.rewrite);
   for (const auto& [source, terms] : c.glossary.terms) {
@@ -420,7 +422,7 @@ Result<QueryAnalysis> Analyzer::analyze(const Preparation& prep, const AnalysisC
     a.variants.push_back(QueryVariant{query, "rewrite", false, a.rewrite.by});
 
   const std::vector<CueHit> hits = lists.cues.scan(query);
-  a.filters = extract_filters(query, c.filters, context);
+  a.filters = extract_filters(query, c.filters, context, *impl_->filters);
   a.routing = decide_routing(query, hits, lists, plan.question_category(),
                              count_query_units(query), c.routing);
   const Constraints cons = extract_constraints(query, impl_->lists.function_words, a.routing.ids);

@@ -734,13 +734,20 @@ bool apply_word_cues(const WordCues& w, const FiltersConfig& config, const Analy
 
 Filters extract_filters(std::string_view text, const FiltersConfig& config,
                         const AnalysisContext& context) {
+  return extract_filters(text, config, context, *FiltersIndex::of(config));
+}
+
+std::shared_ptr<const FiltersIndex> filters_index(const FiltersConfig& config) {
+  return FiltersIndex::of(config);
+}
+
+Filters extract_filters(std::string_view text, const FiltersConfig& config,
+                        const AnalysisContext& context, const FiltersIndex& ix) {
   Filters f;
-  const auto index = FiltersIndex::of(config);
-  if (!index->error.empty()) {
-    f.reasons.push_back("filters:invalid config: " + index->error);
+  if (!ix.error.empty()) {
+    f.reasons.push_back("filters:invalid config: " + ix.error);
     return f;
   }
-  const FiltersIndex& ix = *index;
   // One scan; scratch buffers are per thread so a question allocates nothing it does not keep.
   thread_local std::vector<Hit> hits;
   thread_local std::vector<TimeWordHit> time_hits;

@@ -9,6 +9,7 @@
 // Aho-Corasick automaton, compiled once per vocabulary and kept in FiltersConfig::compiled.
 // Overlaps resolve leftmost-longest within a family (未盖章 over 盖章, 上上个月 over 上个月); a
 // hit inside an ignore_within phrase is dropped. Thread-safe.
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -34,5 +35,13 @@ std::string validate_filters_config(const FiltersConfig& c);
 /// filters and the reason "filters:invalid config: …".
 Filters extract_filters(std::string_view normalized, const FiltersConfig& config,
                         const AnalysisContext& context);
+
+/// The compiled vocabulary of `config` (the one FiltersConfig::compiled keeps).
+std::shared_ptr<const FiltersIndex> filters_index(const FiltersConfig& config);
+/// extract_filters with `index` = filters_index(config) held by a caller whose config never
+/// changes (the analyzer's): no check of the config's shape per question, which read every
+/// department, tag and path entry (cold lines after a retrieval).
+Filters extract_filters(std::string_view normalized, const FiltersConfig& config,
+                        const AnalysisContext& context, const FiltersIndex& index);
 
 }  // namespace qaplan::internal

@@ -450,3 +450,42 @@ TEST(Filters, ConfigErrorsNameFileLineAndKey) {
 }
 
 }  // namespace
+
+namespace {
+
+// The analyzer extracts with the index it compiled when it was made: the filters of every
+// question of the planner benchmark and the intent set, with and without a session, must be those
+// extract_filters finds with the config alone.
+TEST(Filters, AnIndexHeldByTheCallerGivesTheSameFilters) {
+  const auto index = qaplan::internal::filters_index(shipped());
+  std::vector<std::string> texts;
+  for (const char* file : {"tools/bench/data/planner_questions.jsonl", "eval_sets/intent_policy.json"}) {
+    const std::string all = qaplan::test::slurp(qaplan::test::source_dir() / file);
+    // Every quoted string of the file: questions, history turns and a few field values.
+    for (std::size_t at = all.find('"'); at != std::string::npos; at = all.find('"', at)) {
+      const std::size_t end = all.find('"', at + 1);
+      if (end == std::string::npos) break;
+      texts.push_back(all.substr(at + 1, end - at - 1));
+      at = end + 1;
+    }
+  }
+  AnalysisContext plain, session;
+  plain.now = session.now = "2026-11-30T10:00:00+08:00";
+  session.session_department = "财务部";
+  session.session_user = "u1";
+  std::size_t differ = 0, with_reasons = 0;
+  for (const std::string& raw : texts) {
+    auto n = qaplan::internal::normalize_question(raw, qaplan::InputConfig{});
+    if (!n.ok()) continue;
+    for (const AnalysisContext* ctx : {&plain, &session}) {
+      const Filters alone = extract_filters(n->text, shipped(), *ctx);
+      with_reasons += !alone.reasons.empty();
+      if (!(alone == extract_filters(n->text, shipped(), *ctx, *index)) && ++differ <= 20)
+        ADD_FAILURE() << raw;
+    }
+  }
+  EXPECT_EQ(differ, 0u) << "of " << texts.size() << " texts";
+  EXPECT_GT(with_reasons, 100u);
+}
+
+}  // namespace
