@@ -59,8 +59,22 @@ Result<Lexicon> Lexicon::create(Config config) {
   for (const auto& s : c.sources) ids.source.push_back(add_list(s.keywords));
   ids.topic_switch = add_list(c.intent.topic_switch);
   for (const auto& r : c.intent.rules) {
-    ids.intent_contains.push_back(add_list(r.contains_any));
-    ids.intent_unless.push_back(add_list(r.unless_contains_any));
+    IntentGate g;
+    g.contains = add_list(r.contains_any);
+    g.unless = add_list(r.unless_contains_any);
+    g.max_units = r.max_units.value_or(0);
+    g.min_units = r.min_units.value_or(0);
+    g.has_min_units = r.min_units.has_value();
+    g.flags = static_cast<std::uint8_t>(
+              (r.requires_history ? IntentGate::kHistory : 0) |
+              (r.contains_any.empty() ? 0 : IntentGate::kContains) |
+              (r.unless_contains_any.empty() ? 0 : IntentGate::kUnless) |
+              (r.starts_with_any.empty() ? 0 : IntentGate::kStarts) |
+              (r.ends_with_any.empty() ? 0 : IntentGate::kEnds) |
+              (r.without_anchor ? IntentGate::kNoAnchor : 0) |
+              (r.without_question ? IntentGate::kNoQuestion : 0) |
+              (r.max_units ? IntentGate::kMaxUnits : 0));
+    ids.intent.push_back(g);
   }
   for (const auto& r : c.category.rules) ids.category.push_back(add_list(r.keywords));
   ids.table = add_list(c.category.table_keywords);

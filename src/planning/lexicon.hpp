@@ -53,6 +53,27 @@ struct ScannedQuery {
 };
 
 /// List ids, resolved once so stages never look names up per question.
+/// What the intent stage tests of an [[intent.rules]] entry, packed: the entries themselves are
+/// some 170 bytes each, read field by field for every question (two or three cold lines apiece
+/// after a retrieval), these 20 bytes.
+struct IntentGate {
+  enum : std::uint8_t {
+    kHistory = 1,       // requires_history
+    kContains = 2,      // contains_any is not empty
+    kUnless = 4,        // unless_contains_any is not empty
+    kStarts = 8,        // starts_with_any is not empty
+    kEnds = 16,         // ends_with_any is not empty
+    kNoAnchor = 32,     // without_anchor
+    kNoQuestion = 64,   // without_question
+    kMaxUnits = 128,    // max_units is set
+  };
+  std::uint32_t contains = 0, unless = 0;  // the lists' ids
+  std::int32_t max_units = 0, min_units = 0;
+  std::uint8_t flags = 0;
+  bool has_min_units = false;
+  bool has(std::uint8_t f) const noexcept { return (flags & f) != 0; }
+};
+
 struct LexiconIds {
   std::uint32_t ignore_within = 0;
   std::uint32_t greeting = 0;
@@ -81,8 +102,7 @@ struct LexiconIds {
   std::map<std::string, std::uint32_t, std::less<>> scenario_out_of_scope;
   std::vector<std::uint32_t> source;           // parallel to Config::sources
   std::uint32_t topic_switch = 0;
-  std::vector<std::uint32_t> intent_contains;  // parallel to IntentConfig::rules
-  std::vector<std::uint32_t> intent_unless;    // parallel to IntentConfig::rules
+  std::vector<IntentGate> intent;               // parallel to IntentConfig::rules
   std::vector<std::uint32_t> category;         // parallel to CategoryConfig::rules
   std::uint32_t table = 0;
   std::uint32_t person_pronoun = 0;  // [rewrite] lists

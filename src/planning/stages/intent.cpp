@@ -23,20 +23,21 @@ bool ends_with_any(std::string_view text, const std::vector<std::string>& words)
 }
 
 // `check_unless` = false asks "would the rule hold without its veto list" (no copy of the rule).
-bool rule_holds(const IntentRuleConfig& r, std::size_t index, const ScannedQuery& q,
+// The packed gate answers all but the start and end words, which only a few rules have.
+bool rule_holds(const IntentRuleConfig& r, const IntentGate& g, const ScannedQuery& q,
                 bool has_history, std::string_view core, bool anchored, const LexiconIds& ids,
                 bool check_unless = true) {
-  if (r.requires_history && !has_history) return false;
-  if (r.max_units && q.query.query_units > *r.max_units) return false;
-  if (r.min_units && q.query.query_units < *r.min_units) return false;
-  if (r.requires_history && q.has_in_content(ids.topic_switch)) return false;
-  if (!r.contains_any.empty() && !q.has_in_content(ids.intent_contains[index])) return false;
-  if (check_unless && !r.unless_contains_any.empty() && q.has_in_content(ids.intent_unless[index]))
-    return false;
-  if (!r.starts_with_any.empty() && !starts_with_any(core, r.starts_with_any)) return false;
-  if (!r.ends_with_any.empty() && !ends_with_any(core, r.ends_with_any)) return false;
-  if (r.without_anchor && anchored) return false;
-  if (r.without_question &&
+  const bool history = g.has(IntentGate::kHistory);
+  if (history && !has_history) return false;
+  if (g.has(IntentGate::kMaxUnits) && q.query.query_units > g.max_units) return false;
+  if (g.has_min_units && q.query.query_units < g.min_units) return false;
+  if (history && q.has_in_content(ids.topic_switch)) return false;
+  if (g.has(IntentGate::kContains) && !q.has_in_content(g.contains)) return false;
+  if (check_unless && g.has(IntentGate::kUnless) && q.has_in_content(g.unless)) return false;
+  if (g.has(IntentGate::kStarts) && !starts_with_any(core, r.starts_with_any)) return false;
+  if (g.has(IntentGate::kEnds) && !ends_with_any(core, r.ends_with_any)) return false;
+  if (g.has(IntentGate::kNoAnchor) && anchored) return false;
+  if (g.has(IntentGate::kNoQuestion) &&
       (q.has_in_content(ids.question_word) || core.ends_with("了") || core.ends_with("过") ||
        q.query.text.find('?') != std::string::npos || q.query.text.find("？") != std::string::npos))
     return false;
@@ -56,9 +57,10 @@ IntentCandidate classify_intent(const ScannedQuery& q, bool has_history,
   IntentCandidate c;
   const IntentRuleConfig* winner = nullptr;
   for (std::size_t i = 0; i < ic.rules.size(); ++i) {
-    if (!rule_holds(ic.rules[i], i, q, has_history, core, anchored, ids)) {
-      if (!ic.rules[i].unless_contains_any.empty() && q.has_in_content(ids.intent_unless[i]) &&
-          rule_holds(ic.rules[i], i, q, has_history, core, anchored, ids, /*check_unless=*/false))
+    const IntentGate& g = ids.intent[i];
+    if (!rule_holds(ic.rules[i], g, q, has_history, core, anchored, ids)) {
+      if (g.has(IntentGate::kUnless) && q.has_in_content(g.unless) &&
+          rule_holds(ic.rules[i], g, q, has_history, core, anchored, ids, /*check_unless=*/false))
         c.vetoed = true;
       continue;
     }

@@ -316,3 +316,42 @@ TEST(Intent, ASubjectlessQuestionOpensWithItsPredicate) {
 }
 
 }  // namespace
+
+namespace {
+
+// The intent stage tests each rule through its packed gate: every gate must say what its
+// [[intent.rules]] entry says, and the lists it names must be the entry's.
+TEST(Intent, EachRulesGateIsItsEntry) {
+  const auto& rules = lex().config().intent.rules;
+  const auto& gates = lex().ids().intent;
+  ASSERT_EQ(gates.size(), rules.size());
+  ASSERT_GT(rules.size(), 10u);
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const IntentRuleConfig& r = rules[i];
+    const IntentGate& g = gates[i];
+    EXPECT_EQ(g.has(IntentGate::kHistory), r.requires_history) << r.id;
+    EXPECT_EQ(g.has(IntentGate::kContains), !r.contains_any.empty()) << r.id;
+    EXPECT_EQ(g.has(IntentGate::kUnless), !r.unless_contains_any.empty()) << r.id;
+    EXPECT_EQ(g.has(IntentGate::kStarts), !r.starts_with_any.empty()) << r.id;
+    EXPECT_EQ(g.has(IntentGate::kEnds), !r.ends_with_any.empty()) << r.id;
+    EXPECT_EQ(g.has(IntentGate::kNoAnchor), r.without_anchor) << r.id;
+    EXPECT_EQ(g.has(IntentGate::kNoQuestion), r.without_question) << r.id;
+    EXPECT_EQ(g.has(IntentGate::kMaxUnits), r.max_units.has_value()) << r.id;
+    if (r.max_units) EXPECT_EQ(g.max_units, *r.max_units) << r.id;
+    EXPECT_EQ(g.has_min_units, r.min_units.has_value()) << r.id;
+    if (r.min_units) EXPECT_EQ(g.min_units, *r.min_units) << r.id;
+    // Each list holds its entry's words: a word of the entry alone is a hit of that list.
+    for (const auto& entry : {std::pair{&r.contains_any, g.contains},
+                              std::pair{&r.unless_contains_any, g.unless}})
+      for (const std::string& w : *entry.first) {
+        const std::uint32_t list = entry.second;
+        std::vector<CueHit> hits;
+        lex().cue_hits(w, hits);
+        EXPECT_TRUE(std::any_of(hits.begin(), hits.end(), [&](const CueHit& h) {
+          return h.list == list && h.begin == 0 && h.end == w.size();
+        })) << r.id << " " << w;
+      }
+  }
+}
+
+}  // namespace
