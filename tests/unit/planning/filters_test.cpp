@@ -459,7 +459,8 @@ namespace {
 TEST(Filters, AnIndexHeldByTheCallerGivesTheSameFilters) {
   const auto index = qaplan::internal::filters_index(shipped());
   std::vector<std::string> texts;
-  for (const char* file : {"tools/bench/data/planner_questions.jsonl", "eval_sets/intent_policy.json"}) {
+  for (const char* file :
+       {"tools/bench/data/planner_questions.jsonl", "eval_sets/intent_policy.json"}) {
     const std::string all = qaplan::test::slurp(qaplan::test::source_dir() / file);
     // Every quoted string of the file: questions, history turns and a few field values.
     for (std::size_t at = all.find('"'); at != std::string::npos; at = all.find('"', at)) {
