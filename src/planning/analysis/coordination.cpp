@@ -92,6 +92,9 @@ bool opens_pair_predicate(std::string_view rest) {
 }  // namespace
 
 std::optional<BothPronoun> both_pronoun_at(std::string_view turn) {
+  // Every word for both holds 两, 二 or 俩: most turns hold none (asked of every which-question).
+  if (turn.find("两") == turn.npos && turn.find("二") == turn.npos && turn.find("俩") == turn.npos)
+    return std::nullopt;
   for (std::string_view both : kBoth)
     if (const std::size_t at = turn.find(both); at != std::string_view::npos)
       return BothPronoun{at, at + both.size(), at + both.size()};

@@ -552,14 +552,15 @@ namespace {
 // fragment says a time itself.
 std::uint32_t before_time_words(std::string_view prev_text, std::uint32_t begin, std::uint32_t end,
                                 std::string_view frag) {
+  // Only the replaced run is read (a few words), and the fragment only when it ends in a time word.
+  const std::string_view run = prev_text.substr(begin, end - begin);
+  const std::vector<Token> t = words_of(run);
+  std::size_t i = t.size();
+  while (i > 1 && temporal(t[i - 1].text(run))) --i;
+  if (i == t.size()) return end;
   for (const Token& w : words_of(frag))
     if (temporal(w.text(frag))) return end;
-  const std::vector<Token> t = words_of(prev_text.substr(0, end));
-  for (std::size_t i = t.size(); i > 1 && t[i - 1].end == end && t[i - 1].begin > begin; --i) {
-    if (!temporal(t[i - 1].text(prev_text))) break;
-    end = t[i - 1].begin;
-  }
-  return end;
+  return begin + t[i].begin;
 }
 
 // What kind of thing a phrase names, as far as a fragment's place goes: people (员工, 孕妇), a
