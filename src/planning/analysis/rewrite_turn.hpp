@@ -107,6 +107,14 @@ std::optional<std::string> asked_activity(const TurnView& t, std::string_view fr
 std::string_view statement_core(std::string_view statement, const PhraseReader& reader);
 /// The subject of a statement of something done (理赔申请提交了 → 理赔申请), or nullopt (rewrite.cpp).
 std::optional<std::string_view> done_subject(std::string_view statement, const PhraseReader& reader);
+/// A word for "other" (别的, 其他的): what else there is, no thing of its own (more_step.cpp).
+bool other_word(std::string_view w);
+/// "What else" after a question word's question (还有呢, 还有其他的吗): the question again for more,
+/// keeping the turn's word for "other" (more_step.cpp); nullopt otherwise.
+std::optional<Step> more_of_step(const TurnView& t);
+/// Examples asked after a question of which things do something (哪些费用不能报销 + 举个例子): the
+/// set in front of the turn (more_step.cpp); nullopt otherwise.
+std::optional<Step> examples_step(const TurnView& t);
 /// What comes after the step an answer gave (next_step.cpp): that step and 之后的流程是什么, when
 /// the turn is only a marker of what comes next (然后呢) right after the answer; else nullopt.
 std::optional<Step> next_after_answer_step(const TurnView& t, std::string_view frag);
