@@ -20,8 +20,12 @@ std::string both_spans(const TurnView& t) {
 // what a question going on from "要走审批吗" asks about (多久批下来, 交给谁) is that thing.
 std::optional<std::string_view> light_verb_object(std::string_view activity,
                                                   const PhraseReader& reader) {
+  // The verb is the activity's first word as ICU reads it (开通, 交流 and 写作 are no 开, 交, 写).
+  const std::vector<Token> w = words_of(activity);
+  if (w.empty()) return std::nullopt;
+  const std::string_view first = w.front().text(activity);
   for (std::string_view v : {"提交", "填写", "办理", "出具", "走", "做", "交", "写", "填", "开", "办"}) {
-    if (!activity.starts_with(v)) continue;
+    if (first != v) continue;
     const std::string_view thing = activity.substr(v.size());
     std::size_t end = 0;
     if (count_code_points(thing) < 2 || !is_word_char(next_code_point(thing, end)) ||

@@ -1130,6 +1130,9 @@ TEST(RewriteRules, ALoneVerbAskedAfterItsObjectGoesInFront) {
 TEST(RewriteRules, ALightVerbsThingIsWhatTheNextQuestionAsksAbout) {
   EXPECT_EQ(rewrite("交给谁", {"入职要交体检报告吗"}).query, "入职的体检报告交给谁");
   EXPECT_EQ(rewrite("一般几天批下来", {"借用投影仪要走审批吗"}).query, "借用投影仪的审批一般几天批下来");
+  // A word opening with such a verb is no light verb (开通 of 开通权限: not 的通权限).
+  EXPECT_FALSE(has(rewrite("找谁开", {"账号要开通权限吗"}).query, "的通"));
+  EXPECT_FALSE(gave(rewrite("找谁开", {"账号要开通权限吗"}), "rewrite:fallback:splits:开通"));
   // Another verb keeps its activity whole (需要提前预约吗 is said of 在网点兑换).
   EXPECT_EQ(rewrite("需要提前预约吗", {"外币可以在网点兑换吗"}).query, "外币在网点兑换需要提前预约吗");
 }
