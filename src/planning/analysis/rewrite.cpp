@@ -1,7 +1,6 @@
 #include "planning/analysis/rewrite.hpp"
 
 #include <algorithm>
-#include <array>
 #include <memory>
 #include <optional>
 #include <unordered_set>
@@ -56,8 +55,6 @@ std::string_view rewriting::statement_core(std::string_view statement, const Phr
 
 namespace {
 
-constexpr std::array<std::string_view, 6> kClauseStops = {"。", "，", ",", "；", ";", "."};
-
 // A turn asking what to do about an event, what it leads to or why (咋处理, 找谁, 会怎样, 还能
 // 用吗): the event is its frame and stays whole.
 bool asks_about_event(std::string_view turn) {
@@ -91,8 +88,7 @@ std::optional<std::string_view> rewriting::done_subject(std::string_view stateme
     --verb;
   const std::string_view subject = trim_end(s.substr(0, w[verb].begin));
   // One clause: a subject across a stop or comma is no thing (很好。列出名字就可以了).
-  const bool clause = std::none_of(kClauseStops.begin(), kClauseStops.end(),
-                                   [&](std::string_view p) { return subject.find(p) != s.npos; });
+  const bool clause = first_clause(subject).size() == subject.size();
   if (count_code_points(subject) < 2 || !clause || reader.spans(subject).empty() ||
       reader.is_function(w[0].text(s)))
     return std::nullopt;
