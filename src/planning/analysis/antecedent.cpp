@@ -148,6 +148,27 @@ std::optional<std::string> name_in_newest_clause(std::string_view turn, const Ph
   return in_clauses_from_last(turn, [&](std::string_view c) { return name_in(c, reader, plural); });
 }
 
+// How a 的-modifier right before the noun goes with it (外包的|员工, 参加培训的|人): it says which
+// people, and the noun alone (员工, a lone 人) names others. Before a possessive 的 (他们的账号) a
+// second 的 reads badly, so there the modifier comes only when the noun alone is no noun.
+enum class Modifier { kNone, kKept, kWhenBare };
+
+// Whether `modifier` is a whole one: a short run of words (a longer one holds a verb of its own
+// clause: 显示至少有一笔贷款) that opens the text or a clause, or follows a preposition (跟楼下的大爷).
+// After any other word it is the tail of a longer one (上过这门|课的, 最|高产的, 哪个|朝代的,
+// 叫大卫·|希伯的), which would name the people wrongly.
+bool whole_modifier(std::string_view turn, const std::vector<Token>& words, const Span& modifier) {
+  if (modifier.words > 3) return false;
+  for (const Token& t : words)
+    if (t.end == modifier.begin) {
+      const std::string_view w = t.text(turn);
+      const bool stop = first_clause(w).size() < w.size() || w == " " || w == "？" || w == "！";
+      return stop || w == "跟" || w == "和" || w == "与" || w == "给" || w == "对" ||
+             w == "向";
+    }
+  return modifier.begin == 0;
+}
+
 // The first phrase of `turn` (its words up to one that ends it) that `names` holds of and the
 // question does not say. With `asked` (the question an answer answers), a first word of two or more
 // characters it repeats is passed over (交给|财务部 after 报销单交给谁), though not the first lone
@@ -156,12 +177,23 @@ std::optional<std::string> name_in_newest_clause(std::string_view turn, const Ph
 template <class Names>
 std::optional<std::string> noun_of(std::string_view turn, std::string_view question,
                                    const PhraseReader& reader, Names names,
-                                   std::optional<std::string_view> asked = std::nullopt) {
+                                   std::optional<std::string_view> asked = std::nullopt,
+                                   Modifier modifier = Modifier::kNone) {
   auto names_people = [&](std::string_view s) {
     return question.find(s) == std::string_view::npos && names(s);
   };
   const std::vector<Token> words = words_of(turn);
-  for (const Span& span : reader.spans(turn)) {
+  const std::vector<Span> spans = reader.spans(turn);
+  // The longest leading run of words from `begin` inside the span that names people.
+  auto leading = [&](std::uint32_t begin, std::uint32_t end) -> std::optional<std::string> {
+    for (std::size_t k = words.size(); k-- > 0;)
+      if (words[k].end <= end && words[k].end > begin &&
+          names_people(slice(turn, begin, words[k].end)))
+        return std::string(slice(turn, begin, words[k].end));
+    return std::nullopt;
+  };
+  for (std::size_t n = 0; n < spans.size(); ++n) {
+    const Span& span = spans[n];
     if (span.ascii && !asked) continue;
     std::uint32_t begin = span.begin;
     if (asked)
@@ -170,23 +202,30 @@ std::optional<std::string> noun_of(std::string_view turn, std::string_view quest
             !(words[i].single_han && words[i + 1].single_han) &&
             asked->find(words[i].text(turn)) != std::string_view::npos)
           begin = words[i].end;
-    for (std::size_t k = words.size(); k-- > 0;)
-      if (words[k].end <= span.end && words[k].end > begin && names_people(slice(turn, begin, words[k].end)))
-        return std::string(slice(turn, begin, words[k].end));
+    const bool after_de = modifier != Modifier::kNone && n > 0 && !spans[n - 1].ascii &&
+                          slice(turn, spans[n - 1].end, span.begin) == "的" &&
+                          whole_modifier(turn, words, spans[n - 1]);
+    if (after_de && modifier == Modifier::kKept) begin = spans[n - 1].begin;
+    if (auto noun = leading(begin, span.end)) return noun;
+    if (after_de && modifier == Modifier::kWhenBare)
+      if (auto noun = leading(spans[n - 1].begin, span.end)) return noun;
   }
   return std::nullopt;
 }
 
-// A noun that names people by its ending (明星, 离异的明星 → 明星, 明星夫妻, 新员工): in the first
-// span of `turn` that has one, its longest leading run of words, two or more characters long, that
-// ends in one of `[rewrite] person_heads` (作家 of 作家得过诺贝尔奖); never one of `not_person_nouns`
+// A noun that names people by its ending (明星, 明星夫妻, 新员工): in the first span of `turn` that
+// has one, its longest leading run of words, two or more characters long, that ends in one of
+// `[rewrite] person_heads` (作家 of 作家得过诺贝尔奖), with a whole 的-modifier before it (离异的明星;
+// before a possessive 他们的 only when the noun needs it: Modifier); never one of `not_person_nouns`
 // nor one `question` repeats (他们平均有多少子女 after …明星夫妻有了子女…: the pronoun cannot stand
 // for a noun its own turn names). Chinese marks a person noun by its last morpheme (员, 者, 人,
 // 师), so no list of the nouns themselves is needed; the first one is the subject or topic, which
 // a subject pronoun most often takes up.
 std::optional<std::string> person_noun(std::string_view turn, std::string_view question,
-                                       const PhraseReader& reader) {
-  return noun_of(turn, question, reader, [&](std::string_view s) { return person_phrase(s, reader); });
+                                       const PhraseReader& reader, bool possessive = false) {
+  return noun_of(
+      turn, question, reader, [&](std::string_view s) { return person_phrase(s, reader); },
+      std::nullopt, possessive ? Modifier::kWhenBare : Modifier::kKept);
 }
 
 // A noun that names a group of people by its ending (`[rewrite] group_heads`: 学习发展中心, IT运维组)
@@ -250,12 +289,13 @@ std::optional<std::string> person_antecedent(const std::vector<std::string_view>
   // people its question named (领导力培训是哪个部门组织的).
   if (plural && statement)
     if (auto group = group_noun(window.front(), prev, question, reader)) return group;
-  if (auto noun = person_noun(prev, question, reader)) return noun;
+  const bool possessive = question.find(std::string(pronoun) + "的") != std::string_view::npos;
+  if (auto noun = person_noun(prev, question, reader, possessive)) return noun;
   if (auto name = name_in_newest_clause(window.front(), reader, plural)) return name;
-  if (auto noun = person_noun(window.front(), question, reader)) return noun;
+  if (auto noun = person_noun(window.front(), question, reader, possessive)) return noun;
   for (std::size_t i = 1; i < window.size(); ++i) {
     if (auto name = name_in(window[i], reader, plural)) return name;
-    if (auto noun = person_noun(window[i], question, reader)) return noun;
+    if (auto noun = person_noun(window[i], question, reader, possessive)) return noun;
   }
   return std::nullopt;
 }

@@ -771,6 +771,18 @@ TEST(RewriteRules, APersonNounIsFoundByItsEnding) {
             "工作人员多久能处理好");
 }
 
+// A 的-modifier that says which people (外包的员工, 参加培训的人) goes with the noun: the noun alone
+// names others, and a lone 人 is no noun (参加培训的人 + 他们 was 人要交报告吗). Before a possessive
+// 的 the modifier comes only when the noun needs it; a modifier that is the tail of a longer one
+// (上过这门课的学生: 课的) is left out.
+TEST(RewriteRules, APersonNounKeepsTheModifierThatSaysWhichPeople) {
+  EXPECT_EQ(rewrite("他们要交报告吗", {"参加培训的人有补贴吗"}).query, "参加培训的人要交报告吗");
+  EXPECT_EQ(rewrite("他们要谁审批", {"外包的员工能用VPN吗"}).query, "外包的员工要谁审批");
+  EXPECT_EQ(rewrite("他们打得好吗", {"你平时跟谁打乒乓球", "跟楼下的大爷"}).query, "楼下的大爷打得好吗");
+  EXPECT_EQ(rewrite("他们的工位在哪", {"新来的实习生几点上班"}).query, "实习生的工位在哪");
+  EXPECT_EQ(rewrite("他们叫什么", {"上过这门课的学生有多少"}).query, "学生叫什么");
+}
+
 // A reply to what the user just stated is built from the statement: why of it without the
 // speaker, the statement said of the user too, or asked whether it holds without its hearsay frame.
 TEST(RewriteRules, AReplyToAStatementIsBuiltFromTheStatement) {
