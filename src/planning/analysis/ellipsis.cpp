@@ -671,6 +671,12 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
     }
   }
   replace_end = before_time_words(prev_text, topic.begin, replace_end, frag);
+  // A long topic that is the whole question (仓|鼠|能吃|葡萄吗: ICU glued the modal to its verb, and
+  // the name run may not be cut) is a clause, not an item: replaced whole, nothing of the question
+  // would be left (苹果吗).
+  if (topic.words >= 3 && content_words(prev_text.substr(0, topic.begin), reader) == 0 &&
+      content_words(prev_text.substr(replace_end), reader) == 0)
+    return {"", how, true};
   return {join(join(std::string(prev_text.substr(0, topic.begin)), frag),
                prev_text.substr(replace_end)),
           how};

@@ -1189,6 +1189,18 @@ TEST(RewriteRules, AThingStandsForTheThingNotThePeople) {
   EXPECT_EQ(rewrite("那实习生呢", {"正式员工能报销打车费吗"}).query, "实习生能报销打车费吗");
   // A second verb before the last phrase leaves no object to be sure of: not that phrase.
   EXPECT_FALSE(has(rewrite("那宠物呢", {"住户能带家属进健身房吗"}).query, "进宠物"));
+  // 妇 names people (孕妇, 产妇) like 女 and 母.
+  EXPECT_EQ(rewrite("那茶呢", {"孕妇能喝咖啡吗"}).query, "孕妇能喝茶吗");
+}
+
+// A topic that is the whole question (仓|鼠|能吃|葡萄: ICU glued the modal to the verb, and a run
+// of lone characters is not cut) is a clause, not an item: replacing it left 苹果吗. The rewrite
+// falls back to the anchor and the turn, which still retrieves.
+TEST(RewriteRules, AFragmentDoesNotReplaceAWholeQuestion) {
+  const auto r = rewrite("那苹果呢", {"仓鼠能吃葡萄吗"});
+  EXPECT_TRUE(has(r.query, "仓鼠")) << r.query;
+  EXPECT_TRUE(has(r.query, "苹果")) << r.query;
+  EXPECT_TRUE(gave(r, "rewrite:fallback:no_place")) << r.query;
 }
 
 // After "people's / a place's / a body's X" (研发部的周报), a thing in the fragment stands for X,
