@@ -259,6 +259,45 @@ std::optional<std::string> shared_activity(std::string_view question, std::strin
   return std::string(rest);
 }
 
+namespace {
+
+// The head noun of the last noun phrase before byte `end` of `question`: its last word of two or
+// more characters, or a run of lone characters ICU cut (工|位); a lone verb (选) is passed over.
+std::optional<std::string_view> head_before(std::string_view question, std::size_t end,
+                                            const PhraseReader& reader) {
+  const std::vector<Span> spans = reader.spans(question);
+  for (std::size_t k = spans.size(); k-- > 0;) {
+    if (spans[k].end > end) continue;
+    const std::string_view span = slice(question, spans[k].begin, spans[k].end);
+    if (spans[k].name_like && count_code_points(span) <= 3) return span;
+    const std::vector<Token> w = words_of(span);
+    if (!w.empty() && count_code_points(w.back().text(span)) >= 2) return w.back().text(span);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> headed_kinds(std::string_view question, std::string_view pair,
+                                        const PhraseReader& reader) {
+  const std::size_t and_at = pair.find("和");
+  if (and_at == std::string_view::npos) return std::nullopt;
+  const std::string_view a = pair.substr(0, and_at), b = pair.substr(and_at + 3);
+  const std::size_t a_at = question.find(a);
+  if (a.empty() || b.empty() || a_at == std::string_view::npos) return std::nullopt;
+  const std::size_t b_at = question.find(b, a_at + a.size());
+  if (b_at == std::string_view::npos) return std::nullopt;
+  const std::string_view after = question.substr(b_at + b.size());
+  const std::string_view closing = trim_end(after.substr(std::min(after.size(), std::size_t{3})));
+  const bool de = after.starts_with("的") &&
+                  (closing.empty() || closing == "吗" || closing == "呢" || closing == "吧");
+  const bool kinds = after.starts_with("两种") || after.starts_with("两类") || after.starts_with("两样");
+  if (!de && !kinds) return std::nullopt;
+  const auto head = head_before(question, a_at, reader);
+  if (!head || a.ends_with(*head) || b.ends_with(*head)) return std::nullopt;
+  return std::string(a) + std::string(*head) + "和" + std::string(b) + std::string(*head);
+}
+
 std::string which_of_pair(std::string_view pair, std::string_view turn) {
   const auto at = both_pronoun_at(turn);
   // A noun after the count that the pair does not end in (两条|路 of A线和B线) leaves it standing.

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "planning/analysis/constraints.hpp"
+#include "planning/analysis/phrases.hpp"
 
 namespace qaplan::internal {
 
@@ -34,6 +35,13 @@ std::optional<std::string> offered_pair(std::string_view question);
 /// for a lone verb (都能签吗) or an adverb of doing both (一起, 同时).
 std::optional<std::string> shared_activity(std::string_view question, std::string_view pair,
                                            std::string_view turn, const WordSet& function_words);
+
+/// The pair read as two kinds of a thing `question` named before it, each item with that thing's
+/// head noun (公司耳机可以选有线或蓝牙的吗 → 有线耳机和蓝牙耳机; 工位有固定和共享两种吗 → 固定工位和共享
+/// 工位). Only when the items close with 的 ending the question or with a count of kinds (两种, 两类):
+/// the mark that they are modifiers. nullopt otherwise, or when an item already ends in the head.
+std::optional<std::string> headed_kinds(std::string_view question, std::string_view pair,
+                                        const PhraseReader& reader);
 
 /// `turn` with the pair in front, or in the place of the turn's word for both (两者有啥区别 →
 /// A和B有啥区别: 两者 is a pronoun, replaced like 它).

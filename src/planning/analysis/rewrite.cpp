@@ -319,6 +319,8 @@ std::optional<Step> which_step(const TurnView& t) {
     if (auto offered = offered_pair(turn))
       return Step{which_of_pair(*offered, t.text), "which_of_pair:offered"};
     if (auto pair = coordinated_pair(trim_end(turn), t.words)) {
+      // Kinds of a thing (有线或蓝牙的): each with the thing's name.
+      if (auto headed = headed_kinds(trim_end(turn), *pair, t.reader)) pair = std::move(headed);
       // The activity the question right before asked both could do (都能开住院证吗) is what
       // 哪个更快 compares; after an answer the comparison is of the items.
       if (auto act = turn.data() == t.h.window.front().data()

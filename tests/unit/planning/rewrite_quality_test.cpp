@@ -1130,6 +1130,16 @@ TEST(RewriteRules, AWhichQuestionComparesTheTwoWaysOffered) {
             "房租押一付三和按月付哪种更划算");
 }
 
+// A pair that closes with 的 or a count of kinds (有线或蓝牙的, 基础和高级两种) names two kinds of the
+// thing the question named before it: each item gets that thing's head (有线和蓝牙哪个通话效果好
+// compared two adjectives). A plain pair of nouns stays as it was.
+TEST(RewriteRules, KindsOfAThingTakeItsName) {
+  EXPECT_EQ(rewrite("哪个更值", {"体检套餐有基础和高级两种吗"}).query, "基础套餐和高级套餐哪个更值");
+  EXPECT_EQ(rewrite("哪个音质好", {"公司耳机可以选有线或蓝牙的吗", "都可以。"}).query,
+            "有线耳机和蓝牙耳机哪个音质好");
+  EXPECT_EQ(rewrite("优先用哪个", {"年假和调休都能用来请假吗"}).query, "年假和调休优先用哪个");
+}
+
 // A yes-or-no question whether a thing may be done with a lone verb after it (车位可以租吗): the
 // bare predicate that goes on is said of the activity, verb first (租车位怎么收费, not 车位租).
 TEST(RewriteRules, ALoneVerbAskedAfterItsObjectGoesInFront) {
