@@ -168,6 +168,13 @@ std::optional<std::string> coordinated_pair(std::string_view text, const WordSet
     while (last + 1 < t.size() && content(last + 1) && !opens_predicate(t[last + 1].text(text)) &&
            !counts_the_pair(t, last + 1, text))
       ++last;
+    // A lone character closing the question with 过 / 了 after a longer first item is a noun ICU
+    // cut (警告或者记|过吗: 记过), not a verb and its aspect: the item is both characters.
+    if (last == c + 1 && t[last].single_han && !t[c - 1].single_han && last + 1 < t.size() &&
+        t[last + 1].end - t[last + 1].begin == 3 && t[last].end == t[last + 1].begin &&
+        (t[last + 1].text(text) == "过" || t[last + 1].text(text) == "了") &&
+        (last + 2 == t.size() || !content(last + 2)))
+      ++last;
     first = std::min(first, parallel_first(t, c, last, text));
     // 的 inside the second conjunct (B1停车场和对面的平面停车场): the run after it ends in the
     // first conjunct's head, so the 的-phrase is the second item, not a modifier of both.

@@ -58,6 +58,9 @@ TEST(Coordination, ThePairStopsWherePredicateAndVerbBegin) {
   // A word that compares or distributes over the pair is predicate (一样吗, 各交多少).
   EXPECT_EQ(pair("校招和社招入职流程一样吗"), "校招和社招入职流程");
   EXPECT_EQ(pair("公司和个人各交多少"), "公司和个人");
+  // A lone character closing the question with 过 after a longer item is a noun ICU cut (记|过),
+  // not a verb with its aspect: half of it (警告和记) would be garbled.
+  EXPECT_EQ(pair("违规可以罚款或者记过吗"), "罚款和记过");
   // A lone character after a letter (A座) names with it; a 的-phrase ending in the first item's
   // head is the second item (对面的停车场), while one that does not modifies both (深圳和珠海的方案).
   EXPECT_EQ(pair("A座食堂和C座食堂都开吗"), "A座食堂和C座食堂");
