@@ -508,6 +508,12 @@ std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view
       ++last_piece;
     const std::string_view nw = turn.substr(n.begin, t[last_piece].end - n.begin);
     if (opens_with_adverb(nw)) return std::nullopt;  // 那部|挺好|看吗: the pointer stands alone
+    // A run of pieces that closes the question (这款|靠|谱|吗) is its predicate, a word ICU does not
+    // know: the pointer stands alone (这款靠 + 谱 would be garbled).
+    if (n.single_han && last_piece + 2 < t.size() && t[last_piece + 1].single_han &&
+        t[last_piece + 1].begin == t[last_piece].end &&
+        closing_particle(t[last_piece + 2].text(turn)))
+      return std::nullopt;
     // A time after the pointer (这家|周日营业吗) says when, not what is pointed at.
     if (!n.word || n.ascii || n.begin != t[noun - 1].end || count_code_points(nw) > 2 ||
         function_words.contains(nw) || temporal(nw) ||

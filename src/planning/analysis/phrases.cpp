@@ -118,11 +118,16 @@ bool adverbs_only(std::string_view w) {
   return true;
 }
 
+namespace {
+constexpr auto kParticles = chars("吗呢吧呗啊呀哦嘛啦");
+}  // namespace
+
 std::string_view without_closing_particle(std::string_view s) {
-  static constexpr auto kParticles = chars("吗呢吧呗啊呀哦嘛啦");
   if (s.size() > 3 && kParticles.contains(s.substr(s.size() - 3))) return s.substr(0, s.size() - 3);
   return s;
 }
+
+bool closing_particle(std::string_view w) { return kParticles.contains(w); }
 
 bool manner_word(std::string_view w) { return w == "怎么" || w == "如何" || w == "怎样" || w == "咋"; }
 

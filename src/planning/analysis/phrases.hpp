@@ -91,6 +91,8 @@ bool opens_with_adverb(std::string_view w);
 bool adverbs_only(std::string_view w);
 /// `s` without one sentence-final particle (吗, 呢, 吧, 呗, 啊, 呀, 哦, 嘛, 啦), never emptied.
 std::string_view without_closing_particle(std::string_view s);
+/// 吗, 呢, 吧 …: a particle that closes a question or a request.
+bool closing_particle(std::string_view w);
 /// What the rewriter says itself when it completes a case or a comparison (要是丢了呢 → …丢了怎么办,
 /// 跟上海比呢 → …跟上海比怎么样). The garble check reads them as a source: ICU may cut 怎么|办 where
 /// the history has 办理, and 办 is then no piece of a history word.

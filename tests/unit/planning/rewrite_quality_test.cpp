@@ -891,6 +891,9 @@ TEST(RewriteRules, ChitChatShapesComeOutWhole) {
   // A verb before a question word is no piece of the noun a demonstrative points at (那部|剧|叫|
   // 什么 lost 叫); a person a count introduced is the person (一个女生 → 女生).
   EXPECT_EQ(rewrite("那部剧叫什么", {"胡歌最近拍了一部新剧"}).query, "新剧叫什么");
+  // …nor is a run of pieces closing the question (这款|靠|谱|吗): it is the predicate, a word ICU
+  // does not know, and the pointer stands alone (记账软件谱吗 was garbled).
+  EXPECT_EQ(rewrite("这款靠谱吗", {"同事推荐了一个记账软件"}).query, "记账软件靠谱吗");
   // A parallel item takes the place of a whole name ICU cut into characters (周|杰|伦), not half.
   EXPECT_EQ(rewrite("林俊杰呢", {"周杰伦最火的歌是哪首", "七里香吧"}).query, "林俊杰最火的歌是哪首");
   EXPECT_EQ(rewrite("她是谁", {"刚看到一个视频，一个女生唱歌特别好听"}).query, "女生是谁");
