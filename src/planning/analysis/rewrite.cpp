@@ -84,6 +84,10 @@ std::optional<std::string_view> rewriting::done_subject(std::string_view stateme
     return c == "完" || c == "好" || c == "掉" || c == "到";
   };
   if (complement(verb) && verb > 0) --verb;
+  // A verb ICU cut into lone characters (立|项了) is the whole run, no piece of the subject.
+  while (verb > 0 && w[verb].single_han && w[verb - 1].single_han &&
+         w[verb - 1].end == w[verb].begin && !reader.is_function(w[verb - 1].text(s)))
+    --verb;
   while (verb > 0 && (opens_with_adverb(w[verb - 1].text(s)) || w[verb - 1].text(s) == "已经"))
     --verb;
   const std::string_view subject = trim_end(s.substr(0, w[verb].begin));
@@ -398,6 +402,19 @@ std::optional<std::string> head_after_de(std::string_view frag, std::string_view
 
 // 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
 // or the topic in front.
+// Who of a work (作者是谁, 男主角是谁) is the work's role, said with 的: 哈利波特的作者是谁, 《繁花》
+// 的导演是谁 — glued, the two read as one compound. For a thing the user spoke of (`spoken`) or a
+// 《title》; a topic asked about keeps the compound (合同审批人是谁).
+std::string join_role(std::string_view thing, std::string_view frag, bool spoken) {
+  const std::size_t who = frag.find("是谁");
+  const std::string_view role = frag.substr(0, who);
+  const std::size_t n = count_code_points(role);
+  if (who == std::string_view::npos || n < 2 || n > 4 || thing.ends_with("的") ||
+      !(spoken || thing.ends_with("》")) || role.find("的") != std::string_view::npos)
+    return join(thing, frag);
+  return join(std::string(thing) + "的", frag);
+}
+
 // A bare predicate after a statement: why it was so, what a request asked for, the thing
 // something done was done to, or the statement as the frame the question continues.
 Step after_statement(const TurnView& t, std::string_view frag) {
@@ -412,7 +429,7 @@ Step after_statement(const TurnView& t, std::string_view frag) {
   // about the thing, not the deed; what to do about it (咋处理) keeps the deed.
   if (!asks_about_event(frag))
     if (auto subject = done_subject(t.h.prev_text, t.reader))
-      return {join(*subject, frag), "statement_subject"};
+      return {join_role(*subject, frag, true), "statement_subject"};
   return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
 }
 
@@ -507,7 +524,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     if (auto object = spoken_object(t.h.window.front(), t.reader,
                                     /*with_verb=*/!asks_wh(t.q, t.text, t.lex.ids()),
                                     /*implied=*/!t.h.prev_is_question))
-      return {join(*object, frag), "statement_object"};
+      return {join_role(*object, frag, true), "statement_object"};
   if (!t.h.prev_is_question) return after_statement(t, frag);
   if (auto had = had_thing(t)) return {join(*had, frag), "topic_prefix:had"};
   if (auto able = able_activity(t)) return {join(*able, frag), "topic_prefix:able"};
@@ -525,7 +542,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     return {t.r.topic_anchor + " " + std::string(t.text), "topic_prefix", "rewrite:fallback:clause"};
   if (const std::size_t n = shared_tail(t.r.topic_anchor, frag))
     return {t.r.topic_anchor + std::string(frag.substr(n)), "topic_prefix:tail"};
-  return {join(t.r.topic_anchor, frag), "topic_prefix"};
+  return {join_role(t.r.topic_anchor, frag, false), "topic_prefix"};
 }
 
 // 还有 saying that there still is something, which the turn asks about (还有啥办法, 还有哪些词不能用,

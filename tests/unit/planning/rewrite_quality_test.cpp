@@ -1182,6 +1182,16 @@ TEST(RewriteRules, AQuestionAfterSomethingDoneAsksAboutTheThing) {
   EXPECT_EQ(rewrite("一般多久出结果", {"体检报告提交了"}).query, "体检报告一般多久出结果");
   EXPECT_EQ(rewrite("咋处理", {"体检报告提交错了"}).query, "体检报告提交错了咋处理");
   EXPECT_EQ(rewrite("还能改吗", {"体检报告提交了"}).query, "体检报告提交了还能改吗");
+  // A verb ICU cut into lone characters (立|项了) is no piece of the thing (新项目立…, garbled).
+  EXPECT_EQ(rewrite("什么时候开工", {"新项目立项了"}).query, "新项目什么时候开工");
+}
+
+// Who of a work (作者是谁, 导演是谁) is the work's role, said with 的 — after a thing the user spoke
+// of or a 《title》; a topic asked about keeps its compound (合同审批人是谁).
+TEST(RewriteRules, WhoOfAWorkIsItsRoleWithDe) {
+  EXPECT_EQ(rewrite("作者是谁", {"我在读三体"}).query, "三体的作者是谁");
+  EXPECT_EQ(rewrite("主演是谁", {"《狂飙》好看吗"}).query, "《狂飙》的主演是谁");
+  EXPECT_EQ(rewrite("审批人是谁", {"合同审批要几天"}).query, "合同审批人是谁");
 }
 
 // A letter and the character after it name one thing (C罗, A股): a fragment replaces it whole,
@@ -1801,7 +1811,7 @@ TEST(RewriteRules, TheyAfterAnAnswerListingPeopleIsAllOfThem) {
 // object keeps both marks, and the rewrite is no piece of a word.
 TEST(RewriteRules, AClosingTitleMarkIsPartOfTheTitle) {
   const auto r = rewrite("主演是谁", {"最近在看《漫长的季节》"});
-  EXPECT_EQ(r.query, "《漫长的季节》主演是谁");
+  EXPECT_EQ(r.query, "《漫长的季节》的主演是谁");  // who of a work: WhoOfAWorkIsItsRoleWithDe
   EXPECT_TRUE(std::none_of(r.reasons.begin(), r.reasons.end(),
                           [](const std::string& x) { return x.starts_with("rewrite:fallback"); }));
 }
