@@ -162,7 +162,7 @@ bool whole_modifier(std::string_view turn, const std::vector<Token>& words, cons
   for (const Token& t : words)
     if (t.end == modifier.begin) {
       const std::string_view w = t.text(turn);
-      const bool stop = first_clause(w).size() < w.size() || w == " " || w == "？" || w == "！";
+      const bool stop = first_clause(w).size() < w.size() || w == " " || w == "?" || w == "!";
       return stop || w == "跟" || w == "和" || w == "与" || w == "给" || w == "对" ||
              w == "向";
     }
@@ -184,12 +184,18 @@ std::optional<std::string> noun_of(std::string_view turn, std::string_view quest
   };
   const std::vector<Token> words = words_of(turn);
   const std::vector<Span> spans = reader.spans(turn);
-  // The longest leading run of words from `begin` inside the span that names people.
-  auto leading = [&](std::uint32_t begin, std::uint32_t end) -> std::optional<std::string> {
-    for (std::size_t k = words.size(); k-- > 0;)
-      if (words[k].end <= end && words[k].end > begin &&
-          names_people(slice(turn, begin, words[k].end)))
-        return std::string(slice(turn, begin, words[k].end));
+  // The longest leading run of words from `from` inside the span that names people, from `begin`
+  // (a modifier before it) on. The noun itself is held to the test (内部 of 公司的内部 names no
+  // one); a lone head (人) with its modifier.
+  auto leading = [&](std::uint32_t begin, std::uint32_t from,
+                     std::uint32_t end) -> std::optional<std::string> {
+    for (std::size_t k = words.size(); k-- > 0;) {
+      if (words[k].end > end || words[k].end <= from) continue;
+      const std::string_view noun = slice(turn, from, words[k].end);
+      const std::string_view whole = slice(turn, begin, words[k].end);
+      if ((count_code_points(noun) < 2 || names_people(noun)) && names_people(whole))
+        return std::string(whole);
+    }
     return std::nullopt;
   };
   for (std::size_t n = 0; n < spans.size(); ++n) {
@@ -205,10 +211,11 @@ std::optional<std::string> noun_of(std::string_view turn, std::string_view quest
     const bool after_de = modifier != Modifier::kNone && n > 0 && !spans[n - 1].ascii &&
                           slice(turn, spans[n - 1].end, span.begin) == "的" &&
                           whole_modifier(turn, words, spans[n - 1]);
-    if (after_de && modifier == Modifier::kKept) begin = spans[n - 1].begin;
-    if (auto noun = leading(begin, span.end)) return noun;
+    const std::uint32_t mod = spans[n > 0 ? n - 1 : 0].begin;
+    if (auto noun = leading(after_de && modifier == Modifier::kKept ? mod : begin, begin, span.end))
+      return noun;
     if (after_de && modifier == Modifier::kWhenBare)
-      if (auto noun = leading(spans[n - 1].begin, span.end)) return noun;
+      if (auto noun = leading(mod, begin, span.end)) return noun;
   }
   return std::nullopt;
 }
@@ -508,12 +515,6 @@ std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view
       ++last_piece;
     const std::string_view nw = turn.substr(n.begin, t[last_piece].end - n.begin);
     if (opens_with_adverb(nw)) return std::nullopt;  // 那部|挺好|看吗: the pointer stands alone
-    // A run of pieces that closes the question (这款|靠|谱|吗) is its predicate, a word ICU does not
-    // know: the pointer stands alone (这款靠 + 谱 would be garbled).
-    if (n.single_han && last_piece + 2 < t.size() && t[last_piece + 1].single_han &&
-        t[last_piece + 1].begin == t[last_piece].end &&
-        closing_particle(t[last_piece + 2].text(turn)))
-      return std::nullopt;
     // A time after the pointer (这家|周日营业吗) says when, not what is pointed at.
     if (!n.word || n.ascii || n.begin != t[noun - 1].end || count_code_points(nw) > 2 ||
         function_words.contains(nw) || temporal(nw) ||

@@ -168,12 +168,12 @@ std::optional<std::string> coordinated_pair(std::string_view text, const WordSet
     while (last + 1 < t.size() && content(last + 1) && !opens_predicate(t[last + 1].text(text)) &&
            !counts_the_pair(t, last + 1, text))
       ++last;
-    // A lone character closing the question with 过 / 了 after a longer first item is a noun ICU
-    // cut (警告或者记|过吗: 记过), not a verb and its aspect: the item is both characters.
+    // A lone character closing the question with 过 after a longer first item is a noun ICU cut
+    // (警告或者记|过吗: 记过), not a verb and its aspect: the item is both characters. Not 了,
+    // which closes a sentence as often (鸡蛋和鱼|了吗).
     if (last == c + 1 && t[last].single_han && !t[c - 1].single_han && last + 1 < t.size() &&
-        t[last + 1].end - t[last + 1].begin == 3 && t[last].end == t[last + 1].begin &&
-        (t[last + 1].text(text) == "过" || t[last + 1].text(text) == "了") &&
-        (last + 2 == t.size() || !content(last + 2)))
+        t[last].end == t[last + 1].begin && t[last + 1].text(text) == "过" &&
+        (last + 2 == t.size() || closing_particle(t[last + 2].text(text))))
       ++last;
     first = std::min(first, parallel_first(t, c, last, text));
     // 的 inside the second conjunct (B1停车场和对面的平面停车场): the run after it ends in the
@@ -184,6 +184,11 @@ std::optional<std::string> coordinated_pair(std::string_view text, const WordSet
       if (content(last + 2) && t[e].text(text) == t[c - 1].text(text)) last = e;
     }
     if (opens_predicate(t[c + 1].text(text)) || verb_with_aspect(t[c - 1].text(text))) continue;
+    // A lone first item glued to the word before it, against a longer second one (选手|动或自动,
+    // 选单|间或双人间): ICU cut a word across the seam, and half of it is no item.
+    if (first == c - 1 && t[first].single_han && first > 0 && t[first - 1].end == t[first].begin &&
+        !t[first - 1].single_han && content(first - 1) && t[last].end - t[c + 1].begin > 3)
+      continue;
     const bool plain = conj == "跟" || conj == "与";
     std::string out(text.substr(t[first].begin, t[c - 1].end - t[first].begin));
     out += plain ? conj : std::string_view("和");
@@ -268,24 +273,43 @@ std::optional<std::string> shared_activity(std::string_view question, std::strin
 
 namespace {
 
-// The head noun of the last noun phrase before byte `end` of `question`: its last word of two or
-// more characters, or a run of lone characters ICU cut (工|位); a lone verb (选) is passed over.
+// The head noun of the noun phrase before byte `end` of `question`, in its clause: the last word of
+// two or more characters of the span before it, or a run of lone characters ICU cut (工|位). One
+// lone character right before the pair is the verb that governs it (选, 有) and is passed over; a
+// second lone one may be the noun itself (公司的车可以选…): no head to be sure of.
 std::optional<std::string_view> head_before(std::string_view question, std::size_t end,
                                             const PhraseReader& reader) {
+  const std::string_view clause = last_clause(question.substr(0, end));
+  const auto clause_at = static_cast<std::size_t>(clause.data() - question.data());
   const std::vector<Span> spans = reader.spans(question);
+  bool verb_passed = false;
   for (std::size_t k = spans.size(); k-- > 0;) {
-    if (spans[k].end > end) continue;
+    if (spans[k].begin >= end) continue;
+    // A span across the pair's start (选手|动 of 选手动或自动): the pair is no whole item.
+    if (spans[k].end > end || spans[k].begin < clause_at) break;
     const std::string_view span = slice(question, spans[k].begin, spans[k].end);
     if (spans[k].name_like && count_code_points(span) <= 3) return span;
     const std::vector<Token> w = words_of(span);
     if (!w.empty() && count_code_points(w.back().text(span)) >= 2) return w.back().text(span);
+    if (verb_passed || spans[k].end != end) break;
+    verb_passed = true;
   }
   return std::nullopt;
+}
+
+// Whether a turn of the window says `item` with `head` (共享工位).
+bool names_with_head(const std::vector<std::string_view>& window, std::string_view item,
+                     std::string_view head) {
+  const std::string whole = std::string(item) + std::string(head);
+  return std::any_of(window.begin(), window.end(), [&](std::string_view turn) {
+    return turn.find(whole) != std::string_view::npos;
+  });
 }
 
 }  // namespace
 
 std::optional<std::string> headed_kinds(std::string_view question, std::string_view pair,
+                                        const std::vector<std::string_view>& window,
                                         const PhraseReader& reader) {
   const std::size_t and_at = pair.find("和");
   if (and_at == std::string_view::npos) return std::nullopt;
@@ -293,7 +317,11 @@ std::optional<std::string> headed_kinds(std::string_view question, std::string_v
   const std::size_t a_at = question.find(a);
   if (a.empty() || b.empty() || a_at == std::string_view::npos) return std::nullopt;
   const std::size_t b_at = question.find(b, a_at + a.size());
-  if (b_at == std::string_view::npos) return std::nullopt;
+  // The items as the question wrote them, a coordinator between (a 和 inside an item, 温和派, is
+  // no seam).
+  if (b_at == std::string_view::npos || !is_coordinator(question.substr(a_at + a.size(),
+                                                                        b_at - a_at - a.size())))
+    return std::nullopt;
   const std::string_view after = question.substr(b_at + b.size());
   const std::string_view closing = trim_end(after.substr(std::min(after.size(), std::size_t{3})));
   const bool de = after.starts_with("的") &&
@@ -302,6 +330,10 @@ std::optional<std::string> headed_kinds(std::string_view question, std::string_v
   if (!de && !kinds) return std::nullopt;
   const auto head = head_before(question, a_at, reader);
   if (!head || a.ends_with(*head) || b.ends_with(*head)) return std::nullopt;
+  // A count of kinds follows whole nouns as often (年假和调休两种): the head goes with the items only
+  // when the conversation names one of them with it (共享工位).
+  if (!de && !names_with_head(window, a, *head) && !names_with_head(window, b, *head))
+    return std::nullopt;
   return std::string(a) + std::string(*head) + "和" + std::string(b) + std::string(*head);
 }
 

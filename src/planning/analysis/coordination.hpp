@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "planning/analysis/constraints.hpp"
 #include "planning/analysis/phrases.hpp"
@@ -36,11 +37,13 @@ std::optional<std::string> offered_pair(std::string_view question);
 std::optional<std::string> shared_activity(std::string_view question, std::string_view pair,
                                            std::string_view turn, const WordSet& function_words);
 
-/// The pair read as two kinds of a thing `question` named before it, each item with that thing's
-/// head noun (公司耳机可以选有线或蓝牙的吗 → 有线耳机和蓝牙耳机; 工位有固定和共享两种吗 → 固定工位和共享
-/// 工位). Only when the items close with 的 ending the question or with a count of kinds (两种, 两类):
-/// the mark that they are modifiers. nullopt otherwise, or when an item already ends in the head.
+/// The pair read as two kinds of a thing `question` named before it in its clause, each item with
+/// that thing's head noun (公司耳机可以选有线或蓝牙的吗 → 有线耳机和蓝牙耳机; 工位有固定和共享两种吗,
+/// with 共享工位 said in `window` → 固定工位和共享工位). Only when the items close with 的 ending the
+/// question, or with a count of kinds (两种, 两类) and a turn names an item with the head. nullopt
+/// otherwise, or when an item already ends in the head.
 std::optional<std::string> headed_kinds(std::string_view question, std::string_view pair,
+                                        const std::vector<std::string_view>& window,
                                         const PhraseReader& reader);
 
 /// `turn` with the pair in front, or in the place of the turn's word for both (两者有啥区别 →

@@ -676,7 +676,7 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
   // would be left (苹果吗).
   if (topic.words >= 3 && content_words(prev_text.substr(0, topic.begin), reader) == 0 &&
       content_words(prev_text.substr(replace_end), reader) == 0)
-    return {"", how, true};
+    return {"", "ellipsis:clause", true};
   return {join(join(std::string(prev_text.substr(0, topic.begin)), frag),
                prev_text.substr(replace_end)),
           how};

@@ -84,10 +84,6 @@ std::optional<std::string_view> rewriting::done_subject(std::string_view stateme
     return c == "完" || c == "好" || c == "掉" || c == "到";
   };
   if (complement(verb) && verb > 0) --verb;
-  // A verb ICU cut into lone characters (立|项了) is the whole run, no piece of the subject.
-  while (verb > 0 && w[verb].single_han && w[verb - 1].single_han &&
-         w[verb - 1].end == w[verb].begin && !reader.is_function(w[verb - 1].text(s)))
-    --verb;
   while (verb > 0 && (opens_with_adverb(w[verb - 1].text(s)) || w[verb - 1].text(s) == "已经"))
     --verb;
   const std::string_view subject = trim_end(s.substr(0, w[verb].begin));
@@ -324,7 +320,8 @@ std::optional<Step> which_step(const TurnView& t) {
       return Step{which_of_pair(*offered, t.text), "which_of_pair:offered"};
     if (auto pair = coordinated_pair(trim_end(turn), t.words)) {
       // Kinds of a thing (有线或蓝牙的): each with the thing's name.
-      if (auto headed = headed_kinds(trim_end(turn), *pair, t.reader)) pair = std::move(headed);
+      if (auto headed = headed_kinds(trim_end(turn), *pair, t.h.window, t.reader))
+        pair = std::move(headed);
       // The activity the question right before asked both could do (都能开住院证吗) is what
       // 哪个更快 compares; after an answer the comparison is of the items.
       if (auto act = turn.data() == t.h.window.front().data()
@@ -400,21 +397,24 @@ std::optional<std::string> head_after_de(std::string_view frag, std::string_view
   return std::nullopt;
 }
 
-// 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
-// or the topic in front.
 // Who of a work (作者是谁, 男主角是谁) is the work's role, said with 的: 哈利波特的作者是谁, 《繁花》
 // 的导演是谁 — glued, the two read as one compound. For a thing the user spoke of (`spoken`) or a
-// 《title》; a topic asked about keeps the compound (合同审批人是谁).
+// 《title》, and a turn that is only the role and 是谁 (到底是谁写的, 现在是谁负责 ask otherwise); a
+// topic asked about keeps the compound (合同审批人是谁).
 std::string join_role(std::string_view thing, std::string_view frag, bool spoken) {
-  const std::size_t who = frag.find("是谁");
-  const std::string_view role = frag.substr(0, who);
+  constexpr std::string_view kWho = "是谁";
+  const std::string_view asked = without_closing_particle(trim_end(frag));
+  const std::string_view role = asked.substr(0, asked.size() - std::min(asked.size(), kWho.size()));
   const std::size_t n = count_code_points(role);
-  if (who == std::string_view::npos || n < 2 || n > 4 || thing.ends_with("的") ||
-      !(spoken || thing.ends_with("》")) || role.find("的") != std::string_view::npos)
+  if (!asked.ends_with(kWho) || n < 2 || n > 4 || thing.ends_with("的") ||
+      !(spoken || thing.ends_with("》")) || role.find("的") != std::string_view::npos ||
+      opens_with_adverb(role) || temporal(role))
     return join(thing, frag);
   return join(std::string(thing) + "的", frag);
 }
 
+// 4–5. A fragment (那年假呢) or a bare predicate (怎么申请呢): in the previous question's place,
+// or the topic in front.
 // A bare predicate after a statement: why it was so, what a request asked for, the thing
 // something done was done to, or the statement as the frame the question continues.
 Step after_statement(const TurnView& t, std::string_view frag) {

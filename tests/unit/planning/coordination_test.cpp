@@ -61,6 +61,10 @@ TEST(Coordination, ThePairStopsWherePredicateAndVerbBegin) {
   // A lone character closing the question with 过 after a longer item is a noun ICU cut (记|过),
   // not a verb with its aspect: half of it (警告和记) would be garbled.
   EXPECT_EQ(pair("违规可以罚款或者记过吗"), "罚款和记过");
+  // Not 了, which closes the sentence as often; and no pair when ICU cut a word across the seam
+  // (选手|动或自动: half of 手动 is no item).
+  EXPECT_FALSE(pair("宝宝能吃鸡蛋和鱼了吗").ends_with("了")) << pair("宝宝能吃鸡蛋和鱼了吗");
+  EXPECT_EQ(pair("公司的车可以选手动或自动的吗"), "<none>");
   // A lone character after a letter (A座) names with it; a 的-phrase ending in the first item's
   // head is the second item (对面的停车场), while one that does not modifies both (深圳和珠海的方案).
   EXPECT_EQ(pair("A座食堂和C座食堂都开吗"), "A座食堂和C座食堂");
