@@ -9,9 +9,10 @@
 #include <vector>
 
 #include "planning/analysis/constraints.hpp"
-#include "planning/analysis/phrases.hpp"
 
 namespace qaplan::internal {
+
+class PhraseReader;
 
 /// True when `turn` asks to choose between things (哪个 / 哪种 / 哪家 …, 两者, 二者) without
 /// naming them itself. With `times_too` false, 哪 before a unit of time (哪天, 哪个月, 哪一年) asks
