@@ -153,6 +153,30 @@ bool may_again(std::string_view marker, std::string_view body, const TurnView& t
   return words.empty() || !a_count(words.front().text(body));
 }
 
+// The case, then the question asked in it. A comma between them where the case ends in the
+// character the question opens with (如果是剖腹产,产假有多少天): run together they read as a
+// character doubled at a seam, which is what a garbled splice looks like.
+std::string case_then(std::string_view marker, std::string_view body, std::string_view asked) {
+  std::string out = join(marker, body);
+  const std::string_view last = last_code_point(out);
+  if (!last.empty() && static_cast<unsigned char>(last[0]) >= 0xE0 && asked.starts_with(last))
+    out += ',';
+  return join(out, asked);
+}
+
+// An English case put to an English question (Can I expense taxi rides? + what if I lose the
+// receipt): the question asked in that case, the case after it as English says it (can i expense
+// taxi rides if i lose the receipt). The topic put after the marker, as Chinese takes it, would
+// read "what if expense taxi rides i lose".
+std::optional<Step> english_case(const TurnView& t, std::string_view body) {
+  std::string_view asked = trim_end(t.h.prev_text);
+  while (asked.ends_with("?") || asked.ends_with(".")) asked = trim_end(asked.substr(0, asked.size() - 1));
+  while (body.ends_with("?")) body = trim_end(body.substr(0, body.size() - 1));
+  body = trim_start(body);
+  if (!t.h.prev_is_question || !ascii_text(asked) || asked.empty() || body.empty()) return std::nullopt;
+  return Step{std::string(asked) + " if " + std::string(body), "condition:same_question"};
+}
+
 }  // namespace
 
 // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
@@ -162,6 +186,7 @@ std::optional<Step> condition_step(const TurnView& t) {
   // → 如果VPN密码过期了怎么办, as 如果过期了怎么办 does).
   if (!m || (m->begin != 0 && m->begin != opening_marker_end(t))) return std::nullopt;
   const std::string_view rest = t.text.substr(m->end);
+  if (ascii_text(t.text)) return english_case(t, rest);
   // A case that asks nothing (假设还在试用期) is put to the question as one closing in 呢 is.
   const bool ne = rest.ends_with("呢") || !t.q.has_in_content(t.lex.ids().question_word);
   const std::string_view body = rest.ends_with("呢") ? trim_end(rest.substr(0, rest.size() - 3)) : rest;
@@ -192,7 +217,7 @@ std::optional<Step> condition_step(const TurnView& t) {
       if (body.ends_with(named) && asked.starts_with(named))
         return Step{join(std::string(marker), body) + std::string(asked.substr(named.size())),
                     "condition:same_question"};
-      return Step{join(join(marker, body), asked), "condition:same_question"};
+      return Step{case_then(marker, body, asked), "condition:same_question"};
     }
     if (ne && !after_topic.empty() && t.h.prev_is_question)
       return Step{std::string(marker) + std::string(body) + unnamed_rest(rest, t) + std::string(after_topic),
@@ -205,9 +230,9 @@ std::optional<Step> condition_step(const TurnView& t) {
   // mishap after a yes-or-no question (万一我忘了呢) still asks what to do.
   if (ne && t.h.prev_is_question && !what_to_do && (wh || !marker.ends_with("万一")) &&
       !asks_wh(t.q, t.text, t.lex.ids()) && opens_with_subject(body, t))
-    return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
+    return Step{case_then(marker, body, t.h.prev_text), "condition:same_question"};
   if (ne && !event && wh && (!mishap || what_to_do))
-    return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
+    return Step{case_then(marker, body, t.h.prev_text), "condition:same_question"};
   // After a yes-or-no question, a case that is no mishap asks it again with the topic in the
   // case (病假要开证明吗 + 如果只请一天呢 → 如果病假只请一天要开证明吗).
   // A case that says what the thing is (如果是外包员工呢, 买的是特价商品), or a question that is
@@ -215,7 +240,7 @@ std::optional<Step> condition_step(const TurnView& t) {
   const bool says_what = body.starts_with("是") || body.find("的是") != std::string_view::npos;
   if (ne && !event && !wh && !mishap && t.h.prev_is_question && (says_what || !after_topic.empty())) {
     if (says_what || count_code_points(trim_start(after_topic)) <= 1)
-      return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
+      return Step{case_then(marker, body, t.h.prev_text), "condition:same_question"};
     return Step{join(join(marker, t.r.topic_anchor), body) + std::string(after_topic),
                 "condition:same_question"};
   }
@@ -226,7 +251,7 @@ std::optional<Step> condition_step(const TurnView& t) {
     return Step{join(join(marker, t.r.topic_anchor), body) + std::string(after_topic),
                 "condition:same_question"};
   if (ne && !wh && t.h.prev_is_question && may_again(marker, body, t))
-    return Step{join(join(marker, body), t.h.prev_text), "condition:same_question"};
+    return Step{case_then(marker, body, t.h.prev_text), "condition:same_question"};
   // A case opening with the topic's head (额度不够 after 公司信用卡额度多少) takes the topic's
   // modifiers, not the head twice.
   const std::string joined = with_object(body, t);

@@ -1385,6 +1385,22 @@ TEST(RewriteRules, ACaseWithItsOwnSubjectAsksTheQuestionAgain) {
   EXPECT_EQ(rewrite("如果送给客户试用呢", {"样品可以免费吗"}).query, "如果样品送给客户试用可以免费吗");
 }
 
+// A case put before the question it is asked in: a comma where the case ends in the character the
+// question opens with (剖腹产 + 产假), which run together would read as a doubled splice and fall
+// back. In English the case goes after the question, as English says it, not the topic after the
+// marker (what if expense taxi rides i lose…).
+TEST(RewriteRules, ACaseBeforeItsQuestionReadsAsOneSentence) {
+  EXPECT_EQ(rewrite("如果是剖腹产呢", {"产假有多少天"}).query, "如果是剖腹产,产假有多少天");
+  EXPECT_EQ(rewrite("如果是夜班呢", {"班车几点发车"}).query, "如果是夜班,班车几点发车");
+  EXPECT_EQ(rewrite("what if I lose the receipt", {"Can I expense taxi rides?"}).query,
+            "can i expense taxi rides if i lose the receipt");
+  EXPECT_EQ(rewrite("What if my manager is on vacation?", {"Who approves my leave?"}).query,
+            "who approves my leave if my manager is on vacation");
+  // A pronoun in the case is still the antecedent's place (what if my vpn password has expired).
+  EXPECT_EQ(rewrite("What if it has expired?", {"How do I reset my VPN password?"}).query,
+            "what if my vpn password has expired");
+}
+
 // A case whose subject is a thing or party (金额|很小, 押金|不退, 系统|里|没有) said of with an adverb
 // of its own is the same: the case first, then the question, not the topic inside the case. A time
 // (晚上|不舒服) or a count (第二次|还没过) is no subject, and an event of the topic still asks what to do.
