@@ -154,6 +154,54 @@ std::optional<std::string_view> english_activity(std::string_view prev) {
   return prev.substr(q.w[from].begin, q.w.back().end - q.w[from].begin);
 }
 
+std::optional<std::string_view> english_thing(std::string_view prev, bool plural) {
+  Words q{prev, {}};
+  for (const Token& t : words_of(prev))
+    if (t.word) q.w.push_back(t);
+  if (q.w.size() < 3) return std::nullopt;
+  std::size_t from = 0;
+  bool verb_object = false;
+  const auto be = [](std::string_view w) { return among(w, {"is", "are", "was", "were"}); };
+  if (q.at(0) == "how" && among(q.at(1), {"many", "much"})) {
+    from = be(q.at(2)) ? 3 : 2;  // how many | days of annual leave | do i get; how much is | …
+  } else if (wh_word(q.at(0)) && be(q.at(1))) {
+    from = 2;  // where are | the printers on the 3rd floor
+  } else {
+    const std::size_t aux = wh_word(q.at(0)) ? 1 : 0;
+    if (aux + 2 >= q.w.size() || !auxiliary(q.at(aux))) return std::nullopt;
+    if (!no_subject(q.at(aux + 1))) {
+      // A plural subject for they / them (do interns | get …), up to its plural noun.
+      if (!plural) return std::nullopt;
+      for (std::size_t k = aux + 1; k < std::min(aux + 4, q.w.size() - 1); ++k)
+        if (english_plural(q.at(k))) {
+          const auto [b, e] = q.range(aux + 1, k);
+          return prev.substr(b, e - b);
+        }
+      return std::nullopt;
+    }
+    // [wh] aux speaker verb | object: how do i reset | my vpn password, can i expense | taxi rides.
+    if (aux + 3 >= q.w.size() || !speaker(q.at(aux + 1))) return std::nullopt;
+    from = aux + 3;
+    verb_object = true;
+    while (from + 1 < q.w.size() && among(q.at(from), {"up", "off", "out", "down", "back"})) ++from;
+  }
+  if (from >= q.w.size() || no_subject(q.at(from)) || wh_word(q.at(from))) return std::nullopt;
+  // Up to the clause's verb (how many days … | do i get), a participle (is the salary | paid) or,
+  // after a verb, a preposition other than of (taxis | on business trips).
+  std::size_t to = from;
+  bool has_plural = english_plural(q.at(from));
+  while (to + 1 < q.w.size() && !auxiliary(q.at(to + 1)) && !q.at(to + 1).ends_with("ed") &&
+         !(verb_object && preposition_kind(q.at(to + 1)) != 0)) {
+    ++to;
+    has_plural = has_plural || english_plural(q.at(to));
+  }
+  if (preposition_kind(q.at(from)) != 0 || (to == from && determiner(q.at(from))) ||
+      (plural && !has_plural))
+    return std::nullopt;
+  const auto [b, e] = q.range(from, to);
+  return prev.substr(b, e - b);
+}
+
 bool asks_in_english(std::string_view frag) {
   for (const Token& t : words_of(frag))
     if (t.word) {

@@ -22,6 +22,12 @@ std::optional<std::pair<std::size_t, std::size_t>> english_slot(std::string_view
 /// apply for a company credit card; how to …), else nullopt.
 std::optional<std::string_view> english_activity(std::string_view prev);
 
+/// What an English question is about, for it / they / them in the next turn: how many | days of
+/// annual leave, where are | the printers on the 3rd floor, can i expense | taxi rides (up to a
+/// preposition after a verb). For they / them (`plural`) the phrase holds a plural noun, and a
+/// yes/no question's plural subject counts (do interns get …). nullopt when its shape names none.
+std::optional<std::string_view> english_thing(std::string_view prev, bool plural);
+
 /// A plural English noun by its ending (interns, NDAs; not bus, class).
 bool english_plural(std::string_view w);
 

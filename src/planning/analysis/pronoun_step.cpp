@@ -5,6 +5,7 @@
 #include "common/utf8.hpp"
 #include "planning/analysis/antecedent.hpp"
 #include "planning/analysis/coordination.hpp"
+#include "planning/analysis/english_slot.hpp"
 #include "planning/analysis/phrases.hpp"
 #include "planning/analysis/statement_reply.hpp"
 #include "planning/analysis/time_expr.hpp"
@@ -390,6 +391,18 @@ std::optional<Step> manner_step(const TurnView& t, const CueHit& hit) {
   return Step{join(done, t.text.substr(hit.end)), "pronoun:manner"};
 }
 
+// it / they / them in an English turn right after an English question: what the question is
+// about, read from its shape (How many days of annual leave do I get? + Can I carry them over? →
+// days of annual leave, not the person path's "many days").
+std::optional<std::string> english_antecedent(const TurnView& t, std::string_view pronoun) {
+  if (!ascii_text(t.text) || !t.h.prev_is_question || t.h.newest_stated() || !ascii_text(t.h.prev_text))
+    return std::nullopt;
+  static constexpr std::string_view kThings[] = {"it", "this", "that", "these", "those", "they", "them"};
+  if (std::find(std::begin(kThings), std::end(kThings), pronoun) == std::end(kThings)) return std::nullopt;
+  const auto thing = english_thing(t.h.prev_text, pronoun == "they" || pronoun == "them");
+  return thing ? std::optional<std::string>(*thing) : std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Step> pronoun_step(const TurnView& t) {
@@ -432,10 +445,11 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     // previous question's, which names none when its own subject is a pronoun.
     if (!person && t.h.subject_unknown)
       return Step{std::string(t.question), "no_antecedent:pronoun_subject"};
-    std::optional<std::string> antecedent =
-        person ? person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan, t.text,
-                                   slice(t.text, hit->begin, hit->end), t.reader)
-               : request_thing(t, *hit);
+    std::optional<std::string> antecedent = english_antecedent(t, slice(t.text, hit->begin, hit->end));
+    if (!antecedent)
+      antecedent = person ? person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan,
+                                              t.text, slice(t.text, hit->begin, hit->end), t.reader)
+                          : request_thing(t, *hit);
     // 它们 / 这些 / 那些 standing alone after a question of which or how many (园区有几个食堂 +
     // 它们几点开门) are the things it asked for, not its topic (园区).
     if (!person && !antecedent && plural(slice(t.text, hit->begin, hit->end)) && stands_alone(t, hit->end))

@@ -1385,6 +1385,26 @@ TEST(RewriteRules, ACaseWithItsOwnSubjectAsksTheQuestionAgain) {
   EXPECT_EQ(rewrite("如果送给客户试用呢", {"样品可以免费吗"}).query, "如果样品送给客户试用可以免费吗");
 }
 
+// it / they / them in English right after an English question: what the question is about, by its
+// shape (how many | X, where are | X, can i VERB | X), a plural noun for they / them.
+TEST(RewriteRules, AnEnglishPronounIsWhatTheQuestionAsksAbout) {
+  EXPECT_EQ(rewrite("Can I carry them over?", {"How many days of annual leave do I get?"}).query,
+            "can i carry days of annual leave over");
+  EXPECT_EQ(rewrite("Are they color printers?", {"Where are the printers on the 3rd floor?"}).query,
+            "are the printers on the 3rd floor color printers");
+  EXPECT_EQ(rewrite("Do they need receipts?", {"How do I submit expense reports?"}).query,
+            "do expense reports need receipts");
+  EXPECT_EQ(rewrite("Is it taxed?", {"How much is the meal allowance?"}).query,
+            "is the meal allowance taxed");
+  // Number picks the phrase: they the plural subject, it the object.
+  EXPECT_EQ(rewrite("Do they need to apply?", {"Do interns get a housing allowance?"}).query,
+            "do interns need to apply");
+  EXPECT_EQ(rewrite("Is it taxed?", {"Do interns get a housing allowance?"}).query,
+            "is housing allowance taxed");
+  EXPECT_EQ(rewrite("Does it apply to fathers too?", {"What is the parental leave policy?"}).query,
+            "does the parental leave policy apply to fathers too");
+}
+
 // A case put before the question it is asked in: a comma where the case ends in the character the
 // question opens with (剖腹产 + 产假), which run together would read as a doubled splice and fall
 // back. In English the case goes after the question, as English says it, not the topic after the
