@@ -132,6 +132,25 @@ bool opens_with_subject(std::string_view body, const TurnView& t) {
   return opens_predicate(words[k].text(body));
 }
 
+// Where a case's own yes-or-no question starts (对方只签字不盖章|能生效吗, 我还没转正|还能请吗): the
+// last modal, with the adverbs right before it (还, 也); 0 when there is none after the case's
+// first two words or the turn asks no yes or no.
+std::size_t own_question_at(std::string_view body) {
+  if (!trim_end(body).ends_with("吗")) return 0;
+  const std::vector<Token> w = words_of(body);
+  const auto modal = [&](std::string_view x) {
+    for (std::string_view m : {"能", "可以", "会", "要", "需要", "得", "能否", "可不可以", "能不能"})
+      if (x == m) return true;
+    return false;
+  };
+  std::size_t k = w.size();
+  for (std::size_t i = 2; i < w.size(); ++i)
+    if (w[i].word && modal(w[i].text(body))) k = i;
+  if (k == w.size()) return 0;
+  while (k > 2 && (w[k - 1].text(body) == "还" || w[k - 1].text(body) == "也")) --k;
+  return w[k].begin;
+}
+
 // A yes-or-no question of what one may do: a modal of permission or ability before its verb
 // (可以退保吗, 能撤回吗, 还能报吗).
 bool asks_leave(std::string_view predicate) {
@@ -252,6 +271,12 @@ std::optional<Step> condition_step(const TurnView& t) {
                 "condition:same_question"};
   if (ne && !wh && t.h.prev_is_question && may_again(marker, body, t))
     return Step{case_then(marker, body, t.h.prev_text), "condition:same_question"};
+  // A person's case with a question of its own (如果对方只签字不盖章能生效吗): the question asks
+  // of the topic, which goes before it (…不盖章补充协议能生效吗), not into the person's case.
+  if (!ne && !t.r.topic_anchor.empty() && opens_with_person(body, t))
+    if (const std::size_t at = own_question_at(body); at > 0)
+      return Step{join(join(marker, body.substr(0, at)), t.r.topic_anchor) + std::string(body.substr(at)),
+                  "condition:own_question"};
   // A case opening with the topic's head (额度不够 after 公司信用卡额度多少) takes the topic's
   // modifiers, not the head twice.
   const std::string joined = with_object(body, t);

@@ -1385,6 +1385,16 @@ TEST(RewriteRules, ACaseWithItsOwnSubjectAsksTheQuestionAgain) {
   EXPECT_EQ(rewrite("如果送给客户试用呢", {"样品可以免费吗"}).query, "如果样品送给客户试用可以免费吗");
 }
 
+// A person's case that asks its own yes or no: the topic goes before that question, not into the
+// person's case (如果公积金我已经离职了…).
+TEST(RewriteRules, APersonsCaseWithItsOwnQuestionAsksItOfTheTopic) {
+  EXPECT_EQ(rewrite("如果我已经离职了还能提取吗", {"公积金可以提取吗"}).query,
+            "如果我已经离职了公积金还能提取吗");
+  EXPECT_EQ(rewrite("要是客户催得急能加急吗", {"合同审批要几天"}).query, "要是客户催得急合同审批能加急吗");
+  // A case without a person of its own keeps the topic in it (请了 takes 病假 back).
+  EXPECT_EQ(rewrite("如果请了会影响转正吗", {"试用期能请病假吗"}).query, "如果试用期请了病假会影响转正吗");
+}
+
 // it / they / them in English right after an English question: what the question is about, by its
 // shape (how many | X, where are | X, can i VERB | X), a plural noun for they / them.
 TEST(RewriteRules, AnEnglishPronounIsWhatTheQuestionAsksAbout) {
