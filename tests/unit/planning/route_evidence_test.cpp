@@ -258,6 +258,21 @@ TEST(FollowUps, AQuestionOpeningWithItsPredicateFollows) {
   EXPECT_FALSE(matched(*p, "follow_up_subjectless"));
 }
 
+// A question opening with a preposition (跟绩效挂钩吗, 从工资里扣吗, 被主管驳回了怎么办) names no
+// subject either: the preposition's noun is not what the question is about. A source keyword of
+// another source still stands alone.
+TEST(FollowUps, AQuestionOpeningWithAPrepositionFollows) {
+  const std::pair<const char*, const char*> turns[] = {{"跟绩效挂钩吗", "年终奖怎么算"},
+                                                       {"与考勤有关吗", "迟到怎么扣钱"},
+                                                       {"从工资里扣吗", "社保个人部分多少"},
+                                                       {"向财务部申请吗", "备用金怎么借"},
+                                                       {"被主管驳回了怎么办", "请假流程是什么"},
+                                                       {"和社保一起交吗", "公积金比例多少"}};
+  expect_follows(turns, "follow_up_subjectless");
+  EXPECT_FALSE(follow_up("跟报销有关吗", {"年假怎么申请"}));
+  EXPECT_FALSE(follow_up("跟绩效挂钩吗", {}));
+}
+
 // A turn of two or three clauses, each opening with its predicate or a question word, names no
 // subject either, though it is longer than subjectless_max_units: it follows. A clause that
 // opens with anything else may name one (一般来说，公司的…), a clause over the bar may too, and
