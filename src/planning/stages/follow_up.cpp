@@ -12,6 +12,7 @@
 #include "planning/segment.hpp"
 #include "planning/stages/intent.hpp"
 #include "planning/stages/topic_switch.hpp"
+#include "planning/text.hpp"
 
 namespace qaplan::internal {
 namespace {
@@ -104,6 +105,37 @@ bool points_into_list(const TurnInContext& t) {
   return false;
 }
 
+// A short yes-or-no question that opens with its verb and names only that verb's object (扣工资吗,
+// 含早餐吗, 影响绩效吗): its first word (ICU's, one or two Han characters) is no KB term and no
+// source keyword, and one of them starts right after it. The subject it leaves out is the
+// history's topic; the object, a term of its own, is no new topic. A noun before it (食堂开门吗)
+// is a subject: the first word is then a term.
+bool verb_before_its_object(const TurnInContext& t) {
+  const std::string_view content = t.q.content();
+  if (!content.ends_with("吗") || count_query_units(content) > 6 || t.reader == nullptr) return false;
+  const std::vector<Token> words = segment_words(content);
+  if (words.size() < 3 || !words[0].word || words[0].ascii || count_code_points(words[0].text(content)) > 2)
+    return false;
+  const std::uint32_t verb_end = words[0].end;
+  const auto at = static_cast<std::uint32_t>(t.q.content_begin);
+  for (const CueHit& h : t.q.hits)
+    if (h.begin == at && std::find(t.lex.ids().source.begin(), t.lex.ids().source.end(), h.list) !=
+                             t.lex.ids().source.end())
+      return false;
+  thread_local std::vector<DomainLexicon::Hit> hits;
+  t.reader->lexicon().scan(content, hits);
+  bool object = false;
+  for (const DomainLexicon::Hit& h : hits) {
+    if (h.begin == 0) return false;  // the first word starts a term: a subject
+    object = object || h.begin == verb_end;
+  }
+  for (const CueHit& h : t.q.hits)
+    object = object || (h.begin == at + verb_end &&
+                        std::find(t.lex.ids().source.begin(), t.lex.ids().source.end(), h.list) !=
+                            t.lex.ids().source.end());
+  return object;
+}
+
 // The rules' candidate made a follow-up by the structural rule `id`.
 void follow(IntentCandidate& rule, const char* id) {
   rule.intent = Intent::kFollowUp;
@@ -172,6 +204,12 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
            subjectless_question(t.q, t.lex, t.reader ? &t.reader->lexicon() : nullptr) &&
            !(names_source_keyword(t) && switches_from_previous(t)))
     follow(rule, "follow_up_subjectless");
+  // A verb and its object (扣工资吗 after 迟到一次怎么处理) follow when the dependent head says so at
+  // its bar, unless a source keyword names another source than the previous turn's.
+  else if (rule.intent != Intent::kFollowUp && !switch_cue && model.on() &&
+           model.dependent_score() >= dependent_min && verb_before_its_object(t) &&
+           !(names_source_keyword(t) && switches_from_previous(t)))
+    follow(rule, "follow_up_verb_object");
   // A which-word with no noun after it (哪些在2002年以后还有预算, 哪个最便宜) picks from what the
   // history named, on the same terms.
   else if (rule.intent != Intent::kFollowUp && !switch_cue && which_without_noun(t.q, t.lex) &&

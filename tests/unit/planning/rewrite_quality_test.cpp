@@ -1385,6 +1385,14 @@ TEST(RewriteRules, ACaseWithItsOwnSubjectAsksTheQuestionAgain) {
   EXPECT_EQ(rewrite("如果送给客户试用呢", {"样品可以免费吗"}).query, "如果样品送给客户试用可以免费吗");
 }
 
+// 谁 before a verb is that verb's subject (产假工资|谁|发): the noun before it stays in the topic.
+// 谁 closing the question is the verb's object (联系|谁): the verb is no part of the topic.
+TEST(RewriteRules, WhoBeforeAVerbLeavesTheTopicWhole) {
+  EXPECT_EQ(rewrite("怎么算", {"产假工资谁发"}).query, "产假工资怎么算");
+  EXPECT_EQ(rewrite("怎么算", {"培训费用谁出"}).query, "培训费用怎么算");
+  EXPECT_EQ(rewrite("发多少", {"产假工资谁发"}).query, "产假工资发多少");
+}
+
 // A person's case that asks its own yes or no: the topic goes before that question, not into the
 // person's case (如果公积金我已经离职了…).
 TEST(RewriteRules, APersonsCaseWithItsOwnQuestionAsksItOfTheTopic) {

@@ -273,6 +273,19 @@ TEST(FollowUps, AQuestionOpeningWithAPrepositionFollows) {
   EXPECT_FALSE(follow_up("跟绩效挂钩吗", {}));
 }
 
+// A short yes-or-no question that opens with its verb and names only that verb's object (扣工资吗)
+// leaves its subject out: it follows when the dependent head says so at its bar, even when the
+// object is a KB term or keyword (含早餐吗: 早餐 is admin's, the history finance's). A noun first
+// is a subject (食堂开门吗), and a source keyword of another source still stands alone.
+TEST(FollowUps, AVerbAndItsObjectFollow) {
+  const std::pair<const char*, const char*> turns[] = {{"扣工资吗", "迟到一次怎么处理"},
+                                                       {"含早餐吗", "出差住宿标准是多少"},
+                                                       {"交社保吗", "实习生有工资吗"}};
+  expect_follows(turns, "follow_up_verb_object");
+  EXPECT_FALSE(follow_up("食堂开门吗", {"年假怎么申请"}));
+  EXPECT_FALSE(follow_up("报销打车费吗", {"年假怎么申请"}));
+}
+
 // A turn of two or three clauses, each opening with its predicate or a question word, names no
 // subject either, though it is longer than subjectless_max_units: it follows. A clause that
 // opens with anything else may name one (一般来说，公司的…), a clause over the bar may too, and
