@@ -564,6 +564,53 @@ std::uint32_t before_time_words(std::string_view prev_text, std::uint32_t begin,
   return begin + t[i].begin;
 }
 
+// Where something is done, said as a place with its localizer (手机上, 系统里) or after 在 (在家):
+// an adjunct, not a thing that parallels the topic. Not a time (晚上), an amount's bound (以上) or
+// anything with digits (5000以上 is a case of an amount).
+bool place_adjunct(std::string_view frag) {
+  if (frag.empty() || temporal(frag) || std::any_of(frag.begin(), frag.end(), [](char c) {
+        return c >= '0' && c <= '9';
+      }))
+    return false;
+  for (std::string_view bound : {"以上", "以下", "以内", "之内", "之外", "之上", "之下"})
+    if (frag.ends_with(bound)) return false;
+  const std::vector<Token> w = words_of(frag);
+  // One word of 在 and a place (在家, 在校): an adjunct all the same.
+  if (w.size() == 1 && frag.starts_with("在") && count_code_points(frag) == 2) return true;
+  if (w.size() < 2) return false;
+  // 在 before a word of its own (在|公司, 在|手机|上); not before a lone character, which may be
+  // a word ICU cut (在|线|课程: online).
+  if (w[0].text(frag) == "在") return !w[1].single_han;
+  // 上 / 里 after a noun (手机|上, 系统|里); not 中, which ends names (台中, 高中), nor a pointer
+  // (这里, 哪里).
+  if (!w.back().single_han || w[w.size() - 2].single_han) return false;
+  const std::string_view last = w.back().text(frag);
+  return (last == "上" || last == "里") && !temporal(frag.substr(0, w.back().begin));
+}
+
+// Where the previous question says 在 + a place (在北京|怎么办理): [begin, end) of 在, the place's
+// word and a localizer after it; not 在哪 (where), which asks.
+std::optional<std::pair<std::size_t, std::size_t>> at_place(std::string_view prev_text) {
+  constexpr std::string_view kAt = "在";
+  const std::size_t at = prev_text.find(kAt);
+  if (at == std::string_view::npos || prev_text.substr(at + kAt.size()).starts_with("哪")) return std::nullopt;
+  const std::vector<Token> w = words_of(prev_text.substr(at + kAt.size()));
+  if (w.empty() || !w[0].word) return std::nullopt;
+  std::size_t end = w[0].end;
+  if (w.size() > 1 && w[1].begin == end && (w[1].text(prev_text.substr(at + kAt.size())) == "上" ||
+                                            w[1].text(prev_text.substr(at + kAt.size())) == "里"))
+    end = w[1].end;
+  return std::pair{at, at + kAt.size() + end};
+}
+
+// The previous question names a place of its own (在北京, 系统里): a place fragment parallels it.
+bool names_place(std::string_view prev_text, const PhraseReader& reader) {
+  if (at_place(prev_text)) return true;
+  for (const Token& w : words_of(prev_text))
+    if (w.word && !reader.is_function(w.text(prev_text)) && place_adjunct(w.text(prev_text))) return true;
+  return false;
+}
+
 }  // namespace
 
 Placed fragment_in_place(std::string_view prev, std::string_view prev_text, const Span& topic,
@@ -611,6 +658,15 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
             "ellipsis:parallel"};
   }
   if (auto out = included_item(prev_text, frag, reader)) return {std::move(*out), "ellipsis:included"};
+  // Where the topic is used (公司邮箱怎么登录 + 手机上呢): the place goes after the topic, which it
+  // does not replace (公司邮箱手机上怎么登录).
+  if (place_adjunct(frag) && !names_place(prev_text, reader))
+    return {join(join(std::string(prev_text.substr(0, topic.end)), frag), prev_text.substr(topic.end)),
+            "ellipsis:place"};
+  // …and takes the place of the place it names (在北京怎么办理居住证 + 在上海呢).
+  if (const auto at = at_place(prev_text); at && frag.starts_with("在") && place_adjunct(frag))
+    return {join(join(std::string(prev_text.substr(0, at->first)), frag), prev_text.substr(at->second)),
+            "ellipsis:place"};
   if (asks_ne)
     if (auto out = aligned_opening(prev_text, frag, reader)) return {std::move(*out), "ellipsis:aligned"};
   // An aspect of a domain topic sits beside it (报销 + 审批 → 报销审批流程); a parallel

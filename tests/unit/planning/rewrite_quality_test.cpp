@@ -1385,6 +1385,20 @@ TEST(RewriteRules, ACaseWithItsOwnSubjectAsksTheQuestionAgain) {
   EXPECT_EQ(rewrite("如果送给客户试用呢", {"样品可以免费吗"}).query, "如果样品送给客户试用可以免费吗");
 }
 
+// A place where the topic is used (手机上, 系统里, 在家) goes after the topic, which it does not
+// replace; it takes the place of a place the question named (在北京 → 在上海). Not a time (晚上), a
+// name ending in 中 (台中) nor 在 before a character ICU cut off a word (在|线|课程).
+TEST(RewriteRules, APlaceFragmentSaysWhereTheTopicIsUsed) {
+  EXPECT_EQ(rewrite("手机上呢", {"公司邮箱怎么登录"}).query, "公司邮箱手机上怎么登录");
+  EXPECT_EQ(rewrite("系统里呢", {"年假怎么申请"}).query, "年假系统里怎么申请");
+  EXPECT_EQ(rewrite("在家呢", {"内网怎么连"}).query, "内网在家怎么连");
+  EXPECT_EQ(rewrite("在手机上呢", {"公司邮箱怎么登录"}).query, "公司邮箱在手机上怎么登录");
+  EXPECT_EQ(rewrite("在上海呢", {"在北京怎么办理居住证"}).query, "在上海怎么办理居住证");
+  EXPECT_EQ(rewrite("台中呢", {"台北有什么好吃的"}).query, "台中有什么好吃的");
+  const auto night = rewrite("晚上呢", {"公司食堂几点开门"});
+  EXPECT_TRUE(night.query.find("公司食堂") != std::string::npos) << night.query;
+}
+
 // 谁 before a verb is that verb's subject (产假工资|谁|发): the noun before it stays in the topic.
 // 谁 closing the question is the verb's object (联系|谁): the verb is no part of the topic.
 TEST(RewriteRules, WhoBeforeAVerbLeavesTheTopicWhole) {
