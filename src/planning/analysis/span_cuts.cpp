@@ -83,7 +83,8 @@ bool SpanCuts::before_determiner(std::size_t i) const {
 // it. So is 要 glued to a verb right before the question word (抬头|要写|什么, 出差|要带|什么):
 // what the question asks one must do (会议|什么时候 keeps its noun: only 要). 每人 / 每天 right
 // before the question word (经费|每人|多少) is the unit the question counts in, and 好吃 / 难学
-// closing the question (烤鸭好吃吗) says how the topic is.
+// closing the question (烤鸭好吃吗) says how the topic is, as 一样 / 不同 closing it (报销和借款流程
+// 一样吗) say how two things compare.
 bool SpanCuts::predicate(std::size_t i) const {
   if (fn_[i] || t_[i].ascii || !t_[i].word) return false;
   const std::string_view w = word(i);
@@ -105,7 +106,8 @@ bool SpanCuts::predicate(std::size_t i) const {
   return aspect || whom || w.starts_with("最") || last == "了" || last == "过" || last == "着" || last == "完" ||
          last == "掉" || (w.starts_with("要") && asks(i + 1)) ||
          (w.starts_with("每") && (asks(i + 1) || fn_[i + 1])) ||
-         ((w.starts_with("好") || w.starts_with("难")) && closes);
+         ((w.starts_with("好") || w.starts_with("难")) && closes) ||
+         (closes && (w == "一样" || w == "相同" || w == "不同" || w == "类似"));
 }
 
 // A lone verb with its lone result and 了 (填|错|了, 用|完|了, 删|掉|了): ICU knows neither

@@ -1399,6 +1399,12 @@ TEST(RewriteRules, APlaceFragmentSaysWhereTheTopicIsUsed) {
   EXPECT_TRUE(night.query.find("公司食堂") != std::string::npos) << night.query;
 }
 
+// 一样 / 不同 closing a question say how two things compare: no part of the topic.
+TEST(RewriteRules, AComparisonClosingTheQuestionIsNoPartOfTheTopic) {
+  EXPECT_EQ(rewrite("分别要几天", {"报销和借款流程一样吗"}).query, "报销和借款流程分别要几天");
+  EXPECT_EQ(rewrite("各要几天", {"年假和调休的申请流程不同吗"}).query, "年假和调休的申请流程各要几天");
+}
+
 // 谁 before a verb is that verb's subject (产假工资|谁|发): the noun before it stays in the topic.
 // 谁 closing the question is the verb's object (联系|谁): the verb is no part of the topic.
 TEST(RewriteRules, WhoBeforeAVerbLeavesTheTopicWhole) {
