@@ -132,10 +132,13 @@ bool opens_with_subject(std::string_view body, const TurnView& t) {
   return opens_predicate(words[k].text(body));
 }
 
-// Where a case's own yes-or-no question starts (对方只签字不盖章|能生效吗, 我还没转正|还能请吗): the
-// last modal, with the adverbs right before it (还, 也); 0 when there is none after the case's
-// first two words or the turn asks no yes or no.
+// Where a case's own question starts: what to do (客户不同意|怎么办), or a yes-or-no question at
+// its last modal with the adverbs right before it (对方只签字不盖章|能生效吗, 我还没转正|还能请吗);
+// 0 when there is none after the case's first two words or the turn asks neither.
 std::size_t own_question_at(std::string_view body) {
+  // What to do in the person's case (如果对方不同意|怎么办): the topic goes before it.
+  for (std::string_view what : {"怎么办", "咋办", "怎么处理"})
+    if (body.ends_with(what) && body.size() > what.size()) return body.size() - what.size();
   if (!trim_end(body).ends_with("吗")) return 0;
   const std::vector<Token> w = words_of(body);
   const auto modal = [&](std::string_view x) {

@@ -1419,6 +1419,7 @@ TEST(RewriteRules, APersonsCaseWithItsOwnQuestionAsksItOfTheTopic) {
   EXPECT_EQ(rewrite("如果我已经离职了还能提取吗", {"公积金可以提取吗"}).query,
             "如果我已经离职了公积金还能提取吗");
   EXPECT_EQ(rewrite("要是客户催得急能加急吗", {"合同审批要几天"}).query, "要是客户催得急合同审批能加急吗");
+  EXPECT_EQ(rewrite("要是领导不批怎么办", {"年假怎么申请"}).query, "要是领导不批年假怎么办");
   // A case without a person of its own keeps the topic in it (请了 takes 病假 back).
   EXPECT_EQ(rewrite("如果请了会影响转正吗", {"试用期能请病假吗"}).query, "如果试用期请了病假会影响转正吗");
 }
