@@ -192,10 +192,12 @@ std::string case_then(std::string_view marker, std::string_view body, std::strin
 // read "what if expense taxi rides i lose".
 std::optional<Step> english_case(const TurnView& t, std::string_view body) {
   std::string_view asked = trim_end(t.h.prev_text);
-  while (asked.ends_with("?") || asked.ends_with(".")) asked = trim_end(asked.substr(0, asked.size() - 1));
+  while (asked.ends_with("?") || asked.ends_with("."))
+    asked = trim_end(asked.substr(0, asked.size() - 1));
   while (body.ends_with("?")) body = trim_end(body.substr(0, body.size() - 1));
   body = trim_start(body);
-  if (!t.h.prev_is_question || !ascii_text(asked) || asked.empty() || body.empty()) return std::nullopt;
+  if (!t.h.prev_is_question || !ascii_text(asked) || asked.empty() || body.empty())
+    return std::nullopt;
   return Step{std::string(asked) + " if " + std::string(body), "condition:same_question"};
 }
 
@@ -278,7 +280,8 @@ std::optional<Step> condition_step(const TurnView& t) {
   // of the topic, which goes before it (…不盖章补充协议能生效吗), not into the person's case.
   if (!ne && !t.r.topic_anchor.empty() && opens_with_person(body, t))
     if (const std::size_t at = own_question_at(body); at > 0)
-      return Step{join(join(marker, body.substr(0, at)), t.r.topic_anchor) + std::string(body.substr(at)),
+      return Step{join(join(marker, body.substr(0, at)), t.r.topic_anchor) +
+                      std::string(body.substr(at)),
                   "condition:own_question"};
   // A case opening with the topic's head (额度不够 after 公司信用卡额度多少) takes the topic's
   // modifiers, not the head twice.

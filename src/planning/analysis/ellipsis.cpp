@@ -593,12 +593,13 @@ bool place_adjunct(std::string_view frag) {
 std::optional<std::pair<std::size_t, std::size_t>> at_place(std::string_view prev_text) {
   constexpr std::string_view kAt = "在";
   const std::size_t at = prev_text.find(kAt);
-  if (at == std::string_view::npos || prev_text.substr(at + kAt.size()).starts_with("哪")) return std::nullopt;
-  const std::vector<Token> w = words_of(prev_text.substr(at + kAt.size()));
+  if (at == std::string_view::npos) return std::nullopt;
+  const std::string_view after = prev_text.substr(at + kAt.size());
+  if (after.starts_with("哪")) return std::nullopt;
+  const std::vector<Token> w = words_of(after);
   if (w.empty() || !w[0].word) return std::nullopt;
   std::size_t end = w[0].end;
-  if (w.size() > 1 && w[1].begin == end && (w[1].text(prev_text.substr(at + kAt.size())) == "上" ||
-                                            w[1].text(prev_text.substr(at + kAt.size())) == "里"))
+  if (w.size() > 1 && w[1].begin == end && (w[1].text(after) == "上" || w[1].text(after) == "里"))
     end = w[1].end;
   return std::pair{at, at + kAt.size() + end};
 }
@@ -607,8 +608,24 @@ std::optional<std::pair<std::size_t, std::size_t>> at_place(std::string_view pre
 bool names_place(std::string_view prev_text, const PhraseReader& reader) {
   if (at_place(prev_text)) return true;
   for (const Token& w : words_of(prev_text))
-    if (w.word && !reader.is_function(w.text(prev_text)) && place_adjunct(w.text(prev_text))) return true;
+    if (w.word && !reader.is_function(w.text(prev_text)) && place_adjunct(w.text(prev_text)))
+      return true;
   return false;
+}
+
+// Where the topic is used (公司邮箱怎么登录 + 手机上呢): the place goes after the topic, which it
+// does not replace (公司邮箱手机上怎么登录); after a question that names a place with 在, a place
+// with 在 takes its place (在北京怎么办理居住证 + 在上海呢). nullopt: the fragment is no place.
+std::optional<std::string> placed_adjunct(std::string_view prev_text, const Span& topic,
+                                          std::string_view frag, const PhraseReader& reader) {
+  if (!place_adjunct(frag)) return std::nullopt;
+  if (!names_place(prev_text, reader))
+    return join(join(std::string(prev_text.substr(0, topic.end)), frag),
+                prev_text.substr(topic.end));
+  if (const auto at = at_place(prev_text); at && frag.starts_with("在"))
+    return join(join(std::string(prev_text.substr(0, at->first)), frag),
+                prev_text.substr(at->second));
+  return std::nullopt;
 }
 
 }  // namespace
@@ -658,15 +675,8 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
             "ellipsis:parallel"};
   }
   if (auto out = included_item(prev_text, frag, reader)) return {std::move(*out), "ellipsis:included"};
-  // Where the topic is used (公司邮箱怎么登录 + 手机上呢): the place goes after the topic, which it
-  // does not replace (公司邮箱手机上怎么登录).
-  if (place_adjunct(frag) && !names_place(prev_text, reader))
-    return {join(join(std::string(prev_text.substr(0, topic.end)), frag), prev_text.substr(topic.end)),
-            "ellipsis:place"};
-  // …and takes the place of the place it names (在北京怎么办理居住证 + 在上海呢).
-  if (const auto at = at_place(prev_text); at && frag.starts_with("在") && place_adjunct(frag))
-    return {join(join(std::string(prev_text.substr(0, at->first)), frag), prev_text.substr(at->second)),
-            "ellipsis:place"};
+  if (auto out = placed_adjunct(prev_text, topic, frag, reader))
+    return {std::move(*out), "ellipsis:place"};
   if (asks_ne)
     if (auto out = aligned_opening(prev_text, frag, reader)) return {std::move(*out), "ellipsis:aligned"};
   // An aspect of a domain topic sits beside it (报销 + 审批 → 报销审批流程); a parallel

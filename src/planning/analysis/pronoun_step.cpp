@@ -395,10 +395,13 @@ std::optional<Step> manner_step(const TurnView& t, const CueHit& hit) {
 // about, read from its shape (How many days of annual leave do I get? + Can I carry them over? →
 // days of annual leave, not the person path's "many days").
 std::optional<std::string> english_antecedent(const TurnView& t, std::string_view pronoun) {
-  if (!ascii_text(t.text) || !t.h.prev_is_question || t.h.newest_stated() || !ascii_text(t.h.prev_text))
+  if (!ascii_text(t.text) || !t.h.prev_is_question || t.h.newest_stated() ||
+      !ascii_text(t.h.prev_text))
     return std::nullopt;
-  static constexpr std::string_view kThings[] = {"it", "this", "that", "these", "those", "they", "them"};
-  if (std::find(std::begin(kThings), std::end(kThings), pronoun) == std::end(kThings)) return std::nullopt;
+  static constexpr std::string_view kThings[] = {"it",    "this", "that", "these",
+                                                 "those", "they", "them"};
+  if (std::find(std::begin(kThings), std::end(kThings), pronoun) == std::end(kThings))
+    return std::nullopt;
   const auto thing = english_thing(t.h.prev_text, pronoun == "they" || pronoun == "them");
   return thing ? std::optional<std::string>(*thing) : std::nullopt;
 }
@@ -445,7 +448,8 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     // previous question's, which names none when its own subject is a pronoun.
     if (!person && t.h.subject_unknown)
       return Step{std::string(t.question), "no_antecedent:pronoun_subject"};
-    std::optional<std::string> antecedent = english_antecedent(t, slice(t.text, hit->begin, hit->end));
+    std::optional<std::string> antecedent =
+        english_antecedent(t, slice(t.text, hit->begin, hit->end));
     if (!antecedent)
       antecedent = person ? person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan,
                                               t.text, slice(t.text, hit->begin, hit->end), t.reader)

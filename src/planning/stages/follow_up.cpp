@@ -112,9 +112,11 @@ bool points_into_list(const TurnInContext& t) {
 // is a subject: the first word is then a term.
 bool verb_before_its_object(const TurnInContext& t) {
   const std::string_view content = t.q.content();
-  if (!content.ends_with("吗") || count_query_units(content) > 6 || t.reader == nullptr) return false;
+  if (!content.ends_with("吗") || count_query_units(content) > 6 || t.reader == nullptr)
+    return false;
   const std::vector<Token> words = segment_words(content);
-  if (words.size() < 3 || !words[0].word || words[0].ascii || count_code_points(words[0].text(content)) > 2)
+  if (words.size() < 3 || !words[0].word || words[0].ascii ||
+      count_code_points(words[0].text(content)) > 2)
     return false;
   const std::uint32_t verb_end = words[0].end;
   const auto at = static_cast<std::uint32_t>(t.q.content_begin);

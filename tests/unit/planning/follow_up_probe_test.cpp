@@ -43,7 +43,8 @@ TEST(FollowUpProbe, UnseenDomainsDetection) {
   }
   const double p = tp + fp ? double(tp) / (tp + fp) : 0, rec = tp + fn ? double(tp) / (tp + fn) : 0;
   std::printf("[probe] tp %d fp %d fn %d tn %d  P %.3f R %.3f\n", tp, fp, fn, tn, p, rec);
-  for (const auto& [shape, v] : by_shape) std::printf("       %-20s %3d/%3d\n", shape.c_str(), v.first, v.second);
+  for (const auto& [shape, v] : by_shape)
+    std::printf("       %-20s %3d/%3d\n", shape.c_str(), v.first, v.second);
   EXPECT_EQ(tp + fp + fn + tn, 240);
   EXPECT_GE(rec, 0.88);
   EXPECT_GE(p, 0.77);
