@@ -166,6 +166,7 @@ std::optional<std::string_view> english_thing(std::string_view prev, bool plural
     from = be(q.at(2)) ? 3 : 2;  // how many | days of annual leave | do i get; how much is | …
   } else if (wh_word(q.at(0)) && be(q.at(1))) {
     from = 2;  // where are | the printers on the 3rd floor
+
   } else {
     const std::size_t aux = wh_word(q.at(0)) ? 1 : 0;
     if (aux + 2 >= q.w.size() || !auxiliary(q.at(aux))) return std::nullopt;
@@ -184,6 +185,9 @@ std::optional<std::string_view> english_thing(std::string_view prev, bool plural
     from = aux + 3;
     verb_object = true;
     while (from + 1 < q.w.size() && among(q.at(from), {"up", "off", "out", "down", "back"})) ++from;
+    // A preposition right after the verb governs its object (connect to | the vpn, apply for |
+    // annual leave).
+    if (from + 1 < q.w.size() && preposition_kind(q.at(from)) != 0) ++from;
   }
   if (from >= q.w.size() || no_subject(q.at(from)) || wh_word(q.at(from))) return std::nullopt;
   // Up to the clause's verb (how many days … | do i get), a participle (is the salary | paid) or,
@@ -200,6 +204,13 @@ std::optional<std::string_view> english_thing(std::string_view prev, bool plural
     return std::nullopt;
   const auto [b, e] = q.range(from, to);
   return prev.substr(b, e - b);
+}
+
+bool asks_who_does(std::string_view prev) {
+  std::vector<std::string_view> w;
+  for (const Token& t : words_of(prev))
+    if (t.word) w.push_back(t.text(prev));
+  return w.size() >= 2 && w[0] == "who" && !auxiliary(w[1]);
 }
 
 bool asks_in_english(std::string_view frag) {

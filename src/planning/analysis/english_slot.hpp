@@ -28,6 +28,10 @@ std::optional<std::string_view> english_activity(std::string_view prev);
 /// yes/no question's plural subject counts (do interns get …). nullopt when its shape names none.
 std::optional<std::string_view> english_thing(std::string_view prev, bool plural);
 
+/// An English question asking who does something (who approves expenses over $500): its person
+/// is the answer, no phrase of it.
+bool asks_who_does(std::string_view prev);
+
 /// A plural English noun by its ending (interns, NDAs; not bus, class).
 bool english_plural(std::string_view w);
 

@@ -391,6 +391,21 @@ std::optional<Step> manner_step(const TurnView& t, const CueHit& hit) {
   return Step{join(done, t.text.substr(hit.end)), "pronoun:manner"};
 }
 
+// his / its / their, and her before a noun (her email, not email her the form): the antecedent
+// takes 's (my hr business partner's email).
+bool english_possessive(std::string_view pronoun, std::string_view after) {
+  if (pronoun == "his" || pronoun == "its" || pronoun == "their") return true;
+  if (pronoun != "her") return false;
+  const std::vector<Token> w = words_of(after);
+  const auto next = std::find_if(w.begin(), w.end(), [](const Token& k) { return k.word; });
+  if (next == w.end() || !next->ascii) return false;
+  const std::string_view n = next->text(after);
+  for (std::string_view f : {"the", "a", "an", "to", "for", "about", "with", "on", "in", "at",
+                             "and", "or", "if", "when", "now", "today", "again", "back", "up"})
+    if (n == f) return false;
+  return true;
+}
+
 // it / they / them in an English turn right after an English question: what the question is
 // about, read from its shape (How many days of annual leave do I get? + Can I carry them over? →
 // days of annual leave, not the person path's "many days").
@@ -398,11 +413,12 @@ std::optional<std::string> english_antecedent(const TurnView& t, std::string_vie
   if (!ascii_text(t.text) || !t.h.prev_is_question || t.h.newest_stated() ||
       !ascii_text(t.h.prev_text))
     return std::nullopt;
-  static constexpr std::string_view kThings[] = {"it",    "this", "that", "these",
-                                                 "those", "they", "them"};
+  static constexpr std::string_view kThings[] = {"it",   "its",  "this", "that", "these",
+                                                 "those", "they", "them", "their"};
   if (std::find(std::begin(kThings), std::end(kThings), pronoun) == std::end(kThings))
     return std::nullopt;
-  const auto thing = english_thing(t.h.prev_text, pronoun == "they" || pronoun == "them");
+  const bool plural = pronoun == "they" || pronoun == "them" || pronoun == "their";
+  const auto thing = english_thing(t.h.prev_text, plural);
   return thing ? std::optional<std::string>(*thing) : std::nullopt;
 }
 
@@ -459,7 +475,9 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     if (!person && !antecedent && plural(slice(t.text, hit->begin, hit->end)) && stands_alone(t, hit->end))
       if (const auto set = set_asked_for(t)) antecedent = std::string(*set);
     if (!person && !antecedent) antecedent = thing_of(t, &*hit);
-    if (person && !antecedent && t.h.topic())
+    // Not after an English question that asks who does something (his after Who approves
+    // expenses over $500?): the person is its answer, and its words are no person.
+    if (person && !antecedent && t.h.topic() && !asks_who_does(t.h.prev_text))
       antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);
     if (!antecedent) return std::nullopt;
     if (person) antecedent = std::string(without_count(*antecedent));  // 一个女生 → 女生
@@ -489,6 +507,7 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     if (!person && head == 0 && asked_clause(t, *antecedent))
       return Step{*antecedent + " " + std::string(t.text), "pronoun", "rewrite:fallback:clause"};
     std::string out(t.text.substr(0, hit->begin));
+    if (english_possessive(pronoun, t.text.substr(hit->end))) *antecedent += "'s";
     out = join(out, *antecedent);
     out = join(out, t.text.substr(hit->end + head + standing_classifier(t, *hit, head)));
     return Step{std::move(out), person ? "pronoun:person" : head ? "pronoun:head" : "pronoun"};

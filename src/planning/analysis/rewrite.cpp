@@ -508,6 +508,23 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   if (ascii_text(frag) && t.h.prev_is_question)
     if (const auto act = english_activity(t.h.prev_text))
       return {std::string(trim_end(frag)) + " to " + std::string(*act), "activity_after"};
+  // …and one after any other question asks about the thing it asked about (Where can I find the
+  // travel policy? + Is there an English version? → … for the travel policy): English says it
+  // after the predicate, not in front.
+  // A choice the question offered (card or pay myself) is no one thing, and why asks about what
+  // was done to it (carry over): the question goes whole.
+  if (ascii_text(frag) && t.h.prev_is_question && ascii_text(t.h.prev_text) &&
+      t.h.prev_text.find(" or ") == std::string_view::npos && !frag.starts_with("why"))
+    if (const auto thing = english_thing(t.h.prev_text, false))
+      return {std::string(trim_end(frag)) + " for " + std::string(*thing), "thing_after"};
+  // Else the question whole, then the turn: the Chinese readings below would splice a piece of an
+  // English question in front (approves expenses over what's his phone number).
+  if (ascii_text(frag) && t.h.prev_is_question && ascii_text(t.h.prev_text)) {
+    std::string_view asked = trim_end(t.h.prev_text);
+    if (asked.ends_with("?")) asked = trim_end(asked.substr(0, asked.size() - 1));
+    return {std::string(asked) + " " + std::string(t.text), "topic_prefix",
+            "rewrite:fallback:english"};
+  }
   // After a short answer to a question word's question (你最近在看啥剧 + 繁花 + 好看不) the answer
   // is what the predicate asks about, not the question's topic.
   // A value (九点, 三千五, 下个月底) answers how much or when: no topic.

@@ -1413,6 +1413,25 @@ TEST(RewriteRules, WhoBeforeAVerbLeavesTheTopicWhole) {
   EXPECT_EQ(rewrite("发多少", {"产假工资谁发"}).query, "产假工资发多少");
 }
 
+// An English turn after an English question: a predicate asks about the thing the question was
+// about, said after it; his / her before a noun take 's; a pronoun for the person a who-question
+// asks for has no antecedent in it, and a choice or a why keeps the question whole (the safe form,
+// never a piece of the question spliced in front).
+TEST(RewriteRules, AnEnglishTurnTakesTheQuestionsThingAfterIt) {
+  EXPECT_EQ(rewrite("Is there an English version?", {"Where can I find the travel policy?"}).query,
+            "is there an english version for the travel policy");
+  EXPECT_EQ(rewrite("Does it work on Linux?", {"How do I connect to the VPN?"}).query,
+            "does the vpn work on linux");
+  EXPECT_EQ(rewrite("What's her email?", {"Who is my HR business partner?"}).query,
+            "what's my hr business partner's email");
+  EXPECT_EQ(rewrite("What is its latest version?", {"Where is the NDA template?"}).query,
+            "what is the nda template's latest version");
+  EXPECT_EQ(rewrite("What's his phone number?", {"Who approves expenses over $500?"}).query,
+            "who approves expenses over $500 what's his phone number");
+  EXPECT_EQ(rewrite("Which is faster?", {"Can I pay with the card or pay myself?"}).query,
+            "can i pay with the card or pay myself which is faster");
+}
+
 // A person's case that asks its own yes or no: the topic goes before that question, not into the
 // person's case (如果公积金我已经离职了…).
 TEST(RewriteRules, APersonsCaseWithItsOwnQuestionAsksItOfTheTopic) {
