@@ -16,6 +16,10 @@ std::string with_object(std::string_view body, const TurnView& t) {
   if (body.empty()) return std::string(body);  // 如果呢: a marker alone
   std::size_t i = 0;
   next_code_point(body, i);
+  // A verb ICU holds whole (申请|了 after 孕期能申请调岗吗) as a lone one (请|了).
+  if (const std::vector<Token> w = words_of(body);
+      w.size() >= 2 && count_code_points(w[0].text(body)) == 2 && w[1].text(body) == "了")
+    i = w[0].end;
   const std::string_view verb = body.substr(0, i);
   // Before 了 a function character is the verb it also is (请了: took leave, not "please").
   if (!body.substr(i).starts_with("了") || verb == "是") return std::string(body);
