@@ -339,14 +339,15 @@ void mark_wedged(std::string_view text, const std::vector<Token>& tokens, std::v
 }  // namespace
 
 // A lone function character opening a clause, then a lone character and a word (对|公|转账,
-// 内|推|奖励, 在|线|支付, 各|游|乐园): ICU did not know the compound, and the character is a
-// piece of it, not a preposition.
+// 内|推|奖励, 在|线|支付, 各|游|乐园, 用|印|怎么): ICU did not know the compound, and the character
+// is a piece of it, not a preposition.
 bool opens_unknown_compound(std::string_view text, const std::vector<Token>& t,
                             const std::vector<bool>& fn, std::size_t i) {
   if (i + 2 >= t.size() || !fn[i] || !t[i].single_han || !t[i + 1].single_han || fn[i + 1]) return false;
   if (t[i].end != t[i + 1].begin || t[i + 1].end != t[i + 2].begin) return false;
   const bool opens = i == 0 || !t[i - 1].word;
-  return opens && t[i + 2].word && !fn[i + 2] && !t[i + 2].single_han && !never_opens_compound(t[i].text(text));
+  // The word after may be a question word (用|印|怎么申请): what follows the compound is asked.
+  return opens && t[i + 2].word && !t[i + 2].single_han && !never_opens_compound(t[i].text(text));
 }
 
 // Derivational suffixes (-ization, -ness, -style, -type, -rate …) and bound heads that are no

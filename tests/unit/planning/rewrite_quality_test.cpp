@@ -1414,6 +1414,14 @@ TEST(RewriteRules, APlaceFragmentSaysWhereTheTopicIsUsed) {
   EXPECT_TRUE(night.query.find("公司食堂") != std::string::npos) << night.query;
 }
 
+// A function character ICU left alone before a lone character and a question word opens a
+// compound it did not know (用|印|怎么申请): the topic is 用印, not 印 — which, a lone verb of the
+// question, left the turn plain.
+TEST(RewriteRules, AFunctionCharacterOpensACompoundBeforeAQuestionWord) {
+  EXPECT_EQ(rewrite("需要谁审核", {"用印怎么申请"}).query, "用印申请需要谁审核");
+  EXPECT_EQ(rewrite("忘了预约怎么办", {"用车需要提前预约吗"}).query, "用车忘了预约怎么办");
+}
+
 // 一样 / 不同 closing a question say how two things compare: no part of the topic.
 TEST(RewriteRules, AComparisonClosingTheQuestionIsNoPartOfTheTopic) {
   EXPECT_EQ(rewrite("分别要几天", {"报销和借款流程一样吗"}).query, "报销和借款流程分别要几天");
