@@ -294,7 +294,13 @@ std::optional<std::string> act_of(const TurnView& t, const CueHit& pronoun) {
   }
   const std::string_view after = trim_end(prev.substr(q->end));
   const std::vector<Token> tail = words_of(after);
-  if (tail.size() == 1 && tail[0].word && count_code_points(after) >= 2) {
+  // One word, or a verb of two characters ICU left in pieces (申|领).
+  const bool one_verb = (tail.size() == 1 && tail[0].word) ||
+                        (tail.size() == 2 && tail[0].single_han && tail[1].single_han &&
+                         !t.reader.is_function(tail[1].text(after)));
+  // The turn says the verb itself (申请这个要多久): 这个 is the thing alone.
+  if (one_verb && count_code_points(after) >= 2 &&
+      !trim_end(t.text.substr(0, pronoun.begin)).ends_with(after)) {
     std::string thing = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, t.lex.ids());
     if (thing.empty() || thing.find(after) != std::string::npos) return std::nullopt;
     return thing + std::string(after);

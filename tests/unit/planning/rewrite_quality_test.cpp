@@ -1422,6 +1422,15 @@ TEST(RewriteRules, AFunctionCharacterOpensACompoundBeforeAQuestionWord) {
   EXPECT_EQ(rewrite("忘了预约怎么办", {"用车需要提前预约吗"}).query, "用车忘了预约怎么办");
 }
 
+// 这个 after a how-question stands for the thing and its act (车位申请); the act's verb may be one
+// ICU left in pieces (申|领), and when the turn says that verb itself 这个 is the thing alone
+// (申请这个要多久 → 申请访客码要多久, not 申请访客码申请…).
+TEST(RewriteRules, ThisAfterAHowQuestionIsTheThingAndItsAct) {
+  EXPECT_EQ(rewrite("这个要主管签字吗", {"公司的笔记本电脑怎么申领"}).query, "笔记本电脑申领要主管签字吗");
+  EXPECT_EQ(rewrite("申请这个要多久", {"访客码怎么申请"}).query, "申请访客码要多久");
+  EXPECT_EQ(rewrite("这个要排队吗", {"公司的车位怎么申请"}).query, "车位申请要排队吗");
+}
+
 // 一样 / 不同 closing a question say how two things compare: no part of the topic.
 TEST(RewriteRules, AComparisonClosingTheQuestionIsNoPartOfTheTopic) {
   EXPECT_EQ(rewrite("分别要几天", {"报销和借款流程一样吗"}).query, "报销和借款流程分别要几天");
