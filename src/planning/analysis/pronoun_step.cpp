@@ -397,6 +397,19 @@ std::optional<Step> manner_step(const TurnView& t, const CueHit& hit) {
   return Step{join(done, t.text.substr(hit.end)), "pronoun:manner"};
 }
 
+// The set a question asked for with the thing that has it in front (公司的食堂有几个档口 → 公司的
+// 食堂档口): the question's topic, when only 有 stands between it and the question word (not
+// 市场上有…, 两个洲分别有…); else the set alone.
+std::string owned_set(const TurnView& t, std::string_view set) {
+  const auto w = first_hit(t.h.prev_scan, t.lex.ids().question_word);
+  if (!w || !t.h.topic() || t.h.subject_end >= w->begin) return std::string(set);
+  if (trim_end(slice(t.h.prev, t.h.subject_end, w->begin)) != "有") return std::string(set);
+  const std::string_view owner = slice(t.h.prev, t.h.topic()->begin, t.h.subject_end);
+  if (count_code_points(owner) < 2 || owner.find(set) != std::string_view::npos)
+    return std::string(set);
+  return std::string(owner) + std::string(set);
+}
+
 // his / its / their, and her before a noun (her email, not email her the form): the antecedent
 // takes 's (my hr business partner's email).
 bool english_possessive(std::string_view pronoun, std::string_view after) {
@@ -479,7 +492,7 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     // 它们 / 这些 / 那些 standing alone after a question of which or how many (园区有几个食堂 +
     // 它们几点开门) are the things it asked for, not its topic (园区).
     if (!person && !antecedent && plural(slice(t.text, hit->begin, hit->end)) && stands_alone(t, hit->end))
-      if (const auto set = set_asked_for(t)) antecedent = std::string(*set);
+      if (const auto set = set_asked_for(t)) antecedent = owned_set(t, *set);
     if (!person && !antecedent) antecedent = thing_of(t, &*hit);
     // Not after an English question that asks who does something (his after Who approves
     // expenses over $500?): the person is its answer, and its words are no person.

@@ -1431,6 +1431,13 @@ TEST(RewriteRules, ThisAfterAHowQuestionIsTheThingAndItsAct) {
   EXPECT_EQ(rewrite("这个要排队吗", {"公司的车位怎么申请"}).query, "车位申请要排队吗");
 }
 
+// 它们 after a question of how many things a topic has (公司的食堂有几个档口) are those things of
+// that topic: the topic as the question said it, then the set (公司的食堂档口).
+TEST(RewriteRules, TheyAreTheThingsTheTopicHas) {
+  EXPECT_EQ(rewrite("它们都有素食吗", {"公司的食堂有几个档口"}).query, "公司的食堂档口都有素食吗");
+  EXPECT_EQ(rewrite("它们几点开门", {"园区有几个食堂"}).query, "园区食堂几点开门");
+}
+
 // 一样 / 不同 closing a question say how two things compare: no part of the topic.
 TEST(RewriteRules, AComparisonClosingTheQuestionIsNoPartOfTheTopic) {
   EXPECT_EQ(rewrite("分别要几天", {"报销和借款流程一样吗"}).query, "报销和借款流程分别要几天");
