@@ -291,8 +291,13 @@ std::optional<Step> condition_step(const TurnView& t) {
   // modifiers, not the head twice.
   const std::string joined = with_object(body, t);
   const std::size_t tail = shared_tail(t.r.topic_anchor, joined);
+  // 要是 goes after the subject the question just asked about (发票抬头要写什么 + 要是写错了呢 →
+  // 发票抬头要是写错了怎么办); after an answer, and for 如果 / 万一, the marker opens the sentence
+  // (如果年假没休完怎么办, 要是合同到期忘了续签怎么办).
+  const bool after_subject = marker == "要是" && !t.h.newest_stated();
   std::string out = tail ? join(marker, t.r.topic_anchor) + joined.substr(tail)
-                         : join(join(marker, t.r.topic_anchor), joined);
+                   : after_subject ? join(join(t.r.topic_anchor, marker), joined)
+                                   : join(join(marker, t.r.topic_anchor), joined);
   if (ne) out += kWhatToDo;
   return Step{std::move(out), "condition"};
 }

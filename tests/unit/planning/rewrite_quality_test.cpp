@@ -1471,6 +1471,16 @@ TEST(RewriteRules, AnEnglishTurnTakesTheQuestionsThingAfterIt) {
             "can i pay with the card or pay myself which is faster");
 }
 
+// 要是 goes after the subject the question just asked about (发票抬头要是写错了怎么办); after an
+// answer, and for 如果 / 万一, the marker opens the case.
+TEST(RewriteRules, YaoshiFollowsTheSubjectItPutsACaseOf) {
+  EXPECT_EQ(rewrite("要是填错了呢", {"请款单的统一编号要填什么"}).query, "请款单的统一编号要是填错了怎么办");
+  EXPECT_EQ(rewrite("如果没休完怎么办", {"年假有几天"}).query, "如果年假没休完怎么办");
+  const auto after_answer =
+      rewrite("要是忘了续签呢", {"合同到期了怎么续签", "需在到期前30天发起续签。"}).query;
+  EXPECT_EQ(after_answer.rfind("要是", 0), 0u) << after_answer;
+}
+
 // A person's case that asks its own yes or no: the topic goes before that question, not into the
 // person's case (如果公积金我已经离职了…).
 TEST(RewriteRules, APersonsCaseWithItsOwnQuestionAsksItOfTheTopic) {
