@@ -179,10 +179,27 @@ bool may_again(std::string_view marker, std::string_view body, const TurnView& t
   return words.empty() || !a_count(words.front().text(body));
 }
 
+// Bytes of a time clause opening the question (离职后, 入职前, 出差时: a verb of one or two words
+// and 后 / 前 / 时, four characters at most, more words after it), else 0.
+std::size_t time_lead(std::string_view asked) {
+  const std::vector<Token> w = words_of(asked);
+  for (std::size_t k = 1; k < w.size() && k <= 2; ++k) {
+    const std::string_view x = w[k].text(asked);
+    if ((x == "后" || x == "前" || x == "时" || x == "以后" || x == "之后") && w[k - 1].word &&
+        count_code_points(asked.substr(0, w[k].end)) <= 4 && k + 1 < w.size() && w[k + 1].word)
+      return w[k].end;
+  }
+  return 0;
+}
+
 // The case, then the question asked in it. A comma between them where the case ends in the
 // character the question opens with (如果是剖腹产,产假有多少天): run together they read as a
 // character doubled at a seam, which is what a garbled splice looks like.
 std::string case_then(std::string_view marker, std::string_view body, std::string_view asked) {
+  // A question opening with when it applies (离职后|社保怎么办) keeps that first: the case is one
+  // of that time (如果离职后下家还没找到社保怎么办).
+  if (const std::size_t lead = time_lead(asked); lead > 0)
+    return join(join(join(marker, asked.substr(0, lead)), body), asked.substr(lead));
   std::string out = join(marker, body);
   const std::string_view last = last_code_point(out);
   if (!last.empty() && static_cast<unsigned char>(last[0]) >= 0xE0 && asked.starts_with(last))

@@ -1471,6 +1471,13 @@ TEST(RewriteRules, AnEnglishTurnTakesTheQuestionsThingAfterIt) {
             "can i pay with the card or pay myself which is faster");
 }
 
+// A question that opens with when it applies (离职后|社保怎么办) keeps that first when a case is put
+// to it: the case is one of that time.
+TEST(RewriteRules, ACaseGoesAfterTheTimeItsQuestionOpensWith) {
+  EXPECT_EQ(rewrite("如果下家还没找到呢", {"离职后社保怎么办"}).query, "如果离职后下家还没找到社保怎么办");
+  EXPECT_EQ(rewrite("如果新部门还没空位呢", {"调岗后工位怎么办"}).query, "如果调岗后新部门还没空位工位怎么办");
+}
+
 // 要是 goes after the subject the question just asked about (发票抬头要是写错了怎么办); after an
 // answer, and for 如果 / 万一, the marker opens the case.
 TEST(RewriteRules, YaoshiFollowsTheSubjectItPutsACaseOf) {
