@@ -630,6 +630,43 @@ std::optional<std::string> placed_adjunct(std::string_view prev_text, const Span
 
 }  // namespace
 
+namespace {
+
+// Whether `x` holds a numeral: a digit or a Chinese one (五, 百万, 两); not 几 / 多少, which ask.
+bool numeral(std::string_view x) {
+  for (std::size_t i = 0; i < x.size();) {
+    const std::size_t b = i;
+    const std::int32_t cp = next_code_point(x, i);
+    if ((cp >= '0' && cp <= '9') ||
+        std::string_view("一二三四五六七八九十百千万两").find(x.substr(b, i - b)) != std::string_view::npos)
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// A fragment of two words or more that counts or ranks (超过|百万, 第二次|续签, 连续|休|五天): a
+// numeral in a word after its first, or 第 opening it — a count opening it names an item (三|楼,
+// 两种).
+bool counted_case(std::string_view frag) {
+  // Short, and words only: a clause (瘦了三斤 你呢) or a modifier (最低的两个) is no such case, nor
+  // a time (在2009年), a rank (前三名: the top of what was asked) or 一 of 一下 / 一点 alone.
+  if (count_code_points(frag) > 6 || frag.find("的") != std::string_view::npos || temporal(frag) ||
+      frag.starts_with("前") || frag.starts_with("后") || frag.starts_with("在"))
+    return false;
+  const std::vector<Token> w = words_of(frag);
+  if (w.size() < 2 || w.size() > 3 ||
+      std::any_of(w.begin(), w.end(), [](const Token& t) { return !t.word; }))
+    return false;
+  if (w[0].text(frag).starts_with("第")) return true;
+  if (numeral(w[0].text(frag))) return false;
+  return std::any_of(w.begin() + 1, w.end(), [&](const Token& t) {
+    const std::string_view x = t.text(frag);
+    return numeral(x) && !(x.starts_with("一") && !numeral(x.substr(std::string_view("一").size())));
+  });
+}
+
 Placed fragment_in_place(std::string_view prev, std::string_view prev_text, const Span& topic,
                          std::string_view frag, const std::vector<Span>& spans,
                          const PhraseReader& reader, bool asks_ne) {
@@ -661,6 +698,13 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
               "ellipsis:ascii"};
   // The act reversed: only the verb swaps (收礼品 + 送礼 → 送礼品).
   if (auto out = opposite_act(prev_text, frag, reader)) return {std::move(*out), "ellipsis:opposite"};
+  // A case of the topic counted or ranked (超过百万, 第二次续签, 连续休五天) is no item in its place:
+  // it goes after the topic, and the question stays (采购合同超过百万要走几级审批) — unless the
+  // question counts too (超过两天 beside 超过三天: the parallel item below).
+  if (counted_case(frag) && !numeral(prev_text))
+    return {join(join(std::string(prev_text.substr(0, topic.end)), frag),
+                 prev_text.substr(topic.end)),
+            "ellipsis:case"};
   // A parallel item with the same head word takes that item's place (试用期员工能签保密协议吗
   // + 那竞业协议呢 → …签竞业协议吗; 员工餐厅早餐几点 + 午餐呢 → 员工餐厅午餐几点).
   if (const auto at = parallel_item(prev_text, frag, reader)) {

@@ -488,7 +488,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   const bool own_subject = !asks_ne && (after_speaker(frag, t.reader).has_value() ||
                                         opening_word(frag, rw.addressee_words, t.reader) > 0);
   if (!predicate && !next_only && !own_subject && !spans.empty() &&
-      (spans.size() == 1 || ascii_text(frag))) {
+      (spans.size() == 1 || ascii_text(frag) || counted_case(frag))) {
     Placed p = fragment_in_place(t.h.prev, t.h.prev_text, *t.h.topic(), frag, spans, t.reader, asks_ne);
     if (p.no_place)
       return {GarbleCheck(sources, t.words).fallback(), p.how, "rewrite:fallback:no_place"};

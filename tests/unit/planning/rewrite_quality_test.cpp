@@ -1471,6 +1471,19 @@ TEST(RewriteRules, AnEnglishTurnTakesTheQuestionsThingAfterIt) {
             "can i pay with the card or pay myself which is faster");
 }
 
+// A bare case that counts or ranks (超过百万, 第二次续签, 连续休五天) goes after the topic and the
+// question stays; a count opening the fragment names an item (三楼), and a rank (前三名), a time
+// (在2009年) or 一下 are no such case.
+TEST(RewriteRules, ACountedCaseGoesAfterTheTopic) {
+  EXPECT_EQ(rewrite("超过百万", {"采购合同要走几级审批"}).query, "采购合同超过百万要走几级审批");
+  EXPECT_EQ(rewrite("第二次续签", {"劳动合同要签几年"}).query, "劳动合同第二次续签要签几年");
+  EXPECT_EQ(rewrite("连续休五天", {"年假要提前几天申请"}).query, "年假连续休五天要提前几天申请");
+  EXPECT_EQ(rewrite("超过三天呢", {"病假超过两天需要证明吗"}).query, "病假超过三天需要证明吗");
+  EXPECT_EQ(rewrite("三楼呢", {"一楼的打印机怎么连"}).query, "三楼的打印机怎么连");
+  const auto explain = rewrite("解释一下", {"差旅政策里的超标审批规则"}).query;
+  EXPECT_EQ(explain.find("差旅政策解释"), std::string::npos) << explain;
+}
+
 // A question that opens with when it applies (离职后|社保怎么办) keeps that first when a case is put
 // to it: the case is one of that time.
 TEST(RewriteRules, ACaseGoesAfterTheTimeItsQuestionOpensWith) {
