@@ -719,6 +719,15 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
             "ellipsis:parallel"};
   }
   if (auto out = included_item(prev_text, frag, reader)) return {std::move(*out), "ellipsis:included"};
+  // A version of the topic (手机版, 英文版, 电子版) goes in front of it when the question opens
+  // with the topic and names no version (手机版公司信箱怎么设置); after one it parallels it
+  // (网页版 → 手机版, above).
+  if (frag.ends_with("版") && count_code_points(frag) >= 3 &&
+      prev_text.find("版") == std::string_view::npos &&
+      content_words(prev_text.substr(0, topic.begin), reader) == 0)
+    return {join(join(std::string(prev_text.substr(0, topic.begin)), frag),
+                 prev_text.substr(topic.begin)),
+            "ellipsis:version"};
   if (auto out = placed_adjunct(prev_text, topic, frag, reader))
     return {std::move(*out), "ellipsis:place"};
   if (asks_ne)

@@ -1471,6 +1471,14 @@ TEST(RewriteRules, AnEnglishTurnTakesTheQuestionsThingAfterIt) {
             "can i pay with the card or pay myself which is faster");
 }
 
+// A version of the topic (手机版, 电子版) goes in front of it when the question names none; after
+// one it parallels it.
+TEST(RewriteRules, AVersionGoesInFrontOfTheTopic) {
+  EXPECT_EQ(rewrite("手机版", {"公司邮箱怎么设置"}).query, "手机版公司邮箱怎么设置");
+  EXPECT_EQ(rewrite("电子版呢", {"劳动合同怎么下载"}).query, "电子版劳动合同怎么下载");
+  EXPECT_EQ(rewrite("手机版呢", {"网页版怎么登录"}).query, "手机版怎么登录");
+}
+
 // A bare case that counts or ranks (超过百万, 第二次续签, 连续休五天) goes after the topic and the
 // question stays; a count opening the fragment names an item (三楼), and a rank (前三名), a time
 // (在2009年) or 一下 are no such case.
