@@ -123,12 +123,37 @@ std::optional<std::pair<std::size_t, std::size_t>> english_slot(std::string_view
     // grandparents): it goes at the end, replacing nothing.
     if (kind == 5) return std::pair{q.w.back().end, q.w.back().end};
   }
-  // The phrase after the fragment's own determiner (my monitor → my keyboard).
+  // The phrase after the fragment's own determiner (my monitor → my keyboard); after a wh-word's
+  // be-form all of it, up to a preposition (how much is | the home office stipend → the phone
+  // allowance) — not a yes/no question's, whose predicate follows (is the gym | open).
   if (determiner(fw.front()) && fw.size() > 1)
     for (std::size_t i = 0; i + 1 < q.w.size(); ++i)
-      if (q.at(i) == fw.front()) return phrase_at(q, i, fw.size(), false);
+      if (q.at(i) == fw.front()) {
+        if (i < 2 || !among(q.at(i - 1), {"is", "are", "was", "were"}) || auxiliary(q.at(0)))
+          return phrase_at(q, i, fw.size(), false);
+        std::size_t to = i;
+        while (to + 1 < q.w.size() && preposition_kind(q.at(to + 1)) == 0) ++to;
+        return q.range(i, to);
+      }
+  // How many / how much | the thing counted | aux …: the thing counted (training credits →
+  // conference days).
+  if (q.at(0) == "how" && among(q.at(1), {"many", "much"}) && !auxiliary(q.at(2)) &&
+      preposition_kind(fw.front()) == 0) {
+    std::size_t to = 2;
+    while (to + 1 < q.w.size() && !auxiliary(q.at(to + 1)) && preposition_kind(q.at(to + 1)) == 0)
+      ++to;
+    if (to + 1 < q.w.size() && auxiliary(q.at(to + 1))) return q.range(2, to);
+  }
   if (const auto object = wh_object(q, fw)) return object;
-  if (!auxiliary(q.at(0)) || determiner(fw.front())) return std::nullopt;
+  if (!auxiliary(q.at(0))) return std::nullopt;
+  // A fragment with a determiner of its own (my kids) takes the object with the question's
+  // determiner (can i bring | a guest | to …).
+  if (determiner(fw.front())) {
+    if (!speaker(q.at(1)) || q.w.size() <= 4 || !determiner(q.at(3))) return std::nullopt;
+    std::size_t to = 3;
+    while (to + 1 < q.w.size() && preposition_kind(q.at(to + 1)) == 0) ++to;
+    return q.range(3, to);
+  }
   const bool plural = english_plural(fw.back());
   // A yes/no question's subject (is the gym open, do contractors need) …
   if (!no_subject(q.at(1)))

@@ -1452,6 +1452,22 @@ TEST(RewriteRules, WhoBeforeAVerbLeavesTheTopicWhole) {
   EXPECT_EQ(rewrite("发多少", {"产假工资谁发"}).query, "产假工资发多少");
 }
 
+// An English what-about: a fragment with a determiner of its own takes the object with the
+// question's determiner (a guest → my kids); after how many / how much it is the thing counted;
+// after a wh-word's be-form the whole phrase, but a yes/no question's predicate stays (is the gym
+// open → is the cafeteria open).
+TEST(RewriteRules, AnEnglishWhatAboutTakesTheWholePhraseOfItsKind) {
+  EXPECT_EQ(rewrite("How about my kids?", {"Can I bring a guest to the company gym?"}).query,
+            "can i bring my kids to the company gym");
+  EXPECT_EQ(rewrite("what abt conference days", {"How many training credits do we get per year?"})
+                .query,
+            "how many conference days do we get per year");
+  EXPECT_EQ(rewrite("what abt the phone allowance", {"How much is the home office stipend?"}).query,
+            "how much is the phone allowance");
+  EXPECT_EQ(rewrite("How about the cafeteria?", {"Is the gym open on weekends?"}).query,
+            "is the cafeteria open on weekends");
+}
+
 // An English turn after an English question: a predicate asks about the thing the question was
 // about, said after it; his / her before a noun take 's; a pronoun for the person a who-question
 // asks for has no antecedent in it, and a choice or a why keeps the question whole (the safe form,
