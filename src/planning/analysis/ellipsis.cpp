@@ -260,14 +260,16 @@ std::optional<std::pair<std::string, const char*>> modifier_substitute(std::stri
     return std::pair{std::move(*swapped), "ellipsis:opposite"};
   // The history's own 的 after the item stays the only one (今年|的 + 去年的 → 去年的). Inside a
   // phrase the item takes its parallel's place as that one stood (境外A类住宿 + B类的 → 境外B类
-  // 住宿); opening the topic it keeps its 的 (研发中心年会 + 销售中心的 → 销售中心的年会), unless
-  // a 的 of the history's follows inside the phrase (在职员工劳动合同的保管期限 + 离职员工的: one 的 is
-  // enough); a 的 closing the sentence (…是哪天举办的) is no modifier's.
+  // 住宿); opening the topic, people or a body keep their 的 (研发中心年会 + 销售中心的 → 销售中心的
+  // 年会) and a kind does not (打车票据 + 停车的 → 停车票据), unless a 的 of the history's follows
+  // inside the phrase (在职员工劳动合同的保管期限 + 离职员工的: one 的 is enough); a 的 closing the
+  // sentence (…是哪天举办的) is no modifier's.
   if (const auto at = parallel_item(prev, item, reader)) {
     const bool opens = at->first <= topic.begin;
     const std::size_t later = prev.find("的", at->second);
     const bool inner = later != std::string_view::npos && !trim_end(prev.substr(later + 3)).empty();
-    const bool de = !prev.substr(at->second).starts_with("的") && !inner && opens;
+    const bool de = !prev.substr(at->second).starts_with("的") && !inner && opens &&
+                    person_phrase(item, reader);
     return std::pair{splice(at->first, at->second, de ? frag : item), "ellipsis:parallel"};
   }
   const std::vector<Token> tokens = words_of(prev);

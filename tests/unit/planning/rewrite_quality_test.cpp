@@ -1487,6 +1487,15 @@ TEST(RewriteRules, AnEnglishTurnTakesTheQuestionsThingAfterIt) {
             "can i pay with the card or pay myself which is faster");
 }
 
+// A modifier fragment parallel to the item opening the topic: people or a body keep their 的
+// (销售中心的年会), a kind does not (停车票据, 病假申请, 5楼会议室).
+TEST(RewriteRules, AKindTakesItsParallelsPlaceWithoutDe) {
+  EXPECT_EQ(rewrite("停车的？", {"打车票据有什么要求"}).query, "停车票据有什么要求");
+  EXPECT_EQ(rewrite("病假的？", {"年假申请有什么要求"}).query, "病假申请有什么要求");
+  EXPECT_EQ(rewrite("5楼的呢", {"3楼会议室能投屏吗"}).query, "5楼会议室能投屏吗");
+  EXPECT_EQ(rewrite("销售中心的", {"研发中心年会在哪办"}).query, "销售中心的年会在哪办");
+}
+
 // A version of the topic (手机版, 电子版) goes in front of it when the question names none; after
 // one it parallels it.
 TEST(RewriteRules, AVersionGoesInFrontOfTheTopic) {
