@@ -669,6 +669,36 @@ bool counted_case(std::string_view frag) {
   });
 }
 
+namespace {
+
+// A fragment of letters or digits in its place: an English noun phrase, an identifier's digits, the
+// question's ASCII word; nullopt for any other fragment.
+std::optional<Placed> placed_ascii(std::string_view prev_text, const Span& topic,
+                                   std::string_view frag, const std::vector<Span>& spans,
+                                   const PhraseReader& reader) {
+  // English: the fragment in the place of the matching noun phrase.
+  if (ascii_text(frag) && ascii_text(prev_text))
+    if (auto out = english_substitute(prev_text, frag, reader))
+      return Placed{std::move(*out), "ellipsis:english"};
+  // Digits in place of an identifier's digits (VPN-1001 + 3001呢 → VPN-3001).
+  if (auto out = renumbered(prev_text, frag)) return Placed{std::move(*out), "ellipsis:id"};
+  // An ASCII word replaces the previous question's ASCII word (Windows ↔ Mac).
+  const Span& x = spans.front();
+  if (x.ascii && topic.ascii)
+    return Placed{join(join(std::string(prev_text.substr(0, topic.ascii_begin)), frag),
+                       prev_text.substr(topic.ascii_end)),
+                  "ellipsis:ascii"};
+  // …or the one ASCII word it holds elsewhere (公司电脑可以装Chrome吗 + 那Firefox呢).
+  if (ascii_text(frag))
+    if (const auto at = only_ascii_word(prev_text, reader))
+      return Placed{join(join(std::string(prev_text.substr(0, at->first)), frag),
+                         prev_text.substr(at->second)),
+                    "ellipsis:ascii"};
+  return std::nullopt;
+}
+
+}  // namespace
+
 Placed fragment_in_place(std::string_view prev, std::string_view prev_text, const Span& topic,
                          std::string_view frag, const std::vector<Span>& spans,
                          const PhraseReader& reader, bool asks_ne) {
@@ -681,23 +711,7 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
       return {std::move(out->first), out->second};
     return {"", "ellipsis:modifier", true};
   }
-  // English: the fragment in the place of the matching noun phrase.
-  if (ascii_text(frag) && ascii_text(prev_text))
-    if (auto out = english_substitute(prev_text, frag, reader))
-      return {std::move(*out), "ellipsis:english"};
-  // Digits in place of an identifier's digits (VPN-1001 + 3001呢 → VPN-3001).
-  if (auto out = renumbered(prev_text, frag)) return {std::move(*out), "ellipsis:id"};
-  // An ASCII word replaces the previous question's ASCII word (Windows ↔ Mac).
-  const Span& x = spans.front();
-  if (x.ascii && topic.ascii)
-    return {join(join(std::string(prev_text.substr(0, topic.ascii_begin)), frag),
-                 prev_text.substr(topic.ascii_end)),
-            "ellipsis:ascii"};
-  // …or the one ASCII word it holds elsewhere (公司电脑可以装Chrome吗 + 那Firefox呢).
-  if (ascii_text(frag))
-    if (const auto at = only_ascii_word(prev_text, reader))
-      return {join(join(std::string(prev_text.substr(0, at->first)), frag), prev_text.substr(at->second)),
-              "ellipsis:ascii"};
+  if (auto out = placed_ascii(prev_text, topic, frag, spans, reader)) return std::move(*out);
   // The act reversed: only the verb swaps (收礼品 + 送礼 → 送礼品).
   if (auto out = opposite_act(prev_text, frag, reader)) return {std::move(*out), "ellipsis:opposite"};
   // A case of the topic counted or ranked (超过百万, 第二次续签, 连续休五天) is no item in its place:

@@ -433,6 +433,34 @@ Step after_statement(const TurnView& t, std::string_view frag) {
   return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
 }
 
+// An English predicate after an English question (english_slot.hpp): the activity or the thing it
+// asked about after the predicate, else the question whole before it; nullopt for other turns.
+std::optional<Step> english_predicate(const TurnView& t, std::string_view frag) {
+  // English: a predicate after a how-question (How do I apply for a company credit card? + what
+  // are the requirements) asks about that activity, which follows it (… to apply for …).
+  if (ascii_text(frag) && t.h.prev_is_question)
+    if (const auto act = english_activity(t.h.prev_text))
+      return Step{std::string(trim_end(frag)) + " to " + std::string(*act), "activity_after"};
+  // …and one after any other question asks about the thing it asked about (Where can I find the
+  // travel policy? + Is there an English version? → … for the travel policy): English says it
+  // after the predicate, not in front.
+  // A choice the question offered (card or pay myself) is no one thing, and why asks about what
+  // was done to it (carry over): the question goes whole.
+  if (ascii_text(frag) && t.h.prev_is_question && ascii_text(t.h.prev_text) &&
+      t.h.prev_text.find(" or ") == std::string_view::npos && !frag.starts_with("why"))
+    if (const auto thing = english_thing(t.h.prev_text, false))
+      return Step{std::string(trim_end(frag)) + " for " + std::string(*thing), "thing_after"};
+  // Else the question whole, then the turn: the Chinese readings below would splice a piece of an
+  // English question in front (approves expenses over what's his phone number).
+  if (ascii_text(frag) && t.h.prev_is_question && ascii_text(t.h.prev_text)) {
+    std::string_view asked = trim_end(t.h.prev_text);
+    if (asked.ends_with("?")) asked = trim_end(asked.substr(0, asked.size() - 1));
+    return Step{std::string(asked) + " " + std::string(t.text), "topic_prefix",
+                "rewrite:fallback:english"};
+  }
+  return std::nullopt;
+}
+
 Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
                    const RewriteSources& sources) {
   const LexiconIds& ids = t.lex.ids();
@@ -503,28 +531,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // A turn that names the thing the topic opens with (学校 of 学校的历史 in 哪些学校是…创办的) asks
   // about that thing itself: the topic glued in front would name it twice.
   if (names_topic_head(t, frag)) return {std::string(t.question), "has_topic:head"};
-  // English: a predicate after a how-question (How do I apply for a company credit card? + what
-  // are the requirements) asks about that activity, which follows it (… to apply for …).
-  if (ascii_text(frag) && t.h.prev_is_question)
-    if (const auto act = english_activity(t.h.prev_text))
-      return {std::string(trim_end(frag)) + " to " + std::string(*act), "activity_after"};
-  // …and one after any other question asks about the thing it asked about (Where can I find the
-  // travel policy? + Is there an English version? → … for the travel policy): English says it
-  // after the predicate, not in front.
-  // A choice the question offered (card or pay myself) is no one thing, and why asks about what
-  // was done to it (carry over): the question goes whole.
-  if (ascii_text(frag) && t.h.prev_is_question && ascii_text(t.h.prev_text) &&
-      t.h.prev_text.find(" or ") == std::string_view::npos && !frag.starts_with("why"))
-    if (const auto thing = english_thing(t.h.prev_text, false))
-      return {std::string(trim_end(frag)) + " for " + std::string(*thing), "thing_after"};
-  // Else the question whole, then the turn: the Chinese readings below would splice a piece of an
-  // English question in front (approves expenses over what's his phone number).
-  if (ascii_text(frag) && t.h.prev_is_question && ascii_text(t.h.prev_text)) {
-    std::string_view asked = trim_end(t.h.prev_text);
-    if (asked.ends_with("?")) asked = trim_end(asked.substr(0, asked.size() - 1));
-    return {std::string(asked) + " " + std::string(t.text), "topic_prefix",
-            "rewrite:fallback:english"};
-  }
+  if (auto english = english_predicate(t, frag)) return std::move(*english);
   // After a short answer to a question word's question (你最近在看啥剧 + 繁花 + 好看不) the answer
   // is what the predicate asks about, not the question's topic.
   // A value (九点, 三千五, 下个月底) answers how much or when: no topic.

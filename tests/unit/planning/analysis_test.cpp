@@ -319,7 +319,7 @@ TEST(AnalysisRewrite, WhatElseAsksThePreviousQuestionForMore) {
 TEST(AnalysisRewrite, AConditionsVerbGetsItsObjectBack) {
   EXPECT_EQ(analyze("如果请了会影响转正吗", {"试用期能请病假吗"}).a.rewrite.query,
             "如果试用期请了病假会影响转正吗");
-  EXPECT_EQ(analyze("要是丢了呢", {"工牌在哪领"}).a.rewrite.query, "要是工牌丢了怎么办");
+  EXPECT_EQ(analyze("要是丢了呢", {"工牌在哪领"}).a.rewrite.query, "工牌要是丢了怎么办");
 }
 
 // Runs of one-character words ICU cut alike (按|月|付 beside 年|付) are parallel when they end in

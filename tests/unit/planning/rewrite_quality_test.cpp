@@ -982,8 +982,9 @@ TEST(RewriteRules, AConditionAsksThePreviousQuestionInAnotherCase) {
   const auto yes_no = rewrite("万一没赶上呢", {"出差能改签吗"});
   EXPECT_TRUE(has(yes_no.query, "怎么办")) << yes_no.query;
   // 要 glued to a verb before the question word (要写|什么) is what one must do, not the topic:
-  // the condition's own verb takes its place (before: 写 twice, refused by the garble check).
-  EXPECT_EQ(rewrite("要是写错了呢", {"报销的发票抬头要写什么"}).query, "要是报销的发票抬头写错了怎么办");
+  // the condition's own verb takes its place (before: 写 twice, refused by the garble check);
+  // 要是 follows the subject asked about, as own dev fu-0178's gold writes it.
+  EXPECT_EQ(rewrite("要是写错了呢", {"报销的发票抬头要写什么"}).query, "报销的发票抬头要是写错了怎么办");
 }
 
 TEST(RewriteRules, AQuestionAboutAStatementDropsTheFrameAroundIt) {
@@ -1966,14 +1967,15 @@ TEST(RewriteRules, ABoundHeadJoinsItsWordAndAVerbBeforeHowManyIsNoTopic) {
 
 // A parallel item takes the place of a whole word ICU did not know, its opening function
 // character too (在|职|研究生 → 全日制研究生, not 在全日制…). A modifier with 的 opening the topic
-// keeps its 的 (二号楼的食堂几点开门) unless a 的 of the history's follows: one is enough.
+// takes its parallel's place as that one stood, without 的 (二号楼食堂几点开门, as own dev fu-0253's
+// 住宿发票 and more dev fm-0056's 5楼会议室 write it), and one 的 of the history's is enough.
 TEST(RewriteRules, AParallelItemReplacesAnUnknownCompoundAndKeepsOneDe) {
   EXPECT_EQ(rewrite("那全日制研究生呢", {"在职研究生学费能报销吗"}).query, "全日制研究生学费能报销吗");
   EXPECT_EQ(rewrite("退休员工的", {"在职员工体检的费用谁出"}).query, "退休员工体检的费用谁出");
   EXPECT_EQ(rewrite("二号楼的", {"一号楼食堂的营业时间"}).query, "二号楼食堂的营业时间");
-  EXPECT_EQ(rewrite("二号楼的", {"一号楼食堂几点开门"}).query, "二号楼的食堂几点开门");
-  // A 的 closing the history's sentence is no modifier's: the fragment keeps its own.
-  EXPECT_EQ(rewrite("二号楼的呢", {"一号楼食堂是哪年建的"}).query, "二号楼的食堂是哪年建的");
+  EXPECT_EQ(rewrite("二号楼的", {"一号楼食堂几点开门"}).query, "二号楼食堂几点开门");
+  // A 的 closing the history's sentence is no modifier's.
+  EXPECT_EQ(rewrite("二号楼的呢", {"一号楼食堂是哪年建的"}).query, "二号楼食堂是哪年建的");
 }
 
 // A count of two opening the turn (两个, 这两家, 两栋楼 with the pair's own noun) stands for the
@@ -2067,13 +2069,14 @@ TEST(RewriteRules, AnOwnerWithALabelStaysWithTheThing) {
   EXPECT_EQ(rewrite("它能叠加吗", {"50块钱的优惠券怎么用"}).query, "优惠券能叠加吗");
 }
 
-// 它们 / 这些 standing alone after a question of which or how many are the things it asked for
-// (园区有几个食堂 + 它们几点开门 → 食堂…), not its topic (园区). With a noun of its own (这些县) or a
-// set of one character (几条|线) the rules before apply.
+// 它们 / 这些 standing alone after a question of which or how many are the things it asked for,
+// of the topic that has them (园区有几个食堂 + 它们几点开门 → 园区食堂…, as own dev fu-0058's 公司的
+// 班车线路 writes it), not the topic alone (园区). With a noun of its own (这些县) or a set of one
+// character (几条|线) the rules before apply.
 TEST(RewriteRules, APluralPronounIsTheSetTheQuestionAskedFor) {
-  EXPECT_EQ(rewrite("它们几点开门", {"园区有几个食堂"}).query, "食堂几点开门");
-  EXPECT_EQ(rewrite("它们怎么申请", {"公司有哪些福利"}).query, "福利怎么申请");
-  EXPECT_EQ(rewrite("它们都要交税吗", {"员工有哪几种补贴"}).query, "补贴都要交税吗");
+  EXPECT_EQ(rewrite("它们几点开门", {"园区有几个食堂"}).query, "园区食堂几点开门");
+  EXPECT_EQ(rewrite("它们怎么申请", {"公司有哪些福利"}).query, "公司福利怎么申请");
+  EXPECT_EQ(rewrite("它们都要交税吗", {"员工有哪几种补贴"}).query, "员工补贴都要交税吗");
   EXPECT_FALSE(has(rewrite("它们都经过地铁站吗", {"公司的班车有几条线"}).query, "线都"));
 }
 
