@@ -433,6 +433,25 @@ Step after_statement(const TurnView& t, std::string_view frag) {
   return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
 }
 
+// What the other one has, said in answer to a question put to them (你养猫吗 + 养了一只橘猫 +
+// 叫什么名字): 你的 and the thing counted after 了一 / 有一 and its classifier (你的橘猫). nullopt
+// when the question was not put to 你 or the answer names no thing so.
+std::optional<std::string> owned_answer(const TurnView& t) {
+  if (!t.h.prev_is_question || t.h.prev_at != 1 || !t.h.prev.starts_with("你")) return std::nullopt;
+  const std::string_view answer = first_clause(t.h.window.front());
+  for (std::string_view counted : {"了一", "有一"}) {
+    const std::size_t at = answer.find(counted);
+    if (at == std::string_view::npos) continue;
+    std::size_t i = at + counted.size();
+    const std::size_t c = i;
+    if (next_code_point(answer, i) < 0 || !classifier(answer.substr(c, i - c))) continue;
+    const std::string_view thing = trim_end(answer.substr(i));
+    if (count_code_points(thing) < 2 || count_code_points(thing) > 6) continue;
+    return "你的" + std::string(thing);
+  }
+  return std::nullopt;
+}
+
 // An English predicate after an English question (english_slot.hpp): the activity or the thing it
 // asked about after the predicate, else the question whole before it; nullopt for other turns.
 std::optional<Step> english_predicate(const TurnView& t, std::string_view frag) {
@@ -532,6 +551,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   // about that thing itself: the topic glued in front would name it twice.
   if (names_topic_head(t, frag)) return {std::string(t.question), "has_topic:head"};
   if (auto english = english_predicate(t, frag)) return std::move(*english);
+  if (auto own = owned_answer(t)) return {join(*own, frag), "answer_owned"};
   // After a short answer to a question word's question (你最近在看啥剧 + 繁花 + 好看不) the answer
   // is what the predicate asks about, not the question's topic.
   // A value (九点, 三千五, 下个月底) answers how much or when: no topic.
