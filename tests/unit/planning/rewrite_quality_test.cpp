@@ -1488,6 +1488,14 @@ TEST(RewriteRules, AnEnglishTurnTakesTheQuestionsThingAfterIt) {
             "can i pay with the card or pay myself which is faster");
 }
 
+// What the other one has, said in answer to a question put to them (你养猫吗 + 养了一只橘猫), is
+// theirs: 你的橘猫. Not after a question put to nobody in particular.
+TEST(RewriteRules, WhatTheOtherOneSaysTheyHaveIsTheirs) {
+  EXPECT_EQ(rewrite("叫什么名字", {"你养猫吗", "养了一只橘猫"}).query, "你的橘猫叫什么名字");
+  EXPECT_EQ(rewrite("多久浇一次水", {"你有种花吗", "种了一盆兰花"}).query, "你的兰花多久浇一次水");
+  EXPECT_FALSE(has(rewrite("叫什么名字", {"邻居养猫吗", "养了一只橘猫"}).query, "你的"));
+}
+
 // A modifier fragment parallel to the item opening the topic: people or a body keep their 的
 // (销售中心的年会), a kind does not (停车票据, 病假申请, 5楼会议室).
 TEST(RewriteRules, AKindTakesItsParallelsPlaceWithoutDe) {
