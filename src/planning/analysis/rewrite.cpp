@@ -452,6 +452,29 @@ std::optional<std::string> owned_answer(const TurnView& t) {
   return std::nullopt;
 }
 
+// Where to go, asked after an answer that sends one somewhere (到IT服务台领取 + 在哪儿): that place,
+// the words after 到 / 去 up to the clause's closing verb (IT服务台在哪儿). nullopt when the turn
+// asks no place or the answer names none so.
+std::optional<std::string> destination(const TurnView& t, std::string_view frag) {
+  bool where = false;
+  for (std::string_view w : {"在哪", "在几楼", "在什么地方", "怎么走", "怎么去", "具体在哪"})
+    where = where || frag.starts_with(w);
+  if (!where || !t.h.prev_is_question || t.h.prev_at != 1) return std::nullopt;
+  const std::string_view answer = t.h.window.front();
+  for (std::string_view to : {"到", "去"}) {
+    const std::size_t at = answer.find(to);
+    if (at == std::string_view::npos) continue;
+    const std::string_view rest = first_clause(answer.substr(at + to.size()));
+    std::vector<Token> w = words_of(rest);
+    while (!w.empty() && !w.back().word) w.pop_back();
+    if (w.size() >= 2) w.pop_back();  // the verb the place is for (领取, 办理)
+    if (w.empty()) continue;
+    const std::string_view place = trim_end(rest.substr(0, w.back().end));
+    if (count_code_points(place) >= 2 && count_code_points(place) <= 10) return std::string(place);
+  }
+  return std::nullopt;
+}
+
 // An English predicate after an English question (english_slot.hpp): the activity or the thing it
 // asked about after the predicate, else the question whole before it; nullopt for other turns.
 std::optional<Step> english_predicate(const TurnView& t, std::string_view frag) {
@@ -552,6 +575,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   if (names_topic_head(t, frag)) return {std::string(t.question), "has_topic:head"};
   if (auto english = english_predicate(t, frag)) return std::move(*english);
   if (auto own = owned_answer(t)) return {join(*own, frag), "answer_owned"};
+  if (auto place = destination(t, frag)) return {join(*place, frag), "answer_place"};
   // After a short answer to a question word's question (你最近在看啥剧 + 繁花 + 好看不) the answer
   // is what the predicate asks about, not the question's topic.
   // A value (九点, 三千五, 下个月底) answers how much or when: no topic.

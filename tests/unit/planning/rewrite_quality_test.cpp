@@ -1488,6 +1488,15 @@ TEST(RewriteRules, AnEnglishTurnTakesTheQuestionsThingAfterIt) {
             "can i pay with the card or pay myself which is faster");
 }
 
+// Where to go, asked after an answer that sends one somewhere (到IT服务台领取 + 在哪儿), is that
+// place: the words after 到 up to the verb the place is for.
+TEST(RewriteRules, WhereAfterAnAnswerIsThePlaceItSendsOneTo) {
+  EXPECT_EQ(rewrite("在哪儿", {"新员工的电脑在哪领", "入职当天凭工牌到IT服务台领取。"}).query,
+            "it服务台在哪儿");
+  EXPECT_EQ(rewrite("在几楼", {"离职证明去哪开", "办完交接后到人事服务中心领取。"}).query,
+            "人事服务中心在几楼");
+}
+
 // What the other one has, said in answer to a question put to them (你养猫吗 + 养了一只橘猫), is
 // theirs: 你的橘猫. Not after a question put to nobody in particular.
 TEST(RewriteRules, WhatTheOtherOneSaysTheyHaveIsTheirs) {
