@@ -50,6 +50,34 @@ std::optional<std::string> had_thing(const TurnView& t) {
   return both_spans(t);
 }
 
+// What an answer said yes to having (保密协议里有竞业限制吗 + 有，竞业限制期为离职后12个月，…补偿。 +
+// 补偿是多少): the thing asked about, when the turn takes up a word of the answer — as the answer
+// names it when that is its shorter form (竞业限制期 → 竞业限制; 试用期条款 + 试用期为… → 试用期).
+std::optional<std::string> confirmed_thing(const TurnView& t, std::string_view frag) {
+  const std::vector<Span>& sp = t.h.prev_spans;
+  if (!t.h.prev_is_question || t.h.prev_at != 1 || sp.empty()) return std::nullopt;
+  const std::string_view answer = t.h.window.front();
+  const std::string_view tail = trim_end(t.h.prev.substr(sp.back().end));
+  if (!answer.starts_with("有") || tail != "吗" ||
+      !slice(t.h.prev, 0, sp.back().begin).ends_with("有"))
+    return std::nullopt;
+  const std::vector<Token> fw = words_of(frag);
+  if (fw.empty() || !fw[0].word || count_code_points(fw[0].text(frag)) < 2 ||
+      answer.find(fw[0].text(frag)) == std::string_view::npos)
+    return std::nullopt;
+  const std::string_view asked = slice(t.h.prev, sp.back().begin, sp.back().end);
+  // The answer's own name for it: what its first clause after 有 says something of (…为 / 是).
+  std::string_view said = trim_start(answer.substr(std::string_view("有").size()));
+  // Past the comma or particle after 有 (有，… / 有的，…).
+  if (const std::size_t comma = said.find(','); comma != std::string_view::npos && comma <= 6)
+    said = trim_start(said.substr(comma + 1));
+  for (std::string_view v : {"为", "是"})
+    if (const std::size_t at = said.find(v); at != std::string_view::npos) said = said.substr(0, at);
+  if (said.starts_with(asked) || said.empty()) return std::string(asked);
+  if (asked.starts_with(said)) return std::string(said);
+  return std::string(asked);
+}
+
 // What a question of ability asked about (里程可以兑换机票吗 → 里程兑换机票): its topic and the
 // activity after 能 / 可以, when a wh-question (具体咋换, 找谁) goes on from it — how one does that
 // activity or whom one asks for it, not the topic alone. Only "topic 能|可以 activity 吗", the

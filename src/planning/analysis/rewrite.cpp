@@ -595,6 +595,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
       return {join_role(*object, frag, true), "statement_object"};
   if (!t.h.prev_is_question) return after_statement(t, frag);
   if (auto had = had_thing(t)) return {join(*had, frag), "topic_prefix:had"};
+  if (auto yes = confirmed_thing(t, frag)) return {join(*yes, frag), "topic_prefix:confirmed"};
   if (auto able = able_activity(t)) return {join(*able, frag), "topic_prefix:able"};
   // A previous question read through its history (resolve_bare_prev) carried its topic alone.
   if (auto subject = t.h.resolved ? std::nullopt

@@ -100,6 +100,9 @@ std::optional<Step> list_step(const TurnView& t);
 /// after 能 / 可以 before a wh-question (里程兑换机票); the topic and all after a modal of ability or
 /// need (外币在网点兑换) unless the turn `frag` restates the activity. nullopt otherwise.
 std::optional<std::string> had_thing(const TurnView& t);
+/// What an answer said yes to having, when the turn takes up a word of the answer (保密协议里有竞业
+/// 限制吗 + 有，竞业限制期为… + 补偿是多少 → 竞业限制).
+std::optional<std::string> confirmed_thing(const TurnView& t, std::string_view frag);
 std::optional<std::string> able_activity(const TurnView& t);
 std::optional<std::string> asked_activity(const TurnView& t, std::string_view frag);
 /// A statement without the function words in front of what it is about (我想学游泳 → 学游泳):

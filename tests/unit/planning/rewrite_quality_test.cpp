@@ -1488,6 +1488,18 @@ TEST(RewriteRules, AnEnglishTurnTakesTheQuestionsThingAfterIt) {
             "can i pay with the card or pay myself which is faster");
 }
 
+// After a yes to having something, a turn that takes up a word of the answer asks about that
+// thing, in the answer's shorter name for it (竞业限制期 → 竞业限制, 试用期条款 → 试用期).
+TEST(RewriteRules, AfterAYesTheThingConfirmedIsTheTopic) {
+  EXPECT_EQ(rewrite("补偿是多少", {"保密协议里有竞业限制吗",
+                                  "有，竞业限制期为离职后12个月，期间公司按月支付补偿。"})
+                .query,
+            "竞业限制补偿是多少");
+  EXPECT_EQ(rewrite("福利有哪些", {"劳动合同里有试用期条款吗", "有，试用期为6个月，期间可享受部分员工福利。"})
+                .query,
+            "试用期福利有哪些");
+}
+
 // Where to go, asked after an answer that sends one somewhere (到IT服务台领取 + 在哪儿), is that
 // place: the words after 到 up to the verb the place is for.
 TEST(RewriteRules, WhereAfterAnAnswerIsThePlaceItSendsOneTo) {
