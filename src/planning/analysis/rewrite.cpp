@@ -433,6 +433,23 @@ Step after_statement(const TurnView& t, std::string_view frag) {
   return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
 }
 
+// The turn's verb with the adverb of time the question gave it (加班需要提前申请吗 + 忘了申请怎么办 →
+// 忘了提前申请怎么办): what was asked was to do it in time, and what is missed is that.
+std::string with_manner(std::string_view frag, std::string_view asked) {
+  for (std::string_view adverb : {"提前", "事先", "预先", "按时", "及时", "准时"}) {
+    const std::size_t at = asked.find(adverb);
+    if (at == std::string_view::npos || frag.find(adverb) != std::string_view::npos) continue;
+    const std::vector<Token> w = words_of(asked.substr(at + adverb.size()));
+    if (w.empty() || !w[0].word || count_code_points(w[0].text(asked.substr(at + adverb.size()))) < 2)
+      continue;
+    const std::string_view verb = w[0].text(asked.substr(at + adverb.size()));
+    const std::size_t v = frag.find(verb);
+    if (v == std::string_view::npos) continue;
+    return std::string(frag.substr(0, v)) + std::string(adverb) + std::string(frag.substr(v));
+  }
+  return std::string(frag);
+}
+
 // What the other one has, said in answer to a question put to them (你养猫吗 + 养了一只橘猫 +
 // 叫什么名字): 你的 and the thing counted after 了一 / 有一 and its classifier (你的橘猫). nullopt
 // when the question was not put to 你 or the answer names no thing so.
@@ -611,7 +628,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     return {t.r.topic_anchor + " " + std::string(t.text), "topic_prefix", "rewrite:fallback:clause"};
   if (const std::size_t n = shared_tail(t.r.topic_anchor, frag))
     return {t.r.topic_anchor + std::string(frag.substr(n)), "topic_prefix:tail"};
-  return {join_role(t.r.topic_anchor, frag, false), "topic_prefix"};
+  return {join_role(t.r.topic_anchor, with_manner(frag, t.h.prev_text), false), "topic_prefix"};
 }
 
 // 还有 saying that there still is something, which the turn asks about (还有啥办法, 还有哪些词不能用,

@@ -1488,6 +1488,13 @@ TEST(RewriteRules, AnEnglishTurnTakesTheQuestionsThingAfterIt) {
             "can i pay with the card or pay myself which is faster");
 }
 
+// A verb the question asked to do in time (提前申请) keeps its adverb in the turn that takes it up
+// (忘了申请怎么办 → 加班忘了提前申请怎么办).
+TEST(RewriteRules, AVerbKeepsTheAdverbOfTimeTheQuestionGaveIt) {
+  EXPECT_EQ(rewrite("忘了申请怎么办", {"加班需要提前申请吗"}).query, "加班忘了提前申请怎么办");
+  EXPECT_EQ(rewrite("忘了预约怎么办", {"用车需要提前预约吗"}).query, "用车忘了提前预约怎么办");
+}
+
 // After a yes to having something, a turn that takes up a word of the answer asks about that
 // thing, in the answer's shorter name for it (竞业限制期 → 竞业限制, 试用期条款 → 试用期).
 TEST(RewriteRules, AfterAYesTheThingConfirmedIsTheTopic) {
