@@ -72,7 +72,8 @@ std::optional<std::string> confirmed_thing(const TurnView& t, std::string_view f
   if (const std::size_t comma = said.find(','); comma != std::string_view::npos && comma <= 6)
     said = trim_start(said.substr(comma + 1));
   for (std::string_view v : {"为", "是"})
-    if (const std::size_t at = said.find(v); at != std::string_view::npos) said = said.substr(0, at);
+    if (const std::size_t at = said.find(v); at != std::string_view::npos)
+      said = said.substr(0, at);
   if (said.starts_with(asked) || said.empty()) return std::string(asked);
   if (asked.starts_with(said)) return std::string(said);
   return std::string(asked);

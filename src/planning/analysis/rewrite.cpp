@@ -439,11 +439,15 @@ std::string with_manner(std::string_view frag, std::string_view asked) {
   for (std::string_view adverb : {"提前", "事先", "预先", "按时", "及时", "准时"}) {
     const std::size_t at = asked.find(adverb);
     if (at == std::string_view::npos || frag.find(adverb) != std::string_view::npos) continue;
-    const std::vector<Token> w = words_of(asked.substr(at + adverb.size()));
-    if (w.empty() || !w[0].word || count_code_points(w[0].text(asked.substr(at + adverb.size()))) < 2)
-      continue;
-    const std::string_view verb = w[0].text(asked.substr(at + adverb.size()));
-    const std::size_t v = frag.find(verb);
+    const std::string_view after = asked.substr(at + adverb.size());
+    const std::vector<Token> w = words_of(after);
+    if (w.empty() || !w[0].word || count_code_points(w[0].text(after)) < 2) continue;
+    const std::string_view verb = w[0].text(after);
+    // A verb: not what the question asks (提前|几天, 提前|多久).
+    bool asks = false;
+    for (std::string_view q : {"几", "多", "哪", "什么", "怎"})
+      asks = asks || verb.find(q) != std::string_view::npos;
+    const std::size_t v = asks ? std::string_view::npos : frag.find(verb);
     if (v == std::string_view::npos) continue;
     return std::string(frag.substr(0, v)) + std::string(adverb) + std::string(frag.substr(v));
   }

@@ -1420,7 +1420,7 @@ TEST(RewriteRules, APlaceFragmentSaysWhereTheTopicIsUsed) {
 // question, left the turn plain.
 TEST(RewriteRules, AFunctionCharacterOpensACompoundBeforeAQuestionWord) {
   EXPECT_EQ(rewrite("需要谁审核", {"用印怎么申请"}).query, "用印申请需要谁审核");
-  EXPECT_EQ(rewrite("忘了预约怎么办", {"用车需要提前预约吗"}).query, "用车忘了预约怎么办");
+  EXPECT_EQ(rewrite("忘了预约怎么办", {"用车需要提前预约吗"}).query, "用车忘了提前预约怎么办");
 }
 
 // 这个 after a how-question stands for the thing and its act (车位申请); the act's verb may be one
@@ -1493,6 +1493,8 @@ TEST(RewriteRules, AnEnglishTurnTakesTheQuestionsThingAfterIt) {
 TEST(RewriteRules, AVerbKeepsTheAdverbOfTimeTheQuestionGaveIt) {
   EXPECT_EQ(rewrite("忘了申请怎么办", {"加班需要提前申请吗"}).query, "加班忘了提前申请怎么办");
   EXPECT_EQ(rewrite("忘了预约怎么办", {"用车需要提前预约吗"}).query, "用车忘了提前预约怎么办");
+  // What the question asks after the adverb is no verb (提前|几天).
+  EXPECT_EQ(rewrite("最多能休几天", {"年假怎么申请", "需要提前几天"}).query, "年假申请最多能休几天");
 }
 
 // After a yes to having something, a turn that takes up a word of the answer asks about that
@@ -1894,11 +1896,12 @@ TEST(RewriteRules, AQuestionAfterOneOfAbilityAsksAboutTheActivity) {
 
 // After a yes-or-no question of ability or need (运动鞋可以在门店退换吗), a bare predicate is said
 // of the activity: the rewrite keeps the activity's words a retriever needs (门店退换), not the
-// topic alone — unless the turn says the activity its own way (忘了报备).
+// topic alone — unless the turn says the activity its own way (忘了报备, which keeps the adverb of
+// time the question gave the verb: 忘了提前报备).
 TEST(RewriteRules, APredicateAfterAYesNoQuestionKeepsItsActivity) {
   EXPECT_EQ(rewrite("需要带小票吗", {"运动鞋可以在门店退换吗"}).query, "运动鞋在门店退换需要带小票吗");
   EXPECT_EQ(rewrite("多少钱一次", {"宿舍能用洗衣机吗"}).query, "宿舍用洗衣机多少钱一次");
-  EXPECT_EQ(rewrite("忘了报备怎么办", {"加班需要提前报备吗"}).query, "加班忘了报备怎么办");
+  EXPECT_EQ(rewrite("忘了报备怎么办", {"加班需要提前报备吗"}).query, "加班忘了提前报备怎么办");
   // Not a case closing in 呢, nor a which-question.
   EXPECT_FALSE(has(rewrite("只借一周呢", {"笔记本可以外借吗"}).query, "外借只借"));
   EXPECT_EQ(rewrite("哪个快", {"公积金和社保能一起转吗"}).query, "公积金和社保哪个快");
