@@ -217,7 +217,9 @@ std::optional<Step> english_case(const TurnView& t, std::string_view body) {
     asked = trim_end(asked.substr(0, asked.size() - 1));
   while (body.ends_with("?")) body = trim_end(body.substr(0, body.size() - 1));
   body = trim_start(body);
-  if (!t.h.prev_is_question || !ascii_text(asked) || asked.empty() || body.empty())
+  // A case that asks its own question (what if I'm part-time, how many days do I get) is asked.
+  if (!t.h.prev_is_question || !ascii_text(asked) || asked.empty() || body.empty() ||
+      body.find(',') != std::string_view::npos)
     return std::nullopt;
   return Step{std::string(asked) + " if " + std::string(body), "condition:same_question"};
 }

@@ -577,8 +577,8 @@ bool place_adjunct(std::string_view frag) {
   for (std::string_view bound : {"以上", "以下", "以内", "之内", "之外", "之上", "之下"})
     if (frag.ends_with(bound)) return false;
   const std::vector<Token> w = words_of(frag);
-  // One word of 在 and a place (在家, 在校): an adjunct all the same.
-  if (w.size() == 1 && frag.starts_with("在") && count_code_points(frag) == 2) return true;
+  // One word of 在 and a place (在家, 在校): an adjunct all the same — not a status (在职, 在编).
+  if (w.size() == 1) return frag == "在家" || frag == "在校";
   if (w.size() < 2) return false;
   // 在 before a word of its own (在|公司, 在|手机|上); not before a lone character, which may be
   // a word ICU cut (在|线|课程: online).
@@ -594,7 +594,13 @@ bool place_adjunct(std::string_view frag) {
 // word and a localizer after it; not 在哪 (where), which asks.
 std::optional<std::pair<std::size_t, std::size_t>> at_place(std::string_view prev_text) {
   constexpr std::string_view kAt = "在";
-  const std::size_t at = prev_text.find(kAt);
+  // 在 as a word of its own (现在, 正在, 存在 are other words).
+  std::size_t at = std::string_view::npos;
+  for (const Token& k : words_of(prev_text))
+    if (k.text(prev_text) == kAt) {
+      at = k.begin;
+      break;
+    }
   if (at == std::string_view::npos) return std::nullopt;
   const std::string_view after = prev_text.substr(at + kAt.size());
   if (after.starts_with("哪")) return std::nullopt;
@@ -634,15 +640,31 @@ std::optional<std::string> placed_adjunct(std::string_view prev_text, const Span
 
 namespace {
 
-// Whether `x` holds a numeral: a digit or a Chinese one (五, 百万, 两); not 几 / 多少, which ask.
+// Whether `x` is a count: digits, or Chinese numerals (百万, 两) with at most a unit after them
+// (五天, 三次, 两年) — not a name that opens with one (四川, 三亚, 万达) nor 几 / 多少, which ask.
 bool numeral(std::string_view x) {
-  for (std::size_t i = 0; i < x.size();) {
+  constexpr std::string_view kNumerals = "一二三四五六七八九十百千万两";
+  constexpr std::string_view kUnits = "天年月周次个元块岁级层楼倍成遍件";
+  std::size_t i = 0;
+  bool any = false;
+  while (i < x.size()) {
     const std::size_t b = i;
     const std::int32_t cp = next_code_point(x, i);
-    if ((cp >= '0' && cp <= '9') ||
-        std::string_view("一二三四五六七八九十百千万两").find(x.substr(b, i - b)) != std::string_view::npos)
-      return true;
+    const std::string_view c = x.substr(b, i - b);
+    if ((cp >= '0' && cp <= '9') || (cp >= 0x80 && kNumerals.find(c) != std::string_view::npos)) {
+      any = true;
+      continue;
+    }
+    // A unit may close the count.
+    return any && i == x.size() && cp >= 0x80 && kUnits.find(c) != std::string_view::npos;
   }
+  return any;
+}
+
+// Whether a word of `text` is a count (超过两天).
+bool holds_count(std::string_view text) {
+  for (const Token& w : words_of(text))
+    if (w.word && numeral(w.text(text))) return true;
   return false;
 }
 
@@ -717,7 +739,7 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
   // A case of the topic counted or ranked (超过百万, 第二次续签, 连续休五天) is no item in its place:
   // it goes after the topic, and the question stays (采购合同超过百万要走几级审批) — unless the
   // question counts too (超过两天 beside 超过三天: the parallel item below).
-  if (counted_case(frag) && !numeral(prev_text))
+  if (counted_case(frag) && !holds_count(prev_text))
     return {join(join(std::string(prev_text.substr(0, topic.end)), frag),
                  prev_text.substr(topic.end)),
             "ellipsis:case"};

@@ -137,8 +137,10 @@ std::optional<std::pair<std::size_t, std::size_t>> english_slot(std::string_view
       }
   // How many / how much | the thing counted | aux …: the thing counted (training credits →
   // conference days).
+  // A one-word name (japan after … in china) or a determiner's phrase (my kids) is none.
   if (q.at(0) == "how" && among(q.at(1), {"many", "much"}) && !auxiliary(q.at(2)) &&
-      preposition_kind(fw.front()) == 0) {
+      preposition_kind(fw.front()) == 0 && !determiner(fw.front()) &&
+      (fw.size() > 1 || english_plural(fw.front()))) {
     std::size_t to = 2;
     while (to + 1 < q.w.size() && !auxiliary(q.at(to + 1)) && preposition_kind(q.at(to + 1)) == 0)
       ++to;
@@ -185,12 +187,13 @@ std::optional<std::string_view> english_thing(std::string_view prev, bool plural
     if (t.word) q.w.push_back(t);
   if (q.w.size() < 3) return std::nullopt;
   std::size_t from = 0;
-  bool verb_object = false;
+  bool verb_object = false, after_be = false;
   const auto be = [](std::string_view w) { return among(w, {"is", "are", "was", "were"}); };
   if (q.at(0) == "how" && among(q.at(1), {"many", "much"})) {
     from = be(q.at(2)) ? 3 : 2;  // how many | days of annual leave | do i get; how much is | …
   } else if (wh_word(q.at(0)) && be(q.at(1))) {
     from = 2;  // where are | the printers on the 3rd floor
+    after_be = true;
 
   } else {
     const std::size_t aux = wh_word(q.at(0)) ? 1 : 0;
@@ -215,11 +218,13 @@ std::optional<std::string_view> english_thing(std::string_view prev, bool plural
     if (from + 1 < q.w.size() && preposition_kind(q.at(from)) != 0) ++from;
   }
   if (from >= q.w.size() || no_subject(q.at(from)) || wh_word(q.at(from))) return std::nullopt;
-  // Up to the clause's verb (how many days … | do i get), a participle (is the salary | paid) or,
-  // after a verb, a preposition other than of (taxis | on business trips).
+  // Up to the clause's verb (how many days … | do i get), after a be-form a participle (is the
+  // salary | paid; not unused of days of unused leave) or, after a verb, a preposition other
+  // than of (taxis | on business trips).
   std::size_t to = from;
   bool has_plural = english_plural(q.at(from));
-  while (to + 1 < q.w.size() && !auxiliary(q.at(to + 1)) && !q.at(to + 1).ends_with("ed") &&
+  while (to + 1 < q.w.size() && !auxiliary(q.at(to + 1)) &&
+         !(after_be && q.at(to + 1).ends_with("ed")) &&
          !(verb_object && preposition_kind(q.at(to + 1)) != 0)) {
     ++to;
     has_plural = has_plural || english_plural(q.at(to));

@@ -346,8 +346,15 @@ bool opens_unknown_compound(std::string_view text, const std::vector<Token>& t,
   if (i + 2 >= t.size() || !fn[i] || !t[i].single_han || !t[i + 1].single_han || fn[i + 1]) return false;
   if (t[i].end != t[i + 1].begin || t[i + 1].end != t[i + 2].begin) return false;
   const bool opens = i == 0 || !t[i - 1].word;
-  // The word after may be a question word (用|印|怎么申请): what follows the compound is asked.
-  return opens && t[i + 2].word && !t[i + 2].single_han && !never_opens_compound(t[i].text(text));
+  // The word after may be a question word or a modal (用|印|怎么申请, 用|车|需要…): what follows
+  // the compound asks about it.
+  const std::string_view after = t[i + 2].text(text);
+  bool asks = false;
+  for (std::string_view q : {"怎么", "怎样", "如何", "多少", "哪些", "什么", "为什么", "哪里", "多久",
+                             "需要", "可以", "应该", "必须", "能否", "能不能"})
+    asks = asks || after == q;
+  return opens && t[i + 2].word && (!fn[i + 2] || asks) && !t[i + 2].single_han &&
+         !never_opens_compound(t[i].text(text));
 }
 
 // Derivational suffixes (-ization, -ness, -style, -type, -rate …) and bound heads that are no

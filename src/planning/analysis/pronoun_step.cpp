@@ -413,6 +413,8 @@ std::string owned_set(const TurnView& t, std::string_view set) {
 // his / its / their, and her before a noun (her email, not email her the form): the antecedent
 // takes 's (my hr business partner's email).
 bool english_possessive(std::string_view pronoun, std::string_view after) {
+  // A longer word the pronoun opens (hers, itself) is no possessive of it.
+  if (!after.empty() && is_ascii_alnum(static_cast<unsigned char>(after.front()))) return false;
   if (pronoun == "his" || pronoun == "its" || pronoun == "their") return true;
   if (pronoun != "her") return false;
   const std::vector<Token> w = words_of(after);
@@ -432,11 +434,11 @@ std::optional<std::string> english_antecedent(const TurnView& t, std::string_vie
   if (!ascii_text(t.text) || !t.h.prev_is_question || t.h.newest_stated() ||
       !ascii_text(t.h.prev_text))
     return std::nullopt;
-  static constexpr std::string_view kThings[] = {"it",   "its",  "this", "that", "these",
-                                                 "those", "they", "them", "their"};
+  static constexpr std::string_view kThings[] = {"it",   "its",  "this", "that",
+                                                 "these", "those", "they", "them"};
   if (std::find(std::begin(kThings), std::end(kThings), pronoun) == std::end(kThings))
     return std::nullopt;
-  const bool plural = pronoun == "they" || pronoun == "them" || pronoun == "their";
+  const bool plural = pronoun == "they" || pronoun == "them";
   const auto thing = english_thing(t.h.prev_text, plural);
   return thing ? std::optional<std::string>(*thing) : std::nullopt;
 }
@@ -526,7 +528,8 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     if (!person && head == 0 && asked_clause(t, *antecedent))
       return Step{*antecedent + " " + std::string(t.text), "pronoun", "rewrite:fallback:clause"};
     std::string out(t.text.substr(0, hit->begin));
-    if (english_possessive(pronoun, t.text.substr(hit->end))) *antecedent += "'s";
+    if (english_possessive(pronoun, t.text.substr(hit->end)))
+      *antecedent += antecedent->ends_with("s") ? "'" : "'s";  // interns', the template's
     out = join(out, *antecedent);
     out = join(out, t.text.substr(hit->end + head + standing_classifier(t, *hit, head)));
     return Step{std::move(out), person ? "pronoun:person" : head ? "pronoun:head" : "pronoun"};

@@ -447,7 +447,16 @@ std::string with_manner(std::string_view frag, std::string_view asked) {
     bool asks = false;
     for (std::string_view q : {"几", "多", "哪", "什么", "怎"})
       asks = asks || verb.find(q) != std::string_view::npos;
-    const std::size_t v = asks ? std::string_view::npos : frag.find(verb);
+    std::size_t v = std::string_view::npos;
+    if (!asks)
+      for (const std::vector<Token> fw = words_of(frag); const Token& k : fw) {
+        // A whole word, not glued to a lone character after it (申请|表 is a form, not a verb).
+        const auto next = &k + 1;
+        const bool glued = next != fw.data() + fw.size() && next->single_han &&
+                           next->begin == k.end && next->text(frag) != "了" &&
+                           next->text(frag) != "吗" && next->text(frag) != "呢";
+        if (k.text(frag) == verb && !glued && v == std::string_view::npos) v = k.begin;
+      }
     if (v == std::string_view::npos) continue;
     return std::string(frag.substr(0, v)) + std::string(adverb) + std::string(frag.substr(v));
   }
@@ -458,17 +467,26 @@ std::string with_manner(std::string_view frag, std::string_view asked) {
 // 叫什么名字): 你的 and the thing counted after 了一 / 有一 and its classifier (你的橘猫). nullopt
 // when the question was not put to 你 or the answer names no thing so.
 std::optional<std::string> owned_answer(const TurnView& t) {
-  if (!t.h.prev_is_question || t.h.prev_at != 1 || !t.h.prev.starts_with("你")) return std::nullopt;
+  if (!t.h.prev_is_question || t.h.prev_at != 1) return std::nullopt;
+  // Put to 你 (ICU may glue its verb: 你有|种花), not to 你们 nor a greeting (你好).
+  const std::string_view asked = t.h.prev;
+  if (!asked.starts_with("你") || asked.starts_with("你们") || asked.starts_with("你好"))
+    return std::nullopt;
   const std::string_view answer = first_clause(t.h.window.front());
   for (std::string_view counted : {"了一", "有一"}) {
     const std::size_t at = answer.find(counted);
-    if (at == std::string_view::npos) continue;
+    if (at == std::string_view::npos || at + counted.size() >= answer.size()) continue;
     std::size_t i = at + counted.size();
     const std::size_t c = i;
     if (next_code_point(answer, i) < 0 || !classifier(answer.substr(c, i - c))) continue;
+    // The thing closes the clause: a clause that goes on (一只猫叫咪咪) says more than what it is.
     const std::string_view thing = trim_end(answer.substr(i));
-    if (count_code_points(thing) < 2 || count_code_points(thing) > 6) continue;
-    return "你的" + std::string(thing);
+    const std::size_t n = count_code_points(thing);
+    if (n < 2 || n > 4) continue;
+    bool more = false;
+    for (std::string_view v : {"叫", "是", "在", "有", "给", "和"})
+      more = more || thing.find(v) != std::string_view::npos;
+    if (!more) return "你的" + std::string(thing);
   }
   return std::nullopt;
 }
@@ -482,10 +500,11 @@ std::optional<std::string> destination(const TurnView& t, std::string_view frag)
     where = where || frag.starts_with(w);
   if (!where || !t.h.prev_is_question || t.h.prev_at != 1) return std::nullopt;
   const std::string_view answer = t.h.window.front();
-  for (std::string_view to : {"到", "去"}) {
-    const std::size_t at = answer.find(to);
-    if (at == std::string_view::npos) continue;
-    const std::string_view rest = first_clause(answer.substr(at + to.size()));
+  // 到 / 去 as a word of their own (收到, 到期, 过去 are other words).
+  for (const Token& k : words_of(answer)) {
+    const std::string_view to = k.text(answer);
+    if (to != "到" && to != "去") continue;
+    const std::string_view rest = first_clause(answer.substr(k.end));
     std::vector<Token> w = words_of(rest);
     while (!w.empty() && !w.back().word) w.pop_back();
     if (w.size() >= 2) w.pop_back();  // the verb the place is for (领取, 办理)

@@ -101,8 +101,12 @@ bool SpanCuts::predicate(std::size_t i) const {
                       t_[i + 2].word && next != "了" && next != "吗" && next != "呢" && next != "吧" &&
                       (asks(i + 2) || !fn_[i + 2]);
   // A word right before 谁 closing the question takes it as its object (纪念|谁, 联系|谁); not
-  // before a verb after 谁 (谁来签发, 工资|谁|发), whose 谁 is that verb's subject.
-  const bool whom = after == "谁" && (next.empty() || fn_[i + 2] || !t_[i + 2].word);
+  // before a verb after 谁 (谁来签发, 工资|谁|发), whose 谁 is that verb's subject — unless the word
+  // is a verb that hands on to a second one (联系|谁|审批, 邀请|谁|参加: a closed class).
+  bool pivot = false;
+  for (std::string_view v : {"联系", "邀请", "通知", "安排", "委托", "指派", "请示", "找到"})
+    pivot = pivot || w == v;
+  const bool whom = after == "谁" && (pivot || next.empty() || fn_[i + 2] || !t_[i + 2].word);
   return aspect || whom || w.starts_with("最") || last == "了" || last == "过" || last == "着" || last == "完" ||
          last == "掉" || (w.starts_with("要") && asks(i + 1)) ||
          (w.starts_with("每") && (asks(i + 1) || fn_[i + 1])) ||

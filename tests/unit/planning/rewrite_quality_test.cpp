@@ -1509,6 +1509,27 @@ TEST(RewriteRules, AfterAYesTheThingConfirmedIsTheTopic) {
             "试用期福利有哪些");
 }
 
+// The review of the twenty-fifth session's rules: each line is a fault it found, mended.
+TEST(RewriteRules, TheTwentyFifthSessionsRulesHoldAtTheirEdges) {
+  // 有一 closing the answer's clause: nothing after it to read (no read past the end).
+  EXPECT_FALSE(rewrite("贵吗", {"你有车吗", "有一，不过很少开"}).query.empty());
+  // 你们 is no 你; a clause that goes on says more than what the thing is.
+  EXPECT_FALSE(has(rewrite("几点发车", {"你们公司有班车吗", "有一辆大巴"}).query, "你的"));
+  EXPECT_FALSE(has(rewrite("几岁了", {"你养宠物吗", "养了一只猫叫咪咪"}).query, "猫叫"));
+  // 到 as a word of its own (收到 is another word).
+  EXPECT_EQ(rewrite("在哪", {"工牌在哪领", "收到通知后到前台领取"}).query, "前台在哪");
+  // The adverb goes before a whole verb only (申请|表 is a form).
+  EXPECT_FALSE(has(rewrite("申请表在哪下载", {"加班需要提前申请吗"}).query, "提前申请表"));
+  // A name that opens with a numeral is no count (四川); 在 of 现在 is no place.
+  EXPECT_FALSE(has(rewrite("去四川呢", {"去北京出差能报多少"}).query, "北京出差去四川"));
+  EXPECT_TRUE(has(rewrite("在上海呢", {"现在报销要多久"}).query, "报销"));
+  // English: a one-word name after how many is no thing counted; unused is no participle.
+  EXPECT_EQ(rewrite("japan?", {"how many days of leave do we get in china"}).query,
+            "how many days of leave do we get in japan");
+  EXPECT_EQ(rewrite("Do they expire?", {"How many days of unused leave can I carry over?"}).query,
+            "do days of unused leave expire");
+}
+
 // Where to go, asked after an answer that sends one somewhere (到IT服务台领取 + 在哪儿), is that
 // place: the words after 到 up to the verb the place is for.
 TEST(RewriteRules, WhereAfterAnAnswerIsThePlaceItSendsOneTo) {

@@ -271,6 +271,8 @@ TEST(FollowUps, AQuestionOpeningWithAPrepositionFollows) {
   expect_follows(turns, "follow_up_subjectless");
   EXPECT_FALSE(follow_up("跟报销有关吗", {"年假怎么申请"}));
   EXPECT_FALSE(follow_up("跟绩效挂钩吗", {}));
+  // 对 opens compounds ICU cuts (对|公转账): it is no opener.
+  EXPECT_FALSE(matched(prep("对公转账多久到账", {"年假怎么申请"}), "follow_up_subjectless"));
 }
 
 // A short yes-or-no question that opens with its verb and names only that verb's object (扣工资吗)
