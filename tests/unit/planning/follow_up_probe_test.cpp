@@ -46,8 +46,8 @@ TEST(FollowUpProbe, UnseenDomainsDetection) {
   for (const auto& [shape, v] : by_shape)
     std::printf("       %-20s %3d/%3d\n", shape.c_str(), v.first, v.second);
   EXPECT_EQ(tp + fp + fn + tn, 240);
-  EXPECT_GE(rec, 0.88);
-  EXPECT_GE(p, 0.77);
+  EXPECT_GE(rec, 0.85);  // 0.883 when written (0.750 before the session's rules)
+  EXPECT_GE(p, 0.77);    // 0.797
 }
 
 }  // namespace
