@@ -36,11 +36,6 @@ std::optional<std::string> english_substitute(std::string_view prev, std::string
 /// Where an elliptical fragment of one run of content words goes (step 4 of the rewrite): its
 /// text and rule, or `no_place` — a modifier whose head ICU cut (大|会议|室) is not spliced at a
 /// guess; the caller falls back to the anchor and the turn. `asks_ne`: the turn ended in 呢.
-/// A fragment of two or three words, six characters at most, that counts or ranks (超过|百万,
-/// 第二次|续签, 连续|休|五天): a case of the topic, which goes after it; a count opening it names
-/// an item (三|楼, 两种), and a clause or a 的-modifier is none.
-bool counted_case(std::string_view frag);
-
 struct Placed {
   std::string text;
   const char* how = "";

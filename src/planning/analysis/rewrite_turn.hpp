@@ -104,6 +104,18 @@ std::optional<std::string> had_thing(const TurnView& t);
 /// 限制吗 + 有，竞业限制期为… + 补偿是多少 → 竞业限制).
 std::optional<std::string> confirmed_thing(const TurnView& t, std::string_view frag);
 std::optional<std::string> able_activity(const TurnView& t);
+/// What the other one has, said in answer to a question put to 你 (养了一只橘猫 → 你的橘猫;
+/// answer_names.cpp), or nullopt.
+std::optional<std::string> owned_answer(const TurnView& t);
+/// The place an answer sends one to (到IT服务台领取 → IT服务台), when the turn `frag` asks where
+/// (answer_names.cpp); nullopt otherwise.
+std::optional<std::string> destination(const TurnView& t, std::string_view frag);
+/// `frag` with the adverb of time the question `asked` gave the verb it repeats (提前申请 + 忘了申请
+/// → 忘了提前申请; answer_names.cpp).
+std::string with_manner(std::string_view frag, std::string_view asked);
+/// An English predicate after an English question: the activity or thing asked about after it,
+/// else the question whole (english_turn.cpp); nullopt for other turns.
+std::optional<Step> english_predicate(const TurnView& t, std::string_view frag);
 std::optional<std::string> asked_activity(const TurnView& t, std::string_view frag);
 /// A statement without the function words in front of what it is about (我想学游泳 → 学游泳):
 /// the frame a question about it continues (rewrite.cpp).
