@@ -410,12 +410,13 @@ std::string owned_set(const TurnView& t, std::string_view set) {
   return std::string(owner) + std::string(set);
 }
 
-// his / its / their, and her before a noun (her email, not email her the form): the antecedent
-// takes 's (my hr business partner's email).
+// its, and her before a noun (her email, not email her the form): the antecedent takes 's (my hr
+// business partner's email). His and their are no pronouns the lists resolve: they would take
+// the place of it in the same turn (… get it for their families).
 bool english_possessive(std::string_view pronoun, std::string_view after) {
   // A longer word the pronoun opens (hers, itself) is no possessive of it.
   if (!after.empty() && is_ascii_alnum(static_cast<unsigned char>(after.front()))) return false;
-  if (pronoun == "his" || pronoun == "its" || pronoun == "their") return true;
+  if (pronoun == "its") return true;
   if (pronoun != "her") return false;
   const std::vector<Token> w = words_of(after);
   const auto next = std::find_if(w.begin(), w.end(), [](const Token& k) { return k.word; });
