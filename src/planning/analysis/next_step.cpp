@@ -55,12 +55,23 @@ std::optional<Step> next_after_answer_step(const TurnView& t, std::string_view f
   if (count_code_points(step) < 2) return std::nullopt;
   // The step said without what it is a step of (再送主管签核 after 报账流程是什么) takes the topic
   // in front: a retriever needs both.
+  // Who the step goes to or is done by opens it (送|主管签核, 由|部门主管核准): the step is what they
+  // do. And the topic's 流程 is what the closing phrase asks again (报账流程 → 报账…之后的流程).
+  const std::vector<Token> sw = words_of(step);
+  bool hands_on = false;  // ICU may keep the order's 再 with it (再送)
+  for (std::string_view v : {"送", "由", "交", "再送", "再由", "再交"})
+    hands_on = hands_on || (!sw.empty() && sw[0].text(step) == v);
+  if (sw.size() >= 3 && hands_on && !sw[1].single_han) step.remove_prefix(sw[1].begin);
   std::string out(step);
+  std::string_view anchor = t.r.topic_anchor;
+  constexpr std::string_view kProcess = "流程";
+  if (anchor.ends_with(kProcess) && count_code_points(anchor) > 3)
+    anchor.remove_suffix(kProcess.size());
   bool named = false;
-  for (const Token& w : words_of(t.r.topic_anchor))
-    named = named || (w.word && count_code_points(w.text(t.r.topic_anchor)) >= 2 &&
-                      step.find(w.text(t.r.topic_anchor)) != std::string_view::npos);
-  if (!named) out = join(t.r.topic_anchor, out);
+  for (const Token& w : words_of(anchor))
+    named = named || (w.word && count_code_points(w.text(anchor)) >= 2 &&
+                      step.find(w.text(anchor)) != std::string_view::npos);
+  if (!named) out = join(anchor, out);
   return Step{out + std::string(kWhatNext), "next_step"};
 }
 

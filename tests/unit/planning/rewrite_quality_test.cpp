@@ -1530,6 +1530,15 @@ TEST(RewriteRules, TheTwentyFifthSessionsRulesHoldAtTheirEdges) {
             "do days of unused leave expire");
 }
 
+// What comes after a step handed on to someone (再送主管签核, 再由部门主管核准) is after what they do
+// (主管签核之后的流程是什么), of the topic without its 流程, which the closing phrase says.
+TEST(RewriteRules, TheNextStepAfterAStepHandedOnIsAfterWhatTheyDo) {
+  EXPECT_EQ(rewrite("然后呢", {"报账流程是什么", "先在系统填单并附上发票，再送主管签核。"}).query,
+            "报账主管签核之后的流程是什么");
+  EXPECT_EQ(rewrite("然后呢", {"请假流程是什么", "先在HR系统提出申请，再由部门主管核准。"}).query,
+            "请假部门主管核准之后的流程是什么");
+}
+
 // Where to go, asked after an answer that sends one somewhere (到IT服务台领取 + 在哪儿), is that
 // place: the words after 到 up to the verb the place is for.
 TEST(RewriteRules, WhereAfterAnAnswerIsThePlaceItSendsOneTo) {
