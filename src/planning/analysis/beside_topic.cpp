@@ -56,13 +56,18 @@ std::optional<std::pair<std::size_t, std::size_t>> at_place(std::string_view pre
   return std::pair{at, at + kAt.size() + end};
 }
 
-// The previous question names a place of its own (在北京, 系统里): a place fragment parallels it.
-bool names_place(std::string_view prev_text, const PhraseReader& reader) {
-  if (at_place(prev_text)) return true;
-  for (const Token& w : words_of(prev_text))
-    if (w.word && !reader.is_function(w.text(prev_text)) && place_adjunct(w.text(prev_text)))
-      return true;
-  return false;
+// A place the previous question names with a localizer (系统|里, 电脑|上: a word of its own glued to
+// a lone 上 / 里): [begin, end) of both, else nullopt.
+std::optional<std::pair<std::size_t, std::size_t>> localized_place(std::string_view prev_text,
+                                                                   const PhraseReader& reader) {
+  const std::vector<Token> w = words_of(prev_text);
+  for (std::size_t k = 0; k + 1 < w.size(); ++k) {
+    const std::string_view x = w[k].text(prev_text), loc = w[k + 1].text(prev_text);
+    if (w[k].word && !w[k].single_han && !reader.is_function(x) && !temporal(x) &&
+        w[k + 1].begin == w[k].end && (loc == "上" || loc == "里"))
+      return std::pair<std::size_t, std::size_t>{w[k].begin, w[k + 1].end};
+  }
+  return std::nullopt;
 }
 
 // Whether `x` is a count: digits, or Chinese numerals (百万, 两) with at most a unit after them
@@ -94,13 +99,16 @@ bool numeral(std::string_view x) {
 std::optional<std::string> placed_adjunct(std::string_view prev_text, const Span& topic,
                                           std::string_view frag, const PhraseReader& reader) {
   if (!place_adjunct(frag)) return std::nullopt;
-  if (!names_place(prev_text, reader))
-    return join(join(std::string(prev_text.substr(0, topic.end)), frag),
-                prev_text.substr(topic.end));
-  if (const auto at = at_place(prev_text); at && frag.starts_with("在"))
-    return join(join(std::string(prev_text.substr(0, at->first)), frag),
-                prev_text.substr(at->second));
-  return std::nullopt;
+  auto splice = [&](std::size_t b, std::size_t e) {
+    return join(join(std::string(prev_text.substr(0, b)), frag), prev_text.substr(e));
+  };
+  // A place the question names takes the fragment in its place: 在北京… + 在上海呢, 系统里… + 手机上呢.
+  const auto at = at_place(prev_text);
+  const auto localized = localized_place(prev_text, reader);
+  if (frag.starts_with("在") && at) return splice(at->first, at->second);
+  if (!frag.starts_with("在") && localized) return splice(localized->first, localized->second);
+  if (at || localized) return std::nullopt;  // a place of another shape: the steps after decide
+  return splice(topic.end, topic.end);
 }
 
 // Whether a word of `text` is a count (超过两天).

@@ -1410,6 +1410,9 @@ TEST(RewriteRules, APlaceFragmentSaysWhereTheTopicIsUsed) {
   EXPECT_EQ(rewrite("在家呢", {"内网怎么连"}).query, "内网在家怎么连");
   EXPECT_EQ(rewrite("在手机上呢", {"公司邮箱怎么登录"}).query, "公司邮箱在手机上怎么登录");
   EXPECT_EQ(rewrite("在上海呢", {"在北京怎么办理居住证"}).query, "在上海怎么办理居住证");
+  // A place named with a localizer (系统里) takes the fragment's place in its own, beside a 在 too.
+  EXPECT_EQ(rewrite("手机上呢", {"年假系统里怎么申请"}).query, "年假手机上怎么申请");
+  EXPECT_EQ(rewrite("手机上呢", {"考勤在系统里怎么查"}).query, "考勤在手机上怎么查");
   EXPECT_EQ(rewrite("台中呢", {"台北有什么好吃的"}).query, "台中有什么好吃的");
   const auto night = rewrite("晚上呢", {"公司食堂几点开门"});
   EXPECT_TRUE(night.query.find("公司食堂") != std::string::npos) << night.query;
