@@ -161,7 +161,7 @@ void trim_social_edges(ScannedQuery& a, const LexiconIds& ids) {
 
 std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& a,
                                                    std::initializer_list<std::uint32_t> lists,
-                                                   std::uint32_t lead_only) {
+                                                   std::initializer_list<std::uint32_t> lead_only) {
   const std::string& t = a.query.text;
   auto strippable = [&](std::uint32_t list) {
     return std::find(lists.begin(), lists.end(), list) != lists.end();
@@ -220,7 +220,8 @@ std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& a,
                                return h.end == best->begin && strippable(h.list) &&
                                       (chain || !one_code_point(h));
                              });
-      if ((one_code_point(*best) || best->list == lead_only) && !separated) break;
+      const bool leads = std::find(lead_only.begin(), lead_only.end(), best->list) != lead_only.end();
+      if ((one_code_point(*best) || leads) && !separated) break;
       e = last_word_end(best->begin);
       moved = true;
     }

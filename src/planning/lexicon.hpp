@@ -169,10 +169,11 @@ void trim_social_edges(ScannedQuery& q, const LexiconIds& ids);
 /// characters beside them. A one-character cue (好, 嗯) only counts when punctuation or another
 /// such cue separates it from the rest, so 好用吗 keeps its 好. The rewriter trims the social
 /// acts only (politeness frames the question it rewrites). A hit of `lead_only` at the end counts
-/// only when set apart the same way (张敏周末在吗 asks; 你好，在吗 greets).
+/// only when set apart the same way (张敏周末在吗 asks; 你好，在吗 greets; 多久能收到 asks, 好的，
+/// 收到 acknowledges).
 std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& q,
                                                    std::initializer_list<std::uint32_t> lists,
-                                                   std::uint32_t lead_only = UINT32_MAX);
+                                                   std::initializer_list<std::uint32_t> lead_only = {});
 
 /// False when a cue hit [b, e) would cut an ASCII word (see lexicon.cpp).
 bool at_word_boundaries(std::string_view text, std::uint32_t b, std::uint32_t e);

@@ -499,6 +499,13 @@ std::optional<std::pair<std::size_t, std::size_t>> pointed_noun(std::string_view
   if (!any) return std::nullopt;
   const std::vector<Token> t = words_of(turn);
   for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+    // A classifier ICU glued to a one-character noun after the pointer (这|笔钱, 那|张票): the
+    // pair is the noun phrase, as 这|张|卡 is. Only these few: most such words are nouns of
+    // their own (条款, 部门, 项目, 支票).
+    if (const std::string_view d = t[i].text(turn), c = t[i + 1].text(turn);
+        t[i + 1].begin == t[i].end && (d == "这" || d == "那") &&
+        (c == "笔钱" || c == "张票" || c == "张卡" || c == "张单"))
+      return std::pair{std::size_t{t[i].begin}, std::size_t{t[i + 1].end}};
     const std::size_t noun = after_pointer(t, turn, i, pointing);  // 那部|片子, 那|家|公司
     if (noun == 0 || noun >= t.size()) continue;
     const Token& n = t[noun];

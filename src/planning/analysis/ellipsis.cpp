@@ -244,6 +244,24 @@ bool same_kind(std::string_view modifier, std::string_view item, const PhraseRea
          names_a_person(w.back().text(modifier), reader);
 }
 
+// The lone Han characters glued after a longer Han word of the topic (加班|餐, 停车|卡): pieces
+// of one compound ICU did not know, no words of their own. Not after digits or letters (1950|年,
+// Colony|县: a name or a number and its unit).
+int glued_pieces(std::string_view prev, const Span& topic, const std::vector<Token>& tokens,
+                 const PhraseReader& reader) {
+  auto han = [&](const Token& t) {  // no ASCII byte: no digit, no letter (1950年)
+    const std::string_view w = t.text(prev);
+    return std::all_of(w.begin(), w.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  };
+  int n = 0;
+  for (std::size_t i = 1; i < tokens.size(); ++i)
+    n += tokens[i].begin >= topic.begin && tokens[i].end <= topic.end && tokens[i].single_han &&
+         tokens[i - 1].word && !tokens[i - 1].single_han && han(tokens[i - 1]) &&
+         tokens[i - 1].end == tokens[i].begin &&
+         tokens[i - 1].begin >= topic.begin && !reader.is_function(tokens[i].text(prev));
+  return n;
+}
+
 // A fragment ending in 的 names a modifier (海外的呢, B类的呢, 住宿的): it takes the place of the
 // previous question's parallel item (境外A类 → B类) or of the topic's leading words (国内出差的餐补
 // → 海外出差的餐补, 餐饮发票 → 住宿发票), or goes in front of a one-word topic (周末的加班费) —
@@ -288,7 +306,9 @@ std::optional<std::pair<std::string, const char*>> modifier_substitute(std::stri
     const bool lone_before = std::any_of(tokens.begin(), tokens.end(), [&](const Token& t) {
       return t.end == topic.begin && t.single_han && !reader.is_function(t.text(prev));
     });
-    if (topic.words <= k && !lone_before)
+    // A word and a piece glued after it (加班|餐) are one compound: a head like a one-word topic.
+    const bool compound = topic.words == 2 && glued_pieces(prev, topic, tokens, reader) == 1;
+    if ((topic.words <= k || (compound && k >= 1)) && !lone_before)
       return std::pair{splice(topic.begin, topic.begin, frag), "ellipsis:modifier"};
     return std::nullopt;
   }

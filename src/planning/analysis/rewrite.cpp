@@ -154,10 +154,15 @@ bool has_own_verb(std::string_view turn, const PhraseReader& reader) {
   auto modal = [](std::string_view x) {
     return x.ends_with("能") || x.ends_with("可以") || x.ends_with("会") || x.ends_with("得");
   };
+  // What a person does after 谁, or after an adverb that only ever opens a verb, is a verb of
+  // any length, a modal between them or not (需要谁|签字, 多久才|会|拨款, 亲自|到场).
+  bool opened = false;
   for (std::size_t k = 1; k < w.size(); ++k) {
     const std::string_view c = w[k].text(turn), before = w[k - 1].text(turn);
-    if (!w[k].single_han || reader.is_function(c) || before.empty()) continue;
-    if (asks(before) || modal(before)) return true;
+    opened = before == "谁" || before == "才" || before == "亲自" || (opened && modal(before));
+    if (!w[k].word || reader.is_function(c) || before.empty()) continue;
+    if (opened) return true;
+    if (w[k].single_han && (asks(before) || modal(before))) return true;
   }
   return false;
 }
@@ -682,7 +687,8 @@ namespace {
 std::string_view without_social_edges(std::string_view text, const ScannedQuery& q, const Lexicon& lex) {
   const LexiconIds& ids = lex.ids();
   auto [b, e] =
-      trim_edges(q, {ids.greeting, ids.thanks, ids.goodbye, ids.acknowledgement}, ids.greeting);
+      trim_edges(q, {ids.greeting, ids.thanks, ids.goodbye, ids.acknowledgement},
+                 {ids.greeting, ids.acknowledgement});
   // 可以 glued to a verb is the modal, not "OK" (可以开专票吗): it stays.
   constexpr std::string_view kMay = "可以";
   if (text.substr(0, b).ends_with(kMay)) b -= static_cast<std::uint32_t>(kMay.size());

@@ -71,18 +71,59 @@ bool repeats_a_word(std::string_view turn, std::string_view prev, const Lexicon&
   return false;
 }
 
-// A case put to the last question: a condition marker opens the turn and it asks nothing of its
-// own (如果金额很小呢, 假设还在试用期), or it asks about a word the last turn said (万一发票丢了咋办
-// after 出差报销需要什么发票). Whatever source its words name, it does not stand alone.
-// (那如果…呢 is follow_up_elliptic's.)
-bool open_case(const TurnInContext& t) {
+// A source keyword of the turn (入职, which ICU cuts 入|职) that the previous turn says too.
+bool repeats_a_keyword(const ScannedQuery& q, std::string_view prev, const LexiconIds& ids) {
+  const std::string& text = q.query.text;
+  return std::any_of(q.hits.begin(), q.hits.end(), [&](const CueHit& h) {
+    return std::find(ids.source.begin(), ids.source.end(), h.list) != ids.source.end() &&
+           prev.find(std::string_view(text).substr(h.begin, h.end - h.begin)) != std::string_view::npos;
+  });
+}
+
+// A case put to the last question: a condition marker opens the turn, or a clause closes in 的话
+// (入职前来不及做的话怎么办), and it asks nothing of its own (如果金额很小呢, 假设还在试用期), or
+// it asks about a word the last turn said (万一发票丢了咋办 after 出差报销需要什么发票), or it
+// names no topic of its own (如果有异常会通知吗: who is notified of what is the history's). Whatever
+// source its words name otherwise, it does not stand alone. (那如果…呢 is follow_up_elliptic's.)
+bool open_case(const TurnInContext& t, bool own_topic) {
   const LexiconIds& ids = t.lex.ids();
   const bool opens = std::any_of(t.q.hits.begin(), t.q.hits.end(), [&](const CueHit& h) {
     return h.list == ids.condition_marker && h.begin == t.q.content_begin;
   });
-  if (!opens) return false;
-  if (!t.q.has_in_content(ids.question_word)) return true;
-  return repeats_a_word(t.q.content(), t.history.back().text, t.lex);
+  const std::string_view content = t.q.content();
+  const std::size_t de_hua = content.find("的话");
+  if (!opens && (de_hua == std::string_view::npos || de_hua == 0)) return false;
+  if (!t.q.has_in_content(ids.question_word) || !own_topic) return true;
+  const std::string_view prev = t.history.back().text;
+  return repeats_a_word(content, prev, t.lex) || repeats_a_keyword(t.q, prev, ids);
+}
+
+// 该 or 其 alone before a noun (该标准多久更新, 到期后其单价…, 該帳戶): "the said", "its" — a
+// thing the history named. Not 该 before a verb of one character or a question word (该交多少,
+// 该怎么办: "should"); ICU holds 其他 and 其中 as words of their own.
+bool determiner_pointer(const TurnInContext& t) {
+  const std::string_view content = t.q.content();
+  if (content.find("该") == std::string_view::npos && content.find("其") == std::string_view::npos)
+    return false;
+  const RewriteConfig& rw = t.lex.config().rewrite;
+  auto listed = [](const std::vector<std::string>& l, std::string_view w) {
+    return std::find(l.begin(), l.end(), w) != l.end();
+  };
+  auto content_word = [&](const Token& x) {
+    const std::string_view s = x.text(content);
+    return x.word && !x.ascii && !listed(rw.function_words, s) && !listed(rw.question_words, s);
+  };
+  const std::vector<Token> w = segment_words(content);
+  for (std::size_t k = 0; k + 1 < w.size(); ++k) {
+    const std::string_view d = w[k].text(content);
+    if ((d != "该" && d != "其") || w[k + 1].begin != w[k].end || !content_word(w[k + 1])) continue;
+    // A noun ICU knows, or one it left in pieces (该|账|号).
+    if (!w[k + 1].single_han) return true;
+    if (k + 2 < w.size() && w[k + 2].single_han && w[k + 2].begin == w[k + 1].end &&
+        content_word(w[k + 2]))
+      return true;
+  }
+  return false;
 }
 
 bool elided_completion(const TurnInContext& t) {
@@ -185,10 +226,12 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
     follow(rule, "follow_up_list_item");
   else if (rule.intent != Intent::kFollowUp && elided_condition(t))
     follow(rule, "follow_up_elided_condition");
-  else if (rule.intent != Intent::kFollowUp && open_case(t))
+  else if (rule.intent != Intent::kFollowUp && open_case(t, own_topic))
     follow(rule, "follow_up_open_case");
   else if (rule.intent != Intent::kFollowUp && elided_completion(t))
     follow(rule, "follow_up_elided_completion");
+  else if (rule.intent != Intent::kFollowUp && determiner_pointer(t))
+    follow(rule, "follow_up_determiner");
   // A question whose own words are only a verb or two (怎么申请 after 工位可以换吗) asks about the
   // history's topic, whatever the model's dependent head says — even when that verb is a term of
   // the KB (怎么收费 after 小区停车位可以租吗), unless it is a source keyword of the rules (怎么报销)

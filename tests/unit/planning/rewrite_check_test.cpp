@@ -194,7 +194,8 @@ TEST(GarbleGate, NoRewriteOfTheOwnSetsIsGarbled) {
   for (const char* file : {"followups.jsonl", "followups_open.jsonl", "followups_chat.jsonl",
                            "followups_enterprise_dev.jsonl", "followups_fresh_dev.jsonl",
                            "followups_more_dev.jsonl", "followups_heldout_test.jsonl",
-                           "followups_variants_dev.jsonl", "followups_probe_dev.jsonl"})
+                           "followups_variants_dev.jsonl", "followups_probe_dev.jsonl",
+                           "followups_shapes_dev.jsonl"})
     for (const auto& j : jsonl(test::source_dir() / "tests" / "data" / file))
       g.run(j.at("question"), j.at("history"));
   for (const auto& j : jsonl(test::source_dir() / "eval_sets" / "router" / "followups_dev.jsonl"))

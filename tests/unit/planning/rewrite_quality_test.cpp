@@ -25,6 +25,7 @@
 #include "planning/text.hpp"
 #include "qaplan/qaplan.hpp"
 #include "test_support.hpp"
+#include "unit/planning/rewrite_support.hpp"
 
 namespace {
 
@@ -257,6 +258,22 @@ TEST(RewriteQuality, VariantsDevSetMeetsItsFloors) {
   EXPECT_GE(dev.precision(), 0.97);
 }
 
+// New constructions (tests/data/followups_shapes_dev.jsonl, 187 samples, all follow-ups): written
+// on 2026-12-07 by a helper who read only the own set's dev rows and its variants, in the same gold
+// conventions but in constructions neither has — conditions with 若/一旦/就算/否则/…的话, a
+// condition after its question, pronouns with a head (该标准, 这张卡, 前者), 下一步呢 — across twelve
+// kinds of knowledge base. Every row is dev: the session's rules were tuned on it.
+TEST(RewriteQuality, ShapesDevSetMeetsItsFloors) {
+  const auto m = measure(/*model_on=*/true, "followups_shapes_dev.jsonl");
+  print("shapes", m);
+  ASSERT_EQ(m.at("all").n, 187);
+  const Tally& dev = m.at("dev");
+  EXPECT_GE(dev.exact(), 0.26);       // 51/187 when written, 53 after the session's rules
+  EXPECT_GE(dev.terms_kept(), 0.44);  // 80/187 when written, 87 after
+  EXPECT_GE(dev.recall(), 0.90);      // 0.829 when written, 0.920 after
+  EXPECT_GE(dev.precision(), 0.97);
+}
+
 // Held out: 120 follow-ups written after the tenth session's rules by another annotator who saw
 // neither the rules nor the other sets, in fourteen domains, in the convention of public
 // incomplete-utterance-restoration corpora (keep every word typed, insert what was left out;
@@ -303,37 +320,9 @@ TEST(RewriteQuality, RouterTopicSwitchesStayStandalone) {
 // tests/data/followups.jsonl or the eval-rewrite set): each asserts what the rule must keep.
 namespace {
 
-struct Rewritten {
-  bool follow_up = false;
-  std::vector<std::string> rules;
-  std::string query;
-  std::vector<std::string> reasons;  // the rewrite's
-};
-
-Rewritten rewrite(const std::string& question, std::vector<std::string> history) {
-  static const Planner planner = Planner::create(load_config(test::shipped_config()).value()).value();
-  PrepareRequest r;
-  r.question = question;
-  r.history = std::move(history);
-  auto prep = planner.prepare(r);
-  EXPECT_TRUE(prep.ok()) << question;
-  Rewritten out;
-  if (!prep.ok() || !prep->intent) return out;
-  out.follow_up = prep->intent->intent == Intent::kFollowUp;
-  out.rules = prep->intent->matched_rules;
-  AnalysisContext ctx;
-  ctx.now = "2026-03-15T10:00:00+08:00";
-  auto a = planner.analyze(*prep, ctx);
-  EXPECT_TRUE(a.ok()) << question;
-  if (a.ok()) out.query = a->rewrite.query;
-  if (a.ok()) out.reasons = a->rewrite.reasons;
-  return out;
-}
-
-bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
-bool gave(const Rewritten& r, const char* reason) {
-  return std::find(r.reasons.begin(), r.reasons.end(), reason) != r.reasons.end();
-}
+using test::gave;
+using test::has;
+using test::rewrite;
 
 TEST(RewriteRules, AnIdentifierOrTitleIsTheAntecedentWholeWithItsContainer) {
   const auto id = rewrite("它现在归谁管", {"资产台账里AB-CD-2023-0012是什么设备"});
@@ -1420,9 +1409,10 @@ TEST(RewriteRules, APlaceFragmentSaysWhereTheTopicIsUsed) {
 
 // A function character ICU left alone before a lone character and a question word opens a
 // compound it did not know (用|印|怎么申请): the topic is 用印, not 印 — which, a lone verb of the
-// question, left the turn plain.
+// question, left the turn plain. (The turn asks with its own verb, 审核 after 谁: the question's
+// 申请 is not carried, as the variants' gold fu-0128-v2 writes.)
 TEST(RewriteRules, AFunctionCharacterOpensACompoundBeforeAQuestionWord) {
-  EXPECT_EQ(rewrite("需要谁审核", {"用印怎么申请"}).query, "用印申请需要谁审核");
+  EXPECT_EQ(rewrite("需要谁审核", {"用印怎么申请"}).query, "用印需要谁审核");
   EXPECT_EQ(rewrite("忘了预约怎么办", {"用车需要提前预约吗"}).query, "用车忘了提前预约怎么办");
 }
 

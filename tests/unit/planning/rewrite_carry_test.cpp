@@ -1,0 +1,47 @@
+// What a follow-up carries from the question it continues: rules of the twenty-sixth session, on
+// questions made up for these tests (none is in tests/data), each asserting what the rule must
+// write and where it must not apply.
+#include <gtest/gtest.h>
+
+#include "unit/planning/rewrite_support.hpp"
+
+namespace {
+
+using qaplan::test::rewrite;
+
+// A turn whose verb follows 谁 or an adverb that only opens a verb (需要谁签字, 多久才会拨款) asks
+// with its own verb: the question's verb (怎么报备) is not carried with the topic. A turn without
+// one keeps it (要什么条件 asks about the question's act).
+TEST(RewriteCarry, ATurnWithItsOwnVerbCarriesTheTopicWithoutTheQuestionsVerb) {
+  EXPECT_EQ(rewrite("需要谁盖章", {"出差怎么报销"}).query, "出差需要谁盖章");
+  EXPECT_EQ(rewrite("要多久才会拨款", {"备用金怎么申请"}).query, "备用金要多久才会拨款");
+  EXPECT_EQ(rewrite("要什么材料", {"公积金可以提取吗"}).query, "公积金提取要什么材料");
+}
+
+// A 的-modifier goes in front of a topic that is one compound ICU cut into a word and a lone
+// character (加班|餐): the piece is no word of its own to take the modifier's place.
+TEST(RewriteCarry, AModifierGoesInFrontOfACompoundCutIntoAWordAndAPiece) {
+  EXPECT_EQ(rewrite("外包的呢", {"加班餐要谁确认"}).query, "外包的加班餐要谁确认");
+}
+
+}  // namespace
+
+namespace {
+
+// An acknowledgement run into the end of the turn is its verb (多久能收到, 说得清楚了吗 asks): only
+// one set apart (…怎么办，收到) is social and left out.
+TEST(RewriteCarry, AnAcknowledgementRunIntoTheTurnIsItsVerb) {
+  EXPECT_EQ(rewrite("多久能收到", {"电子发票怎么开"}).query, "电子发票多久能收到");
+  EXPECT_FALSE(qaplan::test::has(rewrite("那年假呢，收到", {"病假怎么请"}).query, "收到"));
+}
+
+// A pointer and a classifier ICU glued to a one-character noun (这|笔钱, 这|张票) stand for the
+// thing the history named, whole: no classifier is left behind (押金笔钱).
+TEST(RewriteCarry, APointerWithAGluedClassifierAndNounIsTheThing) {
+  EXPECT_EQ(rewrite("这笔钱什么时候退", {"押金能报销吗", "押金不能报销，退还后需冲回借款。"}).query,
+            "押金什么时候退");
+  // 条款, 部门, 项目 are words of their own, no classifier and noun.
+  EXPECT_TRUE(qaplan::test::has(rewrite("该条款可以协商吗", {"保密协议违约要赔多少"}).query, "条款"));
+}
+
+}  // namespace
