@@ -179,6 +179,23 @@ bool may_again(std::string_view marker, std::string_view body, const TurnView& t
   return words.empty() || !a_count(words.front().text(body));
 }
 
+// A question of how long something takes (合同审批要几天, 报销多久到账) — not how long before
+// one must ask (提前几天).
+bool asks_duration(std::string_view question) {
+  if (question.find("提前") != std::string_view::npos) return false;
+  for (std::string_view d : {"多久", "几天", "多长时间", "几个工作日"})
+    if (question.find(d) != std::string_view::npos) return true;
+  return false;
+}
+
+// A case of time pressure: someone presses, it is needed at once, or the time runs short (客户催得
+// 急, 明天就入职, 来不及). The words of haste are a closed class.
+bool pressed(std::string_view body) {
+  for (std::string_view w : {"急", "催", "赶", "马上", "立刻", "明天就", "今天就", "来不及", "等不及", "等不了"})
+    if (body.find(w) != std::string_view::npos) return true;
+  return false;
+}
+
 // Bytes of a time clause opening the question (离职后, 入职前, 出差时: a verb of one or two words
 // and 后 / 前 / 时, four characters at most, more words after it), else 0.
 std::size_t time_lead(std::string_view asked) {
@@ -226,14 +243,46 @@ std::optional<Step> english_case(const TurnView& t, std::string_view body) {
 
 }  // namespace
 
+std::optional<std::string> named_limit(const TurnView& t, std::string_view frag) {
+  constexpr std::string_view kExceeded = "超过了";
+  const std::string_view asked = t.h.prev_text;
+  if (!frag.starts_with(kExceeded) || !t.h.prev_is_question || t.h.newest_stated())
+    return std::nullopt;
+  auto names = [](std::string_view s, std::initializer_list<std::string_view> any) {
+    return std::any_of(any.begin(), any.end(),
+                       [&](std::string_view w) { return s.find(w) != std::string_view::npos; });
+  };
+  const std::string_view anchor = t.r.topic_anchor;
+  // The limit's kind by what the question asked the maximum of: an amount of money, the room of
+  // a space, or the size of a thing.
+  std::string_view limit;
+  if (names(asked, {"最高", "上限", "最多"}) && names(anchor, {"费", "款", "金", "额", "钱", "价", "补贴"}))
+    limit = kLimits[0];
+  else if (names(asked, {"最大", "上限"}) && names(anchor, {"空间", "盘", "容量", "库"}))
+    limit = kLimits[1];
+  else if (names(asked, {"最大"}))
+    limit = kLimits[2];
+  else
+    return std::nullopt;
+  return "超过" + std::string(limit) + std::string(frag.substr(kExceeded.size() - 3));
+}
+
 // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
 std::optional<Step> condition_step(const TurnView& t) {
   const auto m = first_hit(t.q, t.lex.ids().condition_marker);
   // After an opening 那 the case reads as it does without it (那如果是实习生呢, 那如果过期了怎么办
   // → 如果VPN密码过期了怎么办, as 如果过期了怎么办 does).
   if (!m || (m->begin != 0 && m->begin != opening_marker_end(t))) return std::nullopt;
-  const std::string_view rest = t.text.substr(m->end);
+  std::string_view rest = t.text.substr(m->end);
   if (ascii_text(t.text)) return english_case(t, rest);
+  // A 呢 closing the case before the question asked in it (如果是因为发烧呢，要开证明吗) only
+  // marks the case: the question reads without it.
+  std::string unmarked;
+  if (const std::size_t ne_at = rest.find("呢,");
+      ne_at != std::string_view::npos && !trim_end(rest.substr(ne_at + 4)).empty()) {
+    unmarked = std::string(rest.substr(0, ne_at)) + std::string(rest.substr(ne_at + 3));
+    rest = unmarked;
+  }
   // A case that asks nothing (假设还在试用期) is put to the question as one closing in 呢 is.
   const bool ne = rest.ends_with("呢") || !t.q.has_in_content(t.lex.ids().question_word);
   const std::string_view body = rest.ends_with("呢") ? trim_end(rest.substr(0, rest.size() - 3)) : rest;
@@ -272,6 +321,14 @@ std::optional<Step> condition_step(const TurnView& t) {
     return Step{std::string(t.question), "condition_has_topic"};
   }
   const bool what_to_do = t.h.prev_text.ends_with("怎么办") || t.h.prev_text.ends_with("咋办");
+  // Time pressure put right after a question of how long something takes asks whether it can be
+  // sped up (合同审批要几天 + 要是客户催得急呢 → 要是客户催得急，合同审批能加急吗): the case, a
+  // comma (the case's last word may run into the topic: 入职|工牌), the topic and 能加急吗.
+  if (ne && t.h.prev_is_question && !t.h.newest_stated() && !t.r.topic_anchor.empty() &&
+      asks_duration(t.h.prev_text) && pressed(body))
+    return Step{join(std::string(marker), body) + "," + std::string(t.r.topic_anchor) +
+                    std::string(kExpedite),
+                "condition:expedite"};
   // A case whose subject is a person (如果部门经理不在呢, 假如我生病了呢) sets the scene for the
   // question asked, mishap or not: it is asked again in that case (如果部门经理不在请假谁审批). A
   // mishap after a yes-or-no question (万一我忘了呢) still asks what to do.

@@ -99,7 +99,11 @@ bool closing_particle(std::string_view w);
 inline constexpr std::string_view kWhatToDo = "怎么办";
 inline constexpr std::string_view kHowItCompares = "怎么样";
 inline constexpr std::string_view kWhatNext = "之后的流程是什么";
-inline constexpr std::string_view kRewriterPhrases[] = {kWhatToDo, kHowItCompares, kWhatNext};
+inline constexpr std::string_view kExpedite = "能加急吗";
+inline constexpr std::string_view kLimits[] = {"金额限制", "容量限制", "大小限制"};
+inline constexpr std::string_view kRewriterPhrases[] = {kWhatToDo, kHowItCompares, kWhatNext,
+                                                        kExpedite, kLimits[0], kLimits[1],
+                                                        kLimits[2]};
 /// Drops a modal of ability or need opening `s` (可以, 能够, 需要, 能, 要: 可以在网点兑换 →
 /// 在网点兑换); true when one was there.
 bool drop_modal(std::string_view& s);

@@ -136,6 +136,9 @@ std::optional<Step> next_after_answer_step(const TurnView& t, std::string_view f
 /// A case put to the last question (condition_step.cpp): nullopt when no condition marker opens
 /// the turn.
 std::optional<Step> condition_step(const TurnView& t);
+/// 超过了… after a question of a maximum (邮箱附件最大多少 + 超过了怎么发): what is exceeded is
+/// that limit, named (超过大小限制了怎么发); nullopt for any other turn (condition_step.cpp).
+std::optional<std::string> named_limit(const TurnView& t, std::string_view frag);
 /// What a request asked for (显示所有男性的名字 → 男性的名字; request.cpp): "" for a sort, which names
 /// no thing; nullopt when `turn` is no request.
 std::optional<std::string_view> requested(std::string_view turn);

@@ -1,0 +1,40 @@
+// A case put to the last question (如果…, 要是…, 超过了…): rules of the twenty-sixth session, on
+// questions made up for these tests (none is in tests/data), each asserting what the rule must
+// write and where it must not apply.
+#include <gtest/gtest.h>
+
+#include "unit/planning/rewrite_support.hpp"
+
+namespace {
+
+using qaplan::test::has;
+using qaplan::test::rewrite;
+
+// A 呢 closing the case before the question asked in it only marks the case.
+TEST(RewriteCase, ANeClosingTheCaseBeforeItsQuestionIsDropped) {
+  const auto r = rewrite("如果是因为加班呢，能免扣款吗", {"迟到怎么处理"});
+  EXPECT_TRUE(has(r.query, "如果迟到是因为加班")) << r.query;
+  EXPECT_FALSE(has(r.query, "呢")) << r.query;
+}
+
+// Time pressure put right after a question of how long something takes asks whether it can be
+// sped up; not after a question of how early one must ask, nor a case with no haste in it.
+TEST(RewriteCase, HasteAfterAQuestionOfHowLongAsksToExpedite) {
+  EXPECT_EQ(rewrite("要是领导催着要呢", {"门禁权限开通要多久"}).query,
+            "要是领导催着要,门禁权限开通能加急吗");
+  EXPECT_EQ(rewrite("如果下周一就要用呢", {"名片印刷要多久"}).query.find("能加急吗"),
+            std::string::npos);  // no word of haste: 就要 alone is no pressure
+  EXPECT_FALSE(has(rewrite("要是来不及呢", {"会议室要提前几天订"}).query, "加急"));
+}
+
+// 超过了 after a question of a maximum names the limit exceeded: of money, of a space's room,
+// else of a thing's size. Not after a question of no maximum.
+TEST(RewriteCase, ExceedingAMaximumNamesTheLimit) {
+  EXPECT_EQ(rewrite("超过了怎么办", {"差旅餐费最高多少"}).query, "差旅餐费超过金额限制了怎么办");
+  EXPECT_EQ(rewrite("超过了怎么清理", {"个人网盘空间最大多少"}).query,
+            "个人网盘空间超过容量限制了怎么清理");
+  EXPECT_EQ(rewrite("超过了怎么传", {"上传的图片最大多少"}).query, "上传的图片超过大小限制了怎么传");
+  EXPECT_FALSE(has(rewrite("超过了怎么办", {"加班一般到几点"}).query, "限制"));
+}
+
+}  // namespace
