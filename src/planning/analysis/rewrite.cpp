@@ -676,6 +676,7 @@ Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std
   if (auto s = verb_object_step(t, frag)) return done(std::move(*s));
   if (auto s = also_step(t)) return done(std::move(*s));
   if (auto s = condition_step(t)) return done(std::move(*s));
+  if (auto s = de_hua_step(t)) return done(std::move(*s));
   if (auto s = comparison_step(t, frag)) return done(std::move(*s));
   if (auto s = about_clause_step(t)) return done(std::move(*s));
   if (auto s = which_step(t)) return done(std::move(*s));

@@ -136,6 +136,9 @@ std::optional<Step> next_after_answer_step(const TurnView& t, std::string_view f
 /// A case put to the last question (condition_step.cpp): nullopt when no condition marker opens
 /// the turn.
 std::optional<Step> condition_step(const TurnView& t);
+/// A case closed by 的话 with no marker (de_hua_step.cpp): nullopt when the turn has none, or the
+/// previous turn is no question.
+std::optional<Step> de_hua_step(const TurnView& t);
 /// 超过了… after a question of a maximum (邮箱附件最大多少 + 超过了怎么发): what is exceeded is
 /// that limit, named (超过大小限制了怎么发); nullopt for any other turn (condition_step.cpp).
 std::optional<std::string> named_limit(const TurnView& t, std::string_view frag);

@@ -38,3 +38,17 @@ TEST(RewriteCase, ExceedingAMaximumNamesTheLimit) {
 }
 
 }  // namespace
+
+namespace {
+
+// A case closed by 的话 with no marker: the question's verb takes back the object the last
+// question gave it, and the subject goes in front when the turn does not name it — only the
+// words before the verb when the object put back says the rest.
+TEST(RewriteCase, ACaseClosedByDeHuaTakesBackItsObjectAndSubject) {
+  EXPECT_EQ(rewrite("晚上来的话能进吗", {"快递员能进宿舍楼吗"}).query, "快递员晚上来的话能进宿舍楼吗");
+  EXPECT_EQ(rewrite("戴眼镜的话能拍吗", {"拍证件照要化妆吗"}).query, "戴眼镜的话能拍证件照吗");
+  // The turn names the subject's first word: nothing goes in front.
+  EXPECT_EQ(rewrite("快递员白天来的话能进吗", {"快递员能进宿舍楼吗"}).query, "快递员白天来的话能进宿舍楼吗");
+}
+
+}  // namespace
