@@ -298,8 +298,15 @@ std::optional<std::pair<std::string, const char*>> modifier_substitute(std::stri
   if (de == std::string_view::npos) {
     // The topic's modifier had no 的 (餐饮|发票): the item takes its place without one
     // (住宿发票), as the parallel item keeps the history's own 的.
-    if (const auto e = leading_words_end(prev, topic.begin, topic.end, k, reader))
-      return std::pair{splice(topic.begin, *e, item), "ellipsis:modifier"};
+    // A topic right after 怎么 / 如何 opens with the verb asked about (怎么|申请|长期门禁卡):
+    // the modifier comes after it.
+    std::size_t begin = topic.begin;
+    for (std::size_t i = 0; i + 1 < tokens.size(); ++i)
+      if (tokens[i].end == topic.begin && manner_word(tokens[i].text(prev)) &&
+          tokens[i + 1].begin == topic.begin && tokens[i + 1].end < topic.end)
+        begin = tokens[i + 1].end;
+    if (const auto e = leading_words_end(prev, begin, topic.end, k, reader))
+      return std::pair{splice(begin, *e, item), "ellipsis:modifier"};
     // A topic of no more words than the modifier is its head: the modifier goes in front
     // (加班费 + 周末的 → 周末的加班费) — unless a lone character stands before it, which may be
     // the first piece of the topic's own word (大|会议室).
