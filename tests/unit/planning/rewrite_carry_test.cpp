@@ -51,7 +51,8 @@ namespace {
 // A topic right after 怎么 / 如何 opens with the verb asked about: a 的-modifier takes the place
 // of the modifier after it, never of the verb (was 怎么临时长期门禁卡).
 TEST(RewriteCarry, AModifierTakesTheModifiersPlaceNotTheVerbAfterHow) {
-  EXPECT_EQ(rewrite("短期的呢", {"怎么办理长期停车证"}).query, "怎么办理短期停车证");
+  EXPECT_EQ(rewrite("临时的呢", {"怎么办理正式工牌"}).query, "怎么办理临时工牌");
+  EXPECT_EQ(rewrite("国际的呢", {"如何预订国内机票"}).query, "如何预订国际机票");
 }
 
 }  // namespace
