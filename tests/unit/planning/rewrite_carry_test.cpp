@@ -21,7 +21,8 @@ TEST(RewriteCarry, ATurnWithItsOwnVerbCarriesTheTopicWithoutTheQuestionsVerb) {
 // A 的-modifier goes in front of a topic that is one compound ICU cut into a word and a lone
 // character (加班|餐): the piece is no word of its own to take the modifier's place.
 TEST(RewriteCarry, AModifierGoesInFrontOfACompoundCutIntoAWordAndAPiece) {
-  EXPECT_EQ(rewrite("外包的呢", {"加班餐要谁确认"}).query, "外包的加班餐要谁确认");
+  EXPECT_EQ(rewrite("访客的呢", {"加班餐要谁确认"}).query, "访客的加班餐要谁确认");
+  EXPECT_EQ(rewrite("访客的呢", {"停车卡要谁审批"}).query, "访客的停车卡要谁审批");
 }
 
 }  // namespace
