@@ -319,6 +319,17 @@ std::size_t standing_classifier(const TurnView& t, const CueHit& pronoun, std::s
   return standing && standing->first == pronoun.begin ? standing->second - pronoun.end : 0;
 }
 
+// 他们 after the people a question of which people does an act asked for (合同审批要经过哪些人 +
+// 业务负责人、法务、财务… + 他们一般多久审完): the role of those who do it (合同审批人), which the
+// knowledge base names, not the list the answer gave.
+std::optional<std::string> role_asked_for(const TurnView& t) {
+  const std::string_view anchor = t.r.topic_anchor;
+  if (t.h.prev_text.find("哪些人") == std::string_view::npos || anchor.empty()) return std::nullopt;
+  for (std::string_view act : {"审批", "审核", "签字", "签批", "面试", "评审"})
+    if (anchor.ends_with(act) && anchor.size() > act.size()) return std::string(anchor) + "人";
+  return std::nullopt;
+}
+
 // 这 / 那 of 这两个 / 那两家: the pair stands for both, which the which-step puts in its place.
 bool counts_a_pair(const TurnView& t, const CueHit& hit) {
   const auto both = both_pronoun_at(t.text);
@@ -505,6 +516,8 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     if (person) antecedent = std::string(without_count(*antecedent));  // 一个女生 → 女生
     const std::string_view pronoun = slice(t.text, hit->begin, hit->end);
     if (person && pronoun.ends_with("们")) antecedent = coordinated_people(t, std::move(*antecedent));
+    if (person && pronoun.ends_with("们"))
+      if (auto role = role_asked_for(t)) antecedent = std::move(*role);
     // A plural pronoun after a question whose topic coordinated its antecedent with another (年假和
     // 调休怎么请 + 它们有什么区别, 张三和李四是哪个部门的 + 他们几点上班) means both.
     if ((pronoun.ends_with("们") || plural(pronoun)) && t.h.prev_is_question)

@@ -57,3 +57,17 @@ TEST(RewriteCarry, AModifierTakesTheModifiersPlaceNotTheVerbAfterHow) {
 }
 
 }  // namespace
+
+namespace {
+
+// 他们 after the people a question of which people does an act asked for are the act's role
+// (报价审核人), not the list the answer gave; not after a question of no act of that kind.
+TEST(RewriteCarry, TheyAfterTheListOfWhoDoesAnActAreItsRole) {
+  EXPECT_EQ(rewrite("他们一般几天给结果", {"报价审核要经过哪些人", "采购专员、部门经理和财务，金额大时还需总监。"})
+                .query,
+            "报价审核人一般几天给结果");
+  EXPECT_FALSE(qaplan::test::has(
+      rewrite("他们一般几点到", {"年会要请哪些人", "全体员工和几位客户。"}).query, "年会人"));
+}
+
+}  // namespace
