@@ -379,8 +379,10 @@ bool stands_alone(const TurnView& t, std::size_t end) {
     if (h.list == t.lex.ids().question_word && h.begin == end) return true;
   const std::string_view rest = t.text.substr(end);
   const std::vector<Token> w = words_of(rest);
-  return w.empty() || !w.front().word || t.reader.is_function(w.front().text(rest)) ||
-         t.reader.of_function_chars(w.front().text(rest));  // 都要
+  // A word of when comes before the predicate, no noun of the pronoun's (它们|晚上|都开吗).
+  const std::size_t k = !w.empty() && temporal(w.front().text(rest)) ? 1 : 0;
+  return w.size() <= k || !w[k].word || t.reader.is_function(w[k].text(rest)) ||
+         t.reader.of_function_chars(w[k].text(rest));  // 都要
 }
 
 bool manner_pointer(std::string_view w) {

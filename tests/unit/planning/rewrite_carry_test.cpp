@@ -71,3 +71,12 @@ TEST(RewriteCarry, TheyAfterTheListOfWhoDoesAnActAreItsRole) {
 }
 
 }  // namespace
+
+namespace {
+
+// 它们 before a word of when (晚上, 周末) still stands alone: the things the question counted.
+TEST(RewriteCarry, TheyBeforeAWordOfWhenAreTheThingsCounted) {
+  EXPECT_EQ(rewrite("它们周末都开吗", {"园区的食堂有几个窗口"}).query, "园区的食堂窗口周末都开吗");
+}
+
+}  // namespace
