@@ -267,6 +267,27 @@ std::optional<std::string> named_limit(const TurnView& t, std::string_view frag)
   return "超过" + std::string(limit) + std::string(frag.substr(kExceeded.size() - 3));
 }
 
+std::optional<Step> exceeded_part_step(const TurnView& t) {
+  std::string_view verb;
+  for (std::string_view v : {"超出", "超过"})
+    if (t.text.starts_with(v)) verb = v;
+  const std::string_view rest = t.text.substr(verb.size());
+  if (verb.empty() || !(rest.starts_with("的那部分") || rest.starts_with("的部分") ||
+                        rest.starts_with("的这部分")))
+    return std::nullopt;
+  // What is exceeded is the standard or limit asked about, without the word that says whose it
+  // is (差旅|住宿标准, 员工|话费补贴标准): the own rows write it so.
+  const std::string_view anchor = t.r.topic_anchor;
+  bool limit = false;
+  for (std::string_view l : {"标准", "上限", "额度", "限额", "预算"}) limit = limit || anchor.ends_with(l);
+  if (!limit) return std::nullopt;
+  const std::vector<Token> w = words_of(anchor);
+  const std::size_t content = std::count_if(w.begin(), w.end(), [](const Token& k) { return k.word; });
+  const std::string_view object =
+      content >= 3 && w.front().word && !w.front().single_han ? anchor.substr(w[1].begin) : anchor;
+  return Step{std::string(verb) + std::string(object) + std::string(rest), "pronoun:exceeded"};
+}
+
 // 2. A condition: the topic goes after its marker (如果没休完怎么办 → 如果年假没休完怎么办).
 std::optional<Step> condition_step(const TurnView& t) {
   const auto m = first_hit(t.q, t.lex.ids().condition_marker);

@@ -657,6 +657,7 @@ Rewrite rewriting::rewrite_turn(std::string_view question, const std::vector<std
     return r;
   };
   if (auto s = list_step(t)) return done(std::move(*s));
+  if (auto s = exceeded_part_step(t)) return done(std::move(*s));
   if (auto s = pronoun_step(t)) return done(std::move(*s));
   if (auto s = pointed_noun_step(t)) return done(std::move(*s));
   if (!h.topic()) return done({std::string(question), "no_antecedent"});

@@ -142,6 +142,9 @@ std::optional<Step> de_hua_step(const TurnView& t);
 /// 超过了… after a question of a maximum (邮箱附件最大多少 + 超过了怎么发): what is exceeded is
 /// that limit, named (超过大小限制了怎么发); nullopt for any other turn (condition_step.cpp).
 std::optional<std::string> named_limit(const TurnView& t, std::string_view frag);
+/// 超出的那部分… after a question of a standard or a limit: what is exceeded is that standard
+/// (超出住宿标准的那部分自己出吗); nullopt for any other turn (condition_step.cpp).
+std::optional<Step> exceeded_part_step(const TurnView& t);
 /// What a request asked for (显示所有男性的名字 → 男性的名字; request.cpp): "" for a sort, which names
 /// no thing; nullopt when `turn` is no request.
 std::optional<std::string_view> requested(std::string_view turn);

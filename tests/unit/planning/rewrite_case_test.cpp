@@ -52,3 +52,16 @@ TEST(RewriteCase, ACaseClosedByDeHuaTakesBackItsObjectAndSubject) {
 }
 
 }  // namespace
+
+namespace {
+
+// 超出的那部分 after a question of a standard or a limit: what is exceeded is that standard,
+// without the word that says whose it is; the turn follows its history (那部分 points back).
+TEST(RewriteCase, ThePartExceedingIsOfTheStandardAsked) {
+  const auto r = rewrite("超出的那部分谁承担", {"员工餐补标准是多少", "工作日每餐25元。"});
+  EXPECT_TRUE(r.follow_up);
+  EXPECT_EQ(r.query, "超出餐补标准的那部分谁承担");
+  EXPECT_FALSE(qaplan::test::gave(rewrite("超出的那部分谁承担", {"年会在哪办"}), "pronoun:exceeded"));
+}
+
+}  // namespace
