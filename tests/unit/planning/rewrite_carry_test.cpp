@@ -80,3 +80,14 @@ TEST(RewriteCarry, TheyBeforeAWordOfWhenAreTheThingsCounted) {
 }
 
 }  // namespace
+
+namespace {
+
+// Two items of one kind joined by 和 take the place of the topic opening the question, which
+// stays; two of different kinds are aspects of the topic, not in its place.
+TEST(RewriteCarry, TwoItemsOfOneKindTakeTheTopicsPlace) {
+  EXPECT_EQ(rewrite("那病假和事假呢", {"年假怎么请"}).query, "病假和事假怎么请");
+  EXPECT_FALSE(qaplan::test::gave(rewrite("那截止时间和参加人数呢", {"年会主题是什么"}), "ellipsis:pair"));
+}
+
+}  // namespace
