@@ -1,6 +1,7 @@
 #include "planning/analysis/ellipsis.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "common/utf8.hpp"
 #include "planning/analysis/antecedent.hpp"
@@ -346,10 +347,51 @@ std::optional<std::string> renumbered(std::string_view prev, std::string_view fr
     out += prev.substr(t.end);
     return out;
   }
-  return std::nullopt;
+  // A number of as many digits in the question (Office 2016 + 那2013呢, 超过5000 + 那2000呢) —
+  // its only one, else which is meant is not known.
+  const Token* only = nullptr;
+  for (const Token& t : words_of(prev)) {
+    const std::string_view w = t.text(prev);
+    if (!t.ascii || w.size() != frag.size() ||
+        !std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      continue;
+    if (only) return std::nullopt;
+    only = &t;
+  }
+  if (!only || prev.substr(only->begin, only->end - only->begin) == frag) return std::nullopt;
+  return std::string(prev.substr(0, only->begin)) + std::string(frag) +
+         std::string(prev.substr(only->end));
 }
 
 namespace {
+
+// A name with its version (win10, iOS 14) in the place of the question's name and version that
+// it names or abbreviates (Windows 11 → win10, iOS 16 → iOS 14): the letters open the name,
+// digits follow.
+std::optional<std::string> short_versioned(std::string_view prev, std::string_view frag) {
+  std::size_t letters = 0;
+  while (letters < frag.size() && std::isalpha(static_cast<unsigned char>(frag[letters]))) ++letters;
+  const std::size_t digits_at = letters < frag.size() && frag[letters] == ' ' ? letters + 1 : letters;
+  if (letters < 2 || digits_at == frag.size() ||
+      !std::all_of(frag.begin() + static_cast<std::ptrdiff_t>(digits_at), frag.end(),
+                   [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  const std::vector<Token> w = words_of(prev);
+  for (std::size_t i = 0; i + 1 < w.size(); ++i) {
+    const std::string_view name = w[i].text(prev);
+    std::size_t k = i + 1;
+    while (k < w.size() && !w[k].word && trim_end(w[k].text(prev)).empty()) ++k;  // a space
+    if (k >= w.size() || !w[i].ascii || !w[k].ascii || name.size() < letters ||
+        !std::equal(frag.begin(), frag.begin() + static_cast<std::ptrdiff_t>(letters), name.begin(),
+                    [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
+      continue;
+    const std::string_view digits = w[k].text(prev);
+    if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      continue;
+    return std::string(prev.substr(0, w[i].begin)) + std::string(frag) + std::string(prev.substr(w[k].end));
+  }
+  return std::nullopt;
+}
 
 // Where the words before `begin` that the fragment's words `fw` open with start (on the 4th floor
 // + and on the 2nd: 'on the' goes with the fragment, not twice), else `begin`.
@@ -609,6 +651,7 @@ std::optional<Placed> placed_ascii(std::string_view prev_text, const Span& topic
       return Placed{std::move(*out), "ellipsis:english"};
   // Digits in place of an identifier's digits (VPN-1001 + 3001呢 → VPN-3001).
   if (auto out = renumbered(prev_text, frag)) return Placed{std::move(*out), "ellipsis:id"};
+  if (auto out = short_versioned(prev_text, frag)) return Placed{std::move(*out), "ellipsis:id"};
   // An ASCII word replaces the previous question's ASCII word (Windows ↔ Mac).
   const Span& x = spans.front();
   if (x.ascii && topic.ascii)

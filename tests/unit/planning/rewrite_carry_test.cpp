@@ -91,3 +91,15 @@ TEST(RewriteCarry, TwoItemsOfOneKindTakeTheTopicsPlace) {
 }
 
 }  // namespace
+
+namespace {
+
+// A number takes the place of the question's only number of as many digits (a year, a version);
+// a name with its version takes the place of the name it abbreviates and its version.
+TEST(RewriteCarry, ANumberOrAVersionTakesThePlaceOfItsLike) {
+  EXPECT_EQ(rewrite("那2019呢", {"Visio 2021能装吗"}).query, "visio 2019能装吗");
+  EXPECT_EQ(rewrite("Mac14呢", {"Macintosh 15的电脑怎么连打印机"}).query, "mac14的电脑怎么连打印机");
+  EXPECT_EQ(rewrite("那Android 12呢", {"Android 14能装企业微信吗"}).query, "android 12能装企业微信吗");
+}
+
+}  // namespace
