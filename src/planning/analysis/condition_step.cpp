@@ -362,9 +362,13 @@ std::optional<Step> condition_step(const TurnView& t) {
   // case (病假要开证明吗 + 如果只请一天呢 → 如果病假只请一天要开证明吗).
   // A case that says what the thing is (如果是外包员工呢, 买的是特价商品), or a question that is
   // all topic and particle (培训费用公司出|吗 as the phrase reader cuts it), goes in front instead.
+  // So does a case that opens with when (要是周末急着用, 要是年中离职): the topic after the marker
+  // would come between the case and its time (要是公司电脑周末…).
   const bool says_what = body.starts_with("是") || body.find("的是") != std::string_view::npos;
+  const std::vector<Token> bw = words_of(body);
+  const bool timed = !bw.empty() && temporal(bw.front().text(body));
   if (ne && !event && !wh && !mishap && t.h.prev_is_question && (says_what || !after_topic.empty())) {
-    if (says_what || count_code_points(trim_start(after_topic)) <= 1)
+    if (says_what || timed || count_code_points(trim_start(after_topic)) <= 1)
       return Step{case_then(marker, body, t.h.prev_text), "condition:same_question"};
     return Step{join(join(marker, t.r.topic_anchor), body) + std::string(after_topic),
                 "condition:same_question"};

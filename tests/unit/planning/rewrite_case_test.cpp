@@ -65,3 +65,14 @@ TEST(RewriteCase, ThePartExceedingIsOfTheStandardAsked) {
 }
 
 }  // namespace
+
+namespace {
+
+// A case that opens with when goes before the whole question again: the topic put after the
+// marker would come between the case and its time (was 要是会议室周末要用能临时借吗).
+TEST(RewriteCase, ACaseOpeningWithWhenGoesBeforeTheQuestion) {
+  EXPECT_EQ(rewrite("要是周末要用呢", {"会议室能临时借吗"}).query, "要是周末要用会议室能临时借吗");
+  EXPECT_EQ(rewrite("如果晚上才到呢", {"访客能自己开门禁吗"}).query, "如果晚上才到访客能自己开门禁吗");
+}
+
+}  // namespace

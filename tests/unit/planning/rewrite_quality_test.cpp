@@ -1648,14 +1648,15 @@ TEST(RewriteRules, ACaseBeforeItsQuestionReadsAsOneSentence) {
 
 // A case whose subject is a thing or party (金额|很小, 押金|不退, 系统|里|没有) said of with an adverb
 // of its own is the same: the case first, then the question, not the topic inside the case. A time
-// (晚上|不舒服) or a count (第二次|还没过) is no subject, and an event of the topic still asks what to do.
+// (晚上|不舒服) or a count (第二次|还没过) is no subject, and an event of the topic still asks what to do;
+// a case opening with a time goes first all the same (rewrite_case_test.cpp: the topic would
+// come between the case and its time).
 TEST(RewriteRules, ACaseWithAThingAsItsSubjectAsksTheQuestionAgain) {
   EXPECT_EQ(rewrite("如果押金不退呢", {"合同可以提前解约吗"}).query, "如果押金不退合同可以提前解约吗");
   EXPECT_EQ(rewrite("要是系统里没有记录呢", {"加班费怎么核算"}).query,
             "要是系统里没有记录加班费怎么核算");
   EXPECT_EQ(rewrite("假如房东已经同意了呢", {"宿舍可以养猫吗"}).query, "假如房东已经同意了宿舍可以养猫吗");
-  const auto time = rewrite("如果周末很忙呢", {"体检能改期吗"});
-  EXPECT_FALSE(time.query.starts_with("如果周末很忙体检")) << time.query;
+  EXPECT_EQ(rewrite("如果周末很忙呢", {"体检能改期吗"}).query, "如果周末很忙体检能改期吗");
   const auto count = rewrite("要是第二次还没过呢", {"驾照考试可以补考吗"});
   EXPECT_FALSE(count.query.starts_with("要是第二次还没过驾照")) << count.query;
 }
