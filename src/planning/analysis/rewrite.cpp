@@ -439,6 +439,24 @@ Step after_statement(const TurnView& t, std::string_view frag) {
   return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
 }
 
+// Two items of one kind (one head: 培训协议 / 保密协议, 病假 / 事假) joined by 和 / 跟 / 与, asked
+// about with 呢, are asked about together: both take the place of the topic that opens the
+// question, and the question stays (劳动合同要保存几年 + 那培训协议和保密协议呢 → 培训协议和保密协议
+// 要保存几年). Items of two kinds (举办时间和参加人数) are aspects of the topic, not in its place.
+std::optional<Step> pair_in_place(const TurnView& t, std::string_view frag, const std::vector<Span>& spans) {
+  if (spans.size() != 2 || t.h.newest_stated() || t.h.topic()->begin != 0) return std::nullopt;
+  const std::string_view gap = trim_end(slice(frag, spans[0].end, spans[1].begin));
+  const Span& topic = *t.h.topic();
+  const std::string_view head = last_code_point(slice(frag, spans[0].begin, spans[0].end));
+  if ((gap != "和" && gap != "跟" && gap != "与") || head.empty() ||
+      head != last_code_point(slice(frag, spans[1].begin, spans[1].end)) ||
+      trim_end(t.h.prev_text.substr(topic.end)).empty())
+    return std::nullopt;
+  return Step{join(join(std::string(t.h.prev_text.substr(0, topic.begin)), frag),
+                   t.h.prev_text.substr(topic.end)),
+              "ellipsis:pair"};
+}
+
 Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
                    const RewriteSources& sources) {
   const LexiconIds& ids = t.lex.ids();
@@ -493,21 +511,8 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
   const RewriteConfig& rw = t.lex.config().rewrite;
   const bool own_subject = !asks_ne && (after_speaker(frag, t.reader).has_value() ||
                                         opening_word(frag, rw.addressee_words, t.reader) > 0);
-  // Two items of one kind (one head: 培训协议 / 保密协议, 病假 / 事假) joined by 和 / 跟 / 与 are
-  // asked about together: both take the place of the topic that opens the question, and the
-  // question stays (劳动合同要保存几年 + 那培训协议和保密协议呢 → 培训协议和保密协议要保存几年).
-  // Items of two kinds (举办时间和参加人数) are aspects of the topic, not in its place.
-  if (!predicate && asks_ne && spans.size() == 2 && !t.h.newest_stated() && t.h.topic()->begin == 0) {
-    const std::string_view gap = trim_end(slice(frag, spans[0].end, spans[1].begin));
-    const Span& topic = *t.h.topic();
-    const std::string_view head = last_code_point(slice(frag, spans[0].begin, spans[0].end));
-    if ((gap == "和" || gap == "跟" || gap == "与") && !head.empty() &&
-        head == last_code_point(slice(frag, spans[1].begin, spans[1].end)) &&
-        !trim_end(t.h.prev_text.substr(topic.end)).empty())
-      return {join(join(std::string(t.h.prev_text.substr(0, topic.begin)), frag),
-                   t.h.prev_text.substr(topic.end)),
-              "ellipsis:pair"};
-  }
+  if (!predicate && asks_ne)
+    if (auto pair = pair_in_place(t, frag, spans)) return std::move(*pair);
   if (!predicate && !next_only && !own_subject && !spans.empty() &&
       (spans.size() == 1 || ascii_text(frag) || counted_case(frag))) {
     Placed p = fragment_in_place(t.h.prev, t.h.prev_text, *t.h.topic(), frag, spans, t.reader, asks_ne);
