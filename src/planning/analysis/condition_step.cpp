@@ -179,19 +179,21 @@ bool may_again(std::string_view marker, std::string_view body, const TurnView& t
   return words.empty() || !a_count(words.front().text(body));
 }
 
-// A question of how long something takes (合同审批要几天, 报销多久到账) — not how long before
-// one must ask (提前几天).
+// A question of how long something takes (合同审批要几天, 报销多久到账) — not how many days one
+// has (年假有几天) nor how long before one must ask (提前几天).
 bool asks_duration(std::string_view question) {
   if (question.find("提前") != std::string_view::npos) return false;
-  for (std::string_view d : {"多久", "几天", "多长时间", "几个工作日"})
+  for (std::string_view d : {"多久", "多长时间", "几个工作日", "要几天", "需要几天", "几天能", "几天到"})
     if (question.find(d) != std::string_view::npos) return true;
   return false;
 }
 
 // A case of time pressure: someone presses, it is needed at once, or the time runs short (客户催得
-// 急, 明天就入职, 来不及). The words of haste are a closed class.
+// 急, 明天就入职, 来不及). The words of haste are a closed class, each whole: not the 急 of 急诊 or
+// the 赶 of 赶上.
 bool pressed(std::string_view body) {
-  for (std::string_view w : {"急", "催", "赶", "马上", "立刻", "明天就", "今天就", "来不及", "等不及", "等不了"})
+  for (std::string_view w : {"着急", "急着", "急用", "急需", "得急", "很急", "加急", "催", "赶时间",
+                             "赶工", "赶项目", "马上", "立刻", "明天就", "今天就", "来不及", "等不及", "等不了"})
     if (body.find(w) != std::string_view::npos) return true;
   return false;
 }
@@ -252,13 +254,19 @@ std::optional<std::string> named_limit(const TurnView& t, std::string_view frag)
     return std::any_of(any.begin(), any.end(),
                        [&](std::string_view w) { return s.find(w) != std::string_view::npos; });
   };
+  // Only a question of a maximum amount (最大多少, 最高多少, 上限是多少), not of years or times
+  // (最多能贷多少年).
+  if (!names(asked, {"最大多少", "最高多少", "最多多少", "上限多少", "上限是多少", "最大是多少",
+                     "最高是多少", "最大金额", "最高金额"}))
+    return std::nullopt;
+  // The limit's kind by what the maximum was of: an amount of money, the room of a space, or the
+  // size of a thing.
   const std::string_view anchor = t.r.topic_anchor;
-  // The limit's kind by what the question asked the maximum of: an amount of money, the room of
-  // a space, or the size of a thing.
   std::string_view limit;
-  if (names(asked, {"最高", "上限", "最多"}) && names(anchor, {"费", "款", "金", "额", "钱", "价", "补贴"}))
+  if (names(asked, {"金额", "多少钱"}) ||
+      names(anchor, {"费", "金额", "钱", "报销", "补贴", "预算", "价格", "借款"}))
     limit = kLimits[0];
-  else if (names(asked, {"最大", "上限"}) && names(anchor, {"空间", "盘", "容量", "库"}))
+  else if (names(anchor, {"空间", "网盘", "云盘", "硬盘", "共享盘", "容量"}))
     limit = kLimits[1];
   else if (names(asked, {"最大"}))
     limit = kLimits[2];

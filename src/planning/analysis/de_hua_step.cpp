@@ -5,6 +5,7 @@
 // the topic goes in front when the turn still does not name it
 // (docs/rewrite.md#names-conditions-next-steps-and-why).
 #include "common/utf8.hpp"
+#include "planning/case_clause.hpp"
 
 namespace qaplan::internal::rewriting {
 namespace {
@@ -16,16 +17,22 @@ constexpr std::string_view kDeHua = "的话";
 // or the turn already has it.
 std::string_view object_of(std::string_view verb, const TurnView& t) {
   const std::string_view prev = t.h.prev_text;
+  const std::vector<std::string>& asks = t.lex.config().rewrite.question_words;
+  auto asking = [&](std::string_view x) {  // 几点, 多少钱: a question word opens it
+    return std::any_of(asks.begin(), asks.end(), [&](const std::string& q) {
+      return !q.empty() && static_cast<unsigned char>(q[0]) >= 0x80 && x.starts_with(q);
+    });
+  };
   const std::vector<Token> w = words_of(prev);
   for (std::size_t k = 0; k + 1 < w.size(); ++k) {
     if (w[k].text(prev) != verb) continue;
     std::size_t e = k + 1;
     while (e < w.size() && e < k + 4 && w[e].word && w[e].begin == w[e - 1].end &&
-           !t.reader.is_function(w[e].text(prev)))
+           !t.reader.is_function(w[e].text(prev)) && !asking(w[e].text(prev)))
       ++e;
     if (e == k + 1) continue;
     const std::string_view object = prev.substr(w[k + 1].begin, w[e - 1].end - w[k + 1].begin);
-    if (count_code_points(object) < 2 || t.text.find(object) != std::string_view::npos) return {};
+    if (count_code_points(object) < 2 || t.text.find(object) != std::string_view::npos) continue;
     return object;
   }
   return {};
@@ -40,11 +47,11 @@ std::string with_object_back(std::string_view part, std::string_view end, const 
   const std::vector<Token> w = words_of(before);
   if (w.empty() || !w.back().word || w.back().ascii || w.back().end != before.size()) return std::string(part);
   // The rewriter lists 做 and 办 among its function words; only a copula or a modal is no verb
-  // that takes an object here.
+  // that takes an object here, nor a word of when (晚上的话).
   const std::string_view verb = w.back().text(before);
   for (std::string_view no : {"是", "有", "在", "要", "会", "能", "可以", "需要", "得", "了"})
     if (verb == no) return std::string(part);
-  if (count_code_points(verb) > 2) return std::string(part);
+  if (count_code_points(verb) > 2 || temporal(verb)) return std::string(part);
   std::string_view found = object_of(verb, t);
   // Read alone, a modal and its verb may come as one word (能做): the verb is its last character.
   if (found.empty() && count_code_points(verb) == 2) found = object_of(last_code_point(verb), t);
@@ -70,8 +77,8 @@ std::string_view subject_before(std::string_view anchor, std::string_view object
 
 std::optional<Step> de_hua_step(const TurnView& t) {
   const std::string_view text = t.text;
-  const std::size_t at = text.find(kDeHua);
-  if (at == std::string_view::npos || at == 0 || ascii_text(text) || t.r.topic_anchor.empty() ||
+  const std::size_t at = case_de_hua(text);
+  if (at == std::string_view::npos || ascii_text(text) || t.r.topic_anchor.empty() ||
       !t.h.prev_is_question)
     return std::nullopt;
   const std::string_view ask = text.substr(at + kDeHua.size());
@@ -80,7 +87,11 @@ std::optional<Step> de_hua_step(const TurnView& t) {
   std::string_view object;
   std::string out = with_object_back(text.substr(0, at + kDeHua.size()), kDeHua, t, object);
   out += std::string(ask.substr(0, ask.size() - asked.size()));
-  out += with_object_back(asked, "吗", t, object);
+  // One object put back: the question's verb takes it only when the case's did not.
+  if (object.empty())
+    out += with_object_back(asked, "吗", t, object);
+  else
+    out += std::string(asked);
   // The topic in front when nothing of it is in the turn yet (访客车辆当天临时来的话能进园区吗);
   // an object put back may say its last words already: only what comes before them goes. Named:
   // it is there whole (核磁, put back as an object), or the subject's first word of two or more

@@ -309,15 +309,18 @@ std::optional<std::pair<std::string, const char*>> modifier_substitute(std::stri
     if (const auto e = leading_words_end(prev, begin, topic.end, k, reader))
       return std::pair{splice(begin, *e, item), "ellipsis:modifier"};
     // A topic of no more words than the modifier is its head: the modifier goes in front
-    // (加班费 + 周末的 → 周末的加班费) — unless a lone character stands before it, which may be
-    // the first piece of the topic's own word (大|会议室).
+    // (加班费 + 周末的 → 周末的加班费; after the verb of 怎么申请|门禁卡) — unless a lone character
+    // stands before it, which may be the first piece of the topic's own word (大|会议室).
     const bool lone_before = std::any_of(tokens.begin(), tokens.end(), [&](const Token& t) {
-      return t.end == topic.begin && t.single_han && !reader.is_function(t.text(prev));
+      return t.end == begin && t.single_han && !reader.is_function(t.text(prev));
     });
+    const int words = begin == topic.begin
+                          ? topic.words
+                          : content_words(prev.substr(begin, topic.end - begin), reader);
     // A word and a piece glued after it (加班|餐) are one compound: a head like a one-word topic.
-    const bool compound = topic.words == 2 && glued_pieces(prev, topic, tokens, reader) == 1;
-    if ((topic.words <= k || (compound && k >= 1)) && !lone_before)
-      return std::pair{splice(topic.begin, topic.begin, frag), "ellipsis:modifier"};
+    const bool compound = words == 2 && glued_pieces(prev, topic, tokens, reader) == 1;
+    if ((words <= k || (compound && k >= 1)) && !lone_before)
+      return std::pair{splice(begin, begin, frag), "ellipsis:modifier"};
     return std::nullopt;
   }
   std::size_t mod_begin = std::min<std::size_t>(topic.begin, de);
@@ -349,8 +352,9 @@ std::optional<std::string> renumbered(std::string_view prev, std::string_view fr
   }
   // A number of as many digits in the question (Office 2016 + 那2013呢, 超过5000 + 那2000呢) —
   // its only one, else which is meant is not known.
+  const std::vector<Token> words = words_of(prev);  // `only` points into it
   const Token* only = nullptr;
-  for (const Token& t : words_of(prev)) {
+  for (const Token& t : words) {
     const std::string_view w = t.text(prev);
     if (!t.ascii || w.size() != frag.size() ||
         !std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; }))

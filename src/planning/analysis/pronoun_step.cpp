@@ -325,7 +325,7 @@ std::size_t standing_classifier(const TurnView& t, const CueHit& pronoun, std::s
 std::optional<std::string> role_asked_for(const TurnView& t) {
   const std::string_view anchor = t.r.topic_anchor;
   if (t.h.prev_text.find("哪些人") == std::string_view::npos || anchor.empty()) return std::nullopt;
-  for (std::string_view act : {"审批", "审核", "签字", "签批", "面试", "评审"})
+  for (std::string_view act : {"审批", "审核", "签字", "签批", "评审"})
     if (anchor.ends_with(act) && anchor.size() > act.size()) return std::string(anchor) + "人";
   return std::nullopt;
 }

@@ -161,7 +161,7 @@ bool has_own_verb(std::string_view turn, const PhraseReader& reader) {
     const std::string_view c = w[k].text(turn), before = w[k - 1].text(turn);
     opened = before == "谁" || before == "才" || before == "亲自" || (opened && modal(before));
     if (!w[k].word || reader.is_function(c) || before.empty()) continue;
-    if (opened) return true;
+    if (opened && !w[k].ascii) return true;  // 才|3|天 is a count, no verb
     if (w[k].single_han && (asks(before) || modal(before))) return true;
   }
   return false;
@@ -447,10 +447,17 @@ std::optional<Step> pair_in_place(const TurnView& t, std::string_view frag, cons
   if (spans.size() != 2 || t.h.newest_stated() || t.h.topic()->begin != 0) return std::nullopt;
   const std::string_view gap = trim_end(slice(frag, spans[0].end, spans[1].begin));
   const Span& topic = *t.h.topic();
-  const std::string_view head = last_code_point(slice(frag, spans[0].begin, spans[0].end));
-  if ((gap != "和" && gap != "跟" && gap != "与") || head.empty() ||
-      head != last_code_point(slice(frag, spans[1].begin, spans[1].end)) ||
-      trim_end(t.h.prev_text.substr(topic.end)).empty())
+  const std::string_view a = slice(frag, spans[0].begin, spans[0].end);
+  const std::string_view b = slice(frag, spans[1].begin, spans[1].end);
+  const std::string_view head = last_code_point(a);
+  if ((gap != "和" && gap != "跟" && gap != "与") || head.empty() || head != last_code_point(b) ||
+      trim_end(t.h.prev_text.substr(topic.end)).empty() || spans[1].end != trim_end(frag).size())
+    return std::nullopt;
+  // Things of the topic's kind: its head (病假 / 事假 of 年假), or as long a name as the topic's
+  // (培训协议 of 劳动合同); 男生和女生 of 员工宿舍 qualify it, in no place of it.
+  const std::string_view named = slice(t.h.prev_text, topic.begin, topic.end);
+  const std::size_t n = count_code_points(named);
+  if (head != last_code_point(named) && (count_code_points(a) < n || count_code_points(b) < n))
     return std::nullopt;
   return Step{join(join(std::string(t.h.prev_text.substr(0, topic.begin)), frag),
                    t.h.prev_text.substr(topic.end)),

@@ -8,6 +8,7 @@
 
 #include "planning/answer_word.hpp"
 #include "planning/bare_question.hpp"
+#include "planning/case_clause.hpp"
 #include "planning/list_reference.hpp"
 #include "planning/segment.hpp"
 #include "planning/stages/intent.hpp"
@@ -91,16 +92,15 @@ bool open_case(const TurnInContext& t, bool own_topic) {
     return h.list == ids.condition_marker && h.begin == t.q.content_begin;
   });
   const std::string_view content = t.q.content();
-  const std::size_t de_hua = content.find("的话");
-  if (!opens && (de_hua == std::string_view::npos || de_hua == 0)) return false;
+  if (!opens && case_de_hua(content) == std::string_view::npos) return false;
   if (!t.q.has_in_content(ids.question_word) || !own_topic) return true;
   const std::string_view prev = t.history.back().text;
   return repeats_a_word(content, prev, t.lex) || repeats_a_keyword(t.q, prev, ids);
 }
 
-// 该 or 其 alone before a noun (该标准多久更新, 到期后其单价…, 該帳戶): "the said", "its" — a
-// thing the history named. Not 该 before a verb of one character or a question word (该交多少,
-// 该怎么办: "should"); ICU holds 其他 and 其中 as words of their own.
+// 该 or 其 alone before a noun (该账户能…, 到期后其单价…, 該帳戶): "the said", "its" — a thing
+// the history named. Not 该 before a verb or a question word (该交多少, 该准备哪些材料, 该怎么办:
+// "should"); ICU holds 其他 and 其中 as words of their own.
 bool determiner_pointer(const TurnInContext& t) {
   const std::string_view content = t.q.content();
   if (content.find("该") == std::string_view::npos && content.find("其") == std::string_view::npos)
@@ -113,15 +113,30 @@ bool determiner_pointer(const TurnInContext& t) {
     const std::string_view s = x.text(content);
     return x.word && !x.ascii && !listed(rw.function_words, s) && !listed(rw.question_words, s);
   };
+  // After 该 the noun stands where a subject does: a particle, a localizer, a modal or an adverb
+  // follows it (该账户|能, 该流程|需要, 该账号|里). Before a question word it is a verb (该准备|哪些
+  // 材料: "should prepare"). 其 is a possessive only.
   const std::vector<Token> w = segment_words(content);
+  auto subject_slot = [&](std::size_t next) {
+    if (next >= w.size()) return false;
+    const std::string_view x = w[next].text(content);
+    for (std::string_view f : {"的", "里", "中", "能", "可以", "会", "是", "有", "还", "也", "都", "要",
+                               "需要", "需", "在", "必须", "一般", "已经"})
+      if (x == f) return true;
+    return false;
+  };
   for (std::size_t k = 0; k + 1 < w.size(); ++k) {
     const std::string_view d = w[k].text(content);
     if ((d != "该" && d != "其") || w[k + 1].begin != w[k].end || !content_word(w[k + 1])) continue;
     // A noun ICU knows, or one it left in pieces (该|账|号).
-    if (!w[k + 1].single_han) return true;
-    if (k + 2 < w.size() && w[k + 2].single_han && w[k + 2].begin == w[k + 1].end &&
-        content_word(w[k + 2]))
-      return true;
+    std::size_t after = k + 2;
+    if (w[k + 1].single_han) {
+      if (k + 2 >= w.size() || !w[k + 2].single_han || w[k + 2].begin != w[k + 1].end ||
+          !content_word(w[k + 2]))
+        continue;
+      after = k + 3;
+    }
+    if (d == "其" || subject_slot(after)) return true;
   }
   return false;
 }
@@ -230,6 +245,8 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
     follow(rule, "follow_up_open_case");
   else if (rule.intent != Intent::kFollowUp && elided_completion(t))
     follow(rule, "follow_up_elided_completion");
+  // The pointer says outright that the noun is one the history named: a source keyword of its
+  // own (该账号 after a question about 离职) is that noun, not a new topic.
   else if (rule.intent != Intent::kFollowUp && determiner_pointer(t))
     follow(rule, "follow_up_determiner");
   // A question whose own words are only a verb or two (怎么申请 after 工位可以换吗) asks about the

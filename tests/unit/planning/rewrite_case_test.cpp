@@ -76,3 +76,32 @@ TEST(RewriteCase, ACaseOpeningWithWhenGoesBeforeTheQuestion) {
 }
 
 }  // namespace
+
+namespace {
+
+// A number opening the question: its token was read after its vector was freed (found by the
+// review; it threw std::out_of_range).
+TEST(RewriteCase, ANumberOpeningTheQuestionTakesItsPlaceSafely) {
+  EXPECT_EQ(rewrite("那2013呢", {"2016版office还能用吗"}).query, "2013版office还能用吗");
+}
+
+// The review of the twenty-sixth session's rules: each line is a fault it found, mended.
+TEST(RewriteCase, TheTwentySixthSessionsRulesHoldAtTheirEdges) {
+  // 就算了 gives up; it is no case.
+  EXPECT_FALSE(has(rewrite("那就算了", {"年假怎么申请"}).query, "怎么办"));
+  // The object put back stops before a question word; a word of when is no verb.
+  EXPECT_FALSE(has(rewrite("晚上的话能打包吗", {"晚上食堂几点关门"}).query, "几点关门的话"));
+  // Only a maximum amount names a limit, and money said in the question counts.
+  EXPECT_FALSE(has(rewrite("超过了怎么办", {"公积金贷款最多能贷多少年"}).query, "限制"));
+  EXPECT_TRUE(has(rewrite("超过了怎么办", {"单笔报销最大金额是多少"}).query, "超过金额限制了"));
+  // Haste is said in whole words (赶上 is no haste), after a question of how long it takes (有几天
+  // asks how many days one has).
+  EXPECT_FALSE(has(rewrite("如果赶上节假日呢", {"审批要几天"}).query, "加急"));
+  EXPECT_FALSE(has(rewrite("如果明天就生呢", {"产假有几天"}).query, "加急"));
+  // Two items that qualify the topic take no place of it.
+  EXPECT_FALSE(qaplan::test::gave(rewrite("男生和女生呢", {"员工宿舍怎么申请"}), "ellipsis:pair"));
+  // A modifier in front of the head goes after the verb of 怎么申请 as well.
+  EXPECT_TRUE(rewrite("临时访客的呢", {"怎么申请门禁卡"}).query.starts_with("怎么申请")) << "verb first";
+}
+
+}  // namespace

@@ -567,3 +567,11 @@ TEST(FollowUps, GaiOrQiBeforeANounFollows) {
   EXPECT_FALSE(matched(prep("该交多少钱", {"年假怎么申请"}), "follow_up_determiner"));
   EXPECT_FALSE(follow_up("该账户能绑定微信吗", {}));
 }
+
+// The review of the twenty-sixth session's detection: 的话 of a word (话费, 话术) is no case, and
+// 该 before a verb asking what to do (该准备哪些材料) points at nothing.
+TEST(FollowUps, TheTwentySixthSessionsDetectionHoldsAtItsEdges) {
+  EXPECT_FALSE(follow_up("员工的话费补贴怎么申请", {"员工餐补怎么申请"}));
+  EXPECT_FALSE(follow_up("客服的话术在哪看", {"客服几点上班"}));
+  EXPECT_FALSE(matched(prep("入职该准备哪些材料", {"食堂几点开门"}), "follow_up_determiner"));
+}
