@@ -270,7 +270,7 @@ TEST(RewriteQuality, ShapesDevSetMeetsItsFloors) {
   const Tally& dev = m.at("dev");
   EXPECT_GE(dev.exact(), 0.26);       // 51/187 when written, 53 after the session's rules
   EXPECT_GE(dev.terms_kept(), 0.44);  // 80/187 when written, 87 after
-  EXPECT_GE(dev.recall(), 0.90);      // 0.829 when written, 0.920 after
+  EXPECT_GE(dev.recall(), 0.90);      // 0.829 when written, 0.914 after
   EXPECT_GE(dev.precision(), 0.97);
 }
 
