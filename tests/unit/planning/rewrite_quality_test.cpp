@@ -268,8 +268,8 @@ TEST(RewriteQuality, ShapesDevSetMeetsItsFloors) {
   print("shapes", m);
   ASSERT_EQ(m.at("all").n, 187);
   const Tally& dev = m.at("dev");
-  EXPECT_GE(dev.exact(), 0.26);       // 51/187 when written, 53 after the session's rules
-  EXPECT_GE(dev.terms_kept(), 0.44);  // 80/187 when written, 87 after
+  EXPECT_GE(dev.exact(), 0.30);       // 51/187 when written, 60 after the session's rules
+  EXPECT_GE(dev.terms_kept(), 0.45);  // 80/187 when written, 89 after
   EXPECT_GE(dev.recall(), 0.90);      // 0.829 when written, 0.914 after
   EXPECT_GE(dev.precision(), 0.97);
 }
