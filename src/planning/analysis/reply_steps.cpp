@@ -124,6 +124,35 @@ bool states_something(std::string_view clause, const TurnView& t) {
   return content >= 2;
 }
 
+// Why after an answer that there is no need (电脑要装杀毒软件吗 + …，无需自行安装。 + 为啥) asks why
+// of that verdict: the question's subject, why, the answer's closing clause and the question's
+// object (电脑为啥无需自行安装杀毒软件). Only when the question's subject and object are two runs.
+std::optional<Step> why_no_need(const TurnView& t, std::string_view frag) {
+  const std::string_view verdict = trim_end(last_clause(trim_end(t.h.window.front())));
+  bool no_need = false;
+  for (std::string_view n : {"无需", "不需要", "不用", "不必", "没必要"})
+    no_need = no_need || verdict.starts_with(n);
+  const std::vector<Span>& spans = t.h.prev_spans;
+  if (!no_need || spans.size() < 2 || count_code_points(verdict) > 8) return std::nullopt;
+  const std::string_view subject = slice(t.h.prev_text, spans.front().begin, spans.front().end);
+  const std::string_view run = slice(t.h.prev_text, spans.back().begin, spans.back().end);
+  // Without the verb the verdict says again (装 of 安装, 买 of 购买) or a word before it (自己).
+  std::size_t cut = 0;
+  for (const Token& w : words_of(run)) {
+    const std::string_view x = w.text(run);
+    if (!t.reader.is_function(x) && x != "自己" && !(w.single_han && verdict.find(x) != std::string_view::npos))
+      break;
+    cut = w.end;
+  }
+  const std::string_view object = run.substr(cut);
+  if (count_code_points(subject) < 2 || count_code_points(object) < 2 ||
+      verdict.find(object) != std::string_view::npos)
+    return std::nullopt;
+  return Step{std::string(subject) + std::string(trim_end(frag)) + std::string(verdict) +
+                  std::string(object),
+              "why_of_answer:no_need"};
+}
+
 }  // namespace
 
 // 1e. A bare why (为什么, 为啥) after a yes-or-no question (试用期不能请年假吗, 年假可以跨年吗) asks why
@@ -137,6 +166,7 @@ std::optional<Step> why_of_yes_no_step(const TurnView& t, std::string_view frag)
   // that is no echo of the question (去过 | 不太喜欢) — with the verb's object from the question
   // (为啥不喜欢逛街). No such object: why of the question, as below.
   if (t.h.prev_at == 1) {
+    if (auto verdict = why_no_need(t, frag)) return verdict;
     const std::string_view answer = t.h.window.front();
     std::string_view said = trim_end(first_clause(answer));
     if (t.h.prev.find(said) != std::string_view::npos && said.size() < answer.size())

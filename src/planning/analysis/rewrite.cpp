@@ -383,7 +383,11 @@ std::optional<std::string> why_inside(const TurnView& t, std::string_view frag) 
   const std::size_t dropped = static_cast<std::size_t>(s.data() - t.h.prev_text.data());
   if (!names_only(s) || t.h.subject_end <= dropped || t.h.subject_end - dropped >= s.size())
     return std::nullopt;
-  const std::size_t cut = t.h.subject_end - dropped;
+  std::size_t cut = t.h.subject_end - dropped;
+  // A passive's 被 ends the subject, whatever term the word break joined across it (VPN账号|被锁:
+  // 账号被锁 is a term of the KB): VPN账号为啥被锁了, not …被锁为啥了.
+  if (const std::size_t by = s.substr(0, cut).find("被"); by != std::string_view::npos && by > 0)
+    cut = by;
   return join(join(s.substr(0, cut), frag), s.substr(cut));
 }
 
@@ -437,6 +441,33 @@ Step after_statement(const TurnView& t, std::string_view frag) {
     if (auto subject = done_subject(t.h.prev_text, t.reader))
       return {join_role(*subject, frag, true), "statement_subject"};
   return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
+}
+
+// A bare noun after an answer to a query that asked no question (出差补贴标准 + 国内出差每天补贴
+// 100元，海外… + 港澳) names another case of what was asked: the noun, then the query (港澳出差补贴
+// 标准) — not the noun spliced into the answer's clause.
+// The answer gave the cases it knows in clauses of their own (国内…，海外…) and the noun is none
+// of them.
+std::optional<Step> case_of_asked(const TurnView& t, std::string_view frag) {
+  if (t.h.prev_is_question || t.h.prev_at != 0 || t.h.window.size() < 2) return std::nullopt;
+  const std::string_view answer = t.h.window[0];
+  // A predicate (还是慢, 不行) is no case.
+  if (answer.find(',') == std::string_view::npos || answer.find(frag) != std::string_view::npos ||
+      opens_with_adverb(frag))
+    return std::nullopt;
+  const std::string_view query = trim_end(t.h.window[1]);
+  if (query.empty() || !names_only(query) || count_code_points(query) > 12 ||
+      query.find(frag) != std::string_view::npos || ascii_text(query))
+    return std::nullopt;
+  const std::vector<std::string>& asks = t.lex.config().rewrite.question_words;
+  for (const std::string& q : asks)
+    if (!q.empty() && static_cast<unsigned char>(q[0]) >= 0x80 && query.find(q) != std::string_view::npos)
+      return std::nullopt;
+  // A comma where the noun ends in the query's first character (海外,外派津贴标准): run together
+  // they read as a character doubled at a seam.
+  const std::string_view last = last_code_point(frag);
+  const bool seam = !last.empty() && static_cast<unsigned char>(last[0]) >= 0xE0 && query.starts_with(last);
+  return Step{seam ? std::string(frag) + "," + std::string(query) : join(frag, query), "ellipsis:asked"};
 }
 
 // Two items of one kind (one head: 培训协议 / 保密协议, 病假 / 事假) joined by 和 / 跟 / 与, asked
@@ -520,6 +551,8 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
                                         opening_word(frag, rw.addressee_words, t.reader) > 0);
   if (!predicate && asks_ne)
     if (auto pair = pair_in_place(t, frag, spans)) return std::move(*pair);
+  if (!predicate && !own_subject && spans.size() == 1)
+    if (auto asked = case_of_asked(t, frag)) return std::move(*asked);
   if (!predicate && !next_only && !own_subject && !spans.empty() &&
       (spans.size() == 1 || ascii_text(frag) || counted_case(frag))) {
     Placed p = fragment_in_place(t.h.prev, t.h.prev_text, *t.h.topic(), frag, spans, t.reader, asks_ne);

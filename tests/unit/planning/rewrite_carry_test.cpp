@@ -103,3 +103,41 @@ TEST(RewriteCarry, ANumberOrAVersionTakesThePlaceOfItsLike) {
 }
 
 }  // namespace
+
+namespace {
+
+// A bare noun after an answer that gave its cases clause by clause, to a query that asked no
+// question, names another case of what was asked: the noun, then the query.
+TEST(RewriteCarry, ABareNounAfterAnAnswerOfCasesIsAnotherCaseOfTheQuery) {
+  EXPECT_EQ(rewrite("高铁", {"交通补贴标准", "市内交通每天补贴30元，打车按实报销。"}).query,
+            "高铁交通补贴标准");
+  EXPECT_EQ(rewrite("节假日", {"日值班补贴", "工作日每天80元，周末每天120元。"}).query,
+            "节假日,日值班补贴");  // the seam's character said once on each side of a comma
+  EXPECT_FALSE(qaplan::test::gave(rewrite("高铁", {"交通补贴标准", "每天补贴30元。"}), "ellipsis:asked"));
+}
+
+// Why after an answer that there is no need asks why of that verdict, with the question's
+// subject and object.
+TEST(RewriteCarry, WhyAfterNoNeedAsksWhyOfTheVerdict) {
+  EXPECT_EQ(rewrite("为啥", {"食堂要自己带餐具吗", "食堂统一提供餐具，无需自行携带。"}).query,
+            "食堂为啥无需自行携带餐具");
+}
+
+// A passive's 被 ends the subject a why goes after; a term joined across it is not cut at a
+// guess: the safe form, not 邮箱账号被锁为什么了.
+TEST(RewriteCarry, WhyGoesBeforeThePassive) {
+  EXPECT_EQ(rewrite("为什么", {"报销单被财务退回了"}).query, "报销单为什么被财务退回了");
+  EXPECT_FALSE(qaplan::test::has(rewrite("为什么", {"邮箱账号被锁了"}).query, "被锁为什么"));
+}
+
+}  // namespace
+
+namespace {
+
+// A predicate after an answer of cases is no case (还是卡 goes nowhere near the query's front).
+TEST(RewriteCarry, APredicateAfterAnAnswerOfCasesIsNoCase) {
+  EXPECT_FALSE(qaplan::test::gave(
+      rewrite("还是卡呢", {"手机很卡", "可以先清理后台应用，并重启手机。"}), "ellipsis:asked"));
+}
+
+}  // namespace
