@@ -184,7 +184,11 @@ bool may_again(std::string_view marker, std::string_view body, const TurnView& t
 bool asks_duration(std::string_view question) {
   if (question.find("提前") != std::string_view::npos) return false;
   for (std::string_view d : {"多久", "多长时间", "几个工作日", "要几天", "需要几天", "几天能", "几天到"})
-    if (question.find(d) != std::string_view::npos) return true;
+    if (const std::size_t at = question.find(d); at != std::string_view::npos) {
+      // 能休多久, 可以请多久, 有多长时间: how long one has, not how long it takes.
+      const std::string_view before = question.substr(0, at);
+      return !(before.ends_with("休") || before.ends_with("请") || before.ends_with("有"));
+    }
   return false;
 }
 
@@ -194,7 +198,13 @@ bool asks_duration(std::string_view question) {
 bool pressed(std::string_view body) {
   for (std::string_view w : {"着急", "急着", "急用", "急需", "得急", "很急", "加急", "催", "赶时间",
                              "赶工", "赶项目", "马上", "立刻", "明天就", "今天就", "来不及", "等不及", "等不了"})
-    if (body.find(w) != std::string_view::npos) return true;
+    if (const std::size_t at = body.find(w); at != std::string_view::npos) {
+      // 不着急, 没催, 别急着, 无需加急: no haste.
+      const std::string_view before = body.substr(0, at);
+      for (std::string_view no : {"不", "没", "别", "无需", "不用"})
+        if (before.ends_with(no)) return false;
+      return true;
+    }
   return false;
 }
 
@@ -257,17 +267,22 @@ std::optional<std::string> named_limit(const TurnView& t, std::string_view frag)
   // Only a question of a maximum amount (最大多少, 最高多少, 上限是多少), not of years or times
   // (最多能贷多少年).
   if (!names(asked, {"最大多少", "最高多少", "最多多少", "上限多少", "上限是多少", "最大是多少",
-                     "最高是多少", "最大金额", "最高金额"}))
+                     "最高是多少", "最大金额", "最高金额"}) ||
+      names(asked, {"多少天", "多少年", "多少次", "多少人", "多少个"}))
     return std::nullopt;
   // The limit's kind by what the maximum was of: an amount of money, the room of a space, or the
   // size of a thing.
   const std::string_view anchor = t.r.topic_anchor;
   std::string_view limit;
-  if (names(asked, {"金额", "多少钱"}) ||
-      names(anchor, {"费", "金额", "钱", "报销", "补贴", "预算", "价格", "借款"}))
-    limit = kLimits[0];
-  else if (names(anchor, {"空间", "网盘", "云盘", "硬盘", "共享盘", "容量"}))
+  // A space or a file first (报销附件, 免费网盘空间 hold a word of money but measure bytes).
+  if (names(anchor, {"空间", "网盘", "云盘", "硬盘", "共享盘", "容量"}))
     limit = kLimits[1];
+  else if (names(anchor, {"附件", "文件", "图片", "视频"}))
+    limit = kLimits[2];
+  else if (names(asked, {"金额", "多少钱"}) ||
+           names(anchor, {"费用", "金额", "钱", "报销", "补贴", "预算", "价格", "借款", "招待费",
+                          "餐费", "经费", "差旅费", "话费"}))
+    limit = kLimits[0];
   else if (names(asked, {"最大"}))
     limit = kLimits[2];
   else
@@ -316,6 +331,8 @@ std::optional<Step> condition_step(const TurnView& t) {
   const bool ne = rest.ends_with("呢") || !t.q.has_in_content(t.lex.ids().question_word);
   const std::string_view body = rest.ends_with("呢") ? trim_end(rest.substr(0, rest.size() - 3)) : rest;
   const std::string_view marker = t.text.substr(m->begin, m->end - m->begin);
+  // 就算了 (never mind) puts no case.
+  if (marker == "就算" && (body == "了" || body == "了吧" || body == "了啊")) return std::nullopt;
   const bool wh = asks_wh(t.h.prev_scan, t.h.prev, t.lex.ids());
   // The rest of the previous question after its topic (休学|最长可以多久), when it opens with it.
   const std::string_view after_topic =
@@ -370,7 +387,7 @@ std::optional<Step> condition_step(const TurnView& t) {
   // case (病假要开证明吗 + 如果只请一天呢 → 如果病假只请一天要开证明吗).
   // A case that says what the thing is (如果是外包员工呢, 买的是特价商品), or a question that is
   // all topic and particle (培训费用公司出|吗 as the phrase reader cuts it), goes in front instead.
-  // So does a case that opens with when (要是周末急着用, 要是年中离职): the topic after the marker
+  // So does a case that opens with when (要是周末急着用, 如果晚上才到): the topic after the marker
   // would come between the case and its time (要是公司电脑周末…).
   const bool says_what = body.starts_with("是") || body.find("的是") != std::string_view::npos;
   const std::vector<Token> bw = words_of(body);

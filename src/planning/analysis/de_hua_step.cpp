@@ -13,8 +13,8 @@ namespace {
 constexpr std::string_view kDeHua = "的话";
 
 // The object the previous question gives the verb (进 of 能进吗 → 园区 of 访客车辆能进园区吗):
-// the content words right after that verb there, up to a function word; "" when it gives none
-// or the turn already has it.
+// the content words right after that verb there, up to a function word or a question word, at
+// the first place the verb has one the turn does not say already; "" when there is none.
 std::string_view object_of(std::string_view verb, const TurnView& t) {
   const std::string_view prev = t.h.prev_text;
   const std::vector<std::string>& asks = t.lex.config().rewrite.question_words;

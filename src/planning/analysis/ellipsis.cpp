@@ -311,7 +311,7 @@ std::optional<std::pair<std::string, const char*>> modifier_substitute(std::stri
     // A topic of no more words than the modifier is its head: the modifier goes in front
     // (加班费 + 周末的 → 周末的加班费; after the verb of 怎么申请|门禁卡) — unless a lone character
     // stands before it, which may be the first piece of the topic's own word (大|会议室).
-    const bool lone_before = std::any_of(tokens.begin(), tokens.end(), [&](const Token& t) {
+    const bool lone_before = begin == topic.begin && std::any_of(tokens.begin(), tokens.end(), [&](const Token& t) {
       return t.end == begin && t.single_han && !reader.is_function(t.text(prev));
     });
     const int words = begin == topic.begin

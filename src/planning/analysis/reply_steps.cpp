@@ -138,12 +138,19 @@ std::optional<Step> why_no_need(const TurnView& t, std::string_view frag) {
   const std::string_view run = slice(t.h.prev_text, spans.back().begin, spans.back().end);
   // Without the verb the verdict says again (装 of 安装, 买 of 购买) or a word before it (自己).
   std::size_t cut = 0;
+  // The verdict says the question's verb again (装 of 安装, 带 of 携带): it answers that act. The
+  // verb opens the run or stands right before it (要自己|带|餐具).
+  const std::vector<Token> before = words_of(t.h.prev_text.substr(0, spans.back().begin));
+  bool same_act = !before.empty() && before.back().single_han &&
+                  verdict.find(before.back().text(t.h.prev_text)) != std::string_view::npos;
   for (const Token& w : words_of(run)) {
     const std::string_view x = w.text(run);
-    if (!t.reader.is_function(x) && x != "自己" && !(w.single_han && verdict.find(x) != std::string_view::npos))
-      break;
+    const bool again = w.single_han && verdict.find(x) != std::string_view::npos;
+    if (!t.reader.is_function(x) && x != "自己" && !again) break;
+    same_act = same_act || again;
     cut = w.end;
   }
+  if (!same_act) return std::nullopt;  // 要装的，不用担心: no verdict on the act asked
   const std::string_view object = run.substr(cut);
   if (count_code_points(subject) < 2 || count_code_points(object) < 2 ||
       verdict.find(object) != std::string_view::npos)

@@ -374,6 +374,8 @@ std::optional<Step> about_clause_step(const TurnView& t) {
 
 // A bare "why" after a one-clause statement (报销单被退回了 + 为什么) asks why of what the statement
 // says of its subject: the question word after the subject (报销单为什么被退回了).
+constexpr std::string_view kByNouns[] = {"子", "褥", "服", "告", "单", "套", "罩", "保险人", "申请人"};
+
 std::optional<std::string> why_inside(const TurnView& t, std::string_view frag) {
   const auto w = first_hit(t.q, t.lex.ids().question_word);
   const std::size_t at = static_cast<std::size_t>(frag.data() - t.question.data());
@@ -386,8 +388,17 @@ std::optional<std::string> why_inside(const TurnView& t, std::string_view frag) 
   std::size_t cut = t.h.subject_end - dropped;
   // A passive's 被 ends the subject, whatever term the word break joined across it (VPN账号|被锁:
   // 账号被锁 is a term of the KB): VPN账号为啥被锁了, not …被锁为啥了.
-  if (const std::size_t by = s.substr(0, cut).find("被"); by != std::string_view::npos && by > 0)
-    cut = by;
+  // 被 after the subject's first character, no noun's first (被子, 被褥, 被告 …): the word break
+  // with the KB's terms joined would hide it inside 账号被锁.
+  constexpr std::string_view kBy = "被";
+  for (std::size_t by = s.find(kBy, 3); by != std::string_view::npos && by < cut; by = s.find(kBy, by + 3)) {
+    const std::string_view next = s.substr(by + kBy.size());
+    if (!std::any_of(std::begin(kByNouns), std::end(kByNouns),
+                     [&](std::string_view c) { return next.starts_with(c); })) {
+      cut = by;
+      break;
+    }
+  }
   return join(join(s.substr(0, cut), frag), s.substr(cut));
 }
 
@@ -463,9 +474,17 @@ std::optional<Step> case_of_asked(const TurnView& t, std::string_view frag) {
   for (const std::string& q : asks)
     if (!q.empty() && static_cast<unsigned char>(q[0]) >= 0x80 && query.find(q) != std::string_view::npos)
       return std::nullopt;
+  // A query that names one thing (出差补贴标准), not a statement of a trouble (手机很卡).
+  const std::vector<Span> runs = t.reader.spans(query);
+  if (runs.size() != 1 || runs.front().begin != 0 || has_own_verb(query, t.reader)) return std::nullopt;
+  const std::string_view last = last_code_point(frag);
+  // A noun of the query's first word's kind takes its place (年假天数 + 病假 → 病假天数).
+  if (const std::vector<Token> w = words_of(query);
+      !w.empty() && w.front().end < query.size() && count_code_points(w.front().text(query)) >= 2 &&
+      last == last_code_point(w.front().text(query)))
+    return Step{std::string(frag) + std::string(query.substr(w.front().end)), "ellipsis:asked"};
   // A comma where the noun ends in the query's first character (海外,外派津贴标准): run together
   // they read as a character doubled at a seam.
-  const std::string_view last = last_code_point(frag);
   const bool seam = !last.empty() && static_cast<unsigned char>(last[0]) >= 0xE0 && query.starts_with(last);
   return Step{seam ? std::string(frag) + "," + std::string(query) : join(frag, query), "ellipsis:asked"};
 }

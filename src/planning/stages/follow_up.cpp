@@ -113,14 +113,14 @@ bool determiner_pointer(const TurnInContext& t) {
     const std::string_view s = x.text(content);
     return x.word && !x.ascii && !listed(rw.function_words, s) && !listed(rw.question_words, s);
   };
-  // After 该 the noun stands where a subject does: a particle, a localizer, a modal or an adverb
-  // follows it (该账户|能, 该流程|需要, 该账号|里). Before a question word it is a verb (该准备|哪些
-  // 材料: "should prepare"). 其 is a possessive only.
+  // After 该 the noun stands where a subject does: a localizer, a modal or an adverb follows it
+  // (该账户|能, 该流程|需要, 该账号|里). Before a question word or 的 it is a verb (该准备|哪些材料,
+  // 该提交|的材料: "should"). 其 is a possessive only.
   const std::vector<Token> w = segment_words(content);
   auto subject_slot = [&](std::size_t next) {
     if (next >= w.size()) return false;
     const std::string_view x = w[next].text(content);
-    for (std::string_view f : {"的", "里", "中", "能", "可以", "会", "是", "有", "还", "也", "都", "要",
+    for (std::string_view f : {"里", "中", "能", "可以", "会", "是", "有", "还", "也", "都", "要",
                                "需要", "需", "在", "必须", "一般", "已经"})
       if (x == f) return true;
     return false;

@@ -105,3 +105,25 @@ TEST(RewriteCase, TheTwentySixthSessionsRulesHoldAtTheirEdges) {
 }
 
 }  // namespace
+
+namespace {
+
+// The second review of the twenty-sixth session's rules: each line is a fault it found, mended.
+TEST(RewriteCase, TheTwentySixthSessionsLaterRulesHoldAtTheirEdges) {
+  using qaplan::test::gave;
+  // A statement of a trouble is no query of cases; a noun of the query's kind takes its place.
+  EXPECT_FALSE(gave(rewrite("平板呢", {"手机很卡", "可以先清理后台应用，并重启手机。"}), "ellipsis:asked"));
+  EXPECT_EQ(rewrite("事假", {"婚假天数", "按当地规定，一般3天。"}).query, "事假天数");
+  // 被 of a noun (被子) is no passive.
+  EXPECT_EQ(rewrite("为什么", {"宿舍被子被收走了"}).query, "宿舍被子为什么被收走了");
+  // No haste when it is denied; how long one may take leave is no time it takes.
+  EXPECT_FALSE(has(rewrite("要是不着急呢", {"合同审批要几天"}).query, "加急"));
+  EXPECT_FALSE(has(rewrite("要是着急回来上班呢", {"产假能休多久"}).query, "加急"));
+  // A file's maximum is its size, whatever word of money its name holds; a maximum of days none.
+  EXPECT_TRUE(has(rewrite("超过了怎么传", {"报销附件最大多少"}).query, "大小限制"));
+  EXPECT_FALSE(has(rewrite("超过了怎么办", {"借款最多多少天"}).query, "限制"));
+  // A 不用 clause that answers no act asked about is no verdict of no need.
+  EXPECT_FALSE(gave(rewrite("为啥", {"电脑要装杀毒软件吗", "要装的，不用担心"}), "why_of_answer:no_need"));
+}
+
+}  // namespace

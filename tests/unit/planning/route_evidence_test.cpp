@@ -575,3 +575,12 @@ TEST(FollowUps, TheTwentySixthSessionsDetectionHoldsAtItsEdges) {
   EXPECT_FALSE(follow_up("客服的话术在哪看", {"客服几点上班"}));
   EXPECT_FALSE(matched(prep("入职该准备哪些材料", {"食堂几点开门"}), "follow_up_determiner"));
 }
+
+// The second review: 的话 before a word of its own (费用, 术后) still closes a case, and so does
+// one after a verb of saying with no one saying (提前说的话); 该 before a verb and 的 points at
+// nothing (该提交的材料).
+TEST(FollowUps, TheTwentySixthSessionsLaterDetectionHoldsAtItsEdges) {
+  EXPECT_TRUE(follow_up("出差的话费用怎么报", {"出差住宿标准是多少"}));
+  EXPECT_TRUE(follow_up("提前说的话能批吗", {"年假怎么申请"}));
+  EXPECT_FALSE(matched(prep("该提交的材料有哪些", {"食堂几点开门"}), "follow_up_determiner"));
+}
