@@ -140,10 +140,12 @@ bool verb_slot(std::string_view gap) {
   return !w.empty() && manner_word(w.back().text(gap));
 }
 
+}  // namespace
+
 // A lone character, no function word, right after a Chinese question word or a modal (需要谁|批,
 // 在哪儿|办, 最多能|报|多少): the turn's own verb. One glued to a content word ends a compound
 // (流程|图); one after 有 / 要 / 是 is their noun (有|税吗, 要|钱吗).
-bool has_own_verb(std::string_view turn, const PhraseReader& reader) {
+bool rewriting::has_own_verb(std::string_view turn, const PhraseReader& reader) {
   const std::vector<Token> w = words_of(turn);
   const RewriteConfig& rw = reader.lex().config().rewrite;
   auto asks = [&](std::string_view x) {
@@ -166,6 +168,8 @@ bool has_own_verb(std::string_view turn, const PhraseReader& reader) {
   }
   return false;
 }
+
+namespace {
 
 // The subject a subjectless continuation carries: the previous question's topic with the one word
 // it asked about after it (年假怎么申请 + 需要提前几天 → 年假申请需要提前几天; 公积金可以提取吗 +
@@ -208,12 +212,16 @@ std::optional<std::string> carried_subject(std::string_view prev_text,
   return join(slice(prev_text, prev_spans.front().begin, subject_end), word);
 }
 
+}  // namespace
+
 // A turn that only names something (合同里的违约金条款): no sentence punctuation, as an answer has.
-bool names_only(std::string_view turn) {
+bool rewriting::names_only(std::string_view turn) {
   for (std::string_view p : {"。", "，", "；", "！", ",", ";", "!", "."})
     if (turn.find(p) != std::string_view::npos) return false;
   return true;
 }
+
+namespace {
 
 // The topic's first word, of two or more characters and no function word, is in the turn.
 bool names_topic_head(const TurnView& t, std::string_view frag) {
@@ -452,66 +460,6 @@ Step after_statement(const TurnView& t, std::string_view frag) {
     if (auto subject = done_subject(t.h.prev_text, t.reader))
       return {join_role(*subject, frag, true), "statement_subject"};
   return {join(statement_core(t.h.prev_text, t.reader), frag), "statement_prefix"};
-}
-
-// A bare noun after an answer to a query that asked no question (出差补贴标准 + 国内出差每天补贴
-// 100元，海外… + 港澳) names another case of what was asked: the noun, then the query (港澳出差补贴
-// 标准) — not the noun spliced into the answer's clause.
-// The answer gave the cases it knows in clauses of their own (国内…，海外…) and the noun is none
-// of them.
-std::optional<Step> case_of_asked(const TurnView& t, std::string_view frag) {
-  if (t.h.prev_is_question || t.h.prev_at != 0 || t.h.window.size() < 2) return std::nullopt;
-  const std::string_view answer = t.h.window[0];
-  // A predicate (还是慢, 不行) is no case.
-  if (answer.find(',') == std::string_view::npos || answer.find(frag) != std::string_view::npos ||
-      opens_with_adverb(frag))
-    return std::nullopt;
-  const std::string_view query = trim_end(t.h.window[1]);
-  if (query.empty() || !names_only(query) || count_code_points(query) > 12 ||
-      query.find(frag) != std::string_view::npos || ascii_text(query))
-    return std::nullopt;
-  const std::vector<std::string>& asks = t.lex.config().rewrite.question_words;
-  for (const std::string& q : asks)
-    if (!q.empty() && static_cast<unsigned char>(q[0]) >= 0x80 && query.find(q) != std::string_view::npos)
-      return std::nullopt;
-  // A query that names one thing (出差补贴标准), not a statement of a trouble (手机很卡).
-  const std::vector<Span> runs = t.reader.spans(query);
-  if (runs.size() != 1 || runs.front().begin != 0 || has_own_verb(query, t.reader)) return std::nullopt;
-  const std::string_view last = last_code_point(frag);
-  // A noun of the query's first word's kind takes its place (年假天数 + 病假 → 病假天数).
-  if (const std::vector<Token> w = words_of(query);
-      !w.empty() && w.front().end < query.size() && count_code_points(w.front().text(query)) >= 2 &&
-      last == last_code_point(w.front().text(query)))
-    return Step{std::string(frag) + std::string(query.substr(w.front().end)), "ellipsis:asked"};
-  // A comma where the noun ends in the query's first character (海外,外派津贴标准): run together
-  // they read as a character doubled at a seam.
-  const bool seam = !last.empty() && static_cast<unsigned char>(last[0]) >= 0xE0 && query.starts_with(last);
-  return Step{seam ? std::string(frag) + "," + std::string(query) : join(frag, query), "ellipsis:asked"};
-}
-
-// Two items of one kind (one head: 培训协议 / 保密协议, 病假 / 事假) joined by 和 / 跟 / 与, asked
-// about with 呢, are asked about together: both take the place of the topic that opens the
-// question, and the question stays (劳动合同要保存几年 + 那培训协议和保密协议呢 → 培训协议和保密协议
-// 要保存几年). Items of two kinds (举办时间和参加人数) are aspects of the topic, not in its place.
-std::optional<Step> pair_in_place(const TurnView& t, std::string_view frag, const std::vector<Span>& spans) {
-  if (spans.size() != 2 || t.h.newest_stated() || t.h.topic()->begin != 0) return std::nullopt;
-  const std::string_view gap = trim_end(slice(frag, spans[0].end, spans[1].begin));
-  const Span& topic = *t.h.topic();
-  const std::string_view a = slice(frag, spans[0].begin, spans[0].end);
-  const std::string_view b = slice(frag, spans[1].begin, spans[1].end);
-  const std::string_view head = last_code_point(a);
-  if ((gap != "和" && gap != "跟" && gap != "与") || head.empty() || head != last_code_point(b) ||
-      trim_end(t.h.prev_text.substr(topic.end)).empty() || spans[1].end != trim_end(frag).size())
-    return std::nullopt;
-  // Things of the topic's kind: its head (病假 / 事假 of 年假), or as long a name as the topic's
-  // (培训协议 of 劳动合同); 男生和女生 of 员工宿舍 qualify it, in no place of it.
-  const std::string_view named = slice(t.h.prev_text, topic.begin, topic.end);
-  const std::size_t n = count_code_points(named);
-  if (head != last_code_point(named) && (count_code_points(a) < n || count_code_points(b) < n))
-    return std::nullopt;
-  return Step{join(join(std::string(t.h.prev_text.substr(0, topic.begin)), frag),
-                   t.h.prev_text.substr(topic.end)),
-              "ellipsis:pair"};
 }
 
 Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,

@@ -136,6 +136,17 @@ std::optional<Step> next_after_answer_step(const TurnView& t, std::string_view f
 /// A case put to the last question (condition_step.cpp): nullopt when no condition marker opens
 /// the turn.
 std::optional<Step> condition_step(const TurnView& t);
+/// A turn with a verb of its own after a question word, a modal, 谁, 才 or 亲自 (需要谁|批,
+/// 需要谁|签字): it asks with that verb (rewrite.cpp).
+bool has_own_verb(std::string_view turn, const PhraseReader& reader);
+/// A turn that only names something: no sentence punctuation, as an answer has (rewrite.cpp).
+bool names_only(std::string_view turn);
+/// A bare noun after an answer of cases to a query that asked no question: another case of the
+/// query (港澳出差补贴标准); nullopt otherwise (fragment_items.cpp).
+std::optional<Step> case_of_asked(const TurnView& t, std::string_view frag);
+/// Two items of one kind joined by 和 / 跟 / 与 in the place of the topic opening the question
+/// (培训协议和保密协议要保存几年); nullopt otherwise (fragment_items.cpp).
+std::optional<Step> pair_in_place(const TurnView& t, std::string_view frag, const std::vector<Span>& spans);
 /// A case closed by 的话 with no marker (de_hua_step.cpp): nullopt when the turn has none, or the
 /// previous turn is no question.
 std::optional<Step> de_hua_step(const TurnView& t);
