@@ -3,7 +3,7 @@
 // A case closed by 的话 with no marker before it (当天临时来的话能进吗, 入职前来不及做的话怎么办):
 // the verbs of the case and its question take back the object the last question gave them, and
 // the topic goes in front when the turn still does not name it
-// (docs/rewrite.md#names-conditions-next-steps-and-why).
+// (docs/rewrite.md, "Constructions the dev rows lack", rule 8).
 #include "common/utf8.hpp"
 #include "planning/case_clause.hpp"
 

@@ -83,9 +83,9 @@ bool repeats_a_keyword(const ScannedQuery& q, std::string_view prev, const Lexic
 
 // A case put to the last question: a condition marker opens the turn, or a clause closes in 的话
 // (入职前来不及做的话怎么办), and it asks nothing of its own (如果金额很小呢, 假设还在试用期), or
-// it asks about a word the last turn said (万一发票丢了咋办 after 出差报销需要什么发票), or it
-// names no topic of its own (如果有异常会通知吗: who is notified of what is the history's). Whatever
-// source its words name otherwise, it does not stand alone. (那如果…呢 is follow_up_elliptic's.)
+// it asks about a word or a keyword the last turn said (万一发票丢了咋办 after 出差报销需要什么发票;
+// 入职 of 入职体检), or it names no topic of its own (如果下周才回来能补吗). Whatever source its
+// words name otherwise, it does not stand alone. (那如果…呢 is follow_up_elliptic's.)
 bool open_case(const TurnInContext& t, bool own_topic) {
   const LexiconIds& ids = t.lex.ids();
   const bool opens = std::any_of(t.q.hits.begin(), t.q.hits.end(), [&](const CueHit& h) {
