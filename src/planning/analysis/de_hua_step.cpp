@@ -17,11 +17,8 @@ constexpr std::string_view kDeHua = "的话";
 // the first place the verb has one the turn does not say already; "" when there is none.
 std::string_view object_of(std::string_view verb, const TurnView& t) {
   const std::string_view prev = t.h.prev_text;
-  const std::vector<std::string>& asks = t.lex.config().rewrite.question_words;
   auto asking = [&](std::string_view x) {  // 几点, 多少钱: a question word opens it
-    return std::any_of(asks.begin(), asks.end(), [&](const std::string& q) {
-      return !q.empty() && static_cast<unsigned char>(q[0]) >= 0x80 && x.starts_with(q);
-    });
+    return opens_with_question_word(x, t.lex.config().rewrite);
   };
   const std::vector<Token> w = words_of(prev);
   for (std::size_t k = 0; k + 1 < w.size(); ++k) {

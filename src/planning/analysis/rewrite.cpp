@@ -145,14 +145,16 @@ bool verb_slot(std::string_view gap) {
 // A lone character, no function word, right after a Chinese question word or a modal (需要谁|批,
 // 在哪儿|办, 最多能|报|多少): the turn's own verb. One glued to a content word ends a compound
 // (流程|图); one after 有 / 要 / 是 is their noun (有|税吗, 要|钱吗).
+bool rewriting::opens_with_question_word(std::string_view word, const RewriteConfig& rw) {
+  return !word.empty() && static_cast<unsigned char>(word[0]) >= 0x80 &&
+         std::any_of(rw.question_words.begin(), rw.question_words.end(),
+                     [&](const std::string& q) { return word.starts_with(q); });
+}
+
 bool rewriting::has_own_verb(std::string_view turn, const PhraseReader& reader) {
   const std::vector<Token> w = words_of(turn);
   const RewriteConfig& rw = reader.lex().config().rewrite;
-  auto asks = [&](std::string_view x) {
-    return !x.empty() && static_cast<unsigned char>(x[0]) >= 0x80 &&
-           std::any_of(rw.question_words.begin(), rw.question_words.end(),
-                       [&](const std::string& q) { return x.starts_with(q); });
-  };
+  auto asks = [&](std::string_view x) { return opens_with_question_word(x, rw); };
   auto modal = [](std::string_view x) {
     return x.ends_with("能") || x.ends_with("可以") || x.ends_with("会") || x.ends_with("得");
   };

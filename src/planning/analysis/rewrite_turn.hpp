@@ -136,6 +136,8 @@ std::optional<Step> next_after_answer_step(const TurnView& t, std::string_view f
 /// A case put to the last question (condition_step.cpp): nullopt when no condition marker opens
 /// the turn.
 std::optional<Step> condition_step(const TurnView& t);
+/// `word` opens with one of the rewriter's Chinese question words (几点, 多少钱, 谁来) (rewrite.cpp).
+bool opens_with_question_word(std::string_view word, const RewriteConfig& rw);
 /// A turn with a verb of its own after a question word, a modal, 谁, 才 or 亲自 (需要谁|批,
 /// 需要谁|签字): it asks with that verb (rewrite.cpp).
 bool has_own_verb(std::string_view turn, const PhraseReader& reader);
