@@ -337,8 +337,7 @@ std::optional<std::pair<std::string, const char*>> modifier_substitute(std::stri
 // An ASCII fragment of digits in place of the digits of an identifier (VPN-1001 + 3001 →
 // VPN-3001); nullopt when the previous question holds no identifier ending in digits.
 std::optional<std::string> renumbered(std::string_view prev, std::string_view frag) {
-  if (frag.empty() || !std::all_of(frag.begin(), frag.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return std::nullopt;
+  if (!all_digits(frag)) return std::nullopt;
   for (const Token& t : words_of(prev)) {
     const std::string_view w = t.text(prev);
     if (!t.ascii || !id_like(w)) continue;
@@ -356,9 +355,7 @@ std::optional<std::string> renumbered(std::string_view prev, std::string_view fr
   const Token* only = nullptr;
   for (const Token& t : words) {
     const std::string_view w = t.text(prev);
-    if (!t.ascii || w.size() != frag.size() ||
-        !std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      continue;
+    if (!t.ascii || w.size() != frag.size() || !all_digits(w)) continue;
     if (only) return std::nullopt;
     only = &t;
   }
@@ -376,10 +373,7 @@ std::optional<std::string> short_versioned(std::string_view prev, std::string_vi
   std::size_t letters = 0;
   while (letters < frag.size() && std::isalpha(static_cast<unsigned char>(frag[letters]))) ++letters;
   const std::size_t digits_at = letters < frag.size() && frag[letters] == ' ' ? letters + 1 : letters;
-  if (letters < 2 || digits_at == frag.size() ||
-      !std::all_of(frag.begin() + static_cast<std::ptrdiff_t>(digits_at), frag.end(),
-                   [](char c) { return c >= '0' && c <= '9'; }))
-    return std::nullopt;
+  if (letters < 2 || !all_digits(frag.substr(digits_at))) return std::nullopt;
   const std::vector<Token> w = words_of(prev);
   for (std::size_t i = 0; i + 1 < w.size(); ++i) {
     const std::string_view name = w[i].text(prev);
@@ -389,9 +383,7 @@ std::optional<std::string> short_versioned(std::string_view prev, std::string_vi
         !std::equal(frag.begin(), frag.begin() + static_cast<std::ptrdiff_t>(letters), name.begin(),
                     [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
       continue;
-    const std::string_view digits = w[k].text(prev);
-    if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      continue;
+    if (!all_digits(w[k].text(prev))) continue;
     return std::string(prev.substr(0, w[i].begin)) + std::string(frag) + std::string(prev.substr(w[k].end));
   }
   return std::nullopt;

@@ -54,9 +54,6 @@ bool is_connector(std::string_view t) { return t == "-" || t == "_" || t == "." 
 
 bool is_title(std::string_view w) { return w.starts_with("《"); }
 
-bool all_digits(std::string_view w) {
-  return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
 
 // Units and counters a number is read with (7月, 180天, 10万, 3次): ICU cuts them from the digits,
 // and a splice between the two would leave a bare number.
@@ -107,6 +104,10 @@ const WordSet& temporal_words() {
   return words;
 }
 }  // namespace
+
+bool all_digits(std::string_view w) {
+  return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
 
 bool temporal(std::string_view w) { return temporal_words().contains(w); }
 

@@ -74,6 +74,8 @@ inline bool same_bytes(std::string_view a, std::string_view b) {
 /// A lone character that makes a word with the word before it (私有|化, 著作|权, 差旅|费): a
 /// derivational suffix or a bound head, never a verb.
 bool suffix(std::string_view c);
+/// Every byte an ASCII digit, and at least one (2016, 5000).
+bool all_digits(std::string_view w);
 
 /// Token i of `t` (function marks `fn`), a lone function character, opens a compound ICU did not
 /// know (对|公|转账, 在|职|员工): it opens a clause before a lone character and a word.

@@ -517,9 +517,10 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     if (!antecedent) return std::nullopt;
     if (person) antecedent = std::string(without_count(*antecedent));  // 一个女生 → 女生
     const std::string_view pronoun = slice(t.text, hit->begin, hit->end);
-    if (person && pronoun.ends_with("们")) antecedent = coordinated_people(t, std::move(*antecedent));
-    if (person && pronoun.ends_with("们"))
+    if (person && pronoun.ends_with("们")) {
+      antecedent = coordinated_people(t, std::move(*antecedent));
       if (auto role = role_asked_for(t)) antecedent = std::move(*role);
+    }
     // A plural pronoun after a question whose topic coordinated its antecedent with another (年假和
     // 调休怎么请 + 它们有什么区别, 张三和李四是哪个部门的 + 他们几点上班) means both.
     if ((pronoun.ends_with("们") || plural(pronoun)) && t.h.prev_is_question)
