@@ -641,6 +641,9 @@ std::string thing_antecedent(std::string_view prev, const std::vector<Span>& pre
     const std::string_view s = slice(prev, prev_spans[k].begin, prev_spans[k].end);
     if (s.find_first_not_of("0123456789.,") == std::string_view::npos) return true;
     if (slice(prev, prev_spans[k].end, prev_spans[k].end + 3) == "的") return true;
+    // What the thing is measured against (人民公园离|地铁站近吗, A比|B贵吗) is no thing asked about.
+    const std::uint32_t b = prev_spans[k].begin;
+    if (b >= 3 && (slice(prev, b - 3, b) == "离" || slice(prev, b - 3, b) == "比")) return true;
     for (const CueHit& h : prev_scan.hits)
       if (h.list == ids.question_word && h.end == prev_spans[k].begin) return true;
     return false;

@@ -36,6 +36,18 @@ std::optional<std::string_view> light_verb_object(std::string_view activity,
   return std::nullopt;
 }
 
+// Words asking what something costs or when it or its money arrives.
+constexpr std::string_view kCostWords[] = {"多少钱", "手续费", "收费", "费用多少", "到账", "拿到", "收到"};
+
+// An owner that only says whose the thing is in any conversation of this kind: the company
+// itself, or the addressee or the speaker with what is theirs (你们公司, 我们部门, 你家附近).
+bool context_owner(std::string_view owner) {
+  if (owner == "公司" || owner == "单位") return true;
+  for (std::string_view p : {"你们", "我们", "咱们", "你家", "我家"})
+    if (owner.starts_with(p) && owner.size() > p.size()) return true;
+  return false;
+}
+
 }  // namespace
 
 // What a question of having asked about (公司有餐补吗 → 公司餐补): its owner and the thing had, when
@@ -47,7 +59,36 @@ std::optional<std::string> had_thing(const TurnView& t) {
   const std::string_view gap = slice(t.h.prev, sp[0].end, sp[1].begin);
   const std::string_view tail = trim_end(t.h.prev.substr(sp[1].end));
   if (gap != "有" || tail != "吗") return std::nullopt;
+  // Once an answer has said yes, the thing is known and goes on without its owner when that owner
+  // is only the company or the people talking (公司有员工宿舍吗 + 有，… + 收费吗 → 员工宿舍收费吗).
+  const std::string_view owner = slice(t.h.prev, sp[0].begin, sp[0].end);
+  if (t.h.prev_at == 1 && t.h.window.front().starts_with("有") && context_owner(owner))
+    return std::string(slice(t.h.prev, sp[1].begin, sp[1].end));
   return both_spans(t);
+}
+
+// What a how-to question's procedure gets (怎么办理副卡 → 副卡, 怎么申请退款 → 退款), when the turn
+// asks what it costs or when it arrives (每个月多少钱, 手续费多少, 多久能到账, 几天能拿到): a price or a payment
+// belongs to the thing, not to the act of applying for it. The act stays for what the procedure
+// itself asks (要交押金吗, 要谁批, 最晚提前多久).
+std::optional<std::string> procured_thing(const TurnView& t, std::string_view frag) {
+  if (t.h.resolved) return std::nullopt;
+  const std::string_view anchor = t.r.topic_anchor;
+  const bool costs = std::any_of(
+      std::begin(kCostWords), std::end(kCostWords),
+      [&](std::string_view w) { return frag.find(w) != std::string_view::npos; });
+  if (!costs) return std::nullopt;
+  const std::vector<Token> w = words_of(anchor);
+  if (w.size() < 2) return std::nullopt;
+  const std::string_view verb = w.front().text(anchor);
+  for (std::string_view v : {"申请", "办理", "开通", "开办", "领取", "购买"}) {
+    if (verb != v) continue;
+    const std::string_view thing = anchor.substr(v.size());
+    if (count_code_points(thing) < 2 || t.reader.is_function(w[1].text(anchor)))
+      return std::nullopt;
+    return std::string(thing);
+  }
+  return std::nullopt;
 }
 
 // What an answer said yes to having (保密协议里有竞业限制吗 + 有，竞业限制期为离职后12个月，…补偿。 +

@@ -576,6 +576,7 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     return {t.r.topic_anchor + " " + std::string(t.text), "topic_prefix", "rewrite:fallback:clause"};
   if (const std::size_t n = shared_tail(t.r.topic_anchor, frag))
     return {t.r.topic_anchor + std::string(frag.substr(n)), "topic_prefix:tail"};
+  if (auto thing = procured_thing(t, frag)) return {join(*thing, frag), "topic_prefix:procured"};
   if (auto limit = named_limit(t, frag))
     return {join_role(t.r.topic_anchor, *limit, false), "topic_prefix:limit"};
   return {join_role(t.r.topic_anchor, with_manner(frag, t.h.prev_text), false), "topic_prefix"};

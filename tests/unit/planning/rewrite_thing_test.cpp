@@ -1,0 +1,47 @@
+// Which thing a continuation asks about: rules of the twenty-seventh session, on questions made up
+// for these tests (none is in tests/data), each asserting what the rule must write and where it
+// must not apply.
+#include <gtest/gtest.h>
+
+#include "unit/planning/rewrite_support.hpp"
+
+namespace {
+
+using qaplan::test::rewrite;
+
+// Once an answer has said yes to having a thing, the thing goes on without an owner that is only
+// the company or the people talking; an owner that tells where (园区) stays, and so does the
+// company before any answer.
+TEST(RewriteThing, AThingAnAnswerConfirmedDropsTheCompanyAsItsOwner) {
+  EXPECT_EQ(rewrite("收费吗", {"公司有健身房吗", "有，在三楼，早七点到晚十点开放。"}).query,
+            "健身房收费吗");
+  EXPECT_EQ(rewrite("几点开门", {"你们公司有食堂吗", "有，在B座二楼。"}).query, "食堂几点开门");
+  EXPECT_EQ(rewrite("收费吗", {"园区有自行车棚吗", "有，在2号门西侧。"}).query,
+            "园区自行车棚收费吗");
+  EXPECT_EQ(rewrite("收费吗", {"公司有健身房吗"}).query, "公司健身房收费吗");
+}
+
+// What a procedure gets costs or arrives (押金多少钱, 多久能拿到): the thing, not the act of
+// applying for it. What the procedure itself asks (要谁批) keeps the act.
+TEST(RewriteThing, ThePriceOrArrivalOfWhatAProcedureGetsIsTheThings) {
+  EXPECT_EQ(rewrite("押金多少钱", {"怎么办理门禁卡"}).query, "门禁卡押金多少钱");
+  EXPECT_EQ(rewrite("多久能拿到", {"怎么申请工作证明"}).query, "工作证明多久能拿到");
+  EXPECT_EQ(rewrite("手续费怎么收", {"怎么开通网上银行"}).query, "网上银行手续费怎么收");
+  EXPECT_EQ(rewrite("要谁批", {"怎么申请工作证明"}).query, "申请工作证明要谁批");
+}
+
+// A place measured against another (A 离 B 远吗) or a thing compared with another (A 比 B 贵吗):
+// a pronoun after it is A, not the reference point with the predicate glued on.
+TEST(RewriteThing, APronounIsWhatWasMeasuredNotWhatItWasMeasuredAgainst) {
+  EXPECT_EQ(rewrite("那里有地铁吗", {"北京南站离市中心远吗"}).query, "北京南站有地铁吗");
+  EXPECT_EQ(rewrite("那里人多吗", {"火车站离酒店近吗"}).query, "火车站人多吗");
+  EXPECT_EQ(rewrite("它续航怎么样", {"华为手机比苹果手机贵吗"}).query, "华为手机续航怎么样");
+}
+
+// 老是 / 常常 say how often, like 总是: no part of the thing a statement names.
+TEST(RewriteThing, AnAdverbOfFrequencyIsNoPartOfTheThing) {
+  EXPECT_EQ(rewrite("要看医生吗", {"最近常常失眠"}).query, "失眠要看医生吗");
+  EXPECT_EQ(rewrite("能把它卸了吗", {"浏览器插件老是弹广告"}).query, "能把浏览器插件卸了吗");
+}
+
+}  // namespace
