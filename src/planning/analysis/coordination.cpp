@@ -89,6 +89,19 @@ bool opens_pair_predicate(std::string_view rest) {
   return false;
 }
 
+// The clause's subject between the pair and its adverb (劳务派遣和劳务外包|公司|都在用吗, Teams和
+// 腾讯会议|公司|都能用吗): the company or the people talking, no part of the second item unless the
+// first ends in it too (正式员工和实习员工都…).
+bool subject_before_adverb(const std::vector<Token>& t, std::size_t c, std::size_t last,
+                           std::string_view text) {
+  if (last + 1 >= t.size() || !opens_predicate(t[last + 1].text(text))) return false;
+  const std::string_view w = t[last].text(text);
+  bool who = false;
+  for (std::string_view s : {"公司", "单位", "员工", "大家", "我们", "你们", "咱们"}) who |= w == s;
+  return who && !t[c - 1].text(text).ends_with(w) &&
+         !text.substr(0, t[c].begin).ends_with(w);
+}
+
 }  // namespace
 
 std::optional<BothPronoun> both_pronoun_at(std::string_view turn) {
@@ -176,6 +189,7 @@ std::optional<std::string> coordinated_pair(std::string_view text, const WordSet
         (last + 2 == t.size() || closing_particle(t[last + 2].text(text))))
       ++last;
     first = std::min(first, parallel_first(t, c, last, text));
+    if (last > c + 1 && subject_before_adverb(t, c, last, text)) --last;
     // 的 inside the second conjunct (B1停车场和对面的平面停车场): the run after it ends in the
     // first conjunct's head, so the 的-phrase is the second item, not a modifier of both.
     if (last + 2 < t.size() && t[last + 1].text(text) == "的") {

@@ -153,7 +153,8 @@ TEST(RewriteQuality, OwnMultiTurnSetMeetsItsFloors) {
   // detection at issue 22's bars: precision 0.95, recall 0.90.
   EXPECT_GE(test.precision(), 0.95);
   EXPECT_GE(test.recall(), 0.90);
-  EXPECT_GE(test.exact(), 0.45);
+  // Issue 23's bar: 70 % exact (219/312 in the twenty-seventh session, the first to reach it).
+  EXPECT_GE(test.exact(), 0.70);
   EXPECT_GE(test.terms_kept(), 0.66);  // 135/196 in the sixteenth session
   // A question that needs no rewrite comes back unchanged; a topic switch at issue 22's bar.
   for (const auto& [kind, floor] : {std::pair{"topic_switch", 0.98}, {"complete_same_topic", 0.9}}) {

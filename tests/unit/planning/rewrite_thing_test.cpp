@@ -45,3 +45,19 @@ TEST(RewriteThing, AnAdverbOfFrequencyIsNoPartOfTheThing) {
 }
 
 }  // namespace
+
+namespace {
+
+using qaplan::test::rewrite;
+
+// The company or the people talking between a pair and its 都 (A和B公司都在用吗) are the clause's
+// subject, no part of the second item; a head both items end in stays (正式员工和实习员工).
+TEST(RewriteThing, TheSubjectBetweenAPairAndItsAdverbIsNoPartOfTheSecondItem) {
+  EXPECT_EQ(rewrite("哪个好用", {"钉钉和飞书公司都能用吗"}).query, "钉钉和飞书哪个好用");
+  EXPECT_EQ(rewrite("哪个更划算", {"补充公积金和企业年金员工都能交吗"}).query,
+            "补充公积金和企业年金哪个更划算");
+  EXPECT_EQ(rewrite("哪个福利好", {"正式员工和实习员工都能参加吗"}).query,
+            "正式员工和实习员工哪个福利好");
+}
+
+}  // namespace
