@@ -630,6 +630,20 @@ std::uint32_t owner_begin(std::string_view prev, const std::vector<Span>& spans,
 // An identifier or a 《title》 is the entity the question is about, ahead of any longer
 // run (合同台账里XH-HT-2025-0084是什么合同 → XH-HT-2025-0084), and keeps the container it was
 // looked up in.
+namespace {
+
+// A place with its distance from another (首都机场T3航站楼|离|市区远, ICU's lone 离 before a phrase
+// closing in 远 / 近): the place alone. 离 of a word ICU cut (退房离店, 离境) closes in neither.
+std::string_view without_distance(std::string_view thing) {
+  const std::vector<Token> w = words_of(thing);
+  for (std::size_t i = 1; i + 1 < w.size(); ++i)
+    if (w[i].text(thing) == "离" && (thing.ends_with("远") || thing.ends_with("近")))
+      return thing.substr(0, w[i].begin);
+  return thing;
+}
+
+}  // namespace
+
 std::string thing_antecedent(std::string_view prev, const std::vector<Span>& prev_spans,
                              const ScannedQuery& prev_scan, const LexiconIds& ids) {
   // A run looked up in a container (软件授权清单里Navicat Premium) is such an entity too.
@@ -659,7 +673,7 @@ std::string thing_antecedent(std::string_view prev, const std::vector<Span>& pre
   if (prev_spans[best].ascii && begin == prev_spans[best].begin)
     begin = with_determiner(prev, begin);
   if (begin == prev_spans[best].begin && best > 0) begin = owner_begin(prev, prev_spans, best);
-  std::string_view thing = slice(prev, begin, prev_spans[best].end);
+  std::string_view thing = without_distance(slice(prev, begin, prev_spans[best].end));
   // What is the guest Wi-Fi called: the naming verb closing the phrase is no part of the thing.
   for (std::string_view naming : {" called", " named"})
     if (thing.ends_with(naming) && thing.size() > naming.size()) thing.remove_suffix(naming.size());

@@ -40,11 +40,26 @@ std::optional<std::string_view> light_verb_object(std::string_view activity,
 constexpr std::string_view kCostWords[] = {"多少钱", "手续费", "收费", "费用多少", "到账", "拿到", "收到"};
 
 // An owner that only says whose the thing is in any conversation of this kind: the company
-// itself, or the addressee or the speaker with what is theirs (你们公司, 我们部门, 你家附近).
-bool context_owner(std::string_view owner) {
-  if (owner == "公司" || owner == "单位") return true;
-  for (std::string_view p : {"你们", "我们", "咱们", "你家", "我家"})
-    if (owner.starts_with(p) && owner.size() > p.size()) return true;
+// itself (公司, 单位; 你们公司 reads as 公司, the spans leave 你们 out).
+bool context_owner(std::string_view owner) { return owner == "公司" || owner == "单位"; }
+
+// An answer saying yes to having (有 / 有，… / 有的，…), not one opening with a word of 有 (有点难说).
+bool says_yes_having(std::string_view answer) {
+  if (!answer.starts_with("有")) return false;
+  std::string_view rest = answer.substr(std::string_view("有").size());
+  for (std::string_view p : {"的", "啊", "呀"})
+    if (rest.starts_with(p)) rest.remove_prefix(p.size());
+  return rest.empty() || rest.starts_with("，") || rest.starts_with(",") || rest.starts_with("。") ||
+         rest.starts_with(" ");
+}
+
+// The topic follows a word asking how (怎么|办理副卡, 如何|申请退款).
+bool after_how(std::string_view prev, std::string_view topic) {
+  const std::size_t at = prev.find(topic);
+  if (at == std::string_view::npos) return false;
+  const std::string_view before = prev.substr(0, at);
+  for (std::string_view how : {"怎么", "如何", "怎样", "咋"})
+    if (before.ends_with(how)) return true;
   return false;
 }
 
@@ -62,7 +77,7 @@ std::optional<std::string> had_thing(const TurnView& t) {
   // Once an answer has said yes, the thing is known and goes on without its owner when that owner
   // is only the company or the people talking (公司有员工宿舍吗 + 有，… + 收费吗 → 员工宿舍收费吗).
   const std::string_view owner = slice(t.h.prev, sp[0].begin, sp[0].end);
-  if (t.h.prev_at == 1 && t.h.window.front().starts_with("有") && context_owner(owner))
+  if (t.h.prev_at == 1 && says_yes_having(t.h.window.front()) && context_owner(owner))
     return std::string(slice(t.h.prev, sp[1].begin, sp[1].end));
   return both_spans(t);
 }
@@ -72,8 +87,8 @@ std::optional<std::string> had_thing(const TurnView& t) {
 // belongs to the thing, not to the act of applying for it. The act stays for what the procedure
 // itself asks (要交押金吗, 要谁批, 最晚提前多久).
 std::optional<std::string> procured_thing(const TurnView& t, std::string_view frag) {
-  if (t.h.resolved) return std::nullopt;
   const std::string_view anchor = t.r.topic_anchor;
+  if (t.h.resolved || !after_how(t.h.prev, anchor)) return std::nullopt;
   const bool costs = std::any_of(
       std::begin(kCostWords), std::end(kCostWords),
       [&](std::string_view w) { return frag.find(w) != std::string_view::npos; });
@@ -83,7 +98,7 @@ std::optional<std::string> procured_thing(const TurnView& t, std::string_view fr
   const std::string_view verb = w.front().text(anchor);
   for (std::string_view v : {"申请", "办理", "开通", "开办", "领取", "购买"}) {
     if (verb != v) continue;
-    const std::string_view thing = anchor.substr(v.size());
+    const std::string_view thing = anchor.substr(w.front().end);
     if (count_code_points(thing) < 2 || t.reader.is_function(w[1].text(anchor)))
       return std::nullopt;
     return std::string(thing);

@@ -90,16 +90,19 @@ bool opens_pair_predicate(std::string_view rest) {
 }
 
 // The clause's subject between the pair and its adverb (劳务派遣和劳务外包|公司|都在用吗, Teams和
-// 腾讯会议|公司|都能用吗): the company or the people talking, no part of the second item unless the
-// first ends in it too (正式员工和实习员工都…).
+// 腾讯会议|公司|都能用吗): the people talking, always; the company or the staff only when what
+// stays of the second item is two words or more and the first item names no people or body —
+// else the word is the item's head (总部和分|公司, 实习生和试用期|员工, 供应商和合作|单位).
 bool subject_before_adverb(const std::vector<Token>& t, std::size_t c, std::size_t last,
                            std::string_view text) {
   if (last + 1 >= t.size() || !opens_predicate(t[last + 1].text(text))) return false;
   const std::string_view w = t[last].text(text);
-  bool who = false;
-  for (std::string_view s : {"公司", "单位", "员工", "大家", "我们", "你们", "咱们"}) who |= w == s;
-  return who && !t[c - 1].text(text).ends_with(w) &&
-         !text.substr(0, t[c].begin).ends_with(w);
+  if (w == "大家" || w == "我们" || w == "你们" || w == "咱们") return true;
+  if (w != "公司" && w != "单位" && w != "员工") return false;
+  const std::string_view first = t[c - 1].text(text);
+  for (std::string_view head : {"员", "工", "生", "者", "人", "层", "部", "司", "位", "商", "方"})
+    if (first.ends_with(head)) return false;
+  return last - (c + 1) >= 2 || (t[last - 1].ascii && t[last - 1].end == t[last].begin);
 }
 
 }  // namespace

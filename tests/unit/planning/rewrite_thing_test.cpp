@@ -16,6 +16,8 @@ TEST(RewriteThing, AThingAnAnswerConfirmedDropsTheCompanyAsItsOwner) {
   EXPECT_EQ(rewrite("收费吗", {"公司有健身房吗", "有，在三楼，早七点到晚十点开放。"}).query,
             "健身房收费吗");
   EXPECT_EQ(rewrite("几点开门", {"你们公司有食堂吗", "有，在B座二楼。"}).query, "食堂几点开门");
+  // An answer that only opens with a word of 有 (有点难说) said no yes.
+  EXPECT_EQ(rewrite("几点开门", {"公司有食堂吗", "有点难说，正在装修。"}).query, "公司食堂几点开门");
   EXPECT_EQ(rewrite("收费吗", {"园区有自行车棚吗", "有，在2号门西侧。"}).query,
             "园区自行车棚收费吗");
   EXPECT_EQ(rewrite("收费吗", {"公司有健身房吗"}).query, "公司健身房收费吗");
@@ -28,6 +30,9 @@ TEST(RewriteThing, ThePriceOrArrivalOfWhatAProcedureGetsIsTheThings) {
   EXPECT_EQ(rewrite("多久能拿到", {"怎么申请工作证明"}).query, "工作证明多久能拿到");
   EXPECT_EQ(rewrite("手续费怎么收", {"怎么开通网上银行"}).query, "网上银行手续费怎么收");
   EXPECT_EQ(rewrite("要谁批", {"怎么申请工作证明"}).query, "申请工作证明要谁批");
+  // A noun that only opens with such a verb (办理|流程, 购买|渠道) asks no how: it stays whole.
+  EXPECT_TRUE(qaplan::test::has(rewrite("要多少钱", {"办理流程是什么"}).query, "办理流程"));
+  EXPECT_TRUE(qaplan::test::has(rewrite("多少钱", {"购买渠道有哪些"}).query, "购买渠道"));
 }
 
 // A place measured against another (A 离 B 远吗) or a thing compared with another (A 比 B 贵吗):
@@ -35,7 +40,10 @@ TEST(RewriteThing, ThePriceOrArrivalOfWhatAProcedureGetsIsTheThings) {
 TEST(RewriteThing, APronounIsWhatWasMeasuredNotWhatItWasMeasuredAgainst) {
   EXPECT_EQ(rewrite("那里有地铁吗", {"北京南站离市中心远吗"}).query, "北京南站有地铁吗");
   EXPECT_EQ(rewrite("那里人多吗", {"火车站离酒店近吗"}).query, "火车站人多吗");
-  EXPECT_EQ(rewrite("它续航怎么样", {"华为手机比苹果手机贵吗"}).query, "华为手机续航怎么样");
+  EXPECT_EQ(rewrite("它几点关门", {"食堂比便利店便宜吗"}).query, "食堂几点关门");
+  // 离 of words ICU cut (离|店, 离|境) is no distance: the topic stays whole.
+  EXPECT_EQ(rewrite("要提前多久", {"退房离店怎么办理"}).query, "退房离店办理要提前多久");
+  EXPECT_TRUE(qaplan::test::has(rewrite("需要什么材料", {"离境退税怎么办理"}).query, "离境退税"));
 }
 
 // 老是 / 常常 say how often, like 总是: no part of the thing a statement names.
@@ -53,11 +61,20 @@ using qaplan::test::rewrite;
 // The company or the people talking between a pair and its 都 (A和B公司都在用吗) are the clause's
 // subject, no part of the second item; a head both items end in stays (正式员工和实习员工).
 TEST(RewriteThing, TheSubjectBetweenAPairAndItsAdverbIsNoPartOfTheSecondItem) {
-  EXPECT_EQ(rewrite("哪个好用", {"钉钉和飞书公司都能用吗"}).query, "钉钉和飞书哪个好用");
+  EXPECT_EQ(rewrite("哪个好用", {"腾讯文档和飞书文档公司都能用吗"}).query,
+            "腾讯文档和飞书文档哪个好用");
   EXPECT_EQ(rewrite("哪个更划算", {"补充公积金和企业年金员工都能交吗"}).query,
             "补充公积金和企业年金哪个更划算");
+  EXPECT_EQ(rewrite("哪个便宜", {"顺丰和京东大家都在用吗"}).query, "顺丰和京东哪个便宜");
+  // A head of the second item stays: the company, the staff or the body it names.
   EXPECT_EQ(rewrite("哪个福利好", {"正式员工和实习员工都能参加吗"}).query,
             "正式员工和实习员工哪个福利好");
+  EXPECT_TRUE(qaplan::test::has(rewrite("哪个多", {"总部和分公司都有食堂吗"}).query, "分公司"));
+  EXPECT_TRUE(
+      qaplan::test::has(rewrite("哪个要求高", {"实习生和试用期员工都要打卡吗"}).query, "试用期员工"));
+  EXPECT_TRUE(
+      qaplan::test::has(rewrite("哪个流程更复杂", {"供应商和合作单位都要签保密协议吗"}).query,
+                        "合作单位"));
 }
 
 }  // namespace
