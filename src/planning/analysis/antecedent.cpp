@@ -34,6 +34,31 @@ std::optional<std::string> who_was_asked(std::string_view prev, const std::vecto
   return std::string(slice(prev, spans[first].begin, spans[last].end));
 }
 
+// Who an answer says did what a who-question asked (那部剧是谁演的 + 孙俪演的 → 孙俪, 谁唱的 +
+// 是周深唱的 → 周深): the answer repeats the question's verb and 的 after the doer, whom ICU may not
+// know as a name (王|一博, 孙|俪).
+std::optional<std::string> agent_answered(std::string_view prev, std::string_view answer) {
+  const std::size_t who = prev.rfind("谁");
+  if (who == std::string_view::npos) return std::nullopt;
+  // The verb between 谁 and 的, the thing done after or before them (谁演的甄嬛, 甄嬛是谁演的).
+  const std::string_view after = prev.substr(who + std::string_view("谁").size());
+  const std::size_t de = after.find("的");
+  if (de == std::string_view::npos) return std::nullopt;
+  const std::string_view verb = after.substr(0, de);
+  const std::size_t n = count_code_points(verb);
+  if (n < 1 || n > 2) return std::nullopt;
+  std::string_view said = trim_end(answer);
+  if (said.starts_with("是")) said.remove_prefix(std::string_view("是").size());
+  const std::string tail = std::string(verb) + "的";
+  if (!said.ends_with(tail)) return std::nullopt;
+  const std::string_view doer = said.substr(0, said.size() - tail.size());
+  const std::size_t k = count_code_points(doer);
+  if (k < 2 || k > 6) return std::nullopt;
+  for (std::string_view stop : {" ", ",", "，", "。", "、"})  // one doer, not a clause
+    if (doer.find(stop) != std::string_view::npos) return std::nullopt;
+  return std::string(doer);
+}
+
 // A Chinese personal name ICU's dictionary does not hold, read from its shape: 小 / 老 and a listed
 // surname (小王), or a listed surname standing alone followed by one or two lone characters (张|敏
 // in 张敏负责, 周|杰|伦), or by a title (陈|经理). ICU glues the name's characters to no word, and a run of content words (张敏负责)
@@ -281,6 +306,7 @@ std::optional<std::string> person_antecedent(const std::vector<std::string_view>
   auto in_newest = [&](auto find) {
     return in_clauses_from_last(window.front(), [&](std::string_view c) { return find(c, reader); });
   };
+  if (auto agent = agent_answered(prev, window.front())) return agent;
   if (!plural)
     if (auto name = in_newest(surname_name)) return name;
   if (auto who = who_was_asked(prev, prev_spans, prev_scan, reader.lex().ids())) return who;

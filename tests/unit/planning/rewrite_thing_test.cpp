@@ -78,3 +78,18 @@ TEST(RewriteThing, TheSubjectBetweenAPairAndItsAdverbIsNoPartOfTheSecondItem) {
 }
 
 }  // namespace
+
+namespace {
+
+using qaplan::test::rewrite;
+
+// An answer that repeats a who-question's verb and 的 after someone (孙俪演的, 是毛不易唱的) names
+// the doer, whom ICU may not know as a name: 他 / 她 stands for that doer, not for the work.
+TEST(RewriteThing, TheDoerAnAnswerNamesIsWhomAPronounMeans) {
+  EXPECT_EQ(rewrite("她还演过什么剧", {"那部剧是谁演的", "孙俪演的"}).query, "孙俪还演过什么剧");
+  EXPECT_EQ(rewrite("他还有什么歌", {"这首歌是谁唱的", "是毛不易唱的"}).query, "毛不易还有什么歌");
+  // An answer that names no doer by the question's verb leaves the other rules to it.
+  EXPECT_EQ(rewrite("他多大", {"谁的手机丢了", "小张的"}).query, "小张多大");
+}
+
+}  // namespace
