@@ -34,10 +34,9 @@ std::optional<std::string> who_was_asked(std::string_view prev, const std::vecto
   return std::string(slice(prev, spans[first].begin, spans[last].end));
 }
 
-// Who an answer says did what a who-question asked (那部剧是谁演的 + 孙俪演的 → 孙俪, 谁唱的 +
-// 是周深唱的 → 周深): the answer repeats the question's verb and 的 after the doer, whom ICU may not
-// know as a name (王|一博, 孙|俪).
-std::optional<std::string> agent_answered(std::string_view prev, std::string_view answer) {
+}  // namespace
+
+std::optional<std::string_view> verb_asked_who_did(std::string_view prev) {
   const std::size_t who = prev.rfind("谁");
   if (who == std::string_view::npos) return std::nullopt;
   // The verb between 谁 and 的, the thing done after or before them (谁演的甄嬛, 甄嬛是谁演的).
@@ -47,16 +46,33 @@ std::optional<std::string> agent_answered(std::string_view prev, std::string_vie
   const std::string_view verb = after.substr(0, de);
   const std::size_t n = count_code_points(verb);
   if (n < 1 || n > 2) return std::nullopt;
+  return verb;
+}
+
+namespace {
+
+// Who an answer says did what a who-question asked (那部剧是谁演的 + 孙俪演的 → 孙俪, 谁唱的 +
+// 是周深唱的 → 周深): the answer repeats the question's verb and 的 after the doer, whom ICU may not
+// know as a name (王|一博, 孙|俪).
+std::optional<std::string_view> agent_answered(std::string_view prev, std::string_view answer) {
+  const auto verb = verb_asked_who_did(prev);
+  if (!verb) return std::nullopt;
   std::string_view said = trim_end(answer);
-  if (said.starts_with("是")) said.remove_prefix(std::string_view("是").size());
-  const std::string tail = std::string(verb) + "的";
+  const std::string tail = std::string(*verb) + "的";
   if (!said.ends_with(tail)) return std::nullopt;
-  const std::string_view doer = said.substr(0, said.size() - tail.size());
+  std::string_view doer = said.substr(0, said.size() - tail.size());
+  // What stands before the doer: a hedge ending in 是 (好像是周深), 由 / 被 (由张敏负责的).
+  if (const std::size_t is = doer.rfind("是"); is != std::string_view::npos)
+    doer.remove_prefix(is + std::string_view("是").size());
+  for (std::string_view by : {"由", "被"})
+    if (doer.starts_with(by)) doer.remove_prefix(by.size());
+  // Who does not know says no one (不知道是谁唱的).
+  if (doer.find("谁") != std::string_view::npos) return std::nullopt;
   const std::size_t k = count_code_points(doer);
   if (k < 2 || k > 6) return std::nullopt;
   for (std::string_view stop : {" ", ",", "，", "。", "、"})  // one doer, not a clause
     if (doer.find(stop) != std::string_view::npos) return std::nullopt;
-  return std::string(doer);
+  return doer;
 }
 
 // A Chinese personal name ICU's dictionary does not hold, read from its shape: 小 / 老 and a listed
@@ -299,14 +315,21 @@ std::uint32_t with_determiner(std::string_view prev, std::uint32_t begin) {
 std::optional<std::string> person_antecedent(const std::vector<std::string_view>& window,
                                              std::string_view prev, const std::vector<Span>& prev_spans,
                                              const ScannedQuery& prev_scan, std::string_view question,
-                                             std::string_view pronoun, const PhraseReader& reader) {
+                                             std::string_view pronoun, const PhraseReader& reader,
+                                             bool answered) {
   const bool plural = pronoun.ends_with("们") || pronoun == "they" || pronoun == "them";
   // A name by its surname first; a run ICU did not know (盘|点) is weaker than a noun that names
   // people in the question (店长助理负责哪些工作 + 负责排班、盘点… + 他们…).
   auto in_newest = [&](auto find) {
     return in_clauses_from_last(window.front(), [&](std::string_view c) { return find(c, reader); });
   };
-  if (auto agent = agent_answered(prev, window.front())) return agent;
+  // The answer right after the who-question, and a name in what it says of the doer when it says
+  // more (去年周深 → 周深).
+  if (answered && window.size() >= 2)
+    if (const auto agent = agent_answered(prev, window.front())) {
+      if (auto name = surname_name(*agent, reader); name && name->size() < agent->size()) return name;
+      return std::string(*agent);
+    }
   if (!plural)
     if (auto name = in_newest(surname_name)) return name;
   if (auto who = who_was_asked(prev, prev_spans, prev_scan, reader.lex().ids())) return who;

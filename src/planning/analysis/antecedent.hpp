@@ -15,7 +15,13 @@ namespace qaplan::internal {
 /// Code points of the longest answer clause read as a name alone (塞尔达王国之泪, 葬送的芙莉莲).
 inline constexpr std::size_t kShortAnswer = 8;
 
-/// Whom 他 / 她 / 他们 stands for: a name in the newest turn; else the one the previous question
+/// The verb a who-question asks the doer of (谁演的甄嬛, 这首歌是谁唱的: 演, 唱), one or two
+/// characters between 谁 and 的; nullopt for any other question.
+std::optional<std::string_view> verb_asked_who_did(std::string_view prev);
+
+/// Whom 他 / 她 / 他们 stands for: the doer an answer names by the who-question's verb, when
+/// `answered` (the newest turn answers the previous question: 谁演的甄嬛 + 孙俪演的); else a name in
+/// the newest turn; else the one the previous question
 /// asked about (公司的DPO是谁 → 公司的DPO); else a noun naming people (`[rewrite] person_heads`:
 /// 明星, 新员工) that `question` does not repeat, in the previous question, then in the newest
 /// turn; else a name or such a noun in an older turn of the window.
@@ -24,7 +30,7 @@ std::optional<std::string> person_antecedent(const std::vector<std::string_view>
                                              std::string_view prev, const std::vector<Span>& prev_spans,
                                              const ScannedQuery& prev_scan, std::string_view question,
                                              std::string_view pronoun,
-                                             const PhraseReader& reader);
+                                             const PhraseReader& reader, bool answered);
 
 /// True when the noun phrase `s` names people: two or more characters ending in one of `[rewrite]
 /// person_heads` (部门经理, 同事, 客户), not one of `not_person_nouns`.

@@ -503,7 +503,8 @@ std::optional<Step> pronoun_step(const TurnView& t) {
         english_antecedent(t, slice(t.text, hit->begin, hit->end));
     if (!antecedent)
       antecedent = person ? person_antecedent(t.h.window, t.h.prev, t.h.prev_spans, t.h.prev_scan,
-                                              t.text, slice(t.text, hit->begin, hit->end), t.reader)
+                                              t.text, slice(t.text, hit->begin, hit->end), t.reader,
+                                              t.h.prev_is_question && t.h.prev_at == 1)
                           : request_thing(t, *hit);
     // 它们 / 这些 / 那些 standing alone after a question of which or how many (园区有几个食堂 +
     // 它们几点开门) are the things it asked for, not its topic (园区).
@@ -512,7 +513,9 @@ std::optional<Step> pronoun_step(const TurnView& t) {
     if (!person && !antecedent) antecedent = thing_of(t, &*hit);
     // Not after an English question that asks who does something (his after Who approves
     // expenses over $500?): the person is its answer, and its words are no person.
-    if (person && !antecedent && t.h.topic() && !asks_who_does(t.h.prev_text))
+    // Nor after a Chinese one (这首歌是谁唱的 with no answer yet: 他 is not the song).
+    if (person && !antecedent && t.h.topic() && !asks_who_does(t.h.prev_text) &&
+        !verb_asked_who_did(t.h.prev))
       antecedent = thing_antecedent(t.h.prev, t.h.prev_spans, t.h.prev_scan, ids);
     if (!antecedent) return std::nullopt;
     if (person) antecedent = std::string(without_count(*antecedent));  // 一个女生 → 女生

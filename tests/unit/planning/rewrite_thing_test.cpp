@@ -90,6 +90,18 @@ TEST(RewriteThing, TheDoerAnAnswerNamesIsWhomAPronounMeans) {
   EXPECT_EQ(rewrite("他还有什么歌", {"这首歌是谁唱的", "是毛不易唱的"}).query, "毛不易还有什么歌");
   // An answer that names no doer by the question's verb leaves the other rules to it.
   EXPECT_EQ(rewrite("他多大", {"谁的手机丢了", "小张的"}).query, "小张多大");
+  // A hedge, a time or 由 before the doer is no part of it.
+  EXPECT_EQ(rewrite("他还有什么歌", {"这首歌是谁唱的", "好像是周深唱的"}).query, "周深还有什么歌");
+  EXPECT_EQ(rewrite("他还有什么歌", {"这首歌是谁唱的", "是去年周深唱的"}).query, "周深还有什么歌");
+  EXPECT_EQ(rewrite("他的电话是多少", {"这个项目是谁负责的", "由张敏负责的"}).query,
+            "张敏的电话是多少");
+  // No answer yet, or one that knows no doer: the question is no doer, nor is the song.
+  for (const auto& history : {std::vector<std::string>{"这首歌是谁唱的"},
+                              std::vector<std::string>{"这首歌是谁唱的", "不知道是谁唱的"}}) {
+    const std::string q = rewrite("他还有什么歌", history).query;
+    EXPECT_FALSE(qaplan::test::has(q, "是谁")) << q;
+    EXPECT_TRUE(qaplan::test::has(q, "他")) << q;
+  }
 }
 
 }  // namespace
