@@ -325,7 +325,7 @@ std::optional<std::string> person_antecedent(const std::vector<std::string_view>
   };
   // The answer right after the who-question, and a name in what it says of the doer when it says
   // more (去年周深 → 周深).
-  if (answered && window.size() >= 2)
+  if (answered)
     if (const auto agent = agent_answered(prev, window.front())) {
       if (auto name = surname_name(*agent, reader); name && name->size() < agent->size()) return name;
       return std::string(*agent);
@@ -671,6 +671,16 @@ std::uint32_t owner_begin(std::string_view prev, const std::vector<Span>& spans,
   return noun && !everyones && !temporal(owner) ? m.begin : spans[k].begin;
 }
 
+// A place with its distance from another (首都机场T3航站楼|离|市区远, ICU's lone 离 before a phrase
+// closing in 远 / 近): the place alone. 离 of a word ICU cut (退房离店, 离境) closes in neither.
+std::string_view without_distance(std::string_view thing) {
+  if (!thing.ends_with("远") && !thing.ends_with("近")) return thing;  // most things: no word break
+  const std::vector<Token> w = words_of(thing);
+  for (std::size_t i = 1; i + 1 < w.size(); ++i)
+    if (w[i].text(thing) == "离") return thing.substr(0, w[i].begin);
+  return thing;
+}
+
 }  // namespace
 
 // A thing: the previous question's most specific span (the longest; 公司的保密协议在哪里签
@@ -679,20 +689,6 @@ std::uint32_t owner_begin(std::string_view prev, const std::vector<Span>& spans,
 // An identifier or a 《title》 is the entity the question is about, ahead of any longer
 // run (合同台账里XH-HT-2025-0084是什么合同 → XH-HT-2025-0084), and keeps the container it was
 // looked up in.
-namespace {
-
-// A place with its distance from another (首都机场T3航站楼|离|市区远, ICU's lone 离 before a phrase
-// closing in 远 / 近): the place alone. 离 of a word ICU cut (退房离店, 离境) closes in neither.
-std::string_view without_distance(std::string_view thing) {
-  const std::vector<Token> w = words_of(thing);
-  for (std::size_t i = 1; i + 1 < w.size(); ++i)
-    if (w[i].text(thing) == "离" && (thing.ends_with("远") || thing.ends_with("近")))
-      return thing.substr(0, w[i].begin);
-  return thing;
-}
-
-}  // namespace
-
 std::string thing_antecedent(std::string_view prev, const std::vector<Span>& prev_spans,
                              const ScannedQuery& prev_scan, const LexiconIds& ids) {
   // A run looked up in a container (软件授权清单里Navicat Premium) is such an entity too.

@@ -75,7 +75,7 @@ std::optional<std::string> had_thing(const TurnView& t) {
   const std::string_view tail = trim_end(t.h.prev.substr(sp[1].end));
   if (gap != "有" || tail != "吗") return std::nullopt;
   // Once an answer has said yes, the thing is known and goes on without its owner when that owner
-  // is only the company or the people talking (公司有员工宿舍吗 + 有，… + 收费吗 → 员工宿舍收费吗).
+  // is only the company (公司有员工宿舍吗 + 有，… + 收费吗 → 员工宿舍收费吗).
   const std::string_view owner = slice(t.h.prev, sp[0].begin, sp[0].end);
   if (t.h.prev_at == 1 && says_yes_having(t.h.window.front()) && context_owner(owner))
     return std::string(slice(t.h.prev, sp[1].begin, sp[1].end));

@@ -103,6 +103,8 @@ std::optional<std::string> had_thing(const TurnView& t);
 /// What an answer said yes to having, when the turn takes up a word of the answer (保密协议里有竞业
 /// 限制吗 + 有，竞业限制期为… + 补偿是多少 → 竞业限制).
 std::optional<std::string> confirmed_thing(const TurnView& t, std::string_view frag);
+/// What a how-to question's procedure gets, when the turn asks its price or its arrival (怎么办理
+/// 副卡 + 每个月多少钱 → 副卡).
 std::optional<std::string> procured_thing(const TurnView& t, std::string_view frag);
 std::optional<std::string> able_activity(const TurnView& t);
 /// What the other one has, said in answer to a question put to 你 (养了一只橘猫 → 你的橘猫;
