@@ -90,14 +90,14 @@ bool opens_pair_predicate(std::string_view rest) {
 }
 
 // The clause's subject between the pair and its adverb (劳务派遣和劳务外包|公司|都在用吗, Teams和
-// 腾讯会议|公司|都能用吗): the people talking, always; the company or the staff only when what
-// stays of the second item is two words or more and the first item names no people or body —
-// else the word is the item's head (总部和分|公司, 实习生和试用期|员工, 供应商和合作|单位).
+// 腾讯会议|公司|都能用吗): 大家 / 咱们 always (我们 / 你们 are function words, never in an item);
+// the company or the staff only when two words or more stay of the second item and the first
+// item names no people or body — else the word is the item's head (总部和分|公司, 实习生和试用期|员工, 供应商和合作|单位).
 bool subject_before_adverb(const std::vector<Token>& t, std::size_t c, std::size_t last,
                            std::string_view text) {
   if (last + 1 >= t.size() || !opens_predicate(t[last + 1].text(text))) return false;
   const std::string_view w = t[last].text(text);
-  if (w == "大家" || w == "我们" || w == "你们" || w == "咱们") return true;
+  if (w == "大家" || w == "咱们") return true;
   if (w != "公司" && w != "单位" && w != "员工") return false;
   const std::string_view first = t[c - 1].text(text);
   for (std::string_view head : {"员", "工", "生", "者", "人", "层", "部", "司", "位", "商", "方"})
