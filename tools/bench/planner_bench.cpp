@@ -2,7 +2,8 @@
 //
 //   build/bench/planner_bench                          # Google Benchmark suite
 //   build/bench/planner_bench --benchmark_filter=Prepare
-//   build/bench/planner_bench --per-question [--reps=200] [--top=5] [--hot | --cold]
+//   build/bench/planner_bench --per-question [--reps=200] [--top=5] [--hot | --cold[=MB] |
+//                                            --idle=US]
 //   QAPLAN_BENCH_QUESTIONS=path.jsonl build/bench/planner_bench   # another question set
 //
 // Questions: tools/bench/data/planner_questions.jsonl, one {"question", "history"?: [...]} per
@@ -18,8 +19,9 @@
 // --per-question (handled before benchmark::Initialize): every prepare() is timed on its own with
 // steady_clock, `reps` times per question, in `reps` passes over the whole set (so the branch
 // predictor cannot memorise one question; --hot repeats each question `reps` times in a row
-// instead; --cold evicts the caches before each call, as retrieval does in a host); per question
-// the median is kept.
+// instead; --cold evicts the caches before each call, as retrieval does in a host — --cold=MB
+// writes MB megabytes instead of 64; --idle=US spins US µs reading only the clock, so what the
+// machine itself takes from the caches in that time shows); per question the median is kept.
 // Reports p50/p95/p99/max over those medians (all questions and per subset), plans/s (wall clock
 // over reps/4 untimed passes over the set, and n / sum of medians), heap allocations per
 // prepare(), and the median of prepare()'s own StageTimings.
@@ -464,13 +466,22 @@ struct PrepareMedians {
       stage_total;
 };
 
-// --cold: before each timed call, 64 MB are written over (twice the L3 here), as a retrieval over
-// a large index does between two plans in a host: the planner's code and tables start from memory
-// (path_bench measures the same on the real path; this is quicker to iterate on).
+// --cold: before each timed call, 64 MB (or --cold=MB) are written over (twice the L3 here), as a
+// retrieval over a large index does between two plans in a host: the planner's code and tables
+// start from memory (path_bench measures the same on the real path; this is quicker to iterate
+// on). --idle=US instead spins US µs on the clock alone: no memory of its own, so the cost that
+// remains is what the machine (interrupts, the hypervisor, other tenants) evicts meanwhile.
 bool g_cold = false;
+std::size_t g_cold_bytes = std::size_t{64} << 20;
+double g_idle_us = 0;
 void evict_caches() {
+  if (g_idle_us > 0) {
+    const auto end = Clock::now() + std::chrono::duration<double, std::micro>(g_idle_us);
+    while (Clock::now() < end) {
+    }
+  }
   if (!g_cold) return;
-  static std::vector<char> junk(std::size_t{64} << 20);
+  static std::vector<char> junk(g_cold_bytes);
   for (std::size_t i = 0; i < junk.size(); i += 64) junk[i] = static_cast<char>(junk[i] + 1);
   benchmark::DoNotOptimize(junk.data());
 }
@@ -605,6 +616,7 @@ void print_latency(const Fixture& f, int reps, bool hot, const std::vector<doubl
               n, reps,
               hot      ? "hot (same question repeated)"
               : g_cold ? "cold (caches evicted before each call)"
+              : g_idle_us > 0 ? "idle (a spin on the clock before each call)"
                        : "interleaved (passes over the set)");
   std::printf("  %-10s %5s %9s %9s %9s %9s  (us, over per-question medians)\n", "subset", "n",
               "p50", "p95", "p99", "max");
@@ -693,14 +705,19 @@ int main(int argc, char** argv) {
     if (a == "--per-question") per_q = true;
     else if (a == "--hot") hot = true;
     else if (a == "--cold") g_cold = true;
+    else if (a.starts_with("--cold=")) {
+      g_cold = true;
+      g_cold_bytes = static_cast<std::size_t>(std::max(1.0, std::atof(argv[i] + 7)) * (1 << 20));
+    } else if (a.starts_with("--idle=")) g_idle_us = std::max(0.0, std::atof(argv[i] + 7));
     else if (a.starts_with("--reps=")) reps = std::max(1, std::atoi(argv[i] + 7));
     else if (a.starts_with("--top=")) top = std::max(0, std::atoi(argv[i] + 6));
     else rest.push_back(argv[i]);
   }
   if (const char* e = std::getenv("QAPLAN_BENCH_PER_QUESTION"); e != nullptr && *e == '1')
     per_q = true;
-  if (g_cold && (hot || !per_q)) {
-    std::fprintf(stderr, "planner_bench: --cold goes with --per-question and not with --hot\n");
+  if ((g_cold || g_idle_us > 0) && (hot || !per_q)) {
+    std::fprintf(stderr,
+                 "planner_bench: --cold / --idle go with --per-question and not with --hot\n");
     return 2;
   }
   if (per_q) return per_question(reps, top, hot);
