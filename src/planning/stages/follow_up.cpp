@@ -194,6 +194,53 @@ bool verb_before_its_object(const TurnInContext& t) {
   return object;
 }
 
+// A question asking only for an attribute with no owner (截止时间是什么时候, 营业时间几点, 费用多少):
+// every content word is covered by the route's info words (时间, 截止, 费用, 流程 …) or a question
+// word. Nothing in it says whose deadline or fee — a source keyword that is only an attribute
+// (费用) names no topic either: it is the history's topic's. Alone it could not be answered, so
+// reading it as a follow-up loses nothing. Closed classes of the language (info_words), not of a
+// domain.
+bool bare_attribute(const TurnInContext& t) {
+  const std::string_view content = t.q.content();
+  if (count_query_units(content) > 10) return false;
+  const LexiconIds& ids = t.lex.ids();
+  const auto at = t.q.content_begin;
+  auto covered = [&](std::uint32_t b, std::uint32_t e, std::uint32_t list) {
+    std::uint32_t reach = b;
+    for (bool grew = true; grew && reach < e;) {
+      grew = false;
+      for (const CueHit& h : t.q.hits)
+        if (h.list == list && h.begin - at <= reach && h.end - at > reach) {
+          reach = h.end - at;
+          grew = true;
+        }
+    }
+    return reach >= e;
+  };
+  // A word holding a question word is the question (什么时候, 多少钱).
+  auto asks = [&](std::uint32_t b, std::uint32_t e) {
+    return std::any_of(t.q.hits.begin(), t.q.hits.end(), [&](const CueHit& h) {
+      return h.list == ids.question_word && h.begin - at < e && h.end - at > b;
+    });
+  };
+  const RewriteConfig& rw = t.lex.config().rewrite;
+  bool attribute = false, asked = false;
+  for (const Token& w : segment_words(content)) {
+    if (!w.word) continue;
+    const std::string_view s = w.text(content);
+    // The measure a question word asks with is the question's too (哪|天, 几|次).
+    const bool measure = asked && w.single_han;
+    asked = asks(w.begin, w.end);
+    if (std::find(rw.function_words.begin(), rw.function_words.end(), s) !=
+            rw.function_words.end() ||
+        asked || measure)
+      continue;
+    if (w.ascii || !covered(w.begin, w.end, ids.ev_info)) return false;
+    attribute = true;
+  }
+  return attribute;
+}
+
 // The rules' candidate made a follow-up by the structural rule `id`.
 void follow(IntentCandidate& rule, const char* id) {
   rule.intent = Intent::kFollowUp;
@@ -245,6 +292,8 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
     follow(rule, "follow_up_open_case");
   else if (rule.intent != Intent::kFollowUp && elided_completion(t))
     follow(rule, "follow_up_elided_completion");
+  else if (rule.intent != Intent::kFollowUp && !switch_cue && bare_attribute(t))
+    follow(rule, "follow_up_bare_attribute");
   // The pointer says outright that the noun is one the history named: a source keyword of its
   // own (该账号 after a question about 离职) is that noun, not a new topic.
   else if (rule.intent != Intent::kFollowUp && determiner_pointer(t))

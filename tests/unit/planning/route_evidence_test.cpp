@@ -584,3 +584,16 @@ TEST(FollowUps, TheTwentySixthSessionsLaterDetectionHoldsAtItsEdges) {
   EXPECT_TRUE(follow_up("提前说的话能批吗", {"年假怎么申请"}));
   EXPECT_FALSE(matched(prep("该提交的材料有哪些", {"食堂几点开门"}), "follow_up_determiner"));
 }
+
+// A question asking only for an attribute (截止日期, 营业时间, 费用) with no owner asks for the
+// history topic's, even when the attribute is a source keyword of its own (费用); one naming its
+// owner, or with no history, stands alone.
+TEST(FollowUps, ABareAttributeAsksForTheHistoryTopics) {
+  const std::pair<const char*, const char*> turns[] = {{"营业时间是几点", "图书馆在几楼"},
+                                                       {"截止日期是哪天", "奖学金怎么申请"},
+                                                       {"费用多少", "体检怎么预约"}};
+  expect_follows(turns, "follow_up_bare_attribute");
+  EXPECT_FALSE(follow_up("营业时间是几点", {}));
+  EXPECT_FALSE(matched(prep("食堂营业时间是几点", {"体检怎么预约"}), "follow_up_bare_attribute"));
+  EXPECT_FALSE(follow_up("报销流程是什么", {"年假怎么申请"}));
+}
