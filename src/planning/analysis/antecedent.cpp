@@ -305,6 +305,19 @@ std::uint32_t with_determiner(std::string_view prev, std::uint32_t begin) {
   return begin;
 }
 
+// The noun an answer's clause gave without what its clause said before it: the words after the
+// last lone character, number or Latin word (需|财务|总监 → 财务总监, 5|万|以上|需|部门|经理 →
+// 部门经理), when they still name people.
+std::string answered_noun(const std::string& noun, const PhraseReader& reader) {
+  const std::vector<Token> words = words_of(noun);
+  for (std::size_t k = words.size(); k-- > 0;) {
+    if (!words[k].single_han && !words[k].ascii) continue;
+    const std::string rest = noun.substr(words[k].end);
+    return person_phrase(rest, reader) ? rest : noun;
+  }
+  return noun;
+}
+
 }  // namespace
 
 // Whom 他 / 她 / 他们 stands for: a name in the newest turn; else the one the previous question
@@ -346,6 +359,14 @@ std::optional<std::string> person_antecedent(const std::vector<std::string_view>
   if (plural && statement)
     if (auto group = group_noun(window.front(), prev, question, reader)) return group;
   const bool possessive = question.find(std::string(pronoun) + "的") != std::string_view::npos;
+  // 他 / 她 after the answer to a who-question: the person that answer named, its last clause
+  // first (5万以下部门经理审批，5万以上需财务总监审批 → 财务总监), before people the question
+  // named (供应商付款谁来审批: 供应商 is who is paid, not who approves).
+  if (answered && !plural && prev.find("谁") != std::string_view::npos)
+    if (auto noun = in_newest([&](std::string_view c, const PhraseReader& r) {
+          return person_noun(c, question, r, possessive);
+        }))
+      return answered_noun(*noun, reader);
   if (auto noun = person_noun(prev, question, reader, possessive)) return noun;
   if (auto name = name_in_newest_clause(window.front(), reader, plural)) return name;
   if (auto noun = person_noun(window.front(), question, reader, possessive)) return noun;

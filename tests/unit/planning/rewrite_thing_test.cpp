@@ -1,6 +1,6 @@
-// Which thing a continuation asks about: rules of the twenty-seventh session, on questions made up
-// for these tests (none is in tests/data), each asserting what the rule must write and where it
-// must not apply.
+// Which thing a continuation asks about: rules of the twenty-seventh and twenty-eighth sessions, on
+// questions made up for these tests (none is in tests/data), each asserting what the rule must
+// write and where it must not apply.
 #include <gtest/gtest.h>
 
 #include "unit/planning/rewrite_support.hpp"
@@ -102,6 +102,22 @@ TEST(RewriteThing, TheDoerAnAnswerNamesIsWhomAPronounMeans) {
     EXPECT_FALSE(qaplan::test::has(q, "是谁")) << q;
     EXPECT_TRUE(qaplan::test::has(q, "他")) << q;
   }
+}
+
+// 他 / 她 after the answer to a who-question is the person that answer named — its last clause
+// first, without what the clause said before the noun (5万以上需|法务总监) — not people the question
+// named (客户 of 客户投诉谁来处理). Before any answer the question's people stay.
+TEST(RewriteThing, TheAnswerToAWhoQuestionNamesWhomAPronounMeans) {
+  EXPECT_EQ(rewrite("她在哪个办公室",
+                    {"客户投诉谁来处理", "小额的客服主管处理，大额的需客户经理处理。"})
+                .query,
+            "客户经理在哪个办公室");
+  EXPECT_EQ(rewrite("他电话多少", {"采购合同谁来审核", "5万以下采购经理审核，5万以上需法务总监审核。"})
+                .query,
+            "法务总监电话多少");
+  EXPECT_EQ(rewrite("他周末上班吗", {"工资条谁来发", "每月由人事专员统一发放。"}).query,
+            "人事专员周末上班吗");
+  EXPECT_EQ(rewrite("她在哪个办公室", {"客户投诉谁来处理"}).query, "客户在哪个办公室");
 }
 
 }  // namespace
