@@ -161,7 +161,14 @@ std::optional<std::string> spoken_object(std::string_view said, const PhraseRead
   const std::vector<Span> spans = reader.spans(said);
   if (spans.empty() || spans.back().begin < said.size() - rest->size()) return std::nullopt;
   std::size_t k = spans.size() - 1;
-  while (k > 0 && slice(said, spans[k - 1].end, spans[k].begin) == "的") --k;
+  // A 的 between two spans joins them; so does a bare numeral, which a name holds (长安|三|万里; a
+  // count has its classifier: 两百|个|饺子), and a demonstrative between two nouns (明朝|那些|事儿).
+  auto joins = [&](std::string_view gap) {
+    for (std::string_view d : {"的", "那些", "这些", "那个", "这个", "那种", "这种"})
+      if (gap == d) return true;
+    return !gap.empty() && count_end(gap, 0) == gap.size();
+  };
+  while (k > 0 && joins(slice(said, spans[k - 1].end, spans[k].begin))) --k;
   std::uint32_t begin = spans[k].begin;
   const std::uint32_t end = spans.back().end;
   const std::vector<Token> t = segment_words(said);

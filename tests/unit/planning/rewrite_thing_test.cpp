@@ -120,4 +120,13 @@ TEST(RewriteThing, TheAnswerToAWhoQuestionNamesWhomAPronounMeans) {
   EXPECT_EQ(rewrite("她在哪个办公室", {"客户投诉谁来处理"}).query, "客户在哪个办公室");
 }
 
+// What a statement said the speaker does is asked about whole: a name holding a bare numeral
+// (海底|两|万里) or a demonstrative between two nouns (公司|那些|规定) is one thing, not its last
+// word. A count with its classifier (两百|个) is still left out.
+TEST(RewriteThing, AStatementsObjectKeepsItsNumeralAndDemonstrative) {
+  EXPECT_EQ(rewrite("讲的什么", {"我在读海底两万里"}).query, "海底两万里讲的什么");
+  EXPECT_EQ(rewrite("合理吗", {"我看了公司那些规定"}).query, "公司那些规定合理吗");
+  EXPECT_EQ(rewrite("什么馅的", {"我包了两百个饺子"}).query, "饺子什么馅的");
+}
+
 }  // namespace
