@@ -274,7 +274,8 @@ bool anchor_periods(std::string_view text, std::span<const TimeMention> mentions
       }
       continue;
     }
-    f.reasons.push_back("time:" + expr + "→" + range_text(a.range->first, a.range->second));
+    f.reasons.push_back("time:" + expr + "→" + range_text(a.range->first, a.range->second) +
+                        (a.last_years ? " (no year: last year's, nearer than this year's)" : ""));
     if (m.joins_previous && !periods.empty()) {  // the far end of a range: one period
       Period& p = periods.back();
       p.from = std::min(p.from, a.range->first);

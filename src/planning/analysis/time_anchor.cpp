@@ -29,6 +29,7 @@ namespace {
 struct DayRange {
   dates::Day from, to;
   std::string problem;
+  bool last_years = false;  // a year-less date read as last year's (calendar_range)
 };
 
 dates::Day add_days(const dates::Day& d, std::int64_t n) {
@@ -137,6 +138,27 @@ DayRange calendar_range(const TimeMention& m, const dates::Day& today, const Tim
   return r;
 }
 
+// A month or a day named without its year (12月的加班, 12月25日) that is still ahead this year is
+// last year's when that one ended nearer to today (12月 asked in March is the December just past,
+// not one nine months away); one coming soon (4月 asked in March) stays this year's. A question
+// asks about what a knowledge base holds, which is mostly past; a date moved into the future
+// would filter its documents away.
+DayRange year_less_range(const TimeMention& m, const dates::Day& today, const TimeAnchor& anchor) {
+  DayRange r = calendar_range(m, today, anchor);
+  const bool year_less = m.year_kind == Year::kCurrent &&
+                         (m.part == Part::kMonth || m.part == Part::kMonths || m.part == Part::kDay);
+  if (!year_less || !r.problem.empty() || !(today < r.from)) return r;
+  TimeMention last = m;
+  last.year_kind = Year::kRelative;
+  last.year = -1;
+  DayRange before = calendar_range(last, today, anchor);
+  if (!before.problem.empty()) return r;
+  const std::int64_t t = dates::to_days(today);
+  if (t - (dates::to_days(before.to) - 1) > dates::to_days(r.from) - t) return r;
+  before.last_years = true;
+  return before;
+}
+
 }  // namespace
 
 AnchoredTime anchor_time(const TimeMention& m, const TimeAnchor& anchor) {
@@ -154,7 +176,7 @@ AnchoredTime anchor_time(const TimeMention& m, const TimeAnchor& anchor) {
   switch (m.form) {
     case Form::kRelative: d = relative_range(m, today, anchor.week_start); break;
     case Form::kRolling: d = rolling_range(m, today); break;
-    case Form::kCalendar: d = calendar_range(m, today, anchor); break;
+    case Form::kCalendar: d = year_less_range(m, today, anchor); break;
   }
   if (!d.problem.empty()) {
     r.problem = std::move(d.problem);
@@ -174,6 +196,7 @@ AnchoredTime anchor_time(const TimeMention& m, const TimeAnchor& anchor) {
     return r;
   }
   r.range = std::pair{d.from, d.to};
+  r.last_years = d.last_years;
   return r;
 }
 

@@ -140,6 +140,7 @@ struct TimeAnchor {
 struct AnchoredTime {
   std::optional<std::pair<dates::Day, dates::Day>> range;
   std::string problem;
+  bool last_years = false;  ///< a month or day without its year, read as last year's (nearer)
 };
 
 /// Anchors one mention. Without `today`, a mention that needs it has problem "needs now".

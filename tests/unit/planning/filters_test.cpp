@@ -212,6 +212,30 @@ TEST(Filters, EverythingAtOnce) {
 
 // Department, tags and path read from words are preferences unless [filters] word_filters =
 // "require"; the asker's own department (我们组, from the session) is always required.
+// A month or a day named without its year that is still ahead this year is last year's when that
+// one ended nearer to today — said in the reason; one coming soon stays this year's, and so does
+// one with its year or a relative one.
+TEST(Filters, AYearLessDateStillAheadIsTheNearerPastOne) {
+  AnalysisContext ctx;
+  ctx.now = "2026-03-15T10:00:00+08:00";
+  ctx.timezone = "Asia/Shanghai";
+  auto range = [&](std::string_view q) {
+    const Filters f = run(q, ctx);
+    return f.time ? f.time->from + "/" + f.time->to : std::string("none");
+  };
+  EXPECT_EQ(range("12月的加班费怎么算"), "2025-12-01/2026-01-01");
+  EXPECT_EQ(range("十一月二十日的会议纪要"), "2025-11-20/2025-11-21");
+  EXPECT_TRUE(has_reason(run("12月的加班费怎么算", ctx),
+                         "time:12月→[2025-12-01,2026-01-01) (no year: last year's, nearer than "
+                         "this year's)"))
+      << joined(run("12月的加班费怎么算", ctx).reasons);
+  EXPECT_EQ(range("4月的排班表"), "2026-04-01/2026-05-01");
+  EXPECT_EQ(range("3月20日的培训"), "2026-03-20/2026-03-21");
+  EXPECT_EQ(range("2026年12月的预算"), "2026-12-01/2027-01-01");
+  EXPECT_EQ(range("上个月的排班表"), "2026-02-01/2026-03-01");
+  EXPECT_EQ(range("1月的工资条"), "2026-01-01/2026-02-01");
+}
+
 TEST(Filters, WordFiltersArePreferencesUnlessRequired) {
   AnalysisContext ctx;
   ctx.session_department = "研发部";

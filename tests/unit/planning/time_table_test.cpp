@@ -132,8 +132,12 @@ const std::vector<Row>& table() {
       {"last year", kYearEnd, kNY, "2025-01-01", "2026-01-01"},
       // months of the year, days
       {"三月份", kMonthEnd, kSH, "2026-03-01", "2026-04-01"},
-      {"十二月", kYearEnd, kSH, "2027-12-01", "2028-01-01"},
+      // On 1 January (Shanghai) a year-less 十二月 is the December just ended, not the one eleven
+      // months ahead; 一月 is this January there and last January in New York (still 31 Dec).
+      {"十二月", kYearEnd, kSH, "2026-12-01", "2027-01-01"},
       {"十二月", kYearEnd, kNY, "2026-12-01", "2027-01-01"},
+      {"一月", kYearEnd, kSH, "2027-01-01", "2027-02-01"},
+      {"一月", kYearEnd, kNY, "2026-01-01", "2026-02-01"},
       {"12月31日", kYearEnd, kNY, "2026-12-31", "2027-01-01"},
       {"1-3月", kMonthEnd, kNY, "2026-01-01", "2026-04-01"},
       {"去年12月", kYearEnd, kSH, "2026-12-01", "2027-01-01"},
