@@ -90,6 +90,9 @@ bool opens_with_opener(std::string_view clause, const IntentConfig& c, const Dom
   const std::vector<Token> words = segment_words(clause);
   if (words.empty()) return false;
   const std::string_view first = words.front().text(clause);
+  // 对 heads many compounds ICU cuts after it (对|公转账, 对|口, 对|接人): as the preposition it
+  // stands before a word of its own (对|员工, 对|陌生|号码).
+  if (first == "对" && (words.size() < 2 || words[1].single_han)) return false;
   return std::find(c.subjectless_openers.begin(), c.subjectless_openers.end(), first) !=
              c.subjectless_openers.end() &&
          !term_runs_past(clause, words.front().end, kb);

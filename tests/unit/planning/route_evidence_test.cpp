@@ -597,3 +597,14 @@ TEST(FollowUps, ABareAttributeAsksForTheHistoryTopics) {
   EXPECT_FALSE(matched(prep("食堂营业时间是几点", {"体检怎么预约"}), "follow_up_bare_attribute"));
   EXPECT_FALSE(follow_up("报销流程是什么", {"年假怎么申请"}));
 }
+
+// A turn opening with the preposition 对 before a word of its own (对信用记录…, 对所有…) names no
+// subject: it asks about the history's topic. 对 before a lone character heads a compound ICU cut
+// (对|公账户) and opens nothing.
+TEST(FollowUps, APrepositionDuiOpeningTheTurnNamesNoSubject) {
+  const std::pair<const char*, const char*> turns[] = {{"对信用记录有影响吗", "助学贷款逾期会怎样"},
+                                                       {"对所有门店都通用吗", "会员卡可以打折吗"}};
+  expect_follows(turns, "follow_up_subjectless");
+  EXPECT_FALSE(matched(prep("对公账户怎么开户", {"年假怎么申请"}), "follow_up_subjectless"));
+  EXPECT_FALSE(follow_up("对信用记录有影响吗", {}));
+}
