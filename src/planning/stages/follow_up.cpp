@@ -241,6 +241,37 @@ bool bare_attribute(const TurnInContext& t) {
   return attribute;
 }
 
+// A short yes-or-no question opening with a one-character verb and its object (盖公章吗, 签承诺书吗,
+// 带身份证吗): at most 6 units closing in 吗, its first word a lone Han character no list of the
+// rewriter holds (a pronoun, a function word, a question word), the next a word of two or more. A
+// noun subject is seldom one character, so the verb's own subject is left out: the history's
+// topic. Unlike verb_before_its_object, the object needs no KB term and the model no say: a lone
+// verb is evidence enough, and keeping the topic costs one search. Only in a conversation that
+// asked something (the last turn, or the one its answer answered): after a remark alone (今天好累 +
+// 喝咖啡吗) it proposes.
+bool lone_verb_object(const TurnInContext& t) {
+  const std::string_view content = t.q.content();
+  if (!content.ends_with("吗") || count_query_units(content) > 6) return false;
+  const RewriteConfig& rw = t.lex.config().rewrite;
+  auto asks = [&](const NormalizedQuery& turn) {
+    const std::string_view s = turn.text;
+    return s.ends_with("?") || s.ends_with("吗") || s.ends_with("呢") ||
+           std::any_of(rw.question_words.begin(), rw.question_words.end(),
+                       [&](const std::string& w) { return s.find(w) != std::string_view::npos; });
+  };
+  const std::size_t n = t.history.size();
+  if (!asks(t.history[n - 1]) && (n < 2 || !asks(t.history[n - 2]))) return false;
+  const std::vector<Token> words = segment_words(content);
+  if (words.size() < 3 || !words[0].single_han || words[1].single_han || words[1].ascii ||
+      !words[1].word || words[1].begin != words[0].end)
+    return false;
+  const std::string_view verb = words[0].text(content);
+  for (const auto* list : {&rw.function_words, &rw.question_words, &rw.person_pronouns,
+                           &rw.thing_pronouns, &t.lex.config().intent.subjectless_openers})
+    if (std::find(list->begin(), list->end(), verb) != list->end()) return false;
+  return true;
+}
+
 // The rules' candidate made a follow-up by the structural rule `id`.
 void follow(IntentCandidate& rule, const char* id) {
   rule.intent = Intent::kFollowUp;
@@ -321,6 +352,9 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
            model.dependent_score() >= dependent_min && verb_before_its_object(t) &&
            !(names_source_keyword(t) && switches_from_previous(t)))
     follow(rule, "follow_up_verb_object");
+  else if (rule.intent != Intent::kFollowUp && !switch_cue && lone_verb_object(t) &&
+           !(names_source_keyword(t) && switches_from_previous(t)))
+    follow(rule, "follow_up_lone_verb_object");
   // A which-word with no noun after it (哪些在2002年以后还有预算, 哪个最便宜) picks from what the
   // history named, on the same terms.
   else if (rule.intent != Intent::kFollowUp && !switch_cue && which_without_noun(t.q, t.lex) &&

@@ -608,3 +608,16 @@ TEST(FollowUps, APrepositionDuiOpeningTheTurnNamesNoSubject) {
   EXPECT_FALSE(matched(prep("对公账户怎么开户", {"年假怎么申请"}), "follow_up_subjectless"));
   EXPECT_FALSE(follow_up("对信用记录有影响吗", {}));
 }
+
+// A short yes-or-no question opening with a one-character verb and its object (交押金吗, 带学生证吗)
+// leaves its subject out in a conversation that asked something, whatever the object's words; after
+// a remark alone it proposes (喝奶茶吗 after 今天好热), and without history it stands alone.
+TEST(FollowUps, ALoneVerbAndItsObjectFollowAQuestion) {
+  const std::pair<const char*, const char*> turns[] = {{"交押金吗", "自行车怎么租"},
+                                                       {"带学生证吗", "图书馆怎么进"},
+                                                       {"打疫苗吗", "宠物店能寄养猫吗"}};
+  expect_follows(turns, "follow_up_lone_verb_object");
+  EXPECT_TRUE(follow_up("拍证件照吗", {"护照怎么办", "先在网上预约，再去出入境窗口。"}));
+  EXPECT_FALSE(matched(prep("喝奶茶吗", {"今天好热"}), "follow_up_lone_verb_object"));
+  EXPECT_FALSE(follow_up("交押金吗", {}));
+}
