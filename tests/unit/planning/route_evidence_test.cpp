@@ -621,3 +621,12 @@ TEST(FollowUps, ALoneVerbAndItsObjectFollowAQuestion) {
   EXPECT_FALSE(matched(prep("喝奶茶吗", {"今天好热"}), "follow_up_lone_verb_object"));
   EXPECT_FALSE(follow_up("交押金吗", {}));
 }
+
+// A time word pointing back (期间, 届时, 当时) opens a question about the history's topic.
+TEST(FollowUps, ATimeWordPointingBackNamesNoSubject) {
+  const std::pair<const char*, const char*> turns[] = {{"期间能正常上网吗", "宽带移机要几天"},
+                                                       {"届时要带什么材料", "复试什么时候开始"},
+                                                       {"当时能补交吗", "我的报销被退回了吗"}};
+  expect_follows(turns, "follow_up_subjectless");
+  EXPECT_FALSE(follow_up("期间能正常上网吗", {}));
+}
