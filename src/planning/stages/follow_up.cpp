@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
@@ -295,10 +296,37 @@ IntentCandidate standalone(const TurnInContext& t, const char* why) {
   return rule;
 }
 
+// The turn without a discourse opener and its comma opening its content (顺便，要交押金吗 →
+// 要交押金吗), nullopt when it has none: the structural rules read what is asked, as the rewrite
+// does. The intent rules keep the opener (另外，年假呢 is 另外's ellipsis), and so does the model
+// (对了 often opens a new topic).
+std::optional<ScannedQuery> after_opener(const ScannedQuery& q, const Lexicon& lex) {
+  const std::string_view content = q.content();
+  for (const std::string& o : lex.config().rewrite.discourse_openers) {
+    if (!content.starts_with(o) || !content.substr(o.size()).starts_with(",")) continue;
+    std::size_t b = q.content_begin + o.size() + 1;
+    while (b < q.content_end && q.query.text[b] == ' ') ++b;
+    if (b >= q.content_end) return std::nullopt;
+    ScannedQuery rest = q;
+    rest.content_begin = static_cast<std::uint32_t>(b);
+    rest.query.query_units = count_query_units(rest.content());
+    std::fill(rest.content_present.begin(), rest.content_present.end(), 0);
+    for (const CueHit& h : rest.hits)
+      if (h.begin >= rest.content_begin && h.end <= rest.content_end)
+        rest.content_present[h.list / 64] |= std::uint64_t{1} << (h.list % 64);
+    return rest;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
-FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContext& t,
+FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContext& turn,
                                         const ModelVerdict& model) {
+  const std::optional<ScannedQuery> rest = after_opener(turn.q, turn.lex);
+  const TurnInContext t =
+      rest ? TurnInContext{*rest, turn.history, turn.lex, turn.reader, turn.domain, turn.source}
+           : turn;
   const double dependent_min = t.lex.config().model.dependent_min_score;
   FollowUpArbitration a;
   if (rule.intent == Intent::kFollowUp && points_at_own_noun(t.q, t.lex.ids()) &&

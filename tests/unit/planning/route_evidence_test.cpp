@@ -630,3 +630,11 @@ TEST(FollowUps, ATimeWordPointingBackNamesNoSubject) {
   expect_follows(turns, "follow_up_subjectless");
   EXPECT_FALSE(follow_up("期间能正常上网吗", {}));
 }
+
+// A discourse opener and its comma (顺便，另外，) only move the talk on: the rules read the question
+// after it (顺便，要提前几天吗 is subjectless), and a question with a topic of its own stays one.
+TEST(FollowUps, TheRulesReadTheQuestionAfterADiscourseOpener) {
+  EXPECT_TRUE(matched(prep("顺便，要交押金吗", {"自行车怎么租"}), "follow_up_subjectless"));
+  EXPECT_TRUE(matched(prep("另外，届时要带什么", {"复试什么时候开始"}), "follow_up_subjectless"));
+  EXPECT_FALSE(follow_up("另外，食堂几点开门", {"年假怎么申请"}));
+}
