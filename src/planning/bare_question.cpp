@@ -164,6 +164,12 @@ bool subjectless_question(const ScannedQuery& q, const Lexicon& lex, const Domai
   // 要不要… proposes (要不要一起吃火锅) as often as it asks about a topic: no witness either way.
   if (content.starts_with("要不要")) return false;
   if (q.query.query_units > c.subjectless_max_units) return subjectless_clauses(q, lex, kb);
+  // A time word first (周末也来吗, 晚上能办理吗): the opener after it names no subject either.
+  for (const std::string& w : c.subjectless_times)
+    if (content.starts_with(w) && content.size() > w.size()) {
+      const std::string_view rest = content.substr(w.size());
+      if (rest.starts_with("也") || opens_with_opener(rest, c, kb)) return true;
+    }
   return opens_with_opener(content, c, kb);
 }
 

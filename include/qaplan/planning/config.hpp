@@ -185,6 +185,9 @@ struct IntentConfig {
   /// 总共多少学时 — opens with its predicate and names no subject: it is a follow-up unless its words
   /// name another source than the previous turn's. Empty = off.
   std::vector<std::string> subjectless_openers;
+  /// Time words that may stand before such an opener (周末也来吗, 晚上能办理吗): the opener after
+  /// them still names no subject. Empty = off.
+  std::vector<std::string> subjectless_times;
   int subjectless_max_units = 10;
   /// With history, a question opening with one of these which-words and no noun after it — 的, a
   /// subjectless opener, or 是 / 在 / 最 / 更 / 比较 / 被: 哪些在2002年以后还有预算, 哪个最便宜 — picks

@@ -529,6 +529,7 @@ Result<Config> read_config(const Value& root, const std::string& origin) {
     QAPLAN_TRY(read_cues(r, "topic_switch", c.intent.topic_switch, true));
     QAPLAN_TRY(r.count("bare_question_max_units", c.intent.bare_question_max_units, false));
     QAPLAN_TRY(read_cues(r, "subjectless_openers", c.intent.subjectless_openers, false));
+    QAPLAN_TRY(read_cues(r, "subjectless_times", c.intent.subjectless_times, false));
     QAPLAN_TRY(r.count("subjectless_max_units", c.intent.subjectless_max_units, false));
     QAPLAN_TRY(read_cues(r, "subjectless_which", c.intent.subjectless_which, false));
     std::optional<Intent> di;

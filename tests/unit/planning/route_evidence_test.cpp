@@ -638,3 +638,14 @@ TEST(FollowUps, TheRulesReadTheQuestionAfterADiscourseOpener) {
   EXPECT_TRUE(matched(prep("另外，届时要带什么", {"复试什么时候开始"}), "follow_up_subjectless"));
   EXPECT_FALSE(follow_up("另外，食堂几点开门", {"年假怎么申请"}));
 }
+
+// A time word before an opener (晚上能办理吗, 节假日也上班吗) names no subject: the turn asks about
+// the history's topic. A noun after the time word (周末食堂开吗) is a subject of its own.
+TEST(FollowUps, ATimeWordBeforeAnOpenerNamesNoSubject) {
+  const std::pair<const char*, const char*> turns[] = {{"晚上能办理吗", "护照在哪办"},
+                                                       {"节假日也营业吗", "营业厅几点关门"},
+                                                       {"明天还开放吗", "游泳馆几点关门"}};
+  expect_follows(turns, "follow_up_subjectless");
+  EXPECT_FALSE(matched(prep("周末食堂开吗", {"年假怎么申请"}), "follow_up_subjectless"));
+  EXPECT_FALSE(follow_up("晚上能办理吗", {}));
+}
