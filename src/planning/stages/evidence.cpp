@@ -126,6 +126,17 @@ Evidence request_evidence(const ScannedQuery& q, const Lexicon& lex, std::string
   return {};
 }
 
+Evidence asks_about(const ScannedQuery& q, const Lexicon& lex) {
+  const LexiconIds& ids = lex.ids();
+  for (const CueHit& h : q.hits) {
+    if (h.list != ids.ev_interrogative || !in_content(q, h)) continue;
+    const std::string w = text_of(q, h);
+    for (std::string_view a : {"几", "多少", "哪", "何时", "多久", "多长", "什么"})
+      if (w == a) return {"interrogative", w, false};
+  }
+  return {};
+}
+
 Evidence act_evidence(RouteReason act, const ScannedQuery& q, const Lexicon& lex) {
   const LexiconIds& ids = lex.ids();
   const std::string name(to_string(act));

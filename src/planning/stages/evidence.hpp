@@ -39,4 +39,11 @@ Evidence act_evidence(RouteReason act, const ScannedQuery& q, const Lexicon& lex
 /// is small talk, not a request for the knowledge base.
 bool addresses_assistant(const ScannedQuery& q, const LexiconIds& ids);
 
+/// Evidence that a message asks about something rather than for someone (人工客服几点下班, 人工客服
+/// 电话是多少): a question word asking what, when, where or how many (几, 多少, 哪, 何时, 多久,
+/// 什么). It vetoes the model's handoff: the knowledge base holds the service's hours and numbers,
+/// and a transfer loses them. A problem or an info word does not: a request for a person often
+/// gives its reason (麻烦转一下人工，系统老是报错; 让客服给我回个电话).
+Evidence asks_about(const ScannedQuery& q, const Lexicon& lex);
+
 }  // namespace qaplan::internal

@@ -118,8 +118,8 @@ std::string_view foreign_script(std::string_view t) {
 // Why the model's act may not answer this message directly ("" = it may). Strong evidence of a
 // request always wins; weak evidence (a question word, a time word) yields only to strong
 // evidence of the act (明天杭州天气怎么样: 天气怎么样 is the act's own cue); without any, the act
-// still needs some evidence of its own. A handoff needs only its own: asking for a person is
-// usually about work.
+// still needs some evidence of its own. A handoff needs only its own — asking for a person is
+// usually about work — unless the message asks about the service rather than for it (asks_about).
 std::string evidence_veto(RouteReason act, const ScannedQuery& q, const Lexicon& lex,
                           std::string_view domain_term) {
   if (!lex.config().route.evidence.enabled) return {};
@@ -127,6 +127,10 @@ std::string evidence_veto(RouteReason act, const ScannedQuery& q, const Lexicon&
   if (act != RouteReason::kHandoff)
     if (Evidence e = request_evidence(q, lex, domain_term); e && (e.strong || !mine.strong))
       return "request evidence " + e.kind + " '" + e.text + "'";
+  // A handoff cue in a question about the service (人工客服几点下班) asks the knowledge base.
+  if (act == RouteReason::kHandoff)
+    if (Evidence e = asks_about(q, lex))
+      return "asks about the service: " + e.kind + " '" + e.text + "'";
   if (!mine) return "no evidence of " + std::string(to_string(act));
   return {};
 }

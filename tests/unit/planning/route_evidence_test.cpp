@@ -25,6 +25,20 @@ bool direct(const std::string& q, std::vector<std::string> history = {}) {
   return prep(q, std::move(history)).route.route == Route::kDirectAnswer;
 }
 
+// A message that asks about the human service — its hours, its number, when it is online — asks
+// the knowledge base, which holds them; a transfer would lose the answer. Asking for a person
+// (能帮我转人工吗, 找个真人, 我要投诉) still hands off.
+TEST(RouteEvidence, AQuestionAboutTheHumanServiceIsNoHandoff) {
+  for (const char* q : {"人工客服几点下班", "人工客服电话是多少", "人工坐席什么时候在线",
+                        "真人客服周末几点上班"})
+    EXPECT_FALSE(direct(q)) << q << " → " << prep(q).route.detail;
+  for (const char* q : {"能帮我转人工吗", "找个真人", "我要投诉", "转人工", "麻烦转一下人工，系统老是报错",
+                        "让客服给我回个电话"}) {
+    const Preparation p = prep(q);
+    EXPECT_EQ(p.route.reason, RouteReason::kHandoff) << q << " → " << p.route.detail;
+  }
+}
+
 // Product-like names from syllables no list holds (招财宝, 闪付通 …): 7 × 6 = 42 names.
 std::vector<std::string> product_names() {
   const char* heads[] = {"招财", "闪付", "星悦", "汇桥", "悦康", "云栈", "迅达"};
