@@ -258,7 +258,9 @@ bool anchor_periods(std::string_view text, std::span<const TimeMention> mentions
                     const TimeAnchor& anchor, const AnalysisContext& context, Filters& f,
                     std::vector<Period>& periods) {
   bool all = true;
-  for (const TimeMention& m : mentions) {
+  std::vector<TimeMention> placed(mentions.begin(), mentions.end());
+  place_year_less(placed, anchor);
+  for (const TimeMention& m : placed) {
     const std::string expr(text.substr(m.begin, m.end - m.begin));
     const AnchoredTime a = anchor_time(m, anchor);
     if (!a.range) {
@@ -275,7 +277,8 @@ bool anchor_periods(std::string_view text, std::span<const TimeMention> mentions
       continue;
     }
     f.reasons.push_back("time:" + expr + "→" + range_text(a.range->first, a.range->second) +
-                        (a.last_years ? " (no year: last year's, nearer than this year's)" : ""));
+                        (m.year_guessed ? " (no year: last year's; this year's is still far ahead)"
+                                        : ""));
     if (m.joins_previous && !periods.empty()) {  // the far end of a range: one period
       Period& p = periods.back();
       p.from = std::min(p.from, a.range->first);

@@ -29,7 +29,6 @@ namespace {
 struct DayRange {
   dates::Day from, to;
   std::string problem;
-  bool last_years = false;  // a year-less date read as last year's (calendar_range)
 };
 
 dates::Day add_days(const dates::Day& d, std::int64_t n) {
@@ -138,27 +137,6 @@ DayRange calendar_range(const TimeMention& m, const dates::Day& today, const Tim
   return r;
 }
 
-// A month or a day named without its year (12月的加班, 12月25日) that is still ahead this year is
-// last year's when that one ended nearer to today (12月 asked in March is the December just past,
-// not one nine months away); one coming soon (4月 asked in March) stays this year's. A question
-// asks about what a knowledge base holds, which is mostly past; a date moved into the future
-// would filter its documents away.
-DayRange year_less_range(const TimeMention& m, const dates::Day& today, const TimeAnchor& anchor) {
-  DayRange r = calendar_range(m, today, anchor);
-  const bool year_less = m.year_kind == Year::kCurrent &&
-                         (m.part == Part::kMonth || m.part == Part::kMonths || m.part == Part::kDay);
-  if (!year_less || !r.problem.empty() || !(today < r.from)) return r;
-  TimeMention last = m;
-  last.year_kind = Year::kRelative;
-  last.year = -1;
-  DayRange before = calendar_range(last, today, anchor);
-  if (!before.problem.empty()) return r;
-  const std::int64_t t = dates::to_days(today);
-  if (t - (dates::to_days(before.to) - 1) > dates::to_days(r.from) - t) return r;
-  before.last_years = true;
-  return before;
-}
-
 }  // namespace
 
 AnchoredTime anchor_time(const TimeMention& m, const TimeAnchor& anchor) {
@@ -176,7 +154,7 @@ AnchoredTime anchor_time(const TimeMention& m, const TimeAnchor& anchor) {
   switch (m.form) {
     case Form::kRelative: d = relative_range(m, today, anchor.week_start); break;
     case Form::kRolling: d = rolling_range(m, today); break;
-    case Form::kCalendar: d = year_less_range(m, today, anchor); break;
+    case Form::kCalendar: d = calendar_range(m, today, anchor); break;
   }
   if (!d.problem.empty()) {
     r.problem = std::move(d.problem);
@@ -196,8 +174,62 @@ AnchoredTime anchor_time(const TimeMention& m, const TimeAnchor& anchor) {
     return r;
   }
   r.range = std::pair{d.from, d.to};
-  r.last_years = d.last_years;
   return r;
+}
+
+namespace {
+
+bool year_less(const TimeMention& m) {
+  using Part = TimeMention::Part;
+  return m.form == TimeMention::Form::kCalendar && m.year_kind == TimeMention::Year::kCurrent &&
+         m.edge == TimeMention::Edge::kNone &&
+         (m.part == Part::kMonth || m.part == Part::kMonths || m.part == Part::kDay);
+}
+
+// `m` read `offset` years from this one (0: as it is).
+TimeMention moved(const TimeMention& m, int offset) {
+  if (offset == 0) return m;
+  TimeMention x = m;
+  x.year_kind = TimeMention::Year::kRelative;
+  x.year = offset;
+  return x;
+}
+
+}  // namespace
+
+void place_year_less(std::vector<TimeMention>& mentions, const TimeAnchor& anchor) {
+  if (!anchor.today || mentions.empty() || !std::all_of(mentions.begin(), mentions.end(), year_less))
+    return;
+  const dates::Day today = *anchor.today;
+  std::vector<int> offset(mentions.size(), 0);
+  std::vector<DayRange> r(mentions.size());
+  for (std::size_t i = 0; i < mentions.size(); ++i) {
+    r[i] = calendar_range(mentions[i], today, anchor);
+    if (!r[i].problem.empty()) return;
+    // A range whose far end comes before its near end crosses New Year (11月到2月).
+    if (i > 0 && mentions[i].joins_previous && r[i].from < r[i - 1].from) {
+      offset[i] = offset[i - 1] + 1;
+      r[i] = calendar_range(moved(mentions[i], offset[i]), today, anchor);
+      if (!r[i].problem.empty()) return;
+    }
+  }
+  dates::Day from = r[0].from, to = r[0].to;
+  for (const DayRange& x : r) {
+    from = std::min(from, x.from);
+    to = std::max(to, x.to);
+  }
+  // Still ahead, and last year's ended at most half as far back as this year's begins ahead.
+  const std::int64_t t = dates::to_days(today);
+  const std::int64_t ahead = dates::to_days(from) - t;
+  const std::int64_t back = t - (dates::to_days(dates::add_months(to, -12)) - 1);
+  if (ahead <= 0 || 2 * back > ahead) {
+    for (std::size_t i = 0; i < mentions.size(); ++i) mentions[i] = moved(mentions[i], offset[i]);
+    return;
+  }
+  for (std::size_t i = 0; i < mentions.size(); ++i) {
+    mentions[i] = moved(mentions[i], offset[i] - 1);
+    mentions[i].year_guessed = offset[i] - 1 < 0;
+  }
 }
 
 }  // namespace qaplan::internal

@@ -113,6 +113,7 @@ struct TimeMention {
   /// The text since the previous mention (至, 到, -, ~, to) makes the two one range's ends.
   bool joins_previous = false;
   DateKind date = DateKind::kEffective;  ///< from a verb next to the expression
+  bool year_guessed = false;  ///< a year-less date read as last year's (place_year_less)
   std::string_view date_word;            ///< that verb ("发布"), empty for the default
   /// True when anchoring needs today (relative words, a year-less date, "…以来").
   bool needs_now() const noexcept {
@@ -140,11 +141,19 @@ struct TimeAnchor {
 struct AnchoredTime {
   std::optional<std::pair<dates::Day, dates::Day>> range;
   std::string problem;
-  bool last_years = false;  ///< a month or day without its year, read as last year's (nearer)
 };
 
 /// Anchors one mention. Without `today`, a mention that needs it has problem "needs now".
 AnchoredTime anchor_time(const TimeMention& m, const TimeAnchor& anchor);
+
+/// Gives the months and days of a question named without a year (12月, 8月到10月, 11月到2月) their
+/// years, all together, when every mention is such a one: a range whose far end comes before its
+/// near end crosses New Year (its far end is next year's); the whole lot is last year's when it is
+/// still ahead this year and last year's ended at most half as far back as this year's begins
+/// (12月 asked in March: the December just past, not one nine months away; 9月 asked in March
+/// stays this year's). A question asks about what a knowledge base holds, mostly the past, and a
+/// date moved into the future filters its documents away. Those moved get `year_guessed`.
+void place_year_less(std::vector<TimeMention>& mentions, const TimeAnchor& anchor);
 
 /// The Spring Festival of Gregorian `year`: an override when present, else ICU's.
 std::optional<dates::Day> festival_date(int year, const TimeAnchor& anchor);

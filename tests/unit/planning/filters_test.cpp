@@ -212,9 +212,10 @@ TEST(Filters, EverythingAtOnce) {
 
 // Department, tags and path read from words are preferences unless [filters] word_filters =
 // "require"; the asker's own department (我们组, from the session) is always required.
-// A month or a day named without its year that is still ahead this year is last year's when that
-// one ended nearer to today — said in the reason; one coming soon stays this year's, and so does
-// one with its year or a relative one.
+// A month or a day named without its year that is still far ahead this year is last year's when
+// that one ended at most half as far back — said in the reason; one coming soon or about as far
+// either way stays this year's, and so does one with its year or a relative one. A range's two
+// ends move together, and one whose far end comes first crosses New Year.
 TEST(Filters, AYearLessDateStillAheadIsTheNearerPastOne) {
   AnalysisContext ctx;
   ctx.now = "2026-03-15T10:00:00+08:00";
@@ -226,14 +227,26 @@ TEST(Filters, AYearLessDateStillAheadIsTheNearerPastOne) {
   EXPECT_EQ(range("12月的加班费怎么算"), "2025-12-01/2026-01-01");
   EXPECT_EQ(range("十一月二十日的会议纪要"), "2025-11-20/2025-11-21");
   EXPECT_TRUE(has_reason(run("12月的加班费怎么算", ctx),
-                         "time:12月→[2025-12-01,2026-01-01) (no year: last year's, nearer than "
-                         "this year's)"))
+                         "time:12月→[2025-12-01,2026-01-01) (no year: last year's; this year's is "
+                         "still far ahead)"))
       << joined(run("12月的加班费怎么算", ctx).reasons);
   EXPECT_EQ(range("4月的排班表"), "2026-04-01/2026-05-01");
   EXPECT_EQ(range("3月20日的培训"), "2026-03-20/2026-03-21");
   EXPECT_EQ(range("2026年12月的预算"), "2026-12-01/2027-01-01");
   EXPECT_EQ(range("上个月的排班表"), "2026-02-01/2026-03-01");
   EXPECT_EQ(range("1月的工资条"), "2026-01-01/2026-02-01");
+  EXPECT_EQ(range("9月开学要带什么"), "2026-09-01/2026-10-01");
+  EXPECT_EQ(range("11月到12月的账单"), "2025-11-01/2026-01-01");
+  EXPECT_EQ(range("8月到10月的考勤"), "2026-08-01/2026-11-01");
+  EXPECT_EQ(range("11月到2月的报销"), "2025-11-01/2026-03-01");
+  ctx.now = "2026-12-10T10:00:00+08:00";
+  EXPECT_EQ(range("11月到2月的报销"), "2026-11-01/2027-03-01");
+  EXPECT_EQ(range("12月的加班费怎么算"), "2026-12-01/2027-01-01");
+  // A list moves together or not at all.
+  ctx.now = "2026-02-10T10:00:00+08:00";
+  const Filters list = run("10月、11月和12月的报销", ctx);
+  ASSERT_EQ(list.time_ranges.size(), 3u) << joined(list.reasons);
+  for (const auto& r : list.time_ranges) EXPECT_TRUE(r.from.starts_with("2025-")) << r.from;
 }
 
 TEST(Filters, WordFiltersArePreferencesUnlessRequired) {
