@@ -305,14 +305,28 @@ std::uint32_t with_determiner(std::string_view prev, std::uint32_t begin) {
   return begin;
 }
 
-// The noun an answer's clause gave without what its clause said before it: the words after the
-// last lone character, number or Latin word (需|财务|总监 → 财务总监, 5|万|以上|需|部门|经理 →
-// 部门经理), when they still name people.
+// The noun an answer's clause gave without what its clause said before it (需|财务|总监 → 财务总监,
+// 5|万|以上|需|部门|经理 → 部门经理), when the rest still names people: read back from its end, it
+// stops at a number or a Latin word, and at a lone character that is none of a title's prefix
+// (副|院长, 子|公司, 支|行), a surname before a title (辅导员|李|老师) or one of two lone characters
+// ICU left of a word it does not know (客|服|专员).
 std::string answered_noun(const std::string& noun, const PhraseReader& reader) {
-  const std::vector<Token> words = words_of(noun);
-  for (std::size_t k = words.size(); k-- > 0;) {
-    if (!words[k].single_han && !words[k].ascii) continue;
-    const std::string rest = noun.substr(words[k].end);
+  const RewriteConfig& rw = reader.lex().config().rewrite;
+  const std::vector<Token> w = words_of(noun);
+  auto text = [&](std::size_t k) { return w[k].text(noun); };
+  auto kept = [&](std::size_t k) {  // a lone character that belongs to the noun after it
+    if (std::string_view("副总子分支正代").find(text(k)) != std::string_view::npos) return true;
+    return k + 1 < w.size() && listed(rw.person_surnames, text(k)) &&
+           listed(rw.person_titles, text(k + 1));
+  };
+  for (std::size_t k = w.size(); k-- > 0;) {
+    if (!w[k].single_han && !w[k].ascii) continue;
+    if (w[k].single_han && kept(k)) continue;
+    if (w[k].single_han && k > 0 && w[k - 1].single_han && w[k - 1].end == w[k].begin) {
+      --k;  // a pair ICU cut (客|服): the noun goes on before it
+      continue;
+    }
+    const std::string rest = noun.substr(w[k].end);
     return person_phrase(rest, reader) ? rest : noun;
   }
   return noun;

@@ -118,6 +118,10 @@ TEST(RewriteThing, TheAnswerToAWhoQuestionNamesWhomAPronounMeans) {
   EXPECT_EQ(rewrite("他周末上班吗", {"工资条谁来发", "每月由人事专员统一发放。"}).query,
             "人事专员周末上班吗");
   EXPECT_EQ(rewrite("她在哪个办公室", {"客户投诉谁来处理"}).query, "客户在哪个办公室");
+  // A title's prefix (副, 支) and a word ICU left in two lone characters (客|服) stay with it.
+  EXPECT_EQ(rewrite("他在哪办公", {"报销谁审批？", "5万以上需副院长审批"}).query, "副院长在哪办公");
+  EXPECT_EQ(rewrite("他的电话", {"贷款谁审批？", "支行行长"}).query, "支行行长的电话");
+  EXPECT_EQ(rewrite("她电话多少", {"投诉谁处理？", "由客服专员处理"}).query, "客服专员电话多少");
 }
 
 // What a statement said the speaker does is asked about whole: a name holding a bare numeral
