@@ -90,9 +90,13 @@ bool opens_with_opener(std::string_view clause, const IntentConfig& c, const Dom
   const std::vector<Token> words = segment_words(clause);
   if (words.empty()) return false;
   const std::string_view first = words.front().text(clause);
-  // 对 heads many compounds ICU cuts after it (对|公转账, 对|口, 对|接人): as the preposition it
-  // stands before a word of its own (对|员工, 对|陌生|号码).
-  if (first == "对" && (words.size() < 2 || words[1].single_han)) return false;
+  // 对 heads many compounds ICU cuts after it (对|公转账, 对|口, 对|接人, 对|账单): as the
+  // preposition that leaves its subject out it stands before a word of its own in a yes-or-no
+  // question (对|信用记录|有影响吗); one asking what or how (对新人有什么福利, 对账单怎么下载) names
+  // its own topic.
+  if (first == "对" &&
+      (words.size() < 2 || words[1].single_han || !clause.ends_with("吗")))
+    return false;
   return std::find(c.subjectless_openers.begin(), c.subjectless_openers.end(), first) !=
              c.subjectless_openers.end() &&
          !term_runs_past(clause, words.front().end, kb);
@@ -164,10 +168,13 @@ bool subjectless_question(const ScannedQuery& q, const Lexicon& lex, const Domai
   // 要不要… proposes (要不要一起吃火锅) as often as it asks about a topic: no witness either way.
   if (content.starts_with("要不要")) return false;
   if (q.query.query_units > c.subjectless_max_units) return subjectless_clauses(q, lex, kb);
-  // A time word first (周末也来吗, 晚上能办理吗): the opener after it names no subject either.
+  // A time word first (周末也来吗, 晚上能办理吗): the opener after it names no subject either —
+  // unless it asks what there is then (周末有什么活动, 晚上有哪些课): a topic of its own.
   for (const std::string& w : c.subjectless_times)
     if (content.starts_with(w) && content.size() > w.size()) {
       const std::string_view rest = content.substr(w.size());
+      for (std::string_view what : {"有什么", "有哪些", "有啥", "有没有什么"})
+        if (rest.starts_with(what)) return false;
       if (rest.starts_with("也") || opens_with_opener(rest, c, kb)) return true;
     }
   return opens_with_opener(content, c, kb);

@@ -168,10 +168,21 @@ std::optional<std::string> spoken_object(std::string_view said, const PhraseRead
       if (gap == d) return true;
     return !gap.empty() && count_end(gap, 0) == gap.size();
   };
-  while (k > 0 && joins(slice(said, spans[k - 1].end, spans[k].begin))) --k;
+  const std::vector<Token> t = segment_words(said);
+  // A span opening after a lone character that is no function word (新|东方, 老|北京) is the rest
+  // of a name ICU cut: no whole noun to join a numeral or a demonstrative to.
+  auto whole = [&](const Span& s) {
+    for (const Token& w : t)
+      if (w.end == s.begin) return !w.single_han || reader.is_function(w.text(said));
+    return true;
+  };
+  while (k > 0) {
+    const std::string_view gap = slice(said, spans[k - 1].end, spans[k].begin);
+    if (gap != "的" && !(joins(gap) && whole(spans[k - 1]))) break;
+    --k;
+  }
   std::uint32_t begin = spans[k].begin;
   const std::uint32_t end = spans.back().end;
-  const std::vector<Token> t = segment_words(said);
   std::size_t first = 0;
   while (first < t.size() && t[first].begin < begin) ++first;
   // Asked about the activity (考个会计证 + 难不难), the verb and its count stay.

@@ -197,7 +197,7 @@ bool verb_before_its_object(const TurnInContext& t) {
 
 // A question asking only for an attribute with no owner (截止时间是什么时候, 营业时间几点, 费用多少):
 // every content word is covered by the route's info words (时间, 截止, 费用, 流程 …) or a question
-// word. Nothing in it says whose deadline or fee — a source keyword that is only an attribute
+// word, and no 的 or pronoun names an owner (我的订单) nor a conjunction two things (订单和账单). Nothing in it says whose deadline or fee — a source keyword that is only an attribute
 // (费用) names no topic either: it is the history's topic's. Alone it could not be answered, so
 // reading it as a follow-up loses nothing. Closed classes of the language (info_words), not of a
 // domain.
@@ -205,13 +205,15 @@ bool bare_attribute(const TurnInContext& t) {
   const std::string_view content = t.q.content();
   if (count_query_units(content) > 10) return false;
   const LexiconIds& ids = t.lex.ids();
+  // The service or the speaker as owner (你们营业时间, 我的订单), maybe among the trimmed words.
+  if (t.q.has(ids.ev_institution) || t.q.has(ids.ev_self_possessive)) return false;
   const auto at = t.q.content_begin;
   auto covered = [&](std::uint32_t b, std::uint32_t e, std::uint32_t list) {
     std::uint32_t reach = b;
     for (bool grew = true; grew && reach < e;) {
       grew = false;
       for (const CueHit& h : t.q.hits)
-        if (h.list == list && h.begin - at <= reach && h.end - at > reach) {
+        if (h.list == list && h.begin >= at && h.begin - at <= reach && h.end - at > reach) {
           reach = h.end - at;
           grew = true;
         }
@@ -221,7 +223,7 @@ bool bare_attribute(const TurnInContext& t) {
   // A word holding a question word is the question (什么时候, 多少钱).
   auto asks = [&](std::uint32_t b, std::uint32_t e) {
     return std::any_of(t.q.hits.begin(), t.q.hits.end(), [&](const CueHit& h) {
-      return h.list == ids.question_word && h.begin - at < e && h.end - at > b;
+      return h.list == ids.question_word && h.begin >= at && h.begin - at < e && h.end - at > b;
     });
   };
   const RewriteConfig& rw = t.lex.config().rewrite;
@@ -232,6 +234,10 @@ bool bare_attribute(const TurnInContext& t) {
     // The measure a question word asks with is the question's too (哪|天, 几|次).
     const bool measure = asked && w.single_han;
     asked = asks(w.begin, w.end);
+    // An owner of its own (公司的营业时间, 他们的电话) or two things named (订单和账单): not bare.
+    for (std::string_view o : {"的", "我", "你", "您", "我们", "你们", "咱们", "大家", "他", "她",
+                               "他们", "她们", "和", "跟", "与", "及", "或", "以及"})
+      if (s == o) return false;
     if (std::find(rw.function_words.begin(), rw.function_words.end(), s) !=
             rw.function_words.end() ||
         asked || measure)

@@ -131,6 +131,11 @@ TEST(RewriteThing, AStatementsObjectKeepsItsNumeralAndDemonstrative) {
   EXPECT_EQ(rewrite("讲的什么", {"我在读海底两万里"}).query, "海底两万里讲的什么");
   EXPECT_EQ(rewrite("合理吗", {"我看了公司那些规定"}).query, "公司那些规定合理吗");
   EXPECT_EQ(rewrite("什么馅的", {"我包了两百个饺子"}).query, "饺子什么馅的");
+  // After a lone character ICU cut from a name (新|东方) there is no whole noun to join to (the
+  // review: 东方那个班怎么样).
+  const std::string q = rewrite("怎么样", {"我报了新东方那个班"}).query;
+  EXPECT_FALSE(q.starts_with("东方")) << q;
+  EXPECT_TRUE(qaplan::test::has(q, "新东方")) << q;
 }
 
 }  // namespace

@@ -610,16 +610,23 @@ TEST(FollowUps, ABareAttributeAsksForTheHistoryTopics) {
   EXPECT_FALSE(follow_up("营业时间是几点", {}));
   EXPECT_FALSE(matched(prep("食堂营业时间是几点", {"体检怎么预约"}), "follow_up_bare_attribute"));
   EXPECT_FALSE(follow_up("报销流程是什么", {"年假怎么申请"}));
+  // An owner of its own (我的, 你们, 的) or two things named is no bare attribute (the review).
+  for (const char* q : {"我的订单状态是什么", "你们营业时间是几点", "公司的营业时间是几点",
+                        "订单和账单有什么区别"})
+    EXPECT_FALSE(matched(prep(q, {"年假怎么请？"}), "follow_up_bare_attribute")) << q;
 }
 
-// A turn opening with the preposition 对 before a word of its own (对信用记录…, 对所有…) names no
-// subject: it asks about the history's topic. 对 before a lone character heads a compound ICU cut
-// (对|公账户) and opens nothing.
+// A yes-or-no turn opening with the preposition 对 before a word of its own (对信用记录…吗,
+// 对所有…吗) names no subject: it asks about the history's topic. 对 before a lone character heads
+// a compound ICU cut (对|公账户) and opens nothing.
 TEST(FollowUps, APrepositionDuiOpeningTheTurnNamesNoSubject) {
   const std::pair<const char*, const char*> turns[] = {{"对信用记录有影响吗", "助学贷款逾期会怎样"},
                                                        {"对所有门店都通用吗", "会员卡可以打折吗"}};
   expect_follows(turns, "follow_up_subjectless");
   EXPECT_FALSE(matched(prep("对公账户怎么开户", {"年假怎么申请"}), "follow_up_subjectless"));
+  // One asking what or how names its own topic (对|账单 is a compound; 对新人 asks what there is).
+  for (const char* q : {"对账单怎么下载", "对新人有什么福利"})
+    EXPECT_FALSE(matched(prep(q, {"年假怎么请？"}), "follow_up_subjectless")) << q;
   EXPECT_FALSE(follow_up("对信用记录有影响吗", {}));
 }
 
@@ -661,5 +668,8 @@ TEST(FollowUps, ATimeWordBeforeAnOpenerNamesNoSubject) {
                                                        {"明天还开放吗", "游泳馆几点关门"}};
   expect_follows(turns, "follow_up_subjectless");
   EXPECT_FALSE(matched(prep("周末食堂开吗", {"年假怎么申请"}), "follow_up_subjectless"));
+  // Asking what there is then is a topic of its own (the review).
+  for (const char* q : {"周末有什么活动", "另外，晚上有哪些课"})
+    EXPECT_FALSE(matched(prep(q, {"年假怎么请？"}), "follow_up_subjectless")) << q;
   EXPECT_FALSE(follow_up("晚上能办理吗", {}));
 }
