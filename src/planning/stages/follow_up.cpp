@@ -267,11 +267,13 @@ bool lone_verb_object(const TurnInContext& t) {
                        [&](const std::string& w) { return s.find(w) != std::string_view::npos; });
   };
   const std::size_t n = t.history.size();
-  if (!asks(t.history[n - 1]) && (n < 2 || !asks(t.history[n - 2]))) return false;
+  if (n == 0 || (!asks(t.history[n - 1]) && (n < 2 || !asks(t.history[n - 2])))) return false;
   const std::vector<Token> words = segment_words(content);
   if (words.size() < 3 || !words[0].single_han || words[1].single_han || words[1].ascii ||
       !words[1].word || words[1].begin != words[0].end)
     return false;
+  // A word then 了 is an event (水|涨价|了吗, 卡|激活|了吗): the lone character is its subject.
+  if (words[2].text(content) == "了") return false;
   const std::string_view verb = words[0].text(content);
   for (const auto* list : {&rw.function_words, &rw.question_words, &rw.person_pronouns,
                            &rw.thing_pronouns, &t.lex.config().intent.subjectless_openers})

@@ -640,6 +640,8 @@ TEST(FollowUps, ALoneVerbAndItsObjectFollowAQuestion) {
   expect_follows(turns, "follow_up_lone_verb_object");
   EXPECT_TRUE(follow_up("拍证件照吗", {"护照怎么办", "先在网上预约，再去出入境窗口。"}));
   EXPECT_FALSE(matched(prep("喝奶茶吗", {"今天好热"}), "follow_up_lone_verb_object"));
+  // A word then 了 is an event whose subject the lone character is (the review).
+  EXPECT_FALSE(matched(prep("水涨价了吗", {"物业费怎么交"}), "follow_up_lone_verb_object"));
   EXPECT_FALSE(follow_up("交押金吗", {}));
 }
 
