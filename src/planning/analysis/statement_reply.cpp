@@ -163,8 +163,8 @@ std::optional<std::string> spoken_object(std::string_view said, const PhraseRead
   std::size_t k = spans.size() - 1;
   // A 的 between two spans joins them; so does a bare numeral, which a name holds (长安|三|万里; a
   // count has its classifier: 两百|个|饺子), and a demonstrative between two nouns (明朝|那些|事儿).
-  auto joins = [&](std::string_view gap) {
-    for (std::string_view d : {"的", "那些", "这些", "那个", "这个", "那种", "这种"})
+  auto joins = [&](std::string_view gap) {  // the numeral or the demonstrative (的: below)
+    for (std::string_view d : {"那些", "这些", "那个", "这个", "那种", "这种"})
       if (gap == d) return true;
     return !gap.empty() && count_end(gap, 0) == gap.size();
   };

@@ -198,7 +198,8 @@ TimeMention moved(const TimeMention& m, int offset) {
 }  // namespace
 
 void place_year_less(std::vector<TimeMention>& mentions, const TimeAnchor& anchor) {
-  if (!anchor.today || mentions.empty() || !std::all_of(mentions.begin(), mentions.end(), year_less))
+  if (!anchor.today || mentions.empty() ||
+      !std::all_of(mentions.begin(), mentions.end(), year_less))
     return;
   const dates::Day today = *anchor.today;
   std::vector<int> offset(mentions.size(), 0);

@@ -197,10 +197,10 @@ bool verb_before_its_object(const TurnInContext& t) {
 
 // A question asking only for an attribute with no owner (截止时间是什么时候, 营业时间几点, 费用多少):
 // every content word is covered by the route's info words (时间, 截止, 费用, 流程 …) or a question
-// word, and no 的 or pronoun names an owner (我的订单) nor a conjunction two things (订单和账单). Nothing in it says whose deadline or fee — a source keyword that is only an attribute
-// (费用) names no topic either: it is the history's topic's. Alone it could not be answered, so
-// reading it as a follow-up loses nothing. Closed classes of the language (info_words), not of a
-// domain.
+// word, and no 的 or pronoun names an owner (我的订单) nor a conjunction two things (订单和账单).
+// Nothing in it says whose deadline or fee — a source keyword that is only an attribute (费用)
+// names no topic either: it is the history's topic's. Alone it could not be answered, so reading
+// it as a follow-up loses nothing. Closed classes of the language (info_words), not of a domain.
 bool bare_attribute(const TurnInContext& t) {
   const std::string_view content = t.q.content();
   if (count_query_units(content) > 10) return false;
