@@ -111,10 +111,15 @@ std::optional<std::string> placed_adjunct(std::string_view prev_text, const Span
   return splice(topic.end, topic.end);
 }
 
-// Whether a word of `text` is a count (超过两天).
+// Whether a word of `text` is a count (超过两天) or a rank (第一|年, 第二季度): a fragment that counts
+// or ranks then parallels it.
 bool holds_count(std::string_view text) {
-  for (const Token& w : words_of(text))
-    if (w.word && numeral(w.text(text))) return true;
+  constexpr std::string_view kTh = "第";
+  for (const Token& w : words_of(text)) {
+    std::string_view x = w.text(text);
+    if (x.starts_with(kTh) && x.size() > kTh.size()) x.remove_prefix(kTh.size());
+    if (w.word && numeral(x)) return true;
+  }
   return false;
 }
 

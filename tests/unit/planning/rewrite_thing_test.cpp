@@ -138,4 +138,13 @@ TEST(RewriteThing, AStatementsObjectKeepsItsNumeralAndDemonstrative) {
   EXPECT_TRUE(qaplan::test::has(q, "新东方")) << q;
 }
 
+// A rank after a question that ranks too (第一年 beside 第二年) takes its like's place; one after a
+// question that counts nothing is a case of the topic, as before.
+TEST(RewriteThing, ARankTakesTheRankItParallels) {
+  EXPECT_EQ(rewrite("那第二年呢", {"商业险第一年多少钱"}).query, "商业险第二年多少钱");
+  EXPECT_EQ(rewrite("第三季度呢", {"第二季度的销售额是多少"}).query, "第三季度的销售额是多少");
+  EXPECT_EQ(rewrite("那第二胎呢", {"生第一胎有什么补贴"}).query, "生第二胎有什么补贴");
+  EXPECT_TRUE(qaplan::test::has(rewrite("第二次续签呢", {"劳动合同怎么续签"}).query, "劳动合同第二次续签"));
+}
+
 }  // namespace
