@@ -123,6 +123,24 @@ bool holds_count(std::string_view text) {
   return false;
 }
 
+Negated negated_case(std::string_view prev_text, std::string_view frag) {
+  const std::vector<Token> w = words_of(frag);
+  if (w.empty()) return Negated::kNone;
+  // The negation alone before its verb (不|满意, 没|发票), or glued to a one-character verb as the
+  // whole fragment (不去); a longer word or one with more after it may be a noun (不锈钢, 不动|产,
+  // 不良|贷款).
+  const std::string_view first = w.front().text(frag);
+  const bool alone =
+      (first == "不" || first == "没" || first == "没有" || first == "未") && w.size() > 1;
+  const bool glued = w.size() == 1 && count_code_points(first) == 2 &&
+                     (first.starts_with("不") || first.starts_with("没"));
+  if (!alone && !glued) return Negated::kNone;
+  const std::string_view asked = trim_end(prev_text);
+  for (std::string_view may : {"能", "可以", "可不可以", "能不能", "允许"})
+    if (asked.ends_with("吗") && asked.find(may) != std::string_view::npos) return Negated::kCase;
+  return Negated::kPredicate;
+}
+
 // A fragment of two words or more that counts or ranks (超过|百万, 第二次|续签, 连续|休|五天): a
 // numeral in a word after its first, or 第 opening it — a count opening it names an item (三|楼,
 // 两种).

@@ -683,10 +683,14 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
   // A case of the topic counted or ranked (超过百万, 第二次续签, 连续休五天) is no item in its place:
   // it goes after the topic, and the question stays (采购合同超过百万要走几级审批) — unless the
   // question counts too (超过两天 beside 超过三天: the parallel item below).
-  if (counted_case(frag) && !holds_count(prev_text))
-    return {join(join(std::string(prev_text.substr(0, topic.end)), frag),
-                 prev_text.substr(topic.end)),
-            "ellipsis:case"};
+  auto after_topic = [&] {
+    const std::string head(prev_text.substr(0, topic.end));
+    return join(join(head, frag), prev_text.substr(topic.end));
+  };
+  if (const Negated n = negated_case(prev_text, frag); n != Negated::kNone)
+    return n == Negated::kCase ? Placed{after_topic(), "ellipsis:case"}
+                               : Placed{"", "ellipsis:predicate", true};
+  if (counted_case(frag) && !holds_count(prev_text)) return {after_topic(), "ellipsis:case"};
   // A parallel item with the same head word takes that item's place (试用期员工能签保密协议吗
   // + 那竞业协议呢 → …签竞业协议吗; 员工餐厅早餐几点 + 午餐呢 → 员工餐厅午餐几点).
   if (const auto at = parallel_item(prev_text, frag, reader)) {

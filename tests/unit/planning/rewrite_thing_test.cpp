@@ -147,4 +147,15 @@ TEST(RewriteThing, ARankTakesTheRankItParallels) {
   EXPECT_TRUE(qaplan::test::has(rewrite("第二次续签呢", {"劳动合同怎么续签"}).query, "劳动合同第二次续签"));
 }
 
+// A fragment opening with a negation (不满意, 没发票) is no item in the topic's place — that lost the
+// topic: after a question whether something can be done it is a case of the topic, otherwise a
+// predicate with no place (the safe form keeps the topic). A noun opening with 不 is an item.
+TEST(RewriteThing, ANegatedFragmentIsACaseOfTheTopicNotItsPlace) {
+  EXPECT_EQ(rewrite("不满意呢", {"课程可以退吗"}).query, "课程不满意可以退吗");
+  EXPECT_EQ(rewrite("没发票呢", {"打车费能报销吗"}).query, "打车费没发票能报销吗");
+  const std::string q = rewrite("不去呢", {"团建必须参加吗"}).query;
+  EXPECT_TRUE(qaplan::test::has(q, "团建")) << q;
+  EXPECT_EQ(rewrite("不良贷款呢", {"正常贷款能展期吗"}).query, "不良贷款能展期吗");
+}
+
 }  // namespace
