@@ -477,6 +477,19 @@ std::optional<std::string> place_antecedent(const std::vector<std::string_view>&
   return std::nullopt;
 }
 
+namespace {
+
+// Whether `clause` opens with a step word or an opener of [intent] subjectless_openers (先, 首先,
+// 需要, 一般 …): a predicate, not a name.
+bool opens_predicate(std::string_view clause, const IntentConfig& c) {
+  const std::vector<Token> w = words_of(clause);
+  if (w.empty()) return false;
+  const std::string_view first = w.front().text(clause);
+  return first == "先" || first == "首先" || listed(c.subjectless_openers, first);
+}
+
+}  // namespace
+
 std::optional<std::string> answered_thing(std::string_view answer, std::string_view prev,
                                           const PhraseReader& reader) {
   const RewriteConfig& rw = reader.lex().config().rewrite;
@@ -487,8 +500,10 @@ std::optional<std::string> answered_thing(std::string_view answer, std::string_v
   if (!has_any(rw.answer_slots)) return std::nullopt;
   const std::string_view clause = first_clause(answer);
   // A question put to the user (你平时用什么看剧) is answered by the thing itself; an answer to the
-  // user's own question (员工网络密码每季更新，…) is a statement about it, unless it is only a name.
-  if (!has_any(rw.addressee_words) && count_code_points(trim_end(clause)) > kShortAnswer)
+  // user's own question (员工网络密码每季更新，…) is a statement about it, unless it is only a name
+  // — not a step or a predicate opening with an adverb or a modal (先提交申请，再办交接，…).
+  if (!has_any(rw.addressee_words) && (count_code_points(trim_end(clause)) > kShortAnswer ||
+                                       opens_predicate(clause, reader.lex().config().intent)))
     return std::nullopt;
   const std::vector<Span> spans = reader.spans(clause);
   if (spans.empty()) return std::nullopt;

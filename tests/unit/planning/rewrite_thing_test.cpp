@@ -158,4 +158,16 @@ TEST(RewriteThing, ANegatedFragmentIsACaseOfTheTopicNotItsPlace) {
   EXPECT_EQ(rewrite("不良贷款呢", {"正常贷款能展期吗"}).query, "不良贷款能展期吗");
 }
 
+// An answer to the user's own question that opens with a step or a modal (先填报销单，再…) is a
+// statement of the topic's steps, not a thing: the question's topic stays.
+TEST(RewriteThing, AnAnswerOfStepsIsNoThingOfItsOwn) {
+  const std::string a =
+      rewrite("审批要多久", {"报销流程是什么", "先填报销单，再找主管审批，最后交财务。"}).query;
+  EXPECT_TRUE(qaplan::test::has(a, "报销")) << a;
+  EXPECT_FALSE(a.starts_with("先")) << a;
+  const std::string b = rewrite("体检要多久", {"入职流程是什么", "首先体检，然后签合同。"}).query;
+  EXPECT_TRUE(qaplan::test::has(b, "入职")) << b;
+  EXPECT_FALSE(b.starts_with("首先")) << b;
+}
+
 }  // namespace
