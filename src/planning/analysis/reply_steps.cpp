@@ -299,8 +299,13 @@ std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
     if (asks.empty())
       return t.reader.spans(object).empty() ? std::nullopt
                                             : std::optional(Step{with_object(turn, body, object), "verb_object"});
-    // The object asked for (晚上想吃|啥) was answered by the newest turn (火锅吧): the answer.
+    // The object asked for (晚上想吃|啥) was answered by the newest turn (火锅吧): the answer. A
+    // yes-or-no question (离职要交接吗) asked for no object: its answer is none.
     const std::string_view answer = answer_of(t.h.window.front());
+    const CueHit& ask = asks.front();
+    const std::string_view slot = object.substr(ask.begin, ask.end - ask.begin);
+    const auto& slots = t.lex.config().rewrite.answer_slots;
+    if (std::find(slots.begin(), slots.end(), slot) == slots.end()) return std::nullopt;
     if (asks.front().begin == 0 && t.h.prev_is_question && t.h.prev_at == 1 && !answer.empty() &&
         count_code_points(answer) <= kShortAnswer && !t.reader.spans(answer).empty())
       return Step{join(std::string(body), answer), "verb_object:answer"};

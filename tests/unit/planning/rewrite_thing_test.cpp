@@ -3,6 +3,9 @@
 // write and where it must not apply.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
 #include "unit/planning/rewrite_support.hpp"
 
 namespace {
@@ -156,6 +159,14 @@ TEST(RewriteThing, ANegatedFragmentIsACaseOfTheTopicNotItsPlace) {
   const std::string q = rewrite("不去呢", {"团建必须参加吗"}).query;
   EXPECT_TRUE(qaplan::test::has(q, "团建")) << q;
   EXPECT_EQ(rewrite("不良贷款呢", {"正常贷款能展期吗"}).query, "不良贷款能展期吗");
+  // After the answer to a yes-or-no question the fragment is not glued to that answer (the
+  // answer fills no object slot: 不交接必须完成工作交接 was written).
+  for (const auto& [q, h, a] : {std::tuple{"不备案呢", "装修要备案吗", "必须先到物业备案。"},
+                                std::tuple{"不审批呢", "采购要审批吗", "需要部门经理审批。"}}) {
+    const std::string r = rewrite(q, {h, a}).query;
+    EXPECT_TRUE(qaplan::test::has(r, std::string(h).substr(0, 6).c_str())) << r;
+    EXPECT_FALSE(qaplan::test::has(r, std::string(a).substr(0, 6).c_str())) << r;
+  }
 }
 
 // An answer to the user's own question that opens with a step or a modal (先填报销单，再…) is a
