@@ -479,13 +479,11 @@ std::optional<std::string> place_antecedent(const std::vector<std::string_view>&
 
 namespace {
 
-// Whether `clause` opens with a step word or an opener of [intent] subjectless_openers (先, 首先,
-// 需要, 一般 …): a predicate, not a name.
-bool opens_predicate(std::string_view clause, const IntentConfig& c) {
-  const std::vector<Token> w = words_of(clause);
-  if (w.empty()) return false;
-  const std::string_view first = w.front().text(clause);
-  return first == "先" || first == "首先" || listed(c.subjectless_openers, first);
+// Whether an answer of two clauses or more opens with a step word (先提交申请，再…; ICU may glue 先
+// to its verb: 先考|数学): its steps, not a name. 是钉钉 or 由人事部 still names the thing.
+bool opens_steps(std::string_view clause, std::string_view answer) {
+  const std::string_view c = trim_end(clause);
+  return c.size() < trim_end(answer).size() && (c.starts_with("先") || c.starts_with("首先"));
 }
 
 }  // namespace
@@ -501,9 +499,9 @@ std::optional<std::string> answered_thing(std::string_view answer, std::string_v
   const std::string_view clause = first_clause(answer);
   // A question put to the user (你平时用什么看剧) is answered by the thing itself; an answer to the
   // user's own question (员工网络密码每季更新，…) is a statement about it, unless it is only a name
-  // — not a step or a predicate opening with an adverb or a modal (先提交申请，再办交接，…).
-  if (!has_any(rw.addressee_words) && (count_code_points(trim_end(clause)) > kShortAnswer ||
-                                       opens_predicate(clause, reader.lex().config().intent)))
+  // — not the first of its steps (先提交申请，再办交接，…).
+  if (!has_any(rw.addressee_words) &&
+      (count_code_points(trim_end(clause)) > kShortAnswer || opens_steps(clause, answer)))
     return std::nullopt;
   const std::vector<Span> spans = reader.spans(clause);
   if (spans.empty()) return std::nullopt;

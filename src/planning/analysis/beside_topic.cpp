@@ -111,15 +111,10 @@ std::optional<std::string> placed_adjunct(std::string_view prev_text, const Span
   return splice(topic.end, topic.end);
 }
 
-// Whether a word of `text` is a count (超过两天) or a rank (第一|年, 第二季度): a fragment that counts
-// or ranks then parallels it.
+// Whether a word of `text` is a count (超过两天).
 bool holds_count(std::string_view text) {
-  constexpr std::string_view kTh = "第";
-  for (const Token& w : words_of(text)) {
-    std::string_view x = w.text(text);
-    if (x.starts_with(kTh) && x.size() > kTh.size()) x.remove_prefix(kTh.size());
-    if (w.word && numeral(x)) return true;
-  }
+  for (const Token& w : words_of(text))
+    if (w.word && numeral(w.text(text))) return true;
   return false;
 }
 
@@ -135,9 +130,18 @@ Negated negated_case(std::string_view prev_text, std::string_view frag) {
   const bool glued = w.size() == 1 && count_code_points(first) == 2 &&
                      (first.starts_with("不") || first.starts_with("没"));
   if (!alone && !glued) return Negated::kNone;
+  // The bare negation of the question's own 有 or 是 (有发票能报销吗 + 没有呢) negates its case: no
+  // place for it short of rewriting that case.
+  if (w.size() == 1 && (first == "没有" || first == "不是")) return Negated::kPredicate;
   const std::string_view asked = trim_end(prev_text);
-  for (std::string_view may : {"能", "可以", "可不可以", "能不能", "允许"})
-    if (asked.ends_with("吗") && asked.find(may) != std::string_view::npos) return Negated::kCase;
+  const bool yes_no = asked.ends_with("吗") || asked.ends_with("么") ||
+                      asked.find("能不能") != std::string_view::npos ||
+                      asked.find("可不可以") != std::string_view::npos;
+  for (std::string_view may : {"能", "可以", "允许"})
+    if (yes_no && asked.find(may) != std::string_view::npos)
+      // A question opening with its modal names no topic to follow (能办居住证吗): the case
+      // goes in front (没有社保能办居住证吗).
+      return asked.starts_with(may) ? Negated::kCaseFirst : Negated::kCase;
   return Negated::kPredicate;
 }
 

@@ -14,15 +14,15 @@ namespace qaplan::internal {
 std::optional<std::string> placed_adjunct(std::string_view prev_text, const Span& topic,
                                           std::string_view frag, const PhraseReader& reader);
 
-/// Whether a word of `text` is a count (超过两天: digits, or numerals with at most a unit after) or
-/// a rank (第一|年).
+/// Whether a word of `text` is a count (超过两天: digits, or numerals with at most a unit after).
 bool holds_count(std::string_view text);
 
 /// How a fragment opening with a negation (不满意, 没发票) stands to the previous question: a case of
 /// its topic when that question asks whether something can or may be done (课程可以退吗 + 不满意呢
-/// → 课程不满意可以退吗), a predicate with no place otherwise (团建必须参加吗 + 不去呢); kNone when
-/// its first word is no negation. Never an item in the topic's place: that lost the topic.
-enum class Negated { kNone, kCase, kPredicate };
+/// → 课程不满意可以退吗; kCaseFirst before a question opening with its modal: 没有社保能办居住证吗),
+/// a predicate with no place otherwise (团建必须参加吗 + 不去呢); kNone when its first word is no
+/// negation. Never an item in the topic's place: that lost the topic.
+enum class Negated { kNone, kCase, kCaseFirst, kPredicate };
 Negated negated_case(std::string_view prev_text, std::string_view frag);
 
 /// A fragment of two or three words, six characters at most, that counts or ranks (超过|百万,

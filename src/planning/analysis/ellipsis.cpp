@@ -687,9 +687,12 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
     const std::string head(prev_text.substr(0, topic.end));
     return join(join(head, frag), prev_text.substr(topic.end));
   };
-  if (const Negated n = negated_case(prev_text, frag); n != Negated::kNone)
-    return n == Negated::kCase ? Placed{after_topic(), "ellipsis:case"}
-                               : Placed{"", "ellipsis:predicate", true};
+  switch (negated_case(prev_text, frag)) {
+    case Negated::kCase: return {after_topic(), "ellipsis:case"};
+    case Negated::kCaseFirst: return {join(std::string(frag), prev_text), "ellipsis:case"};
+    case Negated::kPredicate: return {"", "ellipsis:predicate", true};
+    case Negated::kNone: break;
+  }
   if (counted_case(frag) && !holds_count(prev_text)) return {after_topic(), "ellipsis:case"};
   // A parallel item with the same head word takes that item's place (试用期员工能签保密协议吗
   // + 那竞业协议呢 → …签竞业协议吗; 员工餐厅早餐几点 + 午餐呢 → 员工餐厅午餐几点).

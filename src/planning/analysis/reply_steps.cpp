@@ -304,8 +304,9 @@ std::optional<Step> verb_object_step(const TurnView& t, std::string_view frag) {
     const std::string_view answer = answer_of(t.h.window.front());
     const CueHit& ask = asks.front();
     const std::string_view slot = object.substr(ask.begin, ask.end - ask.begin);
-    const auto& slots = t.lex.config().rewrite.answer_slots;
-    if (std::find(slots.begin(), slots.end(), slot) == slots.end()) return std::nullopt;
+    if (slot == "吗" || slot == "嘛" || slot == "是否" || slot == "能否" ||
+        slot.find("不") != std::string_view::npos || slot.find("没") != std::string_view::npos)
+      return std::nullopt;  // 吗, 能不能, 有没有 …: a yes-or-no question
     if (asks.front().begin == 0 && t.h.prev_is_question && t.h.prev_at == 1 && !answer.empty() &&
         count_code_points(answer) <= kShortAnswer && !t.reader.spans(answer).empty())
       return Step{join(std::string(body), answer), "verb_object:answer"};
