@@ -159,6 +159,16 @@ void trim_social_edges(ScannedQuery& a, const LexiconIds& ids) {
   a.content_end = e;
 }
 
+std::size_t discourse_opener_end(std::string_view text, const Lexicon& lex) {
+  for (const std::string& o : lex.config().rewrite.discourse_openers) {
+    if (!text.starts_with(o) || !text.substr(o.size()).starts_with(",")) continue;
+    std::size_t b = o.size() + 1;
+    while (b < text.size() && text[b] == ' ') ++b;
+    return b < text.size() ? b : 0;
+  }
+  return 0;
+}
+
 std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& a,
                                                    std::initializer_list<std::uint32_t> lists,
                                                    std::initializer_list<std::uint32_t> lead_only) {

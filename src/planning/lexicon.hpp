@@ -175,6 +175,11 @@ std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& q,
                                                    std::initializer_list<std::uint32_t> lists,
                                                    std::initializer_list<std::uint32_t> lead_only = {});
 
+/// Bytes of `text` a leading discourse opener and its comma take, spaces after them included
+/// (对了，他们… → the bytes of 对了，), 0 when none opens it or nothing follows (`[rewrite]
+/// discourse_openers`). The rewrite and the follow-up rules both read the turn after them.
+std::size_t discourse_opener_end(std::string_view text, const Lexicon& lex);
+
 /// False when a cue hit [b, e) would cut an ASCII word (see lexicon.cpp).
 bool at_word_boundaries(std::string_view text, std::uint32_t b, std::uint32_t e);
 

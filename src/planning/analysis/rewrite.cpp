@@ -731,12 +731,7 @@ std::string_view without_social_edges(std::string_view text, const ScannedQuery&
 
 // The turn without a discourse opener and its comma (对了，他们能上夜班吗 → 他们能上夜班吗).
 std::string_view without_opener(std::string_view text, const Lexicon& lex) {
-  for (const std::string& o : lex.config().rewrite.discourse_openers)
-    if (text.starts_with(o) && text.substr(o.size()).starts_with(",")) {
-      const std::string_view rest = trim_start(text.substr(o.size() + 1));
-      if (!rest.empty()) return rest;
-    }
-  return text;
+  return text.substr(discourse_opener_end(text, lex));
 }
 
 }  // namespace

@@ -309,22 +309,16 @@ IntentCandidate standalone(const TurnInContext& t, const char* why) {
 // does. The intent rules keep the opener (另外，年假呢 is 另外's ellipsis), and so does the model
 // (对了 often opens a new topic).
 std::optional<ScannedQuery> after_opener(const ScannedQuery& q, const Lexicon& lex) {
-  const std::string_view content = q.content();
-  for (const std::string& o : lex.config().rewrite.discourse_openers) {
-    if (!content.starts_with(o) || !content.substr(o.size()).starts_with(",")) continue;
-    std::size_t b = q.content_begin + o.size() + 1;
-    while (b < q.content_end && q.query.text[b] == ' ') ++b;
-    if (b >= q.content_end) return std::nullopt;
-    ScannedQuery rest = q;
-    rest.content_begin = static_cast<std::uint32_t>(b);
-    rest.query.query_units = count_query_units(rest.content());
-    std::fill(rest.content_present.begin(), rest.content_present.end(), 0);
-    for (const CueHit& h : rest.hits)
-      if (h.begin >= rest.content_begin && h.end <= rest.content_end)
-        rest.content_present[h.list / 64] |= std::uint64_t{1} << (h.list % 64);
-    return rest;
-  }
-  return std::nullopt;
+  const std::size_t skip = discourse_opener_end(q.content(), lex);
+  if (skip == 0) return std::nullopt;
+  ScannedQuery rest = q;
+  rest.content_begin = static_cast<std::uint32_t>(q.content_begin + skip);
+  rest.query.query_units = count_query_units(rest.content());
+  std::fill(rest.content_present.begin(), rest.content_present.end(), 0);
+  for (const CueHit& h : rest.hits)
+    if (h.begin >= rest.content_begin && h.end <= rest.content_end)
+      rest.content_present[h.list / 64] |= std::uint64_t{1} << (h.list % 64);
+  return rest;
 }
 
 }  // namespace
