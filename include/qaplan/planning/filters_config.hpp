@@ -74,6 +74,14 @@ struct FiltersConfig {
   std::vector<std::string> spring_festival_dates;
   /// A range longer than this many days (最近99999天, 过去100年) is no filter.
   int max_window_days = 3660;
+  /// A month, day, quarter or half named without its year is the coming one when it begins
+  /// within this many days, else the last one (12月 asked in March: last December).
+  int year_less_ahead_days = 92;
+  /// … or within this many days when the question names a plan (plan_words: 下半年的计划 asked
+  /// in March is this year's second half).
+  int year_less_plan_ahead_days = 183;
+  /// Words of plans and schedules (计划, 安排, 排班, 预算): the question looks ahead.
+  std::vector<std::string> plan_words;
   std::vector<FilterDepartment> departments;
   std::vector<FilterTag> tags;
   std::vector<FilterPath> paths;

@@ -47,7 +47,9 @@ struct Shape {
 
   static void of(const FiltersConfig& c, Shape& s) {
     s.lists.clear();
-    s.numbers.assign({c.week_start, c.spring_festival_days, c.max_window_days});
+    s.numbers.assign(
+        {c.week_start, c.spring_festival_days, c.max_window_days, c.year_less_ahead_days,
+         c.year_less_plan_ahead_days});
     auto add = [&](const auto& v) { s.lists.emplace_back(v.data(), v.size()); };
     add(c.spring_festival_dates);
     add(c.departments);
@@ -58,6 +60,7 @@ struct Shape {
     add(c.session_department_cues);
     add(c.session_user_cues);
     add(c.ignore_within);
+    add(c.plan_words);
     std::uint64_t nested = 0;  // a hash of the nested list lengths
     for (const auto& d : c.departments) nested = nested * 31 + d.aliases.size();
     for (const auto& t : c.tags) nested = nested * 31 + t.cues.size();
@@ -160,6 +163,7 @@ std::string check_field_name(const std::string& v) {
 std::string check_week_start(int v) { return v >= 1 && v <= 7 ? "" : "must be 1 (Monday) .. 7 (Sunday)"; }
 std::string check_festival_days(int v) { return v >= 1 && v <= 366 ? "" : "must be within 1 .. 366"; }
 std::string check_window(int v) { return v >= 1 && v <= 36600 ? "" : "must be within 1 .. 36600"; }
+std::string check_ahead(int v) { return v >= 0 && v <= 366 ? "" : "must be within 0 .. 366"; }
 
 // A cue claimed by two owners (two departments, two paths).
 struct Claims {
@@ -253,6 +257,20 @@ struct Period {
 
 constexpr std::size_t kMaxPeriods = 4;  // 今年、去年、前年和2023年 still; a list of ten is not a filter
 
+// A plan or schedule named (下半年的计划): a year-less date may lie further ahead. The words are
+// few and short: a scan per word stays linear in the question.
+bool names_a_plan(std::string_view text, const FiltersConfig& c) {
+  return std::any_of(c.plan_words.begin(), c.plan_words.end(),
+                     [&](const std::string& w) { return text.find(w) != std::string_view::npos; });
+}
+
+// Why a date named without its year was read as another year's (place_year_less).
+const char* year_moved_note(int moved) {
+  if (moved < 0) return " (no year: last year's; this year's is still far ahead)";
+  if (moved > 0) return " (no year: next year's, just ahead)";
+  return "";
+}
+
 // Periods from anchored mentions; false (with reasons) unless every mention anchored.
 bool anchor_periods(std::string_view text, std::span<const TimeMention> mentions,
                     const TimeAnchor& anchor, const AnalysisContext& context, Filters& f,
@@ -277,8 +295,7 @@ bool anchor_periods(std::string_view text, std::span<const TimeMention> mentions
       continue;
     }
     f.reasons.push_back("time:" + expr + "→" + range_text(a.range->first, a.range->second) +
-                        (m.year_guessed ? " (no year: last year's; this year's is still far ahead)"
-                                        : ""));
+                        year_moved_note(m.year_moved));
     if (m.joins_previous && !periods.empty()) {  // the far end of a range: one period
       Period& p = periods.back();
       p.from = std::min(p.from, a.range->first);
@@ -349,6 +366,9 @@ void time_filters(std::string_view text, std::span<const TimeMention> mentions,
   anchor.week_start = config.week_start;
   anchor.festival_days = config.spring_festival_days;
   anchor.max_window_days = config.max_window_days;
+  anchor.names_plan = names_a_plan(text, config);
+  anchor.year_less_ahead_days =
+      anchor.names_plan ? config.year_less_plan_ahead_days : config.year_less_ahead_days;
   anchor.festival_overrides = ix.festival_overrides;
   std::vector<Period> periods;
   if (!anchor_periods(text, mentions, anchor, context, f, periods) || periods.empty()) return;
@@ -432,6 +452,9 @@ std::string validate_filters_config(const FiltersConfig& c) {
   if (auto m = check_festival_days(c.spring_festival_days); !m.empty())
     return "spring_festival_days " + m;
   if (auto m = check_window(c.max_window_days); !m.empty()) return "max_window_days " + m;
+  if (auto m = check_ahead(c.year_less_ahead_days); !m.empty()) return "year_less_ahead_days " + m;
+  if (auto m = check_ahead(c.year_less_plan_ahead_days); !m.empty())
+    return "year_less_plan_ahead_days " + m;
   std::set<int> years;
   for (const auto& s : c.spring_festival_dates) {
     std::optional<dates::Day> d;
@@ -451,7 +474,8 @@ std::string validate_filters_config(const FiltersConfig& c) {
       {"draft_cues", &c.draft_cues},
       {"session_department_cues", &c.session_department_cues},
       {"session_user_cues", &c.session_user_cues},
-      {"ignore_within", &c.ignore_within}};
+      {"ignore_within", &c.ignore_within},
+      {"plan_words", &c.plan_words}};
   for (const auto& [key, list] : lists)
     if (auto m = check_cues(*list); !m.empty()) return std::string(key) + " " + m;
   Claims signed_claims;
@@ -491,6 +515,9 @@ Status read_filters_config(Reader& r, FiltersConfig& out) {
   QAPLAN_TRY(read_int(r, "week_start", out.week_start, check_week_start));
   QAPLAN_TRY(read_int(r, "spring_festival_days", out.spring_festival_days, check_festival_days));
   QAPLAN_TRY(read_int(r, "max_window_days", out.max_window_days, check_window));
+  QAPLAN_TRY(read_int(r, "year_less_ahead_days", out.year_less_ahead_days, check_ahead));
+  QAPLAN_TRY(
+      read_int(r, "year_less_plan_ahead_days", out.year_less_plan_ahead_days, check_ahead));
   QAPLAN_TRY(r.get("spring_festival_dates", out.spring_festival_dates));
   if (const Value* arr = r.find("spring_festival_dates")) {
     std::set<int> years;
@@ -525,6 +552,7 @@ Status read_filters_config(Reader& r, FiltersConfig& out) {
   QAPLAN_TRY(read_filter_cues(r, "session_department_cues", out.session_department_cues));
   QAPLAN_TRY(read_filter_cues(r, "session_user_cues", out.session_user_cues));
   QAPLAN_TRY(read_filter_cues(r, "ignore_within", out.ignore_within));
+  QAPLAN_TRY(read_filter_cues(r, "plan_words", out.plan_words));
 
   std::set<std::string> names;
   Claims dept_claims;

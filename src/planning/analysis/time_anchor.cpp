@@ -182,8 +182,7 @@ namespace {
 bool year_less(const TimeMention& m) {
   using Part = TimeMention::Part;
   return m.form == TimeMention::Form::kCalendar && m.year_kind == TimeMention::Year::kCurrent &&
-         m.edge == TimeMention::Edge::kNone &&
-         (m.part == Part::kMonth || m.part == Part::kMonths || m.part == Part::kDay);
+         m.edge != TimeMention::Edge::kOpen && m.part != Part::kYear && m.part != Part::kFestival;
 }
 
 // `m` read `offset` years from this one (0: as it is).
@@ -193,6 +192,23 @@ TimeMention moved(const TimeMention& m, int offset) {
   x.year_kind = TimeMention::Year::kRelative;
   x.year = offset;
   return x;
+}
+
+// Which year's [from, to) a year-less question means, as an offset from this year's: the one
+// under way; else the next when it begins within `ahead_days`; else the last one that ended.
+// Next year's only when `next_year`: 上半年 or 一季度 asked in December is this year's, unless a
+// plan is named (一季度的预算).
+int year_to_read(const dates::Day& from, const dates::Day& to, const dates::Day& today,
+                 int ahead_days, bool next_year) {
+  const std::int64_t t = dates::to_days(today);
+  auto begins = [&](int k) { return dates::to_days(dates::add_months(from, 12 * k)); };
+  auto ends = [&](int k) { return dates::to_days(dates::add_months(to, 12 * k)); };
+  const int last = next_year ? 1 : 0;
+  for (int k = -1; k <= last; ++k)
+    if (begins(k) <= t && t < ends(k)) return k;
+  for (int k = -1; k <= last; ++k)
+    if (begins(k) > t) return begins(k) - t <= ahead_days ? k : k - 1;
+  return last;
 }
 
 }  // namespace
@@ -219,17 +235,19 @@ void place_year_less(std::vector<TimeMention>& mentions, const TimeAnchor& ancho
     from = std::min(from, x.from);
     to = std::max(to, x.to);
   }
-  // Still ahead, and last year's ended at most half as far back as this year's begins ahead.
-  const std::int64_t t = dates::to_days(today);
-  const std::int64_t ahead = dates::to_days(from) - t;
-  const std::int64_t back = t - (dates::to_days(dates::add_months(to, -12)) - 1);
-  if (ahead <= 0 || 2 * back > ahead) {
-    for (std::size_t i = 0; i < mentions.size(); ++i) mentions[i] = moved(mentions[i], offset[i]);
-    return;
-  }
+  // 9月1号至今 began in the past: the latest one begun.
+  const bool to_today = std::any_of(mentions.begin(), mentions.end(), [](const TimeMention& m) {
+    return m.edge == TimeMention::Edge::kToToday;
+  });
+  const bool months = std::all_of(mentions.begin(), mentions.end(), [](const TimeMention& m) {
+    return m.part == TimeMention::Part::kMonth || m.part == TimeMention::Part::kMonths ||
+           m.part == TimeMention::Part::kDay;
+  });
+  const int move = year_to_read(from, to, today, to_today ? 0 : anchor.year_less_ahead_days,
+                                months || anchor.names_plan);
   for (std::size_t i = 0; i < mentions.size(); ++i) {
-    mentions[i] = moved(mentions[i], offset[i] - 1);
-    mentions[i].year_guessed = offset[i] - 1 < 0;
+    mentions[i] = moved(mentions[i], offset[i] + move);
+    mentions[i].year_moved = move;
   }
 }
 

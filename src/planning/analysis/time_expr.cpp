@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "common/utf8.hpp"
+
 namespace qaplan::internal {
 namespace {
 
@@ -382,6 +384,72 @@ bool after_in(std::string_view t, std::size_t b) {
   return false;
 }
 
+// 从9月1号开学到现在: 从 (or 自) before the expression and 到现在 / 至今 after a few words of an
+// event in the same clause run it to today. At most four code points between, none a digit or
+// punctuation (another date or clause is not crossed).
+bool runs_to_now(std::string_view t, TimeMention& m) {
+  if (!ends_at(t, m.begin, "从") && !ends_at(t, m.begin, "自")) return false;
+  std::size_t i = m.end;
+  for (int n = 0; n <= 4 && i < t.size(); ++n) {
+    for (std::string_view w : {"到现在", "到目前", "至今", "以来"})
+      if (n > 0 && at(t, i, w)) {
+        m.end = u32(i + w.size());
+        m.edge = Edge::kToToday;
+        return true;
+      }
+    std::size_t j = i;
+    const std::int32_t cp = next_code_point(t, j);
+    if (cp < 0x3400) return false;  // ASCII, digits, punctuation: not an event's words
+    i = j;
+  }
+  return false;
+}
+
+// 每年6到9月, 每月5号, 每周一: a time that recurs is no period to filter by.
+bool recurs(std::string_view t, const TimeMention& m) {
+  std::string_view before = t.substr(0, m.begin);
+  if (before.ends_with("的")) before.remove_suffix(std::string_view("的").size());
+  for (std::string_view w : {"每年", "每个月", "每月", "每季度", "每个季度", "每周", "每星期", "每天",
+                             "每日", "每逢", "every "})
+    if (before.ends_with(w)) return true;
+  return false;
+}
+
+// `m` after `prev`: a range's far end (至, 到), or a list's next item sharing a year with it.
+void join_previous(std::string_view t, TimeMention& prev, TimeMention& m) {
+  const std::string_view between = t.substr(prev.end, m.begin - prev.end);
+  m.joins_previous = is_range_joiner(between);
+  // 2024年1月至3月, 去年上半年和下半年: the second item takes the first one's year.
+  if ((m.joins_previous || is_list_joiner(between)) && m.form == Form::kCalendar &&
+      m.year_kind == Year::kCurrent && prev.form == Form::kCalendar &&
+      prev.year_kind != Year::kCurrent) {
+    m.year_kind = prev.year_kind;
+    m.year = prev.year;
+  }
+  // 去年和今年7月: a bare year listed before a year's part compares that part of both.
+  if (!m.joins_previous && is_list_joiner(between) && m.form == Form::kCalendar &&
+      m.year_kind != Year::kCurrent && m.part != Part::kYear && m.part != Part::kFestival &&
+      prev.form == Form::kCalendar && prev.part == Part::kYear && prev.edge == Edge::kNone &&
+      prev.year_kind != Year::kCurrent) {
+    prev.part = m.part;
+    prev.a = m.a;
+    prev.b = m.b;
+  }
+}
+
+// Drops the recurring mentions of out[first..] with the far ends joined to them.
+void drop_recurring(std::string_view t, std::vector<TimeMention>& out, std::size_t first) {
+  std::size_t kept = first;
+  for (std::size_t k = first; k < out.size();) {
+    std::size_t e = k + 1;
+    while (e < out.size() && out[e].joins_previous) ++e;
+    if (!recurs(t, out[k]))
+      for (std::size_t x = k; x < e; ++x) out[kept++] = out[x];
+    k = e;
+  }
+  out.resize(kept);
+}
+
 // Words at an expression's edges that make it open-ended or run it to today; the expression's
 // span grows to include them (the reason then quotes "2024年之前", not "2024年").
 void set_edge(std::string_view t, TimeMention& m) {
@@ -398,8 +466,9 @@ void set_edge(std::string_view t, TimeMention& m) {
     m.edge = edge;
     return true;
   };
-  for (std::string_view w : {"以来", "至今", "开始", " onwards", " onward"})
+  for (std::string_view w : {"以来", "至今", "开始", "到现在", "到目前", "至现在", " onwards", " onward"})
     if (after(w, Edge::kToToday)) return;
+  if (runs_to_now(t, m)) return;
   if (!at(t, e, "起草") && after("起", Edge::kToToday)) return;
   if (before("since ", Edge::kToToday)) return;
   for (std::string_view w : {"之前", "以前", "之后", "以后"})
@@ -650,24 +719,14 @@ void find_time_mentions(std::string_view t, std::span<const TimeWordHit> words,
     } else {
       m = x.m;
     }
-    if (out.size() > first) {
-      const TimeMention& prev = out.back();
-      const std::string_view between = t.substr(prev.end, m.begin - prev.end);
-      m.joins_previous = is_range_joiner(between);
-      // 2024年1月至3月, 去年上半年和下半年: the second item takes the first one's year.
-      if ((m.joins_previous || is_list_joiner(between)) && m.form == Form::kCalendar &&
-          m.year_kind == Year::kCurrent &&
-          prev.form == Form::kCalendar && prev.year_kind != Year::kCurrent) {
-        m.year_kind = prev.year_kind;
-        m.year = prev.year;
-      }
-    }
+    if (out.size() > first) join_previous(t, out.back(), m);
     out.push_back(m);
   }
   for (std::size_t k = first; k < out.size(); ++k) {
     set_edge(t, out[k]);
     set_date_kind(t, out[k]);
   }
+  drop_recurring(t, out, first);
 }
 
 }  // namespace qaplan::internal

@@ -113,7 +113,8 @@ struct TimeMention {
   /// The text since the previous mention (至, 到, -, ~, to) makes the two one range's ends.
   bool joins_previous = false;
   DateKind date = DateKind::kEffective;  ///< from a verb next to the expression
-  bool year_guessed = false;  ///< a year-less date read as last year's (place_year_less)
+  /// A year-less date read as last year's (−1) or next year's (+1) (place_year_less).
+  int year_moved = 0;
   std::string_view date_word;            ///< that verb ("发布"), empty for the default
   /// True when anchoring needs today (relative words, a year-less date, "…以来").
   bool needs_now() const noexcept {
@@ -132,6 +133,8 @@ struct TimeAnchor {
   int week_start = 1;               ///< 1 = Monday … 7 = Sunday
   int festival_days = 30;
   int max_window_days = 3660;
+  int year_less_ahead_days = 92;  ///< place_year_less: how far ahead a year-less date may be
+  bool names_plan = false;        ///< the question names a plan: a quarter may be next year's
   /// (year, date) pairs that override ICU's Spring Festival, sorted by year.
   std::span<const std::pair<int, dates::Day>> festival_overrides;
 };
@@ -146,13 +149,14 @@ struct AnchoredTime {
 /// Anchors one mention. Without `today`, a mention that needs it has problem "needs now".
 AnchoredTime anchor_time(const TimeMention& m, const TimeAnchor& anchor);
 
-/// Gives the months and days of a question named without a year (12月, 8月到10月, 11月到2月) their
-/// years, all together, when every mention is such a one: a range whose far end comes before its
-/// near end crosses New Year (its far end is next year's); the whole lot is last year's when it is
-/// still ahead this year and last year's ended at most half as far back as this year's begins
-/// (12月 asked in March: the December just past, not one nine months away; 9月 asked in March
-/// stays this year's). A question asks about what a knowledge base holds, mostly the past, and a
-/// date moved into the future filters its documents away. Those moved get `year_guessed`.
+/// Gives the months, days, quarters and halves of a question named without a year (12月, 8月到10月,
+/// 三季度, 下半年) their years, all together, when every mention is such a one: a range whose far
+/// end comes before its near end crosses New Year (its far end is next year's); the lot is the
+/// occurrence under way, else the next one when it begins within `anchor.year_less_ahead_days`,
+/// else the last one (12月 asked in March: the December just past, not one nine months away;
+/// 4月的排班表 asked in March: the coming April; 1月 asked in late December: the coming January).
+/// A knowledge base holds the past and what is about to happen; a date moved far into the
+/// future filters its documents away. Those moved get `year_moved`.
 void place_year_less(std::vector<TimeMention>& mentions, const TimeAnchor& anchor);
 
 /// The Spring Festival of Gregorian `year`: an override when present, else ICU's.

@@ -212,16 +212,17 @@ TEST(Filters, EverythingAtOnce) {
 
 // Department, tags and path read from words are preferences unless [filters] word_filters =
 // "require"; the asker's own department (我们组, from the session) is always required.
-// A month or a day named without its year that is still far ahead this year is last year's when
-// that one ended at most half as far back — said in the reason; one coming soon or about as far
-// either way stays this year's, and so does one with its year or a relative one. A range's two
-// ends move together, and one whose far end comes first crosses New Year.
-TEST(Filters, AYearLessDateStillAheadIsTheNearerPastOne) {
+// A month, day, quarter or half named without its year is the one under way, else the coming one
+// when it begins within [filters] year_less_ahead_days (92), else the last one — said in the
+// reason. One with its year or a relative one is taken as written. A range's two ends move
+// together, one whose far end comes first crosses New Year, and one run to today began before it.
+TEST(Filters, AYearLessDateIsTheOneUnderWayComingSoonOrJustPast) {
   AnalysisContext ctx;
   ctx.now = "2026-03-15T10:00:00+08:00";
   ctx.timezone = "Asia/Shanghai";
+  FiltersConfig cfg = shipped();
   auto range = [&](std::string_view q) {
-    const Filters f = run(q, ctx);
+    const Filters f = run(q, ctx, cfg);
     return f.time ? f.time->from + "/" + f.time->to : std::string("none");
   };
   EXPECT_EQ(range("12月的加班费怎么算"), "2025-12-01/2026-01-01");
@@ -231,22 +232,63 @@ TEST(Filters, AYearLessDateStillAheadIsTheNearerPastOne) {
                          "still far ahead)"))
       << joined(run("12月的加班费怎么算", ctx).reasons);
   EXPECT_EQ(range("4月的排班表"), "2026-04-01/2026-05-01");
+  EXPECT_EQ(range("6月10日的培训"), "2026-06-10/2026-06-11");     // 87 days ahead
+  EXPECT_EQ(range("6月20日的培训记录"), "2025-06-20/2025-06-21");  // 97 days ahead
   EXPECT_EQ(range("3月20日的培训"), "2026-03-20/2026-03-21");
   EXPECT_EQ(range("2026年12月的预算"), "2026-12-01/2027-01-01");
+  EXPECT_EQ(range("今年第三季度的预算"), "2026-07-01/2026-10-01");
   EXPECT_EQ(range("上个月的排班表"), "2026-02-01/2026-03-01");
   EXPECT_EQ(range("1月的工资条"), "2026-01-01/2026-02-01");
-  EXPECT_EQ(range("9月开学要带什么"), "2026-09-01/2026-10-01");
+  EXPECT_EQ(range("一季度的销售报表"), "2026-01-01/2026-04-01");  // under way
+  EXPECT_EQ(range("三季度的经费使用情况"), "2025-07-01/2025-10-01");
+  EXPECT_EQ(range("下半年的巡检报告"), "2025-07-01/2026-01-01");
+  EXPECT_EQ(range("8月到10月的考勤"), "2025-08-01/2025-11-01");
   EXPECT_EQ(range("11月到12月的账单"), "2025-11-01/2026-01-01");
-  EXPECT_EQ(range("8月到10月的考勤"), "2026-08-01/2026-11-01");
   EXPECT_EQ(range("11月到2月的报销"), "2025-11-01/2026-03-01");
+  EXPECT_EQ(range("从9月1号开学到现在的请假记录"), "2025-09-01/2026-03-16");
+  EXPECT_EQ(range("10月1号至今的工单"), "2025-10-01/2026-03-16");
+  EXPECT_EQ(range("每年6到9月发高温补贴吗"), "none");  // recurs: no period
+  EXPECT_EQ(range("每年12月的年终奖什么时候发"), "none");
   ctx.now = "2026-12-10T10:00:00+08:00";
   EXPECT_EQ(range("11月到2月的报销"), "2026-11-01/2027-03-01");
   EXPECT_EQ(range("12月的加班费怎么算"), "2026-12-01/2027-01-01");
+  EXPECT_EQ(range("1月份的排班表什么时候出"), "2027-01-01/2027-02-01");
+  EXPECT_TRUE(has_reason(run("1月份的排班表", ctx),
+                         "time:1月份→[2027-01-01,2027-02-01) (no year: next year's, just ahead)"))
+      << joined(run("1月份的排班表", ctx).reasons);
+  EXPECT_EQ(range("一季度的预算"), "2027-01-01/2027-04-01");
+  EXPECT_EQ(range("9月份的叉车保养记录"), "2026-09-01/2026-10-01");
+  // The horizon is the host's: 0 never reads a date ahead.
+  EXPECT_EQ(range("一季度的销售报表"), "2026-01-01/2026-04-01");  // a quarter stays in its year
+  cfg.year_less_ahead_days = 0;
+  EXPECT_EQ(range("1月份的工资条"), "2026-01-01/2026-02-01");
+  EXPECT_EQ(range("1月份的排班表"), "2027-01-01/2027-02-01");  // a plan: plan_ahead_days
+  cfg.year_less_plan_ahead_days = 0;
+  EXPECT_EQ(range("1月份的排班表"), "2026-01-01/2026-02-01");
   // A list moves together or not at all.
+  cfg = shipped();
   ctx.now = "2026-02-10T10:00:00+08:00";
   const Filters list = run("10月、11月和12月的报销", ctx);
   ASSERT_EQ(list.time_ranges.size(), 3u) << joined(list.reasons);
   for (const auto& r : list.time_ranges) EXPECT_TRUE(r.from.starts_with("2025-")) << r.from;
+}
+
+// 去年和今年7月: a bare year listed before a year's part compares the same part of both years.
+TEST(Filters, ABareYearBeforeAYearsPartComparesThatPart) {
+  AnalysisContext ctx;
+  ctx.now = "2026-08-21T10:00:00+08:00";
+  ctx.timezone = "Asia/Shanghai";
+  auto ranges = [&](std::string_view q) {
+    std::string out;
+    for (const auto& r : run(q, ctx).time_ranges) out += r.from + "/" + r.to + " ";
+    return out;
+  };
+  EXPECT_EQ(ranges("对比一下去年和今年7月的用水量"), "2025-07-01/2025-08-01 2026-07-01/2026-08-01 ");
+  EXPECT_EQ(ranges("2024年和2025年第三季度的合同纠纷"),
+            "2024-07-01/2024-10-01 2025-07-01/2025-10-01 ");
+  EXPECT_EQ(ranges("去年和今年上半年的销量"), "2025-01-01/2025-07-01 2026-01-01/2026-07-01 ");
+  EXPECT_EQ(ranges("去年和今年的销量"), "2025-01-01/2026-01-01 2026-01-01/2027-01-01 ");
+  EXPECT_EQ(ranges("去年到今年7月的销量"), "2025-01-01/2026-08-01 ");  // a range: from all of last year
 }
 
 TEST(Filters, WordFiltersArePreferencesUnlessRequired) {
