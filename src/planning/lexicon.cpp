@@ -215,6 +215,11 @@ std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& a,
     }
     return end;
   };
+  // A cue right after a negation is the verb it negates (没收到, 还是不明白), not a reply.
+  auto negated = [&](std::size_t begin) {
+    const std::string_view before = std::string_view(t).substr(b, begin - b);
+    return before.ends_with("没") || before.ends_with("不") || before.ends_with("未");
+  };
   // `chain`: whether a one-character cue next to another counts as separated from the text.
   auto trimmed_end = [&](bool chain) {
     std::size_t e = last_word_end(t.size());
@@ -232,6 +237,7 @@ std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& a,
                              });
       const bool leads = std::find(lead_only.begin(), lead_only.end(), best->list) != lead_only.end();
       if ((one_code_point(*best) || leads) && !separated) break;
+      if (!separated && negated(best->begin)) break;
       e = last_word_end(best->begin);
       moved = true;
     }

@@ -726,6 +726,11 @@ std::string_view without_social_edges(std::string_view text, const ScannedQuery&
   // 可以 glued to a verb is the modal, not "OK" (可以开专票吗): it stays.
   constexpr std::string_view kMay = "可以";
   if (text.substr(0, b).ends_with(kMay)) b -= static_cast<std::uint32_t>(kMay.size());
+  // Nothing but a question particle after them: the words were the question (收到了吗).
+  if (b < e) {
+    const std::string_view rest = core_text(text.substr(b, e - b));
+    if (rest == "吗" || rest == "么") return text;
+  }
   return b < e ? text.substr(b, e - b) : text;
 }
 

@@ -96,6 +96,70 @@ const CueHit* request_hit(const ScannedQuery& q, std::uint32_t list, const Lexic
   return nullptr;
 }
 
+// Asked to do something for the speaker (帮我约个师傅, 给我调到周六, 我要报修, 我想改个时间): a
+// request to the service, whatever its verb — only the act's own cues (唱首歌, 写首诗) make it
+// small talk or a request the knowledge base cannot serve. A speaker after 帮 / 给 / 替 / 为, or
+// before 要 / 想 / 需要 / 得; closed classes of the language.
+bool in_help_frame(const ScannedQuery& q, const CueHit& self) {
+  const std::string_view t = q.query.text;
+  const std::string_view before = t.substr(0, self.begin), after = t.substr(self.end);
+  for (std::string_view w : {"帮", "给", "替", "为"})
+    if (before.ends_with(w)) return true;
+  for (std::string_view w : {"要", "想", "需要", "得"})
+    if (after.starts_with(w)) return true;
+  return false;
+}
+
+// The speaker talking about themselves (我今天好累), not asking for something.
+const CueHit* speaker_hit(const ScannedQuery& q, const LexiconIds& ids) {
+  for (const CueHit& h : q.hits)
+    if (h.list == ids.ev_self && !cancelled(q, h, ids.ev_self_possessive))
+      return &h;
+  return nullptr;
+}
+
+// The assistant asked for help (你能帮我选课吗, 您可以给我…): between 你 and a speaker in a help
+// frame only modal words stand. A request, not a question about the assistant.
+bool asks_assistant_for_help(const ScannedQuery& q, const CueHit& you, const LexiconIds& ids) {
+  const std::string_view t = q.query.text;
+  std::size_t i = you.end;
+  for (int n = 0; n < 4 && i < t.size(); ++n) {
+    std::size_t j = i;
+    const std::int32_t cp = next_code_point(t, j);
+    if (std::string_view("能可以不否会就再先").find(t.substr(i, j - i)) == std::string_view::npos ||
+        cp < 0x80)
+      break;
+    i = j;
+  }
+  for (const CueHit& h : q.hits)
+    if (h.list == ids.ev_self && h.begin > i && h.begin - i <= 3 && in_help_frame(q, h))
+      return true;
+  return false;
+}
+
+// A form of address stands at a clause's edge (师傅，热水器坏了; 多谢老师啦); inside one it names
+// a person the message is about (帮我约个师傅明天来修): no small talk.
+bool addresses(const ScannedQuery& q, const CueHit& h) {
+  const std::string_view t = q.query.text;
+  auto edge = [](std::string_view rest) {
+    for (std::size_t i = 0; i < rest.size();) {
+      const std::size_t b = i;
+      const std::int32_t cp = next_code_point(rest, i);
+      if (cp < 0 || !is_word_char(cp)) return true;
+      if (std::string_view("啊呀啦哈呢嘛哦吧").find(rest.substr(b, i - b)) == std::string_view::npos)
+        return false;
+    }
+    return true;
+  };
+  if (edge(t.substr(h.end))) return true;
+  if (h.begin == 0) return true;
+  std::size_t i = h.begin - 1;  // back to the code point before the hit
+  while (i > 0 && (static_cast<unsigned char>(t[i]) & 0xC0) == 0x80) --i;
+  std::size_t j = i;
+  const std::int32_t cp = next_code_point(t, j);
+  return cp < 0 || !is_word_char(cp);
+}
+
 }  // namespace
 
 // The assistant addressed anywhere in the message: 你 not inside 你们 (the service) or 你好 (a
@@ -157,13 +221,17 @@ Evidence act_evidence(RouteReason act, const ScannedQuery& q, const Lexicon& lex
       break;
     case RouteReason::kChitChat:
     case RouteReason::kOutOfScope:
-      if (addresses_assistant(q, ids)) return {name, "assistant addressed", true};
+      if (const CueHit* you = first_hit(q, {ids.ev_assistant}, false, ids.ev_institution,
+                                        ids.greeting);
+          you && !asks_assistant_for_help(q, *you, ids))
+        return {name, "assistant addressed", true};
       h = first_hit(q, {ids.chit_chat, ids.out_of_scope, ids.request_object}, false, kNoList);
       if (h) break;
-      if (const CueHit* w = first_hit(q, {ids.ev_self}, false, ids.ev_self_possessive))
+      if (const CueHit* w = speaker_hit(q, ids)) return {name, text_of(q, *w), false};
+      if (const CueHit* w = first_hit(q, {ids.ev_emotive}, false, kNoList))
         return {name, text_of(q, *w), false};
-      if (const CueHit* w = first_hit(q, {ids.ev_emotive, ids.vocative}, false, kNoList))
-        return {name, text_of(q, *w), false};
+      for (const CueHit& v : q.hits)
+        if (v.list == ids.vocative && addresses(q, v)) return {name, text_of(q, v), false};
       break;
     default:
       break;

@@ -36,6 +36,13 @@ bool is_clause_break(std::int32_t cp) {
   return cp < 0 || (!is_word_char(cp) && cp != ' ');
 }
 
+// A yes-or-no question closes on 吗 / 么: acknowledgement words before it ask whether something is
+// so (收到了吗, 好了吗, 明白了吗 — has it arrived, is it done), they do not acknowledge.
+bool asks_yes_no(std::string_view text) {
+  const std::string_view core = core_text(text);
+  return core.ends_with("吗") || core.ends_with("么");
+}
+
 // An explicit request for a person in a clause of its own (我要转人工，报销单被退回了): the
 // person will take the question. Only multi-character cues count here, so a bare address
 // ("客服，我的报销单…") stays a question.
@@ -171,7 +178,8 @@ RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario
                               std::pair{ids.goodbye, RouteReason::kGoodbye},
                               std::pair{ids.greeting, RouteReason::kGreeting},
                               std::pair{ids.acknowledgement, RouteReason::kAcknowledgement}})
-    if (consists_only_of(q, social, list))
+    if (consists_only_of(q, social, list) &&
+        !(reason == RouteReason::kAcknowledgement && asks_yes_no(text)))
       return direct(reason, first_hit_text(q, list), DecidedBy::kRule, 0, c);
   if (const CueHit* h = handoff_clause(q, ids))
     return direct(RouteReason::kHandoff, text.substr(h->begin, h->end - h->begin), DecidedBy::kRule,

@@ -127,3 +127,21 @@ TEST(RewriteCase, TheTwentySixthSessionsLaterRulesHoldAtTheirEdges) {
 }
 
 }  // namespace
+
+namespace {
+
+// A reply word right after a negation is the verb it negates (没收到, 还是不明白): it stays in the
+// turn the rewrite keeps. Reply words closed by 吗 ask (收到了吗): the turn keeps them too.
+TEST(RewriteCase, NegatedAndAskedReplyWordsAreTheTurnsVerb) {
+  for (const char* q : {"没收到呢", "还是没收到"}) {
+    const auto r = rewrite(q, {"快递一般几天能到"});
+    EXPECT_TRUE(has(r.query, "没收到")) << q << " → " << r.query;
+  }
+  const auto asked = rewrite("收到了吗", {"快递一般几天能到"});
+  EXPECT_TRUE(has(asked.query, "收到了吗")) << asked.query;
+  EXPECT_TRUE(has(asked.query, "快递")) << asked.query;
+  // A reply of its own after a question is still left out (好的，那年假呢).
+  EXPECT_FALSE(has(rewrite("好的，那年假呢", {"病假怎么请"}).query, "好的"));
+}
+
+}  // namespace

@@ -39,6 +39,18 @@ TEST(RouteEvidence, AQuestionAboutTheHumanServiceIsNoHandoff) {
   }
 }
 
+// Acknowledgement words closed by 吗 ask whether something is so (收到了吗: has it arrived; 好了吗:
+// is it done): never the canned acknowledgement. After a question they follow it up; alone they
+// are at most unclear. Acknowledgements and greetings without 吗 stay social.
+TEST(RouteEvidence, AnAcknowledgementAskedAsAQuestionIsNone) {
+  for (const char* q : {"收到了吗", "好了吗", "明白了吗", "可以吗", "对吗"}) {
+    EXPECT_NE(prep(q).route.reason, RouteReason::kAcknowledgement) << q;
+    EXPECT_FALSE(direct(q, {"快递一般几天能到"})) << q << " → " << prep(q, {"快递一般几天能到"}).route.detail;
+  }
+  for (const char* q : {"好的", "收到", "明白了，谢谢"}) EXPECT_TRUE(direct(q)) << q;
+  EXPECT_EQ(prep("你好吗").route.reason, RouteReason::kGreeting);
+}
+
 // Product-like names from syllables no list holds (招财宝, 闪付通 …): 7 × 6 = 42 names.
 std::vector<std::string> product_names() {
   const char* heads[] = {"招财", "闪付", "星悦", "汇桥", "悦康", "云栈", "迅达"};

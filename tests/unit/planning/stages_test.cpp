@@ -6,6 +6,7 @@
 #include "planning/domain_lexicon.hpp"
 #include "planning/lexicon.hpp"
 #include "planning/stages/category.hpp"
+#include "planning/stages/evidence.hpp"
 #include "planning/stages/gateway.hpp"
 #include "planning/stages/intent.hpp"
 #include "planning/stages/route.hpp"
@@ -69,6 +70,24 @@ TEST(Scan, CueHitsAreTheScansHits) {
   EXPECT_FALSE(pointer_at_start("这个月怎么报销"));
   lex().cue_hits("你好", hits);
   EXPECT_FALSE(hits.empty()) << "the greeting is a cue here too";
+}
+
+// Evidence of small talk (docs/routing.md): the assistant asked for help (你能帮我选课吗) is a
+// request, so it is no strong evidence — the speaker in it is weak evidence a request outweighs; a
+// form of address counts at a clause's edge only (师傅在吗, 多谢老师啦), not as the person a request
+// names (约个师傅明天来修).
+TEST(RouteEvidenceStage, HelpAskedForAndPeopleNamedAreNoStrongSmallTalk) {
+  auto chit = [](std::string_view q) { return act_evidence(RouteReason::kChitChat, scan_only(q), lex()); };
+  EXPECT_TRUE(chit("你会唱歌吗").strong);
+  EXPECT_EQ(chit("你会唱歌吗").text, "assistant addressed");
+  for (std::string_view q : {"你能帮我选课吗", "您可以帮我调一下课吗", "你能不能帮我改个时间"}) {
+    const Evidence e = chit(q);
+    EXPECT_FALSE(e.strong) << q << " → " << e.text;
+    EXPECT_NE(e.text, "assistant addressed") << q;
+  }
+  EXPECT_FALSE(chit("约个师傅明天来修")) << chit("约个师傅明天来修").text;
+  EXPECT_EQ(chit("师傅在吗").text, "师傅");
+  EXPECT_EQ(chit("辛苦了老师").text, "老师");
 }
 
 TEST(Route, GreetingOnlyWhenNothingSubstantiveRemains) {
