@@ -115,6 +115,9 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
     const bool same_last = !same && count_code_points(w) >= 2 && count_code_points(compound) >= 2 &&
                            !p[i].ascii && last_code_point(w) == last_code_point(compound);
     if (!same && !same_last) continue;
+    // A shorter word of the same last character (酒店 beside 滨江店) only when no compound of
+    // the fragment's length is found (西湖|店): parallels are built alike.
+    if (!compounds && same_last && count_code_points(w) < count_code_points(compound)) continue;
     // A head that holds the history's word and more (竞业协议 over 保密|协议) stands for that
     // word and its modifier: the item is one word longer.
     const std::size_t extra = same_last && compound.size() > w.size() && compound.ends_with(w);

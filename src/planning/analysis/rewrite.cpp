@@ -386,6 +386,23 @@ std::optional<Step> about_clause_step(const TurnView& t) {
 // says of its subject: the question word after the subject (报销单为什么被退回了).
 constexpr std::string_view kByNouns[] = {"子", "褥", "服", "告", "单", "套", "罩", "保险人", "申请人"};
 
+// 不 and a result (不了, 不上, 不开 …) opening `rest`: the verb before them takes a potential
+// complement (刷不了). Closed classes of the language, as the negations below.
+bool potential_complement(std::string_view rest) {
+  if (!rest.starts_with("不")) return false;
+  const std::string_view r = rest.substr(std::string_view("不").size());
+  for (std::string_view c : {"了", "到", "上", "开", "动", "下", "起", "出", "进", "完", "懂", "见",
+                             "清", "着", "住", "通"})
+    if (r.starts_with(c)) return true;
+  return false;
+}
+
+bool negation(std::string_view w) {
+  for (std::string_view n : {"不", "没", "没有", "未", "不能", "不会", "不可以", "不可", "无法", "不让"})
+    if (w == n) return true;
+  return false;
+}
+
 std::optional<std::string> why_inside(const TurnView& t, std::string_view frag) {
   const auto w = first_hit(t.q, t.lex.ids().question_word);
   const std::size_t at = static_cast<std::size_t>(frag.data() - t.question.data());
@@ -409,6 +426,18 @@ std::optional<std::string> why_inside(const TurnView& t, std::string_view frag) 
       break;
     }
   }
+  // Why goes before a negation the subject's span took in (报销单没|通过 → 报销单为什么没通过,
+  // 年假不能跨年用 → 年假为什么不能跨年用) and before a verb with a potential complement (刷不了,
+  // 登不上): never inside the predicate.
+  const std::vector<Token> words = words_of(s);
+  for (std::size_t i = 1; i < words.size() && words[i].begin < cut; ++i)
+    if (negation(words[i].text(s))) {
+      cut = words[i].begin;
+      break;
+    }
+  for (std::size_t i = 1; i < words.size() && words[i].end <= cut; ++i)
+    if (words[i].end == cut && words[i].single_han && potential_complement(s.substr(cut)))
+      cut = words[i].begin;
   return join(join(s.substr(0, cut), frag), s.substr(cut));
 }
 

@@ -209,6 +209,11 @@ std::optional<std::string> spoken_object(std::string_view said, const PhraseRead
     begin = t[first - 1].begin;
   const std::string_view object = slice(said, begin, end);
   if (count_code_points(object) < 2) return std::nullopt;
+  // A run opening with a contrast (预约成功了但没收到短信) is the second half of an event told, not
+  // a thing the speaker does: all the speaker said is kept.
+  for (std::string_view c : {"但", "但是", "可是", "不过", "却"})
+    if (first < t.size() && t[first].begin == begin && t[first].text(said) == c)
+      return std::string(trim_end(*rest));
   return std::string(object);
 }
 

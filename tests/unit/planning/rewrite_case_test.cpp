@@ -145,3 +145,34 @@ TEST(RewriteCase, NegatedAndAskedReplyWordsAreTheTurnsVerb) {
 }
 
 }  // namespace
+
+namespace {
+
+// Why asked of a told problem goes before its negation or before the verb of a potential
+// complement, never inside the predicate (刷为啥不了, 没为什么通过 were written).
+TEST(RewriteCase, WhyGoesBeforeTheNegatedPredicate) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"入园闸机刷不了身份证", "入园闸机为什么刷不了身份证"},
+      {"报销单没通过", "报销单为什么没通过"},
+      {"年假不能跨年用", "年假为什么不能跨年用"},
+      {"我的订单被取消了", "订单为什么被取消了"}};
+  for (const auto& [said, want] : cases) EXPECT_EQ(rewrite("为什么", {said}).query, want) << said;
+}
+
+// A contrast told after what went well (预约成功了但没收到短信) is one event: what to do about it
+// keeps all of it, not the half after 但.
+TEST(RewriteCase, AContrastToldIsKeptWhole) {
+  const auto r = rewrite("怎么办", {"我预约成功了但没收到短信"});
+  EXPECT_EQ(r.query, "预约成功了但没收到短信怎么办");
+  EXPECT_EQ(rewrite("难吗", {"我最近在玩艾尔登法环"}).query, "艾尔登法环难吗");
+}
+
+// A parallel is built alike: 滨江店 takes 西湖店's place (西湖|店, the fragment's length), not
+// 酒店's (a shorter word ending in the same character); a shorter word is still taken when no
+// compound of that length is there (高铁票 beside 机票).
+TEST(RewriteCase, AParallelTakesTheItemBuiltAlike) {
+  EXPECT_EQ(rewrite("滨江店呢", {"云栖酒店西湖店停车收费吗"}).query, "云栖酒店滨江店停车收费吗");
+  EXPECT_EQ(rewrite("那高铁票呢", {"机票怎么报销"}).query, "高铁票怎么报销");
+}
+
+}  // namespace
