@@ -96,24 +96,27 @@ const CueHit* request_hit(const ScannedQuery& q, std::uint32_t list, const Lexic
   return nullptr;
 }
 
-// Asked to do something for the speaker (帮我约个师傅, 给我调到周六, 我要报修, 我想改个时间): a
-// request to the service, whatever its verb — only the act's own cues (唱首歌, 写首诗) make it
-// small talk or a request the knowledge base cannot serve. A speaker after 帮 / 给 / 替 / 为, or
-// before 要 / 想 / 需要 / 得; closed classes of the language.
+// Asked to do something for the speaker (帮我选课, 给我调到周六): a speaker after 帮 / 给 / 替 / 为.
+// Closed classes of the language.
 bool in_help_frame(const ScannedQuery& q, const CueHit& self) {
-  const std::string_view t = q.query.text;
-  const std::string_view before = t.substr(0, self.begin), after = t.substr(self.end);
+  const std::string_view before = std::string_view(q.query.text).substr(0, self.begin);
   for (std::string_view w : {"帮", "给", "替", "为"})
     if (before.ends_with(w)) return true;
-  for (std::string_view w : {"要", "想", "需要", "得"})
-    if (after.starts_with(w)) return true;
   return false;
+}
+
+// 我要 and what is wanted, no 了 closing it (我要退保, 我要报修): a request of the service, not
+// the speaker's news (我要结婚了) or wishes (我想静静: 想 is too often longing to count).
+bool wants(const ScannedQuery& q, const CueHit& self) {
+  const std::string_view t = q.query.text;
+  const std::string_view core = core_text(t);
+  return t.substr(self.end).starts_with("要") && !core.ends_with("了") && !core.ends_with("啦");
 }
 
 // The speaker talking about themselves (我今天好累), not asking for something.
 const CueHit* speaker_hit(const ScannedQuery& q, const LexiconIds& ids) {
   for (const CueHit& h : q.hits)
-    if (h.list == ids.ev_self && !cancelled(q, h, ids.ev_self_possessive))
+    if (h.list == ids.ev_self && !cancelled(q, h, ids.ev_self_possessive) && !wants(q, h))
       return &h;
   return nullptr;
 }
@@ -201,7 +204,8 @@ Evidence asks_about(const ScannedQuery& q, const Lexicon& lex) {
   return {};
 }
 
-Evidence act_evidence(RouteReason act, const ScannedQuery& q, const Lexicon& lex) {
+Evidence act_evidence(RouteReason act, const ScannedQuery& q, const Lexicon& lex,
+                      std::string_view domain_term) {
   const LexiconIds& ids = lex.ids();
   const std::string name(to_string(act));
   const CueHit* h = nullptr;
@@ -221,11 +225,17 @@ Evidence act_evidence(RouteReason act, const ScannedQuery& q, const Lexicon& lex
       break;
     case RouteReason::kChitChat:
     case RouteReason::kOutOfScope:
-      if (const CueHit* you = first_hit(q, {ids.ev_assistant}, false, ids.ev_institution,
-                                        ids.greeting);
+      // Asked for help (你能帮我选课吗), the assistant is asked to serve, not talked about.
+      if (const CueHit* you = first_hit(q, {ids.ev_assistant}, false, ids.ev_institution, ids.greeting);
           you && !asks_assistant_for_help(q, *you, ids))
         return {name, "assistant addressed", true};
-      h = first_hit(q, {ids.chit_chat, ids.out_of_scope, ids.request_object}, false, kNoList);
+      // A topic the host's KB talks about (直播 in a school's 直播课) is the host's business.
+      for (const CueHit& c : q.hits)
+        if ((c.list == ids.chit_chat || c.list == ids.out_of_scope || c.list == ids.request_object) &&
+            (domain_term.empty() || domain_term.find(text_of(q, c)) == std::string_view::npos)) {
+          h = &c;
+          break;
+        }
       if (h) break;
       if (const CueHit* w = speaker_hit(q, ids)) return {name, text_of(q, *w), false};
       if (const CueHit* w = first_hit(q, {ids.ev_emotive}, false, kNoList))

@@ -130,7 +130,7 @@ std::string_view foreign_script(std::string_view t) {
 std::string evidence_veto(RouteReason act, const ScannedQuery& q, const Lexicon& lex,
                           std::string_view domain_term) {
   if (!lex.config().route.evidence.enabled) return {};
-  const Evidence mine = act_evidence(act, q, lex);
+  const Evidence mine = act_evidence(act, q, lex, domain_term);
   if (act != RouteReason::kHandoff)
     if (Evidence e = request_evidence(q, lex, domain_term); e && (e.strong || !mine.strong))
       return "request evidence " + e.kind + " '" + e.text + "'";
@@ -230,7 +230,8 @@ RouteDecision decide_route(const ScannedQuery& q, const ScenarioConfig& scenario
         // Strong evidence of the act and none of a request (你能给我唱歌吗: the assistant
         // addressed, an out_of_scope cue) lowers the bar to [route.model] evidenced.
         if (auto e = bars.find("evidenced"); e != bars.end() && c.route.evidence.enabled &&
-            act_evidence(act, q, lex).strong && !request_evidence(q, lex, domain_term))
+            act_evidence(act, q, lex, domain_term).strong &&
+            !request_evidence(q, lex, domain_term))
           bar = std::min(bar, e->second);
         if (score >= bar) {
           overruled = evidence_veto(act, q, lex, domain_term);

@@ -88,6 +88,19 @@ TEST(RouteEvidenceStage, HelpAskedForAndPeopleNamedAreNoStrongSmallTalk) {
   EXPECT_FALSE(chit("约个师傅明天来修")) << chit("约个师傅明天来修").text;
   EXPECT_EQ(chit("师傅在吗").text, "师傅");
   EXPECT_EQ(chit("辛苦了老师").text, "老师");
+  // 我要 and what is wanted asks the service; the speaker's news (了) and wishes (想) are theirs.
+  EXPECT_FALSE(chit("我要退保")) << chit("我要退保").text;
+  EXPECT_EQ(chit("我要结婚了").text, "我");
+  EXPECT_EQ(chit("我想静静").text, "我");
+}
+
+// A small-talk topic the host's KB talks about (a school's 直播课: its lexicon holds 直播) is the
+// host's business: no evidence of small talk. Without the KB term it still is.
+TEST(RouteEvidenceStage, AnActCueTheHostsKbHoldsIsNoEvidence) {
+  const ScannedQuery q = scan_only("直播课");
+  EXPECT_TRUE(act_evidence(RouteReason::kChitChat, q, lex()).strong);
+  EXPECT_FALSE(act_evidence(RouteReason::kChitChat, q, lex(), "直播"));
+  EXPECT_TRUE(act_evidence(RouteReason::kChitChat, scan_only("今天天气怎么样"), lex(), "直播").strong);
 }
 
 TEST(Route, GreetingOnlyWhenNothingSubstantiveRemains) {
