@@ -687,3 +687,23 @@ TEST(FollowUps, ATimeWordBeforeAnOpenerNamesNoSubject) {
     EXPECT_FALSE(matched(prep(q, {"年假怎么请？"}), "follow_up_subjectless")) << q;
   EXPECT_FALSE(follow_up("晚上能办理吗", {}));
 }
+
+namespace {
+
+// A turn that opens by adding a matter (另外 / 还有 / 对了 / 顺便) and asks a question of its own
+// stays standalone: the dependent head reads the opener alone as dependence (the blind probe's
+// 另外游戏支持手柄吗 after VIP等级怎么升 was rewritten vip等级游戏支持手柄吗). An ellipsis after
+// the opener (另外，年假呢) and a subjectless question (顺便，要交押金吗) still follow.
+TEST(FollowUps, AnOpenerAddingAMatterBeforeAQuestionOfItsOwnIsNoFollowUp) {
+  for (const auto& [q, h] : std::vector<std::pair<const char*, const char*>>{
+           {"另外游戏支持手柄吗", "VIP等级怎么升"},
+           {"还有，燃气费一方多少钱？", "热水器用天然气还是电的省钱"},
+           {"另外，积分兑换房晚需要多少积分？", "房间里有吹风机吗"}}) {
+    const Preparation p = prep(q, {h});
+    EXPECT_FALSE(p.intent && p.intent->intent == Intent::kFollowUp) << q;
+  }
+  EXPECT_TRUE(follow_up("另外，年假呢", {"病假怎么请"}));
+  EXPECT_TRUE(follow_up("顺便，要交押金吗", {"自行车怎么租"}));
+}
+
+}  // namespace
