@@ -168,8 +168,14 @@ std::optional<std::string> coordinated_pair(std::string_view text, const WordSet
     auto after_code = [&](std::size_t k) {
       return k > 0 && t[k - 1].ascii && t[k - 1].end == t[k].begin;
     };
+    // A lone character glued after another that opens their run is the rest of a two-character
+    // word ICU cut (瓶|装|液化气, 纸|本|发票), no verb; a third one may be (团|建|选|温泉).
+    auto glued_lone = [&](std::size_t k) {
+      return k > 0 && t[k].single_han && t[k - 1].single_han && t[k - 1].end == t[k].begin;
+    };
     auto opens_conjunct = [&](std::size_t k) {
       if (t[k].ascii && t[k].end == t[k + 1].begin && t[k + 1].single_han) return false;
+      if (glued_lone(k) && !glued_lone(k - 1) && content(k - 1)) return false;
       return !content(k) || verb_with_aspect(t[k].text(text)) || (k > 0 && is_modal(t[k - 1].text(text))) ||
              (t[k].single_han && !parallel_single && !t[k + 1].single_han && !after_code(k));
     };

@@ -176,3 +176,17 @@ TEST(RewriteCase, AParallelTakesTheItemBuiltAlike) {
 }
 
 }  // namespace
+
+namespace {
+
+// The pair a which-question picks from: a lone character glued after another that opens their run
+// is the rest of a two-character word ICU cut (瓶|装|液化气 — the first item keeps 瓶装; 纸|本|发票);
+// a third may be a verb (团|建|选|温泉还是露营: the pair is 温泉和露营).
+TEST(RewriteCase, APairsItemsKeepAWordIcuCut) {
+  EXPECT_TRUE(has(rewrite("哪个更安全", {"瓶装液化气和管道天然气价格差多少"}).query, "瓶装液化气和管道天然气"));
+  EXPECT_EQ(rewrite("哪个好", {"大会议室跟小会议室怎么预约"}).query, "大会议室跟小会议室哪个好");
+  EXPECT_EQ(rewrite("哪个便宜", {"团建选温泉还是露营"}).query.find("团建选温泉"), std::string::npos)
+      << rewrite("哪个便宜", {"团建选温泉还是露营"}).query;
+}
+
+}  // namespace
