@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 
 namespace qaplan::internal::dates {
 namespace {
@@ -295,8 +296,9 @@ namespace {
 constexpr int kFirstFestivalYear = 1901, kLastFestivalYear = 2100;
 
 // ICU's Chinese calendar in UTC, so getTime() / one day is the Gregorian day number of the
-// Chinese date (ICU anchors its astronomy at China's UTC+8 internally). nullopt on ICU failure.
-std::optional<std::int64_t> icu_spring_festival(int year) {
+// Chinese date (ICU anchors its astronomy at China's UTC+8 internally). nullopt on ICU failure
+// or when the month has no such day (ICU would roll it into the next month).
+std::optional<std::int64_t> icu_chinese_day(int year, int month, int day) {
   static std::mutex mu;  // one Calendar, not thread-safe: a question asks this rarely
   static std::unique_ptr<icu::Calendar> cal;
   std::lock_guard<std::mutex> lock(mu);
@@ -312,13 +314,15 @@ std::optional<std::int64_t> icu_spring_festival(int year) {
   cal->clear();
   // ICU's Chinese extended year N starts in Gregorian year N - 2637.
   cal->set(UCAL_EXTENDED_YEAR, year + 2637);
-  cal->set(UCAL_MONTH, 0);
+  cal->set(UCAL_MONTH, month - 1);
   cal->set(UCAL_IS_LEAP_MONTH, 0);
-  cal->set(UCAL_DATE, 1);
+  cal->set(UCAL_DATE, day);
   const UDate ms = cal->getTime(st);
-  if (U_FAILURE(st)) return std::nullopt;
+  if (U_FAILURE(st) || cal->get(UCAL_DATE, st) != day || U_FAILURE(st)) return std::nullopt;
   return static_cast<std::int64_t>(std::floor(ms / 86400000.0));
 }
+
+std::optional<std::int64_t> icu_spring_festival(int year) { return icu_chinese_day(year, 1, 1); }
 
 }  // namespace
 
@@ -337,6 +341,27 @@ std::optional<Day> spring_festival(int year) {
   const Day d = from_days(days);
   if (d.year != year) return std::nullopt;  // not a festival of this year: ICU misbehaved
   return d;
+}
+
+std::optional<Day> chinese_calendar_day(int year, int month, int day) {
+  if (year < kFirstFestivalYear || year > kLastFestivalYear || month < 1 || month > 12 ||
+      day < 1 || day > 30)
+    return std::nullopt;
+  // Each date once per process: ICU takes ~20 µs, a year-less holiday asks for three years.
+  static std::mutex mu;
+  static std::map<std::tuple<int, int, int>, std::optional<std::int64_t>> cache;
+  std::optional<std::int64_t> days;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = cache.find({year, month, day}); it != cache.end()) {
+      days = it->second;
+    } else {
+      days = icu_chinese_day(year, month, day);
+      cache.emplace(std::tuple{year, month, day}, days);
+    }
+  }
+  if (!days) return std::nullopt;
+  return from_days(*days);
 }
 
 }  // namespace qaplan::internal::dates

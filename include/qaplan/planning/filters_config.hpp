@@ -80,6 +80,9 @@ struct FiltersConfig {
   /// … or within this many days when the question names a plan (plan_words: 下半年的计划 asked
   /// in March is this year's second half).
   int year_less_plan_ahead_days = 183;
+  /// … or within this many days for a public holiday (国庆, 春节期间): asked about well ahead for
+  /// its arrangements.
+  int year_less_holiday_ahead_days = 150;
   /// Words of plans and schedules (计划, 安排, 排班, 预算): the question looks ahead.
   std::vector<std::string> plan_words;
   std::vector<FilterDepartment> departments;

@@ -49,7 +49,7 @@ struct Shape {
     s.lists.clear();
     s.numbers.assign(
         {c.week_start, c.spring_festival_days, c.max_window_days, c.year_less_ahead_days,
-         c.year_less_plan_ahead_days});
+         c.year_less_plan_ahead_days, c.year_less_holiday_ahead_days});
     auto add = [&](const auto& v) { s.lists.emplace_back(v.data(), v.size()); };
     add(c.spring_festival_dates);
     add(c.departments);
@@ -367,6 +367,7 @@ void time_filters(std::string_view text, std::span<const TimeMention> mentions,
   anchor.festival_days = config.spring_festival_days;
   anchor.max_window_days = config.max_window_days;
   anchor.names_plan = names_a_plan(text, config);
+  anchor.holiday_ahead_days = config.year_less_holiday_ahead_days;
   anchor.year_less_ahead_days =
       anchor.names_plan ? config.year_less_plan_ahead_days : config.year_less_ahead_days;
   anchor.festival_overrides = ix.festival_overrides;
@@ -455,6 +456,8 @@ std::string validate_filters_config(const FiltersConfig& c) {
   if (auto m = check_ahead(c.year_less_ahead_days); !m.empty()) return "year_less_ahead_days " + m;
   if (auto m = check_ahead(c.year_less_plan_ahead_days); !m.empty())
     return "year_less_plan_ahead_days " + m;
+  if (auto m = check_ahead(c.year_less_holiday_ahead_days); !m.empty())
+    return "year_less_holiday_ahead_days " + m;
   std::set<int> years;
   for (const auto& s : c.spring_festival_dates) {
     std::optional<dates::Day> d;
@@ -518,6 +521,8 @@ Status read_filters_config(Reader& r, FiltersConfig& out) {
   QAPLAN_TRY(read_int(r, "year_less_ahead_days", out.year_less_ahead_days, check_ahead));
   QAPLAN_TRY(
       read_int(r, "year_less_plan_ahead_days", out.year_less_plan_ahead_days, check_ahead));
+  QAPLAN_TRY(read_int(r, "year_less_holiday_ahead_days", out.year_less_holiday_ahead_days,
+                      check_ahead));
   QAPLAN_TRY(r.get("spring_festival_dates", out.spring_festival_dates));
   if (const Value* arr = r.find("spring_festival_dates")) {
     std::set<int> years;

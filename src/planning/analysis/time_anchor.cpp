@@ -83,6 +83,35 @@ DayRange rolling_range(const TimeMention& m, const dates::Day& today) {
   return r;
 }
 
+// A public holiday of year `y`: the days of its longest official break, so that whatever the
+// year's arrangement, the days meant are inside (a wider range costs a few documents; a narrower
+// one loses the answer). 国庆 may merge with 中秋 (2025: 10-01 … 10-08); 春节's break has begun
+// on 除夕's eve and ended on 初八; 端午, 中秋 and 清明 take three days around their day.
+DayRange holiday_range(int h, int y, const TimeAnchor& anchor) {
+  using dates::Day;
+  DayRange r;
+  auto around = [&](std::optional<Day> d, int before, int after) {
+    if (!d) {
+      r.problem = "no calendar day for " + std::to_string(y);
+      return;
+    }
+    r.from = add_days(*d, -before);
+    r.to = add_days(*d, after + 1);
+  };
+  switch (h) {
+    case TimeMention::kNewYear: around(Day{y, 1, 1}, 2, 2); break;
+    case TimeMention::kSpringFestival: around(festival_date(y, anchor), 2, 7); break;
+    case TimeMention::kNewYearsEve: around(festival_date(y, anchor), 1, -1); break;
+    case TimeMention::kFirstDay: around(festival_date(y, anchor), 0, 0); break;
+    case TimeMention::kQingming: around(Day{y, 4, 5}, 2, 1); break;
+    case TimeMention::kLabourDay: around(Day{y, 5, 1}, 0, 4); break;
+    case TimeMention::kDragonBoat: around(dates::chinese_calendar_day(y, 5, 5), 2, 2); break;
+    case TimeMention::kMidAutumn: around(dates::chinese_calendar_day(y, 8, 15), 2, 2); break;
+    default: around(Day{y, 10, 1}, 0, 7); break;  // kNationalDay
+  }
+  return r;
+}
+
 // 2025年第三季度, 去年3月, 春节前: a part of a calendar year.
 DayRange calendar_range(const TimeMention& m, const dates::Day& today, const TimeAnchor& anchor) {
   using dates::Day;
@@ -123,6 +152,7 @@ DayRange calendar_range(const TimeMention& m, const dates::Day& today, const Tim
       r.from = Day{y, m.a, m.b};
       r.to = add_days(r.from, 1);
       break;
+    case Part::kHoliday: return holiday_range(m.a, y, anchor);
     case Part::kFestival: {
       const auto f = festival_date(y, anchor);
       if (!f) {
@@ -182,7 +212,7 @@ namespace {
 bool year_less(const TimeMention& m) {
   using Part = TimeMention::Part;
   return m.form == TimeMention::Form::kCalendar && m.year_kind == TimeMention::Year::kCurrent &&
-         m.edge != TimeMention::Edge::kOpen && m.part != Part::kYear && m.part != Part::kFestival;
+         m.edge != TimeMention::Edge::kOpen && m.part != Part::kYear;
 }
 
 // `m` read `offset` years from this one (0: as it is).
@@ -194,21 +224,27 @@ TimeMention moved(const TimeMention& m, int offset) {
   return x;
 }
 
-// Which year's [from, to) a year-less question means, as an offset from this year's: the one
+// Which year's the lot a year-less question names means, as an offset from this year's: the one
 // under way; else the next when it begins within `ahead_days`; else the last one that ended.
 // Next year's only when `next_year`: 上半年 or 一季度 asked in December is this year's, unless a
-// plan is named (一季度的预算).
-int year_to_read(const dates::Day& from, const dates::Day& to, const dates::Day& today,
-                 int ahead_days, bool next_year) {
+// plan is named (一季度的预算). `span(k)` is the lot's days k years on (a lunar holiday moves
+// within the Gregorian year), nullopt when it has none.
+template <typename Span>
+int year_to_read(const Span& span, const dates::Day& today, int ahead_days, bool next_year) {
   const std::int64_t t = dates::to_days(today);
-  auto begins = [&](int k) { return dates::to_days(dates::add_months(from, 12 * k)); };
-  auto ends = [&](int k) { return dates::to_days(dates::add_months(to, 12 * k)); };
   const int last = next_year ? 1 : 0;
+  std::optional<std::pair<std::int64_t, std::int64_t>> at[3];
+  for (int k = -1; k <= last; ++k) at[k + 1] = span(k);
   for (int k = -1; k <= last; ++k)
-    if (begins(k) <= t && t < ends(k)) return k;
+    if (at[k + 1] && at[k + 1]->first <= t && t < at[k + 1]->second) return k;
   for (int k = -1; k <= last; ++k)
-    if (begins(k) > t) return begins(k) - t <= ahead_days ? k : k - 1;
-  return last;
+    if (at[k + 1] && at[k + 1]->first > t) {
+      if (at[k + 1]->first - t <= ahead_days) return k;
+      break;
+    }
+  for (int k = last; k >= -1; --k)  // the latest one that ended (2月29日 has none some years)
+    if (at[k + 1] && at[k + 1]->second <= t) return k;
+  return 0;
 }
 
 }  // namespace
@@ -230,21 +266,34 @@ void place_year_less(std::vector<TimeMention>& mentions, const TimeAnchor& ancho
       if (!r[i].problem.empty()) return;
     }
   }
-  dates::Day from = r[0].from, to = r[0].to;
-  for (const DayRange& x : r) {
-    from = std::min(from, x.from);
-    to = std::max(to, x.to);
-  }
+  // The lot's first and last day k years on.
+  auto span = [&](int k) -> std::optional<std::pair<std::int64_t, std::int64_t>> {
+    std::int64_t from = 0, to = 0;
+    for (std::size_t i = 0; i < mentions.size(); ++i) {
+      const DayRange x = k == 0 ? r[i] : calendar_range(moved(mentions[i], offset[i] + k), today, anchor);
+      if (!x.problem.empty()) return std::nullopt;
+      from = i == 0 ? dates::to_days(x.from) : std::min(from, dates::to_days(x.from));
+      to = i == 0 ? dates::to_days(x.to) : std::max(to, dates::to_days(x.to));
+    }
+    return std::pair{from, to};
+  };
   // 9月1号至今 began in the past: the latest one begun.
   const bool to_today = std::any_of(mentions.begin(), mentions.end(), [](const TimeMention& m) {
     return m.edge == TimeMention::Edge::kToToday;
   });
+  using Part = TimeMention::Part;
   const bool months = std::all_of(mentions.begin(), mentions.end(), [](const TimeMention& m) {
-    return m.part == TimeMention::Part::kMonth || m.part == TimeMention::Part::kMonths ||
-           m.part == TimeMention::Part::kDay;
+    return m.part == Part::kMonth || m.part == Part::kMonths || m.part == Part::kDay ||
+           m.part == Part::kHoliday || m.part == Part::kFestival;
   });
-  const int move = year_to_read(from, to, today, to_today ? 0 : anchor.year_less_ahead_days,
-                                months || anchor.names_plan);
+  // A holiday is asked about for its arrangements well ahead (春节期间营业时间怎么调整 in November).
+  const bool holidays = std::all_of(mentions.begin(), mentions.end(), [](const TimeMention& m) {
+    return m.part == Part::kHoliday || m.part == Part::kFestival;
+  });
+  const int ahead = to_today   ? 0
+                    : holidays ? std::max(anchor.year_less_ahead_days, anchor.holiday_ahead_days)
+                               : anchor.year_less_ahead_days;
+  const int move = year_to_read(span, today, ahead, months || anchor.names_plan);
   for (std::size_t i = 0; i < mentions.size(); ++i) {
     mentions[i] = moved(mentions[i], offset[i] + move);
     mentions[i].year_moved = move;

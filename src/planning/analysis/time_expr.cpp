@@ -84,12 +84,47 @@ constexpr TimeWord kWords[] = {
     {"春节以后", K::kFestival, 1}, {"过年后", K::kFestival, 1},
     {"before spring festival", K::kFestival, -1}, {"after spring festival", K::kFestival, 1},
     {"before chinese new year", K::kFestival, -1}, {"after chinese new year", K::kFestival, 1},
+    // public holidays: the days of their break (time_anchor.cpp)
+    {"元旦", K::kHoliday, TimeMention::kNewYear}, {"元旦节", K::kHoliday, TimeMention::kNewYear},
+    {"春节", K::kHoliday, TimeMention::kSpringFestival},
+    {"过年", K::kHoliday, TimeMention::kSpringFestival},
+    {"春节假期", K::kHoliday, TimeMention::kSpringFestival},
+    {"除夕", K::kHoliday, TimeMention::kNewYearsEve},
+    {"大年三十", K::kHoliday, TimeMention::kNewYearsEve},
+    {"大年初一", K::kHoliday, TimeMention::kFirstDay}, {"正月初一", K::kHoliday, TimeMention::kFirstDay},
+    {"清明", K::kHoliday, TimeMention::kQingming}, {"清明节", K::kHoliday, TimeMention::kQingming},
+    {"五一", K::kHoliday, TimeMention::kLabourDay}, {"劳动节", K::kHoliday, TimeMention::kLabourDay},
+    {"五一劳动节", K::kHoliday, TimeMention::kLabourDay},
+    {"端午", K::kHoliday, TimeMention::kDragonBoat}, {"端午节", K::kHoliday, TimeMention::kDragonBoat},
+    {"中秋", K::kHoliday, TimeMention::kMidAutumn}, {"中秋节", K::kHoliday, TimeMention::kMidAutumn},
+    {"国庆", K::kHoliday, TimeMention::kNationalDay}, {"国庆节", K::kHoliday, TimeMention::kNationalDay},
+    {"十一黄金周", K::kHoliday, TimeMention::kNationalDay},
+    {"十一假期", K::kHoliday, TimeMention::kNationalDay},
+    {"十一长假", K::kHoliday, TimeMention::kNationalDay},
+    {"十一期间", K::kHoliday, TimeMention::kNationalDay},
     // rolling windows: a count and a unit follow
     {"最近", K::kRollPrefix}, {"近", K::kRollPrefix}, {"过去", K::kRollPrefix},
     {"past", K::kRollPrefix}, {"last", K::kRollPrefix},
 };
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// A holiday's name in a place, a wish or its food (五一路支行, 国庆北路, 中秋节快乐, 端午粽子): no
+// period. Closed classes of the language.
+bool names_a_place(std::string_view t, std::size_t end) {
+  std::string_view rest = t.substr(end);
+  for (std::string_view w : {"快乐", "愉快", "月饼", "粽子", "礼盒"})
+    if (rest.starts_with(w)) return true;
+  // 国庆北路, 五一新村: a direction or 新 / 老 may stand between the name and the place's kind.
+  for (std::string_view d : {"东", "南", "西", "北", "中", "新", "老"})
+    if (rest.starts_with(d)) {
+      rest.remove_prefix(d.size());
+      break;
+    }
+  for (std::string_view w : {"路", "街", "大道", "道", "巷", "广场", "大厦", "村", "镇", "小区", "桥"})
+    if (rest.starts_with(w)) return true;
+  return false;
+}
 bool is_alpha(char c) { return c >= 'a' && c <= 'z'; }  // normalized text: ASCII is lower case
 bool is_alnum(char c) { return is_digit(c) || is_alpha(c) || (c >= 'A' && c <= 'Z'); }
 bool at(std::string_view t, std::size_t i, std::string_view w) {
@@ -406,12 +441,18 @@ bool runs_to_now(std::string_view t, TimeMention& m) {
 }
 
 // 每年6到9月, 每月5号, 每周一: a time that recurs is no period to filter by.
+// A holiday in a question about every year's (元旦是不是每年只放一天, 法定节假日加班工资怎么算，春节和
+// 国庆一样吗) is an example of a rule, not a period.
 bool recurs(std::string_view t, const TimeMention& m) {
   std::string_view before = t.substr(0, m.begin);
   if (before.ends_with("的")) before.remove_suffix(std::string_view("的").size());
   for (std::string_view w : {"每年", "每个月", "每月", "每季度", "每个季度", "每周", "每星期", "每天",
                              "每日", "每逢", "every "})
     if (before.ends_with(w)) return true;
+  if (m.part == Part::kHoliday || m.part == Part::kFestival)
+    for (std::string_view w : {"每年", "每逢", "历年", "一般", "通常", "法定节假日", "法定假日", "由来",
+                               "习俗", "来历"})
+      if (t.find(w) != std::string_view::npos) return true;
   return false;
 }
 
@@ -429,6 +470,7 @@ void join_previous(std::string_view t, TimeMention& prev, TimeMention& m) {
   // 去年和今年7月: a bare year listed before a year's part compares that part of both.
   if (!m.joins_previous && is_list_joiner(between) && m.form == Form::kCalendar &&
       m.year_kind != Year::kCurrent && m.part != Part::kYear && m.part != Part::kFestival &&
+      m.part != Part::kHoliday &&
       prev.form == Form::kCalendar && prev.part == Part::kYear && prev.edge == Edge::kNone &&
       prev.year_kind != Year::kCurrent) {
     prev.part = m.part;
@@ -654,6 +696,9 @@ void find_time_mentions(std::string_view t, std::span<const TimeWordHit> words,
           tok->lone = Tok::Lone::kAfterIn;
           break;
         case K::kFestival: tok = part(h.begin, h.end, Part::kFestival, w.a); break;
+        case K::kHoliday:
+          if (!names_a_place(t, h.end)) tok = part(h.begin, h.end, Part::kHoliday, w.a);
+          break;
         case K::kRollPrefix: tok = rolling(t, h, w.text); break;
       }
       if (tok) {

@@ -66,6 +66,7 @@ struct TimeWord {
     kMonth,        // a = 1..12 (三月, 十二月)
     kEnMonth,      // a = 1..12 (march): only with a year or after "in"
     kFestival,     // a = −1 before | +1 after
+    kHoliday,      // a = Holiday (国庆, 春节那几天: the public holiday's days)
     kRollPrefix,   // 最近, 近, 过去; past, last: a count and a unit follow
   };
   std::string_view text;
@@ -97,7 +98,14 @@ struct TimeWordHit {
 struct TimeMention {
   enum class Form : std::uint8_t { kRelative, kRolling, kCalendar };
   enum class Year : std::uint8_t { kCurrent, kRelative, kAbsolute };
-  enum class Part : std::uint8_t { kYear, kHalf, kQuarter, kMonth, kMonths, kDay, kFestival };
+  enum class Part : std::uint8_t {
+    kYear, kHalf, kQuarter, kMonth, kMonths, kDay, kFestival, kHoliday
+  };
+  /// Public holidays of mainland China (Part::kHoliday, `a`), and two days of the Spring Festival.
+  enum Holiday : int {
+    kNewYear = 1, kSpringFestival, kNewYearsEve, kFirstDay, kQingming, kLabourDay, kDragonBoat,
+    kMidAutumn, kNationalDay
+  };
   enum class Edge : std::uint8_t { kNone, kToToday, kOpen };
   std::uint32_t begin = 0, end = 0;  ///< bytes of the expression in the text
   Form form = Form::kCalendar;
@@ -134,6 +142,7 @@ struct TimeAnchor {
   int festival_days = 30;
   int max_window_days = 3660;
   int year_less_ahead_days = 92;  ///< place_year_less: how far ahead a year-less date may be
+  int holiday_ahead_days = 150;   ///< … for a public holiday
   bool names_plan = false;        ///< the question names a plan: a quarter may be next year's
   /// (year, date) pairs that override ICU's Spring Festival, sorted by year.
   std::span<const std::pair<int, dates::Day>> festival_overrides;

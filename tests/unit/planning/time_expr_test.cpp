@@ -205,8 +205,11 @@ TEST(TimeExpr, AbsoluteDatesNeedNoNowButYearlessOnesDo) {
 TEST(TimeExpr, SpringFestivalFromTheChineseCalendar) {
   // 2026's festival is 02-17, 2025's 01-29; 2027's is the shipped override 02-06 (ICU: 02-07).
   expect_ranges({
-      {"春节前的值班安排", kNov30, "2026-01-18", "2026-02-17"},
-      {"春节后", kNov30, "2026-02-17", "2026-03-19"},
+      // Without a year: the coming one, 68 days ahead (a holiday within year_less_holiday_ahead_days).
+      {"春节前的值班安排", kNov30, "2027-01-07", "2027-02-06"},
+      {"春节后", kNov30, "2027-02-06", "2027-03-08"},
+      {"今年春节前的值班安排", kNov30, "2026-01-18", "2026-02-17"},
+      {"今年春节后", kNov30, "2026-02-17", "2026-03-19"},
       {"去年春节前", kNov30, "2024-12-30", "2025-01-29"},
       {"2027年春节前", kNov30, "2027-01-07", "2027-02-06"},
       {"2024年春节之后", kNov30, "2024-02-10", "2024-03-11"},
@@ -219,10 +222,42 @@ TEST(TimeExpr, SpringFestivalFromTheChineseCalendar) {
   // The window is configurable.
   FiltersConfig c = shipped_expr();
   c.spring_festival_days = 7;
-  const Filters f = run_expr("春节前", kNov30, c);
+  const Filters f = run_expr("今年春节前", kNov30, c);
   ASSERT_TRUE(f.time.has_value());
   EXPECT_EQ(f.time->from, "2026-02-10");
   EXPECT_EQ(f.time->to, "2026-02-17");
+}
+
+// Public holidays are the days of their longest official break, so the days meant are inside
+// whatever a year's arrangement (国庆 2025 ran to 10-08; 春节 2026's break began on 02-15, the eve's
+// eve); lunar ones from ICU's Chinese calendar (中秋 2026-09-25, 端午 2026-06-19). Without a year,
+// the one under way, else the coming one within year_less_holiday_ahead_days (150), else the
+// last. A holiday's name in a place, a wish or its food, or in a rule about every year, is none.
+TEST(TimeExpr, PublicHolidaysAreTheirLongestBreak) {
+  constexpr const char* kSep20 = "2026-09-20T10:00:00+08:00";
+  expect_ranges({
+      {"国庆值班表", kSep20, "2026-10-01", "2026-10-09"},
+      {"十一黄金周的客流", kSep20, "2026-10-01", "2026-10-09"},
+      {"中秋节放假安排", kSep20, "2026-09-23", "2026-09-28"},
+      {"端午节的工单", kSep20, "2026-06-17", "2026-06-22"},   // passed, the next 9 months away
+      {"五一期间的销售额", kSep20, "2026-05-01", "2026-05-06"},
+      {"清明假期的门诊量", kSep20, "2026-04-03", "2026-04-07"},
+      {"春节期间营业时间怎么调整", kNov30, "2027-02-04", "2027-02-14"},  // 2027-02-06, the override
+      {"元旦值班安排", kNov30, "2026-12-30", "2027-01-04"},
+      {"除夕值班有补贴吗", kNov30, "2027-02-05", "2027-02-06"},
+      {"去年国庆的客流", kSep20, "2025-10-01", "2025-10-09"},
+      {"2025年中秋的销售额", kSep20, "2025-10-04", "2025-10-09"},
+      {"五一路支行几点开门", kSep20, nullptr, nullptr},
+      {"国庆北路社区服务中心", kSep20, nullptr, nullptr},
+      {"中秋节快乐", kSep20, nullptr, nullptr},
+      {"端午粽子礼盒怎么买", kSep20, nullptr, nullptr},
+      {"元旦是不是每年只放一天", kSep20, nullptr, nullptr},
+      {"法定节假日加班工资怎么算，春节和国庆一样吗", kSep20, nullptr, nullptr},
+      {"十一点下班", kSep20, nullptr, nullptr},
+  });
+  EXPECT_EQ(dates::chinese_calendar_day(2026, 8, 15), (dates::Day{2026, 9, 25}));
+  EXPECT_EQ(dates::chinese_calendar_day(2026, 5, 5), (dates::Day{2026, 6, 19}));
+  EXPECT_FALSE(dates::chinese_calendar_day(1800, 8, 15).has_value());
 }
 
 TEST(TimeExpr, English) {

@@ -10,6 +10,7 @@
 //  - wrong: a range that leaves out what was meant (a year-less month read as one in the future),
 //    spurious: a range where none was meant — both filter the answer away.
 // Dev rows were read to write the session's rules; test rows were read once, to measure them.
+// The same for a probe of public holidays (below).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -53,13 +54,16 @@ std::string outcome(const Ranges& got, const nlohmann::json& row) {
   if (std::find(alts.begin(), alts.end(), got) != alts.end()) return "alt";
   if (got.empty()) return "missed";
   if (covers(got, meant)) return "superset";
+  for (const Ranges& alt : alts)
+    if (!alt.empty() && covers(got, alt)) return "superset";  // wider than an allowed reading
   return "wrong";
 }
 
-TEST(TimeProbe, BlindQuestionsInTenDomainsAreRarelyFilteredAway) {
+// Outcome counts per split of tests/data/`file`, printing the harmful rows.
+std::map<std::string, std::map<std::string, int>> score(const char* file) {
   const Planner planner = Planner::create(load_config(test::shipped_config()).value()).value();
-  std::ifstream in(test::source_dir() / "tests" / "data" / "time_probe.jsonl");
-  ASSERT_TRUE(in);
+  std::ifstream in(test::source_dir() / "tests" / "data" / file);
+  EXPECT_TRUE(in) << file;
   std::map<std::string, std::map<std::string, int>> count;  // split → outcome → rows
   for (std::string line; std::getline(in, line);) {
     if (line.empty()) continue;
@@ -67,11 +71,13 @@ TEST(TimeProbe, BlindQuestionsInTenDomainsAreRarelyFilteredAway) {
     PrepareRequest r;
     r.question = row.at("question").get<std::string>();
     auto prep = planner.prepare(r);
-    ASSERT_TRUE(prep.ok()) << r.question;
+    EXPECT_TRUE(prep.ok()) << r.question;
+    if (!prep.ok()) continue;
     AnalysisContext ctx;
     ctx.now = row.at("now").get<std::string>();
     auto a = planner.analyze(*prep, ctx);
-    ASSERT_TRUE(a.ok()) << r.question;
+    EXPECT_TRUE(a.ok()) << r.question;
+    if (!a.ok()) continue;
     Ranges got;
     for (const auto& t : a->filters.time_ranges) got.emplace_back(t.from, t.to);
     std::sort(got.begin(), got.end());
@@ -80,21 +86,43 @@ TEST(TimeProbe, BlindQuestionsInTenDomainsAreRarelyFilteredAway) {
     if (o == "wrong" || o == "spurious")
       std::printf("  %s %s @ %s\n", o.c_str(), r.question.c_str(), ctx.now.c_str());
   }
-  int harmful = 0, right = 0, empty_right = 0;
   for (const auto& [split, c] : count) {
-    std::printf("[time probe %s]", split.c_str());
+    std::printf("[%s %s]", file, split.c_str());
     for (const auto& [o, n] : c) std::printf(" %s %d", o.c_str(), n);
     std::printf("\n");
-    auto at = [&](const char* k) { return c.contains(k) ? c.at(k) : 0; };
-    harmful += at("wrong") + at("spurious");
-    right += at("exact") + at("alt");
-    empty_right += at("ok_empty");
   }
-  // Measured at the twenty-ninth session's end: 4 harmful of 300 (21 before its rules), 140 of
+  return count;
+}
+
+int total(const std::map<std::string, std::map<std::string, int>>& count,
+          std::initializer_list<const char*> outcomes) {
+  int n = 0;
+  for (const auto& [split, c] : count)
+    for (const char* o : outcomes)
+      if (c.contains(o)) n += c.at(o);
+  return n;
+}
+
+TEST(TimeProbe, BlindQuestionsInTenDomainsAreRarelyFilteredAway) {
+  const auto count = score("time_probe.jsonl");
+  // Measured at the twenty-ninth session's end: 4 harmful of 300 (21 before its rules), 145 of
   // the 180 questions with a period exact or an allowed reading, all 120 without one unfiltered.
-  EXPECT_LE(harmful, 5);
-  EXPECT_GE(right, 135);
-  EXPECT_GE(empty_right, 118);
+  EXPECT_LE(total(count, {"wrong", "spurious"}), 5);
+  EXPECT_GE(total(count, {"exact", "alt"}), 140);
+  EXPECT_GE(total(count, {"ok_empty"}), 118);
+}
+
+// Public holidays (tests/data/holiday_probe.jsonl: 120 questions written blind by a helper on
+// 2026-12-07, 95 meaning a holiday's days and 25 naming a holiday without meaning a period — a
+// place, a product, a rule of every year, 十一 as eleven). Its rows were read to mend the holiday
+// rules the same session (docs/guide.md): a measure of what it covers, not a held-out score.
+TEST(TimeProbe, HolidaysAreReadAsTheirBreaks) {
+  const auto count = score("holiday_probe.jsonl");
+  // At the twenty-ninth session's end: 6 harmful of 120 (22 when the holidays were first read),
+  // 18 exact, 57 wider than meant, 17 none (节前 / 节后 / 前后 are open-ended: no filter).
+  EXPECT_LE(total(count, {"wrong", "spurious"}), 7);
+  EXPECT_GE(total(count, {"exact", "alt", "superset"}), 70);
+  EXPECT_GE(total(count, {"ok_empty"}), 20);
 }
 
 }  // namespace

@@ -177,7 +177,8 @@ const std::vector<Row>& table() {
       {"q3 2025", kHalfEnd, kNY, "2025-07-01", "2025-10-01"},
       // the Spring Festival of the zone's year (2027: the shipped override 02-06; 2026: 02-17)
       {"春节前的值班安排", kYearEnd, kSH, "2027-01-07", "2027-02-06"},
-      {"春节前的值班安排", kYearEnd, kNY, "2026-01-18", "2026-02-17"},
+      {"春节前的值班安排", kYearEnd, kNY, "2027-01-07", "2027-02-06"},  // the coming one
+      {"今年春节前的值班安排", kYearEnd, kNY, "2026-01-18", "2026-02-17"},
       {"春节后", kMonthEnd, kSH, "2026-02-17", "2026-03-19"},
       // a verb complement before the time word
       {"帮我查一下去年第三季度的差旅费报销制度", kMonthEnd, kSH, "2025-07-01", "2025-10-01"},
