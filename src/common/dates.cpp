@@ -349,18 +349,16 @@ std::optional<Day> chinese_calendar_day(int year, int month, int day) {
     return std::nullopt;
   // Each date once per process: ICU takes ~20 µs, a year-less holiday asks for three years.
   static std::mutex mu;
-  static std::map<std::tuple<int, int, int>, std::optional<std::int64_t>> cache;
-  std::optional<std::int64_t> days;
+  static std::map<std::tuple<int, int, int>, std::int64_t> cache;
+  const std::tuple key{year, month, day};
   {
     std::lock_guard<std::mutex> lock(mu);
-    if (auto it = cache.find({year, month, day}); it != cache.end()) {
-      days = it->second;
-    } else {
-      days = icu_chinese_day(year, month, day);
-      cache.emplace(std::tuple{year, month, day}, days);
-    }
+    if (auto it = cache.find(key); it != cache.end()) return from_days(it->second);
   }
+  const auto days = icu_chinese_day(year, month, day);  // its own lock: this one is not held
   if (!days) return std::nullopt;
+  std::lock_guard<std::mutex> lock(mu);
+  cache.emplace(key, *days);
   return from_days(*days);
 }
 

@@ -85,8 +85,8 @@ std::optional<Day> spring_festival(int year);
 
 /// Day `day` of month `month` (1..12, not a leap month) of the Chinese year that begins in
 /// Gregorian year `year` (1901..2100): 端午 is (5, 5), 中秋 (8, 15). nullopt outside that range, for
-/// a day the month lacks, or when ICU fails. Computed each call (a question names a festival
-/// rarely; ICU takes ~20 µs).
+/// a day the month lacks, or when ICU fails. Each date found is computed once per process (ICU
+/// takes ~20 µs) and cached; a failure is not cached.
 std::optional<Day> chinese_calendar_day(int year, int month, int day);
 
 }  // namespace qaplan::internal::dates

@@ -267,7 +267,7 @@ bool names_a_plan(std::string_view text, const FiltersConfig& c) {
 // Why a date named without its year was read as another year's (place_year_less).
 const char* year_moved_note(int moved) {
   if (moved < 0) return " (no year: last year's; this year's is still far ahead)";
-  if (moved > 0) return " (no year: next year's, just ahead)";
+  if (moved > 0) return " (no year: next year's)";
   return "";
 }
 

@@ -3,6 +3,7 @@
 #include "planning/analysis/time_expr.hpp"
 
 #include <algorithm>
+#include <span>
 #include <string>
 
 namespace qaplan::internal {
@@ -85,8 +86,9 @@ DayRange rolling_range(const TimeMention& m, const dates::Day& today) {
 
 // A public holiday of year `y`: the days of its longest official break, so that whatever the
 // year's arrangement, the days meant are inside (a wider range costs a few documents; a narrower
-// one loses the answer). 国庆 may merge with 中秋 (2025: 10-01 … 10-08); 春节's break has begun
-// on 除夕's eve and ended on 初八; 端午, 中秋 and 清明 take three days around their day.
+// one loses the answer). 国庆 may merge with 中秋 (2025: 10-01 … 10-08; 2023: 09-29 … 10-06);
+// 春节's break has begun on 除夕's eve and ended on 初八; 清明's has run Apr 2 – 4 (2016) to
+// Apr 5 – 7 (2019); 端午 and 中秋 take three days around their day.
 DayRange holiday_range(int h, int y, const TimeAnchor& anchor) {
   using dates::Day;
   DayRange r;
@@ -103,11 +105,11 @@ DayRange holiday_range(int h, int y, const TimeAnchor& anchor) {
     case TimeMention::kSpringFestival: around(festival_date(y, anchor), 2, 7); break;
     case TimeMention::kNewYearsEve: around(festival_date(y, anchor), 1, -1); break;
     case TimeMention::kFirstDay: around(festival_date(y, anchor), 0, 0); break;
-    case TimeMention::kQingming: around(Day{y, 4, 5}, 2, 1); break;
+    case TimeMention::kQingming: around(Day{y, 4, 4}, 2, 3); break;  // Apr 2 – 7
     case TimeMention::kLabourDay: around(Day{y, 5, 1}, 0, 4); break;
     case TimeMention::kDragonBoat: around(dates::chinese_calendar_day(y, 5, 5), 2, 2); break;
     case TimeMention::kMidAutumn: around(dates::chinese_calendar_day(y, 8, 15), 2, 2); break;
-    default: around(Day{y, 10, 1}, 0, 7); break;  // kNationalDay
+    default: around(Day{y, 10, 1}, 2, 7); break;  // kNationalDay: Sep 29 (2023) – Oct 8
   }
   return r;
 }
@@ -249,10 +251,11 @@ int year_to_read(const Span& span, const dates::Day& today, int ahead_days, bool
 
 }  // namespace
 
-void place_year_less(std::vector<TimeMention>& mentions, const TimeAnchor& anchor) {
-  if (!anchor.today || mentions.empty() ||
-      !std::all_of(mentions.begin(), mentions.end(), year_less))
-    return;
+namespace {
+
+// One period's mentions (an item, or a range's two ends) placed together.
+void place_period(std::span<TimeMention> mentions, const TimeAnchor& anchor) {
+  if (!std::all_of(mentions.begin(), mentions.end(), year_less)) return;
   const dates::Day today = *anchor.today;
   std::vector<int> offset(mentions.size(), 0);
   std::vector<DayRange> r(mentions.size());
@@ -260,43 +263,55 @@ void place_year_less(std::vector<TimeMention>& mentions, const TimeAnchor& ancho
     r[i] = calendar_range(mentions[i], today, anchor);
     if (!r[i].problem.empty()) return;
     // A range whose far end comes before its near end crosses New Year (11月到2月).
-    if (i > 0 && mentions[i].joins_previous && r[i].from < r[i - 1].from) {
+    if (i > 0 && r[i].from < r[i - 1].from) {
       offset[i] = offset[i - 1] + 1;
       r[i] = calendar_range(moved(mentions[i], offset[i]), today, anchor);
       if (!r[i].problem.empty()) return;
     }
   }
-  // The lot's first and last day k years on.
+  // The period's first and last day k years on.
   auto span = [&](int k) -> std::optional<std::pair<std::int64_t, std::int64_t>> {
     std::int64_t from = 0, to = 0;
     for (std::size_t i = 0; i < mentions.size(); ++i) {
-      const DayRange x = k == 0 ? r[i] : calendar_range(moved(mentions[i], offset[i] + k), today, anchor);
+      const DayRange x =
+          k == 0 ? r[i] : calendar_range(moved(mentions[i], offset[i] + k), today, anchor);
       if (!x.problem.empty()) return std::nullopt;
       from = i == 0 ? dates::to_days(x.from) : std::min(from, dates::to_days(x.from));
       to = i == 0 ? dates::to_days(x.to) : std::max(to, dates::to_days(x.to));
     }
     return std::pair{from, to};
   };
-  // 9月1号至今 began in the past: the latest one begun.
-  const bool to_today = std::any_of(mentions.begin(), mentions.end(), [](const TimeMention& m) {
-    return m.edge == TimeMention::Edge::kToToday;
-  });
   using Part = TimeMention::Part;
-  const bool months = std::all_of(mentions.begin(), mentions.end(), [](const TimeMention& m) {
-    return m.part == Part::kMonth || m.part == Part::kMonths || m.part == Part::kDay ||
-           m.part == Part::kHoliday || m.part == Part::kFestival;
-  });
-  // A holiday is asked about for its arrangements well ahead (春节期间营业时间怎么调整 in November).
-  const bool holidays = std::all_of(mentions.begin(), mentions.end(), [](const TimeMention& m) {
+  auto all = [&](auto pred) { return std::all_of(mentions.begin(), mentions.end(), pred); };
+  // 9月1号至今 began in the past: the latest one begun.
+  const bool to_today = !all([](const TimeMention& m) { return m.edge != TimeMention::Edge::kToToday; });
+  const bool holidays = all([](const TimeMention& m) {
     return m.part == Part::kHoliday || m.part == Part::kFestival;
   });
+  const bool days = holidays || all([](const TimeMention& m) {
+    return m.part == Part::kMonth || m.part == Part::kMonths || m.part == Part::kDay;
+  });
+  // A holiday is asked about for its arrangements well ahead (春节期间营业时间怎么调整 in November).
   const int ahead = to_today   ? 0
                     : holidays ? std::max(anchor.year_less_ahead_days, anchor.holiday_ahead_days)
                                : anchor.year_less_ahead_days;
-  const int move = year_to_read(span, today, ahead, months || anchor.names_plan);
+  const int move = year_to_read(span, today, ahead, days || anchor.names_plan);
   for (std::size_t i = 0; i < mentions.size(); ++i) {
     mentions[i] = moved(mentions[i], offset[i] + move);
-    mentions[i].year_moved = move;
+    mentions[i].year_moved = offset[i] + move;
+  }
+}
+
+}  // namespace
+
+void place_year_less(std::vector<TimeMention>& mentions, const TimeAnchor& anchor) {
+  if (!anchor.today) return;
+  // Each period on its own (国庆和春节的销量, 12月和1月的考勤): a range's ends (至, 到) together.
+  for (std::size_t b = 0; b < mentions.size();) {
+    std::size_t e = b + 1;
+    while (e < mentions.size() && mentions[e].joins_previous) ++e;
+    place_period(std::span<TimeMention>(mentions).subspan(b, e - b), anchor);
+    b = e;
   }
 }
 

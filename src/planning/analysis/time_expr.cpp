@@ -121,7 +121,9 @@ bool names_a_place(std::string_view t, std::size_t end) {
       rest.remove_prefix(d.size());
       break;
     }
-  for (std::string_view w : {"路", "街", "大道", "道", "巷", "广场", "大厦", "村", "镇", "小区", "桥"})
+  for (std::string_view w : {"路", "街", "大道", "道", "巷", "广场", "大厦", "村", "镇", "小区", "桥",
+                             "社区", "支行", "分行", "营业部", "商场", "市场", "中学", "小学", "医院",
+                             "公园", "店"})
     if (rest.starts_with(w)) return true;
   return false;
 }
@@ -449,7 +451,7 @@ bool recurs(std::string_view t, const TimeMention& m) {
   for (std::string_view w : {"每年", "每个月", "每月", "每季度", "每个季度", "每周", "每星期", "每天",
                              "每日", "每逢", "every "})
     if (before.ends_with(w)) return true;
-  if (m.part == Part::kHoliday || m.part == Part::kFestival)
+  if ((m.part == Part::kHoliday || m.part == Part::kFestival) && m.year_kind == Year::kCurrent)
     for (std::string_view w : {"每年", "每逢", "历年", "一般", "通常", "法定节假日", "法定假日", "由来",
                                "习俗", "来历"})
       if (t.find(w) != std::string_view::npos) return true;
@@ -460,16 +462,20 @@ bool recurs(std::string_view t, const TimeMention& m) {
 void join_previous(std::string_view t, TimeMention& prev, TimeMention& m) {
   const std::string_view between = t.substr(prev.end, m.begin - prev.end);
   m.joins_previous = is_range_joiner(between);
+  const bool own_year = m.year_kind != Year::kCurrent;
+  // 中秋国庆, 元旦春节: two holidays side by side are a list.
+  const bool listed = is_list_joiner(between) ||
+                      (between.empty() && m.part == Part::kHoliday && prev.part == Part::kHoliday);
   // 2024年1月至3月, 去年上半年和下半年: the second item takes the first one's year.
-  if ((m.joins_previous || is_list_joiner(between)) && m.form == Form::kCalendar &&
+  if ((m.joins_previous || listed) && m.form == Form::kCalendar &&
       m.year_kind == Year::kCurrent && prev.form == Form::kCalendar &&
       prev.year_kind != Year::kCurrent) {
     m.year_kind = prev.year_kind;
     m.year = prev.year;
   }
   // 去年和今年7月: a bare year listed before a year's part compares that part of both.
-  if (!m.joins_previous && is_list_joiner(between) && m.form == Form::kCalendar &&
-      m.year_kind != Year::kCurrent && m.part != Part::kYear && m.part != Part::kFestival &&
+  if (!m.joins_previous && listed && own_year && m.form == Form::kCalendar &&
+      m.part != Part::kYear && m.part != Part::kFestival &&
       m.part != Part::kHoliday &&
       prev.form == Form::kCalendar && prev.part == Part::kYear && prev.edge == Edge::kNone &&
       prev.year_kind != Year::kCurrent) {
@@ -632,6 +638,24 @@ constexpr Guard kGuards[] = {
     {"近", "接将附靠临亲相邻贴逼就"},
 };
 
+// A holiday word inside another word or a number: 超过|年度, 通过|年审 and 请过|年假 hold no
+// 过年; 张国庆 and 全国|庆祝 no 国庆; 三十五|一个月 and 五一二 no 五一; 清明上河图 is a painting.
+// Closed classes of the language.
+bool holiday_at_boundaries(std::string_view t, const TimeWord& w, std::uint32_t begin,
+                           std::uint32_t end) {
+  constexpr std::string_view kNumerals = "〇零一二三四五六七八九十百千万两0123456789";
+  if (after_any(t, begin, kNumerals) || after_any(t, begin, "超通错请不经度越路闯略放跳"))
+    return false;
+  if (at(t, end, "上河") || at(t, end, "祝") || at(t, end, "典") || at(t, end, "贺")) return false;
+  for (std::string_view n : {"〇", "零", "一", "二", "三", "四", "五", "六", "七", "八", "九", "个", "份"})
+    if (w.text == "五一" && at(t, end, n)) return false;
+  // 国庆 after a character of a name (张国庆, 李国庆): only after a word it may follow.
+  if (w.text.starts_with("国庆") && begin >= 3 && t[begin - 1] & 0x80 &&
+      !after_any(t, begin, "年的和与及到至从在是个逢近临过秋节旦今去明每这那"))
+    return false;
+  return true;
+}
+
 // Verbs whose complement 下 (看下, 查下, 比下) ends a word: what follows starts a new one.
 constexpr std::string_view kComplementVerbs =
     "看查问说讲聊比找搜瞧试算读翻核对解绍释较认计总结理整讨论梳估评测验";
@@ -654,6 +678,7 @@ bool time_word_at_boundaries(std::string_view text, const TimeWord& w, std::uint
         if (w.text.starts_with(g.first) && after_any(text, begin, g.before)) return false;
     // 这周期 / 本周边: 周 begins another word.
     if (w.text.ends_with("周") && (at(text, end, "期") || at(text, end, "边"))) return false;
+    if (w.kind == K::kHoliday && !holiday_at_boundaries(text, w, begin, end)) return false;
     if (w.kind == K::kMonth) {
       // 统一月度, 第一月 …: the numeral belongs to the word before; 一月一次: once a month.
       if (after_any(text, begin, "统第每唯单同万逐专合之划均归整初周")) return false;
@@ -768,8 +793,10 @@ void find_time_mentions(std::string_view t, std::span<const TimeWordHit> words,
     out.push_back(m);
   }
   for (std::size_t k = first; k < out.size(); ++k) {
-    set_edge(t, out[k]);
+    // The verb right after the expression first (从1月发布到现在: 发布), then the edge.
     set_date_kind(t, out[k]);
+    set_edge(t, out[k]);
+    if (out[k].date_word.empty()) set_date_kind(t, out[k]);
   }
   drop_recurring(t, out, first);
 }

@@ -236,16 +236,16 @@ TEST(TimeExpr, SpringFestivalFromTheChineseCalendar) {
 TEST(TimeExpr, PublicHolidaysAreTheirLongestBreak) {
   constexpr const char* kSep20 = "2026-09-20T10:00:00+08:00";
   expect_ranges({
-      {"国庆值班表", kSep20, "2026-10-01", "2026-10-09"},
-      {"十一黄金周的客流", kSep20, "2026-10-01", "2026-10-09"},
+      {"国庆值班表", kSep20, "2026-09-29", "2026-10-09"},
+      {"十一黄金周的客流", kSep20, "2026-09-29", "2026-10-09"},
       {"中秋节放假安排", kSep20, "2026-09-23", "2026-09-28"},
       {"端午节的工单", kSep20, "2026-06-17", "2026-06-22"},   // passed, the next 9 months away
       {"五一期间的销售额", kSep20, "2026-05-01", "2026-05-06"},
-      {"清明假期的门诊量", kSep20, "2026-04-03", "2026-04-07"},
+      {"清明假期的门诊量", kSep20, "2026-04-02", "2026-04-08"},
       {"春节期间营业时间怎么调整", kNov30, "2027-02-04", "2027-02-14"},  // 2027-02-06, the override
       {"元旦值班安排", kNov30, "2026-12-30", "2027-01-04"},
       {"除夕值班有补贴吗", kNov30, "2027-02-05", "2027-02-06"},
-      {"去年国庆的客流", kSep20, "2025-10-01", "2025-10-09"},
+      {"去年国庆的客流", kSep20, "2025-09-29", "2025-10-09"},
       {"2025年中秋的销售额", kSep20, "2025-10-04", "2025-10-09"},
       {"五一路支行几点开门", kSep20, nullptr, nullptr},
       {"国庆北路社区服务中心", kSep20, nullptr, nullptr},
@@ -255,6 +255,28 @@ TEST(TimeExpr, PublicHolidaysAreTheirLongestBreak) {
       {"法定节假日加班工资怎么算，春节和国庆一样吗", kSep20, nullptr, nullptr},
       {"十一点下班", kSep20, nullptr, nullptr},
   });
+  // Inside other words or numbers (the review): no holiday.
+  expect_ranges({
+      {"超过年度预算怎么办", kSep20, nullptr, nullptr},
+      {"请过年假的人还能请病假吗", kSep20, nullptr, nullptr},
+      {"张国庆的电话是多少", kSep20, nullptr, nullptr},
+      {"全国庆祝活动安排", kSep20, nullptr, nullptr},
+      {"三十五一个月的套餐", kSep20, nullptr, nullptr},
+      {"五一二地震纪念馆", kSep20, nullptr, nullptr},
+      {"清明上河图在哪个展厅", kSep20, nullptr, nullptr},
+      {"五一支行电话", kSep20, nullptr, nullptr},
+      {"国庆社区的电话", kSep20, nullptr, nullptr},
+  });
+  // Side by side, a year is shared (去年中秋国庆); a list's items are placed each on its own
+  // (国庆和春节 asked in March: last October, this February); a rule's 一般 leaves 今年 standing.
+  const Filters pair = run_expr("去年中秋国庆期间的销量", kSep20);
+  ASSERT_EQ(pair.time_ranges.size(), 2u) << joined_expr(pair.reasons);
+  for (const auto& r : pair.time_ranges) EXPECT_TRUE(r.from.starts_with("2025-")) << r.from;
+  const Filters list = run_expr("国庆和春节的销量对比", "2026-03-15T10:00:00+08:00");
+  ASSERT_EQ(list.time_ranges.size(), 2u) << joined_expr(list.reasons);
+  EXPECT_EQ(list.time_ranges[0].from, "2025-09-29");
+  EXPECT_EQ(list.time_ranges[1].from, "2026-02-15");
+  expect_ranges({{"今年国庆一般放几天", kSep20, "2026-09-29", "2026-10-09"}});
   EXPECT_EQ(dates::chinese_calendar_day(2026, 8, 15), (dates::Day{2026, 9, 25}));
   EXPECT_EQ(dates::chinese_calendar_day(2026, 5, 5), (dates::Day{2026, 6, 19}));
   EXPECT_FALSE(dates::chinese_calendar_day(1800, 8, 15).has_value());
