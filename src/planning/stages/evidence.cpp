@@ -105,18 +105,16 @@ bool in_help_frame(const ScannedQuery& q, const CueHit& self) {
   return false;
 }
 
-// 我要 and what is wanted, no 了 closing it (我要退保, 我要报修): a request of the service, not
-// the speaker's news (我要结婚了) or wishes (我想静静: 想 is too often longing to count).
-bool wants(const ScannedQuery& q, const CueHit& self) {
-  const std::string_view t = q.query.text;
-  const std::string_view core = core_text(t);
-  return t.substr(self.end).starts_with("要") && !core.ends_with("了") && !core.ends_with("啦");
+// A cue right after 没 / 不 / 未 (没明白, 不知道).
+bool negated(const ScannedQuery& q, const CueHit& h) {
+  const std::string_view before = std::string_view(q.query.text).substr(0, h.begin);
+  return before.ends_with("没") || before.ends_with("不") || before.ends_with("未");
 }
 
 // The speaker talking about themselves (我今天好累), not asking for something.
 const CueHit* speaker_hit(const ScannedQuery& q, const LexiconIds& ids) {
   for (const CueHit& h : q.hits)
-    if (h.list == ids.ev_self && !cancelled(q, h, ids.ev_self_possessive) && !wants(q, h))
+    if (h.list == ids.ev_self && !cancelled(q, h, ids.ev_self_possessive))
       return &h;
   return nullptr;
 }
@@ -216,9 +214,18 @@ Evidence act_evidence(RouteReason act, const ScannedQuery& q, const Lexicon& lex
     case RouteReason::kAcknowledgement:
       // Weak: a social word beside a request (谢谢，那年假呢) is the request's wrapper, and the
       // request is answered.
-      if (const CueHit* w = first_hit(q, {ids.greeting, ids.thanks, ids.goodbye, ids.acknowledgement},
-                                      false, kNoList))
-        return {name, text_of(q, *w), false};
+      // None when a negation turns one into its opposite (没明白, 收到，不明白: the user did not
+      // follow): the message says it was not understood.
+      {
+        const CueHit* social = nullptr;
+        for (const CueHit& w : q.hits)
+          if (w.list == ids.greeting || w.list == ids.thanks || w.list == ids.goodbye ||
+              w.list == ids.acknowledgement) {
+            if (negated(q, w)) return {};
+            if (!social) social = &w;
+          }
+        if (social) return {name, text_of(q, *social), false};
+      }
       break;
     case RouteReason::kHandoff:
       h = first_hit(q, {ids.handoff}, false, kNoList);

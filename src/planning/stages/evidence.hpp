@@ -33,8 +33,8 @@ Evidence request_evidence(const ScannedQuery& q, const Lexicon& lex,
 /// chit_chat and out_of_scope a cue of their lists (not one inside `domain_term`, the host's KB
 /// term the message names: a school's KB speaks of 直播), a request-frame object, or the assistant
 /// addressed (not asked for help); for handoff a handoff cue; weak — a social word for a social
-/// act (it wraps requests: 谢谢，那年假呢), the speaker about themselves (not 我要 + what is
-/// wanted), an emotive word, a form of address at a clause's edge.
+/// act (it wraps requests: 谢谢，那年假呢; not one after a negation: 没明白), the speaker about
+/// themselves, an emotive word, a form of address at a clause's edge.
 Evidence act_evidence(RouteReason act, const ScannedQuery& q, const Lexicon& lex,
                       std::string_view domain_term = {});
 

@@ -36,11 +36,11 @@ bool is_clause_break(std::int32_t cp) {
   return cp < 0 || (!is_word_char(cp) && cp != ' ');
 }
 
-// A yes-or-no question closes on 吗 / 么: acknowledgement words before it ask whether something is
+// A yes-or-no question closes on 吗: acknowledgement words before it ask whether something is
 // so (收到了吗, 好了吗, 明白了吗 — has it arrived, is it done), they do not acknowledge.
 bool asks_yes_no(std::string_view text) {
   const std::string_view core = core_text(text);
-  return core.ends_with("吗") || core.ends_with("么");
+  return core.ends_with("吗");
 }
 
 // An explicit request for a person in a clause of its own (我要转人工，报销单被退回了): the

@@ -88,10 +88,18 @@ TEST(RouteEvidenceStage, HelpAskedForAndPeopleNamedAreNoStrongSmallTalk) {
   EXPECT_FALSE(chit("约个师傅明天来修")) << chit("约个师傅明天来修").text;
   EXPECT_EQ(chit("师傅在吗").text, "师傅");
   EXPECT_EQ(chit("辛苦了老师").text, "老师");
-  // 我要 and what is wanted asks the service; the speaker's news (了) and wishes (想) are theirs.
-  EXPECT_FALSE(chit("我要退保")) << chit("我要退保").text;
-  EXPECT_EQ(chit("我要结婚了").text, "我");
+  // The speaker about themselves stays weak evidence (我要睡觉, 我想静静); 我要退保 is retrieved
+  // by its service verb, not by discounting 我要 (the review: 我要吃饭 is small talk).
+  EXPECT_EQ(chit("我要睡觉").text, "我");
   EXPECT_EQ(chit("我想静静").text, "我");
+}
+
+// A social word a negation turns into its opposite (没明白, 收到，不明白) is no evidence of the
+// social act: the message says it was not understood, never gets the acknowledgement reply.
+TEST(RouteEvidenceStage, ANegatedAcknowledgementIsNoEvidence) {
+  for (std::string_view q : {"没明白", "收到，不明白", "嗯，不明白"})
+    EXPECT_FALSE(act_evidence(RouteReason::kAcknowledgement, scan_only(q), lex())) << q;
+  EXPECT_TRUE(act_evidence(RouteReason::kAcknowledgement, scan_only("好的，明白了"), lex()));
 }
 
 // A small-talk topic the host's KB talks about (a school's 直播课: its lexicon holds 直播) is the
