@@ -758,7 +758,7 @@ std::string_view without_social_edges(std::string_view text, const ScannedQuery&
   // Nothing but a question particle after them: the words were the question (收到了吗).
   if (b < e) {
     const std::string_view rest = core_text(text.substr(b, e - b));
-    if (rest == "吗" || rest == "么") return text;
+    if (rest == "吗") return text;
   }
   return b < e ? text.substr(b, e - b) : text;
 }

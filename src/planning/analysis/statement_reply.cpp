@@ -140,6 +140,16 @@ std::size_t after_count(std::string_view said, const std::vector<Token>& t, std:
 
 }  // namespace
 
+// A contrast word after the first word (成功了但没收到, 充值了不过没到账): the second half of an
+// event. Closed class of the language.
+bool tells_a_contrast(std::string_view said) {
+  const std::vector<Token> t = segment_words(said);
+  for (std::size_t i = 1; i < t.size(); ++i)
+    for (std::string_view c : {"但", "但是", "可是", "不过", "却"})
+      if (t[i].text(said) == c) return true;
+  return false;
+}
+
 std::string_view without_count(std::string_view phrase) {
   const std::vector<Token> t = segment_words(phrase);
   for (std::size_t i = 0; i < t.size(); ++i)
@@ -150,6 +160,10 @@ std::string_view without_count(std::string_view phrase) {
 
 std::optional<std::string> spoken_object(std::string_view said, const PhraseReader& reader,
                                          bool with_verb, bool implied) {
+  // A contrast told after what went well (我预约成功了，但是没收到短信; 我充值了不过没到账) is one
+  // event, not a thing the speaker does: all the speaker said is kept.
+  if (const auto all = after_speaker(trim_end(said), reader); all && tells_a_contrast(*all))
+    return std::string(trim_end(*all));
   // The speaker's own clause (我挺喜欢张译的，演技很扎实 → 我挺喜欢张译的); an opinion (我觉得喜茶比
   // 奈雪好喝) is about its own subject, not about what the speaker does.
   said = trim_end(first_clause(said));
@@ -209,13 +223,22 @@ std::optional<std::string> spoken_object(std::string_view said, const PhraseRead
     begin = t[first - 1].begin;
   const std::string_view object = slice(said, begin, end);
   if (count_code_points(object) < 2) return std::nullopt;
-  // A run opening with a contrast (预约成功了但没收到短信) is the second half of an event told, not
-  // a thing the speaker does: all the speaker said is kept.
-  for (std::string_view c : {"但", "但是", "可是", "不过", "却"})
-    if (first < t.size() && t[first].begin == begin && t[first].text(said) == c)
-      return std::string(trim_end(*rest));
   return std::string(object);
 }
+
+namespace {
+
+// A turn that only asks whether what was said is all right or right (可以吗, 行吗, 对吗, 对不对):
+// closed classes of the language.
+bool asks_of_said(std::string_view turn) {
+  const std::string_view t = trim_end(turn);
+  for (std::string_view a : {"可以吗", "行吗", "好吗", "对吗", "可以不", "行不行", "可不可以", "对不对",
+                             "是不是", "这样可以吗", "这样行吗", "这样对吗", "可以么", "行么", "对么"})
+    if (t == a) return true;
+  return false;
+}
+
+}  // namespace
 
 std::optional<StatementReply> reply_to_statement(std::string_view said, bool statement,
                                                  std::string_view turn, const PhraseReader& reader) {
@@ -238,6 +261,14 @@ std::optional<StatementReply> reply_to_statement(std::string_view said, bool sta
   if (const std::vector<Token> own = segment_words(turn); !own.empty() && own.front().text(turn) == kThan)
     if (auto subject = compared_subject(reported(said, cfg.report_frames), reader))
       return StatementReply{*subject + std::string(turn), "comparison:statement"};
+  // Asked of what the speaker said they will do or believe (我想下周一请年假 + 可以吗, 我理解年假
+  // 是按工龄算的 + 对吗): all of it, not its object, is what is asked about.
+  if (statement && asks_of_said(turn)) {
+    const std::string_view s = reported(said, cfg.report_frames);
+    const auto own = after_speaker(s, reader);
+    const std::string_view body = trim_end(own ? *own : s);
+    if (count_code_points(body) >= 2) return StatementReply{std::string(body) + std::string(turn), "asked_of_statement"};
+  }
   if (listed(cfg.confirm_markers, turn)) {
     const std::string_view s = reported(said, cfg.report_frames);
     if (s.empty() || s.ends_with("吗")) return std::nullopt;

@@ -321,25 +321,6 @@ std::optional<ScannedQuery> after_opener(const ScannedQuery& q, const Lexicon& l
   return rest;
 }
 
-// A turn that opens by adding a matter (另外 / 还有 / 对了 / 顺便, with or without a comma) and
-// asks a question of its own after it (另外游戏支持手柄吗, 还有，燃气费一方多少钱): the opener
-// announces another matter, and a question the rules read as standalone stays so — the
-// dependent head reads the opener alone as dependence. An ellipsis (另外，年假呢) is not this.
-bool adds_a_matter(const ScannedQuery& q, const Lexicon& lex) {
-  const RewriteConfig& rw = lex.config().rewrite;
-  const std::string_view c = core_text(q.content());
-  for (const std::string& o : rw.discourse_openers) {
-    if (!c.starts_with(o) ||
-        std::find(rw.sequence_markers.begin(), rw.sequence_markers.end(), o) !=
-            rw.sequence_markers.end())
-      continue;
-    std::string_view rest = c.substr(o.size());
-    while (!rest.empty() && (rest.front() == ' ' || rest.front() == ',')) rest.remove_prefix(1);
-    return count_code_points(rest) >= 4 && !rest.ends_with("呢");
-  }
-  return false;
-}
-
 }  // namespace
 
 FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContext& turn,
@@ -361,10 +342,6 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
       model.dependent_score() >= dependent_min && switches_from_previous(t)) {
     a.model_may_follow = false;
     rule.matched_rules.push_back("topic_switch_other_source");
-  }
-  if (model.on() && rule.intent != Intent::kFollowUp && adds_a_matter(turn.q, turn.lex)) {
-    a.model_may_follow = false;
-    rule.matched_rules.push_back("topic_opener");
   }
   const bool switch_cue = t.q.has_in_content(t.lex.ids().topic_switch);
   a.dependence_open = rule.intent != Intent::kFollowUp && !switch_cue && !own_topic;

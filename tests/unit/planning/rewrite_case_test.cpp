@@ -164,6 +164,11 @@ TEST(RewriteCase, WhyGoesBeforeTheNegatedPredicate) {
 TEST(RewriteCase, AContrastToldIsKeptWhole) {
   const auto r = rewrite("怎么办", {"我预约成功了但没收到短信"});
   EXPECT_EQ(r.query, "预约成功了但没收到短信怎么办");
+  EXPECT_TRUE(has(rewrite("怎么办", {"我预约成功了，但是没收到短信"}).query, "没收到短信"));
+  EXPECT_EQ(rewrite("怎么办", {"我充值了不过没到账"}).query, "充值了不过没到账怎么办");
+  // Asked whether what was said is all right (可以吗, 对吗): all of it, not its object.
+  EXPECT_TRUE(has(rewrite("可以吗", {"我想下周一请年假"}).query, "下周一请年假可以吗"));
+  EXPECT_EQ(rewrite("对吗", {"我理解年假是按工龄算的"}).query, "年假是按工龄算的对吗");
   EXPECT_EQ(rewrite("难吗", {"我最近在玩艾尔登法环"}).query, "艾尔登法环难吗");
 }
 

@@ -690,20 +690,14 @@ TEST(FollowUps, ATimeWordBeforeAnOpenerNamesNoSubject) {
 
 namespace {
 
-// A turn that opens by adding a matter (另外 / 还有 / 对了 / 顺便) and asks a question of its own
-// stays standalone: the dependent head reads the opener alone as dependence (the blind probe's
-// 另外游戏支持手柄吗 after VIP等级怎么升 was rewritten vip等级游戏支持手柄吗). An ellipsis after
-// the opener (另外，年假呢) and a subjectless question (顺便，要交押金吗) still follow.
-TEST(FollowUps, AnOpenerAddingAMatterBeforeAQuestionOfItsOwnIsNoFollowUp) {
-  for (const auto& [q, h] : std::vector<std::pair<const char*, const char*>>{
-           {"另外游戏支持手柄吗", "VIP等级怎么升"},
-           {"还有，燃气费一方多少钱？", "热水器用天然气还是电的省钱"},
-           {"另外，积分兑换房晚需要多少积分？", "房间里有吹风机吗"}}) {
-    const Preparation p = prep(q, {h});
-    EXPECT_FALSE(p.intent && p.intent->intent == Intent::kFollowUp) << q;
-  }
-  EXPECT_TRUE(follow_up("另外，年假呢", {"病假怎么请"}));
-  EXPECT_TRUE(follow_up("顺便，要交押金吗", {"自行车怎么租"}));
+// An opener (还有，另外，) before a question with a noun of its own still follows when the rules
+// or the dependent head say so: an attribute of the history's thing (还有，保修期是多久 after a
+// question about 格力空调) loses its topic standalone, while a prefix too many only adds words —
+// the recoverable error. (Keeping such turns standalone was tried in the twenty-ninth session and
+// taken out after the review.)
+TEST(FollowUps, AnOpenerBeforeAQuestionOfItsOwnStillFollows) {
+  EXPECT_TRUE(follow_up("还有，保修期是多久", {"格力空调怎么清洗滤网"}));
+  EXPECT_TRUE(follow_up("还有哪些材料", {"护照怎么办理"}));
 }
 
 }  // namespace
