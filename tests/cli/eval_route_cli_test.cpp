@@ -164,7 +164,8 @@ namespace {
 // 小管家, the assistant's name in the KB, makes a thanks a retrieval: recoverable).
 TEST(EvalRouteInTheHostsDomain, AKbOfTheirOwnKeepsRealQuestionsFromCannedReplies) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("qaplan-route-kb-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("qaplan-route-kb-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   int questions = 0, questions_direct = 0, social = 0, social_direct = 0;
   for (const char* d : {"gov_services", "property_mgmt", "auto_dealer", "training_school"}) {
@@ -173,9 +174,10 @@ TEST(EvalRouteInTheHostsDomain, AKbOfTheirOwnKeepsRealQuestionsFromCannedReplies
     fs::copy_file(qaplan::test::shipped_config(), cfg / "rules.toml");
     qaplan::test::copy_config_companions(cfg);
     const fs::path src = qaplan::test::source_dir() / "eval_sets";
+    const fs::path kb = src / "ood_probe_kb" / (std::string(d) + ".jsonl");
     const RunResult built = run(sh_quote(qaplan::test::qaplan_bin()) + " domain build --corpus " +
-                                sh_quote((src / "ood_probe_kb" / (std::string(d) + ".jsonl")).string()) +
-                                " --output " + sh_quote((cfg / "domain" / "kb.qdl").string()));
+                                sh_quote(kb.string()) + " --output " +
+                                sh_quote((cfg / "domain" / "kb.qdl").string()));
     ASSERT_EQ(built.status, 0) << built.err;
     fs::create_directories(dir / d / "set");
     fs::copy_file(src / "ood_probe" / (std::string(d) + ".jsonl"), dir / d / "set" / "probe.jsonl");

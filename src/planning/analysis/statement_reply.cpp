@@ -138,8 +138,6 @@ std::size_t after_count(std::string_view said, const std::vector<Token>& t, std:
   return first;
 }
 
-}  // namespace
-
 // A contrast word after the first word (成功了但没收到, 充值了不过没到账): the second half of an
 // event. Closed class of the language.
 bool tells_a_contrast(std::string_view said) {
@@ -149,6 +147,8 @@ bool tells_a_contrast(std::string_view said) {
       if (t[i].text(said) == c) return true;
   return false;
 }
+
+}  // namespace
 
 std::string_view without_count(std::string_view phrase) {
   const std::vector<Token> t = segment_words(phrase);
@@ -267,7 +267,8 @@ std::optional<StatementReply> reply_to_statement(std::string_view said, bool sta
     const std::string_view s = reported(said, cfg.report_frames);
     const auto own = after_speaker(s, reader);
     const std::string_view body = trim_end(own ? *own : s);
-    if (count_code_points(body) >= 2) return StatementReply{std::string(body) + std::string(turn), "asked_of_statement"};
+    if (count_code_points(body) >= 2)
+      return StatementReply{std::string(body) + std::string(turn), "asked_of_statement"};
   }
   if (listed(cfg.confirm_markers, turn)) {
     const std::string_view s = reported(said, cfg.report_frames);

@@ -212,7 +212,6 @@ AnchoredTime anchor_time(const TimeMention& m, const TimeAnchor& anchor) {
 namespace {
 
 bool year_less(const TimeMention& m) {
-  using Part = TimeMention::Part;
   return m.form == TimeMention::Form::kCalendar && m.year_kind == TimeMention::Year::kCurrent &&
          m.edge != TimeMention::Edge::kOpen && m.part != Part::kYear;
 }
@@ -281,10 +280,10 @@ void place_period(std::span<TimeMention> mentions, const TimeAnchor& anchor) {
     }
     return std::pair{from, to};
   };
-  using Part = TimeMention::Part;
   auto all = [&](auto pred) { return std::all_of(mentions.begin(), mentions.end(), pred); };
   // 9月1号至今 began in the past: the latest one begun.
-  const bool to_today = !all([](const TimeMention& m) { return m.edge != TimeMention::Edge::kToToday; });
+  const bool to_today =
+      !all([](const TimeMention& m) { return m.edge != TimeMention::Edge::kToToday; });
   const bool holidays = all([](const TimeMention& m) {
     return m.part == Part::kHoliday || m.part == Part::kFestival;
   });

@@ -233,12 +233,14 @@ Evidence act_evidence(RouteReason act, const ScannedQuery& q, const Lexicon& lex
     case RouteReason::kChitChat:
     case RouteReason::kOutOfScope:
       // Asked for help (你能帮我选课吗), the assistant is asked to serve, not talked about.
-      if (const CueHit* you = first_hit(q, {ids.ev_assistant}, false, ids.ev_institution, ids.greeting);
+      if (const CueHit* you =
+              first_hit(q, {ids.ev_assistant}, false, ids.ev_institution, ids.greeting);
           you && !asks_assistant_for_help(q, *you, ids))
         return {name, "assistant addressed", true};
       // A topic the host's KB talks about (直播 in a school's 直播课) is the host's business.
       for (const CueHit& c : q.hits)
-        if ((c.list == ids.chit_chat || c.list == ids.out_of_scope || c.list == ids.request_object) &&
+        if ((c.list == ids.chit_chat || c.list == ids.out_of_scope ||
+             c.list == ids.request_object) &&
             (domain_term.empty() || domain_term.find(text_of(q, c)) == std::string_view::npos)) {
           h = &c;
           break;

@@ -77,7 +77,9 @@ TEST(Scan, CueHitsAreTheScansHits) {
 // form of address counts at a clause's edge only (师傅在吗, 多谢老师啦), not as the person a request
 // names (约个师傅明天来修).
 TEST(RouteEvidenceStage, HelpAskedForAndPeopleNamedAreNoStrongSmallTalk) {
-  auto chit = [](std::string_view q) { return act_evidence(RouteReason::kChitChat, scan_only(q), lex()); };
+  auto chit = [](std::string_view q) {
+    return act_evidence(RouteReason::kChitChat, scan_only(q), lex());
+  };
   EXPECT_TRUE(chit("你会唱歌吗").strong);
   EXPECT_EQ(chit("你会唱歌吗").text, "assistant addressed");
   for (std::string_view q : {"你能帮我选课吗", "您可以帮我调一下课吗", "你能不能帮我改个时间"}) {

@@ -205,7 +205,7 @@ TEST(TimeExpr, AbsoluteDatesNeedNoNowButYearlessOnesDo) {
 TEST(TimeExpr, SpringFestivalFromTheChineseCalendar) {
   // 2026's festival is 02-17, 2025's 01-29; 2027's is the shipped override 02-06 (ICU: 02-07).
   expect_ranges({
-      // Without a year: the coming one, 68 days ahead (a holiday within year_less_holiday_ahead_days).
+      // Without a year: the coming one, 68 days ahead (within year_less_holiday_ahead_days).
       {"春节前的值班安排", kNov30, "2027-01-07", "2027-02-06"},
       {"春节后", kNov30, "2027-02-06", "2027-03-08"},
       {"今年春节前的值班安排", kNov30, "2026-01-18", "2026-02-17"},
