@@ -75,6 +75,22 @@ struct TimeWord {
   std::int8_t b = 0;
 };
 
+/// Character tests of the time reader (time_expr.cpp, time_words.cpp) on normalized text.
+namespace time_text {
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+inline bool is_alpha(char c) { return c >= 'a' && c <= 'z'; }  // normalized: ASCII is lower case
+inline bool is_alnum(char c) { return is_digit(c) || is_alpha(c) || (c >= 'A' && c <= 'Z'); }
+inline bool at(std::string_view t, std::size_t i, std::string_view w) {
+  return i <= t.size() && t.substr(i).starts_with(w);
+}
+inline bool ends_at(std::string_view t, std::size_t i, std::string_view w) {
+  return i <= t.size() && t.substr(0, i).ends_with(w);
+}
+inline bool digit_at(std::string_view t, std::size_t i) { return i < t.size() && is_digit(t[i]); }
+inline bool alnum_at(std::string_view t, std::size_t i) { return i < t.size() && is_alnum(t[i]); }
+inline bool is_english(std::string_view w) { return !w.empty() && is_alpha(w.front()); }
+}  // namespace time_text
+
 /// The built-in time words (normalized form: lower-case ASCII).
 std::span<const TimeWord> time_words() noexcept;
 
