@@ -217,8 +217,7 @@ std::pair<std::uint32_t, std::uint32_t> trim_edges(const ScannedQuery& a,
   };
   // A cue right after a negation is the verb it negates (没收到, 还是不明白), not a reply.
   auto negated = [&](std::size_t begin) {
-    const std::string_view before = std::string_view(t).substr(b, begin - b);
-    return before.ends_with("没") || before.ends_with("不") || before.ends_with("未");
+    return ends_with_negation(std::string_view(t).substr(b, begin - b));
   };
   // `chain`: whether a one-character cue next to another counts as separated from the text.
   auto trimmed_end = [&](bool chain) {
@@ -349,6 +348,10 @@ std::string_view core_text(std::string_view text) noexcept {
     end = b;
   }
   return text.substr(0, end);
+}
+
+bool ends_with_negation(std::string_view before) noexcept {
+  return before.ends_with("没") || before.ends_with("不") || before.ends_with("未");
 }
 
 std::string first_hit_text(const ScannedQuery& q, std::uint32_t list) {

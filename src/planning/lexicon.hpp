@@ -157,6 +157,10 @@ bool consists_only_of(const ScannedQuery& q, std::initializer_list<std::uint32_t
 /// The question without trailing punctuation/symbols/spaces (for ends_with checks).
 std::string_view core_text(std::string_view text) noexcept;
 
+/// True when `before` (the text up to a cue) ends with 没, 不 or 未: the cue is the verb they
+/// negate (没收到, 不明白), not a reply.
+bool ends_with_negation(std::string_view before) noexcept;
+
 /// True when the question (its content, not the social words around it) carries a work cue: a
 /// source, category or table keyword — a subject of its own.
 bool has_work_anchor(const ScannedQuery& q, const LexiconIds& ids);

@@ -107,8 +107,7 @@ bool in_help_frame(const ScannedQuery& q, const CueHit& self) {
 
 // A cue right after 没 / 不 / 未 (没明白, 不知道).
 bool negated(const ScannedQuery& q, const CueHit& h) {
-  const std::string_view before = std::string_view(q.query.text).substr(0, h.begin);
-  return before.ends_with("没") || before.ends_with("不") || before.ends_with("未");
+  return ends_with_negation(std::string_view(q.query.text).substr(0, h.begin));
 }
 
 // The speaker talking about themselves (我今天好累), not asking for something.
