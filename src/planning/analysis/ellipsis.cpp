@@ -8,6 +8,7 @@
 #include "planning/analysis/beside_topic.hpp"
 #include "planning/analysis/english_slot.hpp"
 #include "planning/analysis/kind_slot.hpp"
+#include "planning/analysis/quantity.hpp"
 #include "planning/segment.hpp"
 
 namespace qaplan::internal {
@@ -92,7 +93,9 @@ std::optional<std::pair<std::size_t, std::size_t>> parallel_item(std::string_vie
     // So may a parallel of it (按|月|付 beside 年|付): runs ending in the same character.
     if (p[i].single_han && w != head) {
       std::size_t run = i;
-      while (run > 0 && p[run - 1].single_han && p[run - 1].end == p[run].begin) --run;
+      while (run > 0 && p[run - 1].single_han && p[run - 1].end == p[run].begin &&
+             !reader.is_function(p[run - 1].text(prev)))  // 店|的|大|床|房: 的 ends the run
+        --run;
       const std::string_view whole = prev.substr(p[run].begin, p[i].end - p[run].begin);
       if (run < i && (whole == head || (count_code_points(compound) >= 2 &&
                                         last_code_point(whole) == last_code_point(compound)))) {
@@ -522,7 +525,9 @@ std::optional<std::string> aligned_opening(std::string_view prev, std::string_vi
   static constexpr std::string_view kPrepositions[] = {"跟", "和", "与", "对", "给", "向", "从", "由", "替"};
   const bool preposition = std::find(std::begin(kPrepositions), std::end(kPrepositions), first) !=
                            std::end(kPrepositions);
-  if ((!preposition && (count_code_points(first) < 2 || reader.is_function(first))) || f[1].single_han)
+  // So does a one-character verb before its object (测|血压 + 测血糖呢): only its object is replaced.
+  const bool bounded = preposition || (f.front().single_han && !reader.is_function(first));
+  if ((!bounded && (count_code_points(first) < 2 || reader.is_function(first))) || f[1].single_han)
     return std::nullopt;
   // The fragment's words after its first; a lone character glued to the word before it is that
   // word's suffix (个体|户), no word of its own.
@@ -538,7 +543,7 @@ std::optional<std::string> aligned_opening(std::string_view prev, std::string_vi
     // The word and the content words after it; after a preposition, its object: as many words
     // as the fragment's (跟|个人 of 跟个人签…).
     std::size_t j = i + 1;
-    while (content(j) && (!preposition || j < i + 1 + object_words)) ++j;
+    while (content(j) && (!bounded || j < i + 1 + object_words)) ++j;
     if (j == i + 1) return std::nullopt;  // nothing after the word to replace
     thread_local std::vector<CueHit> asks;
     reader.lex().question_word_hits(prev, asks);
@@ -650,6 +655,7 @@ std::optional<Placed> placed_ascii(std::string_view prev_text, const Span& topic
       return Placed{std::move(*out), "ellipsis:english"};
   // Digits in place of an identifier's digits (VPN-1001 + 3001呢 → VPN-3001).
   if (auto out = renumbered(prev_text, frag)) return Placed{std::move(*out), "ellipsis:id"};
+  if (auto out = requantified(prev_text, frag)) return Placed{std::move(*out), "ellipsis:quantity"};
   if (auto out = short_versioned(prev_text, frag)) return Placed{std::move(*out), "ellipsis:id"};
   // An ASCII word replaces the previous question's ASCII word (Windows ↔ Mac).
   const Span& x = spans.front();

@@ -327,6 +327,18 @@ TEST(AnalysisRewrite, AConditionsVerbGetsItsObjectBack) {
 TEST(AnalysisRewrite, RunsOfLoneCharactersEndingAlikeAreParallel) {
   EXPECT_EQ(analyze("那按月付的呢", {"Pro版年付怎么退款"}).a.rewrite.query, "pro版按月付怎么退款");
   EXPECT_EQ(analyze("那月付的呢", {"Pro版年付怎么退款"}).a.rewrite.query, "pro版月付怎么退款");
+  // A run ends at a function word (店|的|大|床|房): the item is 大床房, not 店的大床房.
+  EXPECT_EQ(analyze("双床房呢", {"云栖酒店西湖店的大床房今晚还有吗"}).a.rewrite.query,
+            "云栖酒店西湖店的双床房今晚还有吗");
+}
+
+// A one-character verb opening the fragment aligns with the same verb in the question: only its
+// object is replaced (was 你们测血糖血压免费吗). A quantity in the same unit replaces the number
+// (was 狗狗体重5公斤吃 20公斤呢, the fallback after 公斤 doubled).
+TEST(AnalysisRewrite, AFragmentsVerbOrUnitAlignsWithTheQuestions) {
+  EXPECT_EQ(analyze("测血糖呢", {"你们店测血压免费吗"}).a.rewrite.query, "你们店测血糖免费吗");
+  EXPECT_EQ(analyze("20公斤呢", {"狗狗体重5公斤吃多少驱虫药"}).a.rewrite.query,
+            "狗狗体重20公斤吃多少驱虫药");
 }
 
 // English "what about": chat shorthand (what abt) is the marker too, and the fragment replaces
