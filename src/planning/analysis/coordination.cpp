@@ -151,8 +151,36 @@ bool asks_which(std::string_view turn, bool times_too) {
   return false;
 }
 
+namespace {
+
+// A coordinator ICU glued to the first character of a name it does not know (大|宠爱|和博|来|恩:
+// 和 and 博来恩) is split off: the glued word follows a content word and goes on into two or more
+// lone characters, the rest of the name.
+void split_glued_coordinator(std::vector<Token>& t, std::string_view text) {
+  auto lone_at = [&](std::size_t k, std::uint32_t at) {
+    return k < t.size() && t[k].single_han && t[k].begin == at;
+  };
+  for (std::size_t k = 1; k + 2 < t.size(); ++k) {
+    const std::string_view w = t[k].text(text);
+    const std::string_view head = w.substr(0, 3);
+    if (w.size() != 6 || (head != "和" && head != "与" && head != "跟") || !t[k - 1].word ||
+        t[k - 1].end != t[k].begin || !lone_at(k + 1, t[k].end) || !lone_at(k + 2, t[k + 1].end))
+      continue;
+    Token rest = t[k];
+    rest.begin += 3;
+    rest.single_han = true;
+    t[k].end = rest.begin;
+    t[k].single_han = true;
+    t.insert(t.begin() + static_cast<std::ptrdiff_t>(k) + 1, rest);
+    return;
+  }
+}
+
+}  // namespace
+
 std::optional<std::string> coordinated_pair(std::string_view text, const WordSet& function_words) {
-  const std::vector<Token> t = segment_words(text);
+  std::vector<Token> t = segment_words(text);
+  split_glued_coordinator(t, text);
   auto content = [&](std::size_t i) {
     return t[i].word && !function_words.contains(t[i].text(text)) &&
            !is_coordinator(t[i].text(text));

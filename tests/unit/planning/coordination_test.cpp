@@ -58,6 +58,8 @@ TEST(Coordination, ThePairStopsWherePredicateAndVerbBegin) {
   // A word that compares or distributes over the pair is predicate (一样吗, 各交多少).
   EXPECT_EQ(pair("校招和社招入职流程一样吗"), "校招和社招入职流程");
   EXPECT_EQ(pair("公司和个人各交多少"), "公司和个人");
+  // A coordinator ICU glued to a name it does not know (大|宠爱|和博|来|恩) is split off.
+  EXPECT_EQ(pair("大宠爱和博来恩都能驱虫吗"), "大宠爱和博来恩");
   // A lone character closing the question with 过 after a longer item is a noun ICU cut (记|过),
   // not a verb with its aspect: half of it (警告和记) would be garbled.
   EXPECT_EQ(pair("违规可以罚款或者记过吗"), "罚款和记过");
