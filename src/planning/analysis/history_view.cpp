@@ -3,6 +3,8 @@
 // The rewriter's reading of the history: the window, the previous question, its topic.
 #include <algorithm>
 #include <memory>
+#include <optional>
+#include <utility>
 
 #include "common/utf8.hpp"
 #include "planning/analysis/answer_fill.hpp"
@@ -215,6 +217,17 @@ void drop_counted_classifier(std::string_view prev, Span& sp) {
   --sp.words;
 }
 
+// The speaker's own statement: it opens with 我 (我家…, 我的…, 我想…).
+bool first_person(std::string_view turn) { return trim_start(turn).starts_with("我"); }
+
+// An answer's sentence, not a user's turn (合同审批完了, 报销第一步是在费控系统填单吧): closed by
+// a full stop, or two clauses and long (可能是毛球或肠胃炎，建议来院做血常规和B超检查).
+bool reads_as_reply(std::string_view turn) {
+  const std::string_view t = trim_end(turn);  // normalized: NFKC made "，" ","
+  return t.ends_with("。") || t.ends_with(".") ||
+         (t.find(',') != std::string_view::npos && count_code_points(t) >= 20);
+}
+
 }  // namespace
 
 HistoryView read_history(const std::vector<std::string>& history, const Lexicon& lex,
@@ -225,6 +238,9 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
   // read. A turn that is only social (好啊, 嗯嗯, 是的) names nothing to point back to: it leaves
   // the window (周末想去故宫 + 好啊 + 怎么去 reads 周末想去故宫), unless no other turn is left.
   const std::size_t n = std::min<std::size_t>(history.size(), static_cast<std::size_t>(window_turns));
+  // With no question in the window, the user's own statement (我家猫一直呕吐, 我想申请修改实名认证)
+  // is what a bare question continues, not the answer after it (可能是毛球或肠胃炎，建议…).
+  std::optional<std::pair<std::size_t, ScannedQuery>> said;
   for (std::size_t i = 0; i < n; ++i) {
     const std::string_view turn = history[history.size() - 1 - i];
     if (!h.prev_is_question) {
@@ -236,10 +252,17 @@ HistoryView read_history(const std::vector<std::string>& history, const Lexicon&
         h.prev_at = h.window.size();
         h.prev_scan = std::move(tq);
         h.prev_is_question = question;
+      } else if (!said && first_person(turn) && !first_person(h.prev) && reads_as_reply(h.prev)) {
+        said.emplace(h.window.size(), std::move(tq));
       }
     }
     h.window.push_back(turn);
     h.back.push_back(i);
+  }
+  if (!h.prev_is_question && said) {
+    h.prev = h.window[said->first];
+    h.prev_at = said->first;
+    h.prev_scan = std::move(said->second);
   }
   const std::uint32_t seam = h.prev_is_question ? resolve_bare_prev(h, history, lex, words) : 0;
   h.prev_spans = spans_split_at(h.prev, seam, reader);

@@ -332,6 +332,18 @@ TEST(AnalysisRewrite, RunsOfLoneCharactersEndingAlikeAreParallel) {
             "云栖酒店西湖店的双床房今晚还有吗");
 }
 
+// With no question in the window, a bare question continues the user's own statement (我…), not
+// the answer after it (was 需提交身份证正反面照片…提交审核要几天).
+TEST(AnalysisRewrite, ABareQuestionContinuesTheUsersStatementNotTheAnswer) {
+  EXPECT_EQ(analyze("审核要几天", {"我想申请修改实名认证",
+                                   "需提交身份证正反面照片和手持身份证照片，在客服中心提交。"})
+                .a.rewrite.query,
+            "申请修改实名认证审核要几天");
+  // The user's own later turn is no answer: it stays what the question continues.
+  EXPECT_EQ(analyze("下一步干嘛", {"我在跟一家供应商签采购合同", "合同审批完了"}).a.rewrite.query,
+            "合同审批完了下一步干嘛");
+}
+
 // A one-character verb opening the fragment aligns with the same verb in the question: only its
 // object is replaced (was 你们测血糖血压免费吗). A quantity in the same unit replaces the number
 // (was 狗狗体重5公斤吃 20公斤呢, the fallback after 公斤 doubled).
