@@ -20,6 +20,7 @@ constexpr TimeWord kWords[] = {
     {"今天", K::kRelative, kD, 0}, {"今日", K::kRelative, kD, 0}, {"today", K::kRelative, kD, 0},
     {"昨天", K::kRelative, kD, -1}, {"昨日", K::kRelative, kD, -1},
     {"yesterday", K::kRelative, kD, -1}, {"前天", K::kRelative, kD, -2},
+    {"明天", K::kRelative, kD, 1}, {"明日", K::kRelative, kD, 1}, {"tomorrow", K::kRelative, kD, 1},
     // weeks
     {"本周", K::kRelative, kW, 0}, {"这周", K::kRelative, kW, 0}, {"这一周", K::kRelative, kW, 0},
     {"这个周", K::kRelative, kW, 0}, {"这个星期", K::kRelative, kW, 0},
@@ -30,7 +31,11 @@ constexpr TimeWord kWords[] = {
     {"上个星期", K::kRelative, kW, -1}, {"上星期", K::kRelative, kW, -1},
     {"上个礼拜", K::kRelative, kW, -1}, {"上礼拜", K::kRelative, kW, -1},
     {"last week", K::kRelative, kW, -1}, {"上上周", K::kRelative, kW, -2},
-    {"上上个星期", K::kRelative, kW, -2},
+    {"上上个星期", K::kRelative, kW, -2}, {"下周", K::kRelative, kW, 1},
+    {"下一周", K::kRelative, kW, 1}, {"下个周", K::kRelative, kW, 1},
+    {"下个星期", K::kRelative, kW, 1}, {"下星期", K::kRelative, kW, 1},
+    {"下个礼拜", K::kRelative, kW, 1}, {"下礼拜", K::kRelative, kW, 1},
+    {"next week", K::kRelative, kW, 1},
     // months
     {"本月", K::kRelative, kM, 0}, {"本月份", K::kRelative, kM, 0}, {"这个月", K::kRelative, kM, 0},
     {"这月", K::kRelative, kM, 0},
@@ -38,19 +43,24 @@ constexpr TimeWord kWords[] = {
     {"上月", K::kRelative, kM, -1}, {"上一个月", K::kRelative, kM, -1},
     {"上个月份", K::kRelative, kM, -1}, {"上月份", K::kRelative, kM, -1},
     {"last month", K::kRelative, kM, -1}, {"上上个月", K::kRelative, kM, -2},
-    {"上上月", K::kRelative, kM, -2},
+    {"上上月", K::kRelative, kM, -2}, {"下个月", K::kRelative, kM, 1},
+    {"下月", K::kRelative, kM, 1}, {"下一个月", K::kRelative, kM, 1},
+    {"下个月份", K::kRelative, kM, 1}, {"next month", K::kRelative, kM, 1},
     // quarters
     {"本季度", K::kRelative, kQ, 0}, {"本季", K::kRelative, kQ, 0},
     {"这个季度", K::kRelative, kQ, 0}, {"这季度", K::kRelative, kQ, 0},
     {"this quarter", K::kRelative, kQ, 0}, {"上季度", K::kRelative, kQ, -1},
     {"上季", K::kRelative, kQ, -1}, {"上个季度", K::kRelative, kQ, -1},
     {"上一季度", K::kRelative, kQ, -1}, {"上一个季度", K::kRelative, kQ, -1},
-    {"last quarter", K::kRelative, kQ, -1},
+    {"last quarter", K::kRelative, kQ, -1}, {"下季度", K::kRelative, kQ, 1},
+    {"下个季度", K::kRelative, kQ, 1}, {"下一季度", K::kRelative, kQ, 1},
+    {"next quarter", K::kRelative, kQ, 1},
     // years (a part may follow: 去年Q3, 今年上半年)
     {"今年", K::kYear, 0}, {"本年", K::kYear, 0}, {"本年度", K::kYear, 0}, {"今年度", K::kYear, 0},
     {"this year", K::kYear, 0}, {"去年", K::kYear, -1}, {"去年度", K::kYear, -1},
     {"上一年", K::kYear, -1}, {"上一年度", K::kYear, -1}, {"上年", K::kYear, -1},
     {"上年度", K::kYear, -1}, {"last year", K::kYear, -1}, {"前年", K::kYear, -2},
+    {"明年", K::kYear, 1}, {"明年度", K::kYear, 1}, {"next year", K::kYear, 1},
     // halves
     {"上半年", K::kHalf, 1}, {"下半年", K::kHalf, 2}, {"first half", K::kHalf, 1},
     {"second half", K::kHalf, 2}, {"h1", K::kHalf, 1}, {"h2", K::kHalf, 2},
@@ -145,6 +155,8 @@ constexpr Guard kGuards[] = {
     {"今", "如迄古"},
     {"去", "除回出上下进失死离删减退"},
     {"近", "接将附靠临亲相邻贴逼就"},
+    {"下", "以如天底地线手部南私乡眼当一之剩留放落楼"},
+    {"明", "说证表声注透聪光发标简文阐英分鲜黎神"},
 };
 
 // A holiday word inside another word or a number: 超过|年度, 通过|年审 and 请过|年假 hold no
@@ -190,6 +202,8 @@ bool time_word_at_boundaries(std::string_view text, const TimeWord& w, std::uint
         if (w.text.starts_with(g.first) && after_any(text, begin, g.before)) return false;
     // 这周期 / 本周边: 周 begins another word.
     if (w.text.ends_with("周") && (at(text, end, "期") || at(text, end, "边"))) return false;
+    // 一下|月度报表: 月 begins 月度.
+    if (w.text.ends_with("月") && at(text, end, "度")) return false;
     if (w.kind == K::kHoliday && !holiday_at_boundaries(text, w, begin, end)) return false;
     if (w.kind == K::kMonth) {
       // 统一月度, 第一月 …: the numeral belongs to the word before; 一月一次: once a month.

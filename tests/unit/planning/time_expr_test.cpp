@@ -108,6 +108,23 @@ TEST(TimeExpr, DaysWeeksMonthsAcrossBoundaries) {
   });
 }
 
+// The coming day, week, month, quarter and year (下周的值班表排好了吗: the schedule of next week);
+// 下 or 明 ending the word before (以下|周期, 看一下|周末, 说明|年限, 一下|月度) opens none.
+TEST(TimeExpr, TheComingUnits) {
+  expect_ranges({
+      {"明天门诊开吗", kNov30, "2026-12-01", "2026-12-02"},
+      {"下周的值班表排好了吗", kNov30, "2026-12-07", "2026-12-14"},
+      {"下个星期", kJan02, "2026-01-05", "2026-01-12"},
+      {"下个月的排班", kNov30, "2026-12-01", "2027-01-01"},
+      {"下季度的预算", kNov30, "2027-01-01", "2027-04-01"},  // across the year
+      {"明年的招聘计划", kNov30, "2027-01-01", "2028-01-01"},
+      {"以下周期的数据", kNov30, nullptr, nullptr},
+      {"看一下周末排班", kNov30, nullptr, nullptr},
+      {"说明年限要求", kNov30, nullptr, nullptr},
+      {"对比一下月度报表", kNov30, nullptr, nullptr},
+  });
+}
+
 TEST(TimeExpr, QuartersHalvesYears) {
   expect_ranges({
       {"本季度", kNov30, "2026-10-01", "2027-01-01"},  // Q4 ends at next year's Jan 1
