@@ -9,6 +9,7 @@
 #include "planning/analysis/english_slot.hpp"
 #include "planning/analysis/kind_slot.hpp"
 #include "planning/analysis/quantity.hpp"
+#include "planning/analysis/topic_cut.hpp"
 #include "planning/segment.hpp"
 
 namespace qaplan::internal {
@@ -624,26 +625,6 @@ bool predicate_first(std::string_view frag) {
 
 namespace {
 
-// Where a replaced run ends before the time words closing it (梅西|今年 + C罗呢 → C罗今年): a time
-// word is when the question asks, no part of the item the fragment stands for — unless the
-// fragment says a time itself.
-std::uint32_t before_time_words(std::string_view prev_text, std::uint32_t begin, std::uint32_t end,
-                                std::string_view frag) {
-  // Only the replaced run is read (a few words), and the fragment only when it ends in a time word.
-  const std::string_view run = prev_text.substr(begin, end - begin);
-  const std::vector<Token> t = words_of(run);
-  std::size_t i = t.size();
-  while (i > 1 && temporal(t[i - 1].text(run))) --i;
-  if (i == t.size()) return end;
-  for (const Token& w : words_of(frag))
-    if (temporal(w.text(frag))) return end;
-  return begin + t[i].begin;
-}
-
-}  // namespace
-
-namespace {
-
 // A fragment of letters or digits in its place: an English noun phrase, an identifier's digits, the
 // question's ASCII word; nullopt for any other fragment.
 std::optional<Placed> placed_ascii(std::string_view prev_text, const Span& topic,
@@ -673,6 +654,7 @@ std::optional<Placed> placed_ascii(std::string_view prev_text, const Span& topic
 }
 
 }  // namespace
+
 
 Placed fragment_in_place(std::string_view prev, std::string_view prev_text, const Span& topic,
                          std::string_view frag, const std::vector<Span>& spans,
@@ -755,31 +737,11 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
   const char* how = "ellipsis";
   // Never cut inside a run of one-character words: that is a name ICU does not know, and
   // half a name is noise.
-  if (topic.words >= 3) {
-    const int keep = std::min(spans.front().words, topic.words - 1);
-    const std::vector<Token> tokens = segment_words(prev_text);
-    int seen = 0;
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-      const Token& t = tokens[i];
-      if (!t.word || t.begin < topic.begin || t.end > topic.end || ++seen != keep) continue;
-      const bool splits_name =
-          t.single_han && i + 1 < tokens.size() && tokens[i + 1].single_han;
-      if (!splits_name) {
-        // A suffix glued after the cut goes with its word (软件著作|权: the cut moves past 权).
-        const bool suffixed = i + 1 < tokens.size() && tokens[i + 1].begin == t.end &&
-                              tokens[i + 1].end <= topic.end && suffix(tokens[i + 1].text(prev_text));
-        replace_end = suffixed ? tokens[i + 1].end : t.end;
-        how = "ellipsis:modifier";
-        // People for people: a fragment naming people (实习生) takes the place of the people the
-        // modifier qualifies too (正式|员工|体检 → 实习生体检, not 实习生员工体检).
-        const std::size_t next = suffixed ? i + 2 : i + 1;
-        if (next < tokens.size() && tokens[next].end <= topic.end && person_phrase(frag, reader) &&
-            person_phrase(tokens[next].text(prev_text), reader))
-          replace_end = tokens[next].end;
-      }
-      break;
+  if (topic.words >= 3)
+    if (const auto e = modifier_end(prev_text, topic, frag, reader)) {
+      replace_end = *e;
+      how = "ellipsis:modifier";
     }
-  }
   replace_end = before_time_words(prev_text, topic.begin, replace_end, frag);
   // A long topic that is the whole question (仓|鼠|能吃|葡萄吗: ICU glued the modal to its verb, and
   // the name run may not be cut) is a clause, not an item: replaced whole, nothing of the question

@@ -44,7 +44,7 @@ std::optional<std::string> requantified(std::string_view prev, std::string_view 
     const std::size_t e = number_end(prev, i);
     std::string_view after = prev.substr(e);
     if (after.starts_with(' ')) after.remove_prefix(1);
-    // A letter or digit glued before the number makes it part of a code (VPN-1001, A3): no quantity.
+    // A letter or digit glued before the number makes it part of a code (VPN-1001, A3).
     const bool coded = i > 0 && (std::isalnum(static_cast<unsigned char>(prev[i - 1])) ||
                                  prev[i - 1] == '-' || prev[i - 1] == '.');
     if (!coded && after.starts_with(unit)) {

@@ -344,6 +344,19 @@ TEST(AnalysisRewrite, ABareQuestionContinuesTheUsersStatementNotTheAnswer) {
             "合同审批完了下一步干嘛");
 }
 
+// A fragment asked of a topic of several words takes the place of its leading words, a run of
+// lone characters counting as one word on either side (狗|狗, 华|为): the head stays (was 狗狗多少钱,
+// 小米怎么开高帧率). A word and a name ICU did not know (厦门|鼓|浪|屿) is replaced whole; a fragment
+// ending in a character of the next word abbreviates both (网银 of 手机|银行).
+TEST(AnalysisRewrite, AFragmentTakesTheModifiersPlaceAndTheHeadStays) {
+  EXPECT_EQ(analyze("狗狗呢", {"猫咪绝育手术多少钱"}).a.rewrite.query, "狗狗绝育手术多少钱");
+  EXPECT_EQ(analyze("小米呢", {"华为手机怎么开高帧率"}).a.rewrite.query, "小米手机怎么开高帧率");
+  EXPECT_EQ(analyze("巴萨呢", {"皇马今年欧冠出线了吗"}).a.rewrite.query, "巴萨今年欧冠出线了吗");
+  EXPECT_EQ(analyze("那曾厝垵呢", {"厦门鼓浪屿要门票吗"}).a.rewrite.query, "曾厝垵要门票吗");
+  EXPECT_EQ(analyze("网银呢", {"手机银行单日转账限额是多少"}).a.rewrite.query,
+            "网银单日转账限额是多少");
+}
+
 // A one-character verb opening the fragment aligns with the same verb in the question: only its
 // object is replaced (was 你们测血糖血压免费吗). A quantity in the same unit replaces the number
 // (was 狗狗体重5公斤吃 20公斤呢, the fallback after 公斤 doubled).
