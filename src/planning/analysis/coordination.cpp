@@ -84,7 +84,8 @@ bool opens_pair_predicate(std::string_view rest) {
   if (rest.empty() || !is_word_char(next_code_point(rest, i))) return true;
   for (std::string_view w : {"哪", "有", "都", "是", "差", "区别", "比", "谁", "一样", "分别", "各",
                              "能", "可以", "要", "需要", "什么", "怎么", "相比", "不同", "之间",
-                             "的区别", "的差别", "中", "里", "选", "更", "啥"})
+                             "的区别", "的差别", "中", "里", "选", "更", "啥", "去", "在", "到",
+                             "多少", "几", "如何", "应该", "也", "还", "会", "必须"})
     if (rest.starts_with(w)) return true;
   return false;
 }

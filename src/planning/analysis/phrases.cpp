@@ -171,7 +171,7 @@ bool counts_or_picks(std::string_view w) {
 bool classifier(std::string_view c) {
   static constexpr auto kClassifiers = chars(
       "个家位种款部本件条张只台所项份篇首场次门辆间座支套类批笔段双对副块把瓶杯碗盒包棵头匹架顶"
-      "串颗根盘袋束幅顿趟封枚栋盆株朵");
+      "串颗根盘袋束幅顿趟封枚栋盆株朵样");
   return kClassifiers.contains(c);
 }
 

@@ -329,7 +329,10 @@ std::optional<Step> comparison_step(const TurnView& t, std::string_view frag) {
 // 3b. Which of two (哪个快一点, 两者有啥区别): the pair the window coordinated, newest turn
 // first, stands in front — not the previous question's predicate (仲裁和诉讼都能走吗).
 std::optional<Step> which_step(const TurnView& t) {
-  if (!asks_which(t.text) || coordinated_pair(t.text, t.words)) return std::nullopt;
+  // A turn naming a pair of its own asks about it — unless a word for both points back (这俩饭前吃
+  // 还是饭后吃: the choice is the turn's, the two things the history's).
+  if (!asks_which(t.text) || (coordinated_pair(t.text, t.words) && !both_pronoun_at(t.text)))
+    return std::nullopt;
   for (std::string_view turn : t.h.window) {
     // 可以坐班车也可以坐地铁吗: the two ways offered are the pair.
     if (auto offered = offered_pair(turn))

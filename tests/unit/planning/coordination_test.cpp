@@ -92,6 +92,9 @@ TEST(Coordination, ThePairStandsInFront) {
   EXPECT_EQ(which_of_pair("社保和公积金", "能合并成二者之一吗"), "能合并成社保和公积金之一吗");
   // 俩 is 两个: 这俩, 它俩 stand for both as well.
   EXPECT_EQ(which_of_pair("社保和公积金", "这俩有啥区别"), "社保和公积金有啥区别");
+  // 样 counts things too, and a place or a count may open what is asked of both.
+  EXPECT_EQ(which_of_pair("身份证和户口本", "这两样去哪打印"), "身份证和户口本去哪打印");
+  EXPECT_EQ(which_of_pair("身份证和户口本", "这两个多少钱"), "身份证和户口本多少钱");
   EXPECT_EQ(which_of_pair("社保和公积金", "它俩能一起交吗"), "社保和公积金能一起交吗");
 }
 

@@ -1246,6 +1246,13 @@ TEST(RewriteRules, AThingStandsForTheThingNotThePeople) {
   EXPECT_EQ(rewrite("那茶呢", {"孕妇能喝咖啡吗"}).query, "孕妇能喝茶吗");
 }
 
+// A word for both (这俩) points at the history's pair even when the turn offers a choice of its
+// own (饭前吃还是饭后吃): was 鱼肝油和钙片这俩饭前吃还是饭后吃.
+TEST(RewriteRules, AWordForBothTakesThePairsPlaceBeforeAChoice) {
+  EXPECT_EQ(rewrite("这俩饭前吃还是饭后吃", {"鱼肝油和钙片能一起吃吗"}).query,
+            "鱼肝油和钙片饭前吃还是饭后吃");
+}
+
 // A topic that is the whole question (仓|鼠|能吃|葡萄: ICU glued the modal to the verb, and a run
 // of lone characters is not cut) is a clause, not an item: replacing it left 苹果吗. The rewrite
 // falls back to the anchor and the turn, which still retrieves.
