@@ -321,6 +321,41 @@ std::optional<ScannedQuery> after_opener(const ScannedQuery& q, const Lexicon& l
   return rest;
 }
 
+// A turn opening with a word that turns to something else (另外, 对了, 顺便, 话说 — not 还有 or
+// 然后, which as often go on) and then asking a whole question of its own (另外游戏支持手柄吗, 对了，
+// 你们有没有会议室出租): a new topic, whatever the dependent head says. Not a fragment (另外，年假
+// 呢), a pointer (对了，它能开发票吗), a question of a predicate alone (对了，一个月多少钱) or a
+// short one. Closed classes of the language.
+bool opener_turns_away(const TurnInContext& t) {
+  static constexpr std::string_view kAway[] = {"另外", "对了", "对啦", "顺便", "话说"};
+  const std::string_view c = t.q.content();
+  std::size_t skip = 0;
+  for (std::string_view o : kAway)
+    if (c.starts_with(o)) skip = o.size();
+  while (skip < c.size() && (c[skip] == ',' || c[skip] == ' ')) ++skip;
+  if (skip == 0 || skip == c.size()) return false;
+  ScannedQuery rest = t.q;
+  rest.content_begin = static_cast<std::uint32_t>(t.q.content_begin + skip);
+  rest.query.query_units = count_query_units(rest.content());
+  std::fill(rest.content_present.begin(), rest.content_present.end(), 0);
+  for (const CueHit& h : rest.hits)
+    if (h.begin >= rest.content_begin && h.end <= rest.content_end)
+      rest.content_present[h.list / 64] |= std::uint64_t{1} << (h.list % 64);
+  const LexiconIds& ids = t.lex.ids();
+  const std::string_view asked = rest.content();
+  // The speaker and the one addressed (你们有没有…, 我能…) point back at nothing.
+  const bool points_back = std::any_of(rest.hits.begin(), rest.hits.end(), [&](const CueHit& h) {
+    const std::string_view w = rest.query.text.substr(h.begin, h.end - h.begin);
+    return h.begin >= rest.content_begin &&
+           (h.list == ids.thing_pronoun || h.list == ids.ellipsis_marker ||
+            (h.list == ids.person_pronoun && w != "你们" && w != "您" && w != "你" && w != "我" &&
+             w != "我们" && w != "咱们"));
+  });
+  return count_code_points(asked) >= 6 && !asked.ends_with("呢") && !points_back &&
+         !bare_question(rest, t.lex) &&
+         !subjectless_question(rest, t.lex, t.reader ? &t.reader->lexicon() : nullptr);
+}
+
 }  // namespace
 
 FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContext& turn,
@@ -343,7 +378,12 @@ FollowUpArbitration arbitrate_follow_up(IntentCandidate rule, const TurnInContex
     a.model_may_follow = false;
     rule.matched_rules.push_back("topic_switch_other_source");
   }
-  const bool switch_cue = t.q.has_in_content(t.lex.ids().topic_switch);
+  const bool opener_away = !t.q.has_in_content(t.lex.ids().topic_switch) && opener_turns_away(turn);
+  const bool switch_cue = t.q.has_in_content(t.lex.ids().topic_switch) || opener_away;
+  if (opener_away && rule.intent != Intent::kFollowUp) {
+    a.model_may_follow = false;  // said in the reason chain: the head's reading was set aside
+    rule.matched_rules.push_back("topic_switch_opener");
+  }
   a.dependence_open = rule.intent != Intent::kFollowUp && !switch_cue && !own_topic;
   if (rule.intent != Intent::kFollowUp && points_into_list(t))
     follow(rule, "follow_up_list_item");

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "planning/text.hpp"
@@ -457,6 +458,19 @@ TEST(FollowUps, AlsoBeforeAQuestionOfItsOwnOpensANewOne) {
   EXPECT_TRUE(matched(p, "follow_up_elliptic_also"));
   EXPECT_TRUE(follow_up("另外，它能开发票吗", {"储值卡能在其他门店用吗"}));
   EXPECT_TRUE(follow_up("还有，如果是项目急用呢", {"备用金借款上限多少"}));
+  // In a domain whose words the rules do not know, the dependent head alone does not make such a
+  // turn a follow-up (另外游戏支持手柄吗 got the previous topic in front), with or without a comma;
+  // a question of a predicate alone still follows.
+  for (const auto& [q, h] : std::vector<std::pair<std::string, std::string>>{
+           {"另外洗衣房支持扫码付款吗", "客房几点可以入住"},
+           {"另外 停车场晚上几点关门", "猫粮你们有卖吗"},
+           {"另外，驾校周末能练车吗", "科目二考几次"}}) {
+    const Preparation p = prep(q, {h});
+    EXPECT_TRUE(matched(p, "topic_switch_opener")) << q;
+    EXPECT_FALSE(follow_up(q, {h})) << q;
+  }
+  EXPECT_TRUE(follow_up("对了，多久能办好", {"社保卡怎么补办"}));
+  EXPECT_TRUE(follow_up("另外，需要带身份证吗", {"社保卡怎么补办"}));
 }
 
 // An event completed with no participant of its own (批完了…) follows its history, whatever the
