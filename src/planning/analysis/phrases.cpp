@@ -111,6 +111,43 @@ bool all_digits(std::string_view w) {
 
 bool temporal(std::string_view w) { return temporal_words().contains(w); }
 
+bool names_a_break(std::string_view w) {
+  static const WordSet breaks(std::vector<std::string>{
+      "春节", "过年", "国庆", "国庆节", "元旦", "元旦节", "五一", "劳动节", "清明", "清明节", "端午",
+      "端午节", "中秋", "中秋节", "节假日", "法定节假日", "节日", "假期", "假日", "寒假", "暑假",
+      "长假", "小长假", "黄金周"});
+  return breaks.contains(w);
+}
+
+bool temporal_phrase(std::string_view frag) {
+  if (temporal(frag)) return true;
+  std::string_view rest = frag;
+  for (std::string_view edge : {"期间", "前", "后", "当天"})
+    if (rest.size() > edge.size() && rest.ends_with(edge)) {
+      rest.remove_suffix(edge.size());
+      break;
+    }
+  if (names_a_break(rest)) return true;
+  // Words that each say when (周日|下午, 明天|晚上): ICU's words, or two of them it cut apart.
+  const std::vector<Token> w = words_of(frag);
+  int words = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (!w[i].word) return false;
+    const std::string_view one = w[i].text(frag);
+    if (temporal(one) || names_a_break(one)) {
+      ++words;
+      continue;
+    }
+    if (i + 1 < w.size() && w[i + 1].word && temporal(slice(frag, w[i].begin, w[i + 1].end))) {
+      ++words;
+      ++i;
+      continue;
+    }
+    return false;
+  }
+  return words >= 2;
+}
+
 bool adverbs_only(std::string_view w) {
   constexpr std::string_view kAdverbs = "不没也都还就又很最只才刚再一直总";
   if (w.empty() || w.size() % 3 != 0) return false;

@@ -85,6 +85,11 @@ bool opens_unknown_compound(std::string_view text, const std::vector<Token>& t,
 /// A word that says when (周末, 每天, 平时, 下个月): it frames a question, it is not what the
 /// question is about — yet one such word parallels another (周末 + 平时呢).
 bool temporal(std::string_view w);
+/// A fragment that only says when, in one or more words: 周日下午, 明天晚上, and a public holiday
+/// or break with 期间 / 前 / 后 (春节期间, 节假日, 暑假).
+bool temporal_phrase(std::string_view frag);
+/// A public holiday or a break by name (国庆, 中秋节, 暑假, 节假日).
+bool names_a_break(std::string_view w);
 /// A word that is or begins with an adverb, which opens a predicate and never a noun: after a
 /// subject (马斯克|又|上热搜了, 梅西|已经…) or after a classifier (那部|挺好|看吗, 这场|最高…).
 bool opens_with_adverb(std::string_view w);

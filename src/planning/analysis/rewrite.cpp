@@ -518,27 +518,8 @@ Step fragment_step(const TurnView& t, std::string_view frag, bool asks_ne,
     return {join(t.r.topic_anchor, frag) + std::string(kWhatToDo), "condition:event"};
   if (!predicate && !asks_ne && frag.ends_with("了") && !question_like(t.text, t.q, ids))
     return {std::string(t.question), "event_report"};
-  // A fragment that only says when (平时呢, 周末呢: words the reader skips) asks the previous
-  // question at that time: in the place of its own time word, else in front of it.
-  if (!predicate && temporal(frag)) {
-    // Its time word in its place — one word, or two ICU cut apart (工作|日).
-    const std::string_view p = t.h.prev_text;
-    const std::vector<Token> pw = words_of(p);
-    for (std::size_t i = 0; i < pw.size(); ++i)
-      for (std::size_t j = i; j < std::min(i + 2, pw.size()); ++j)
-        if (temporal(slice(p, pw[i].begin, pw[j].end)))
-          return {join(join(std::string(p.substr(0, pw[i].begin)), frag), p.substr(pw[j].end)),
-                  "ellipsis:time"};
-    // No time word to replace: after the question's own subject (你孩子|周五几点放学), else first.
-    if (t.h.prev_is_question) {
-      const RewriteConfig& cfg = t.lex.config().rewrite;
-      const std::string_view q = t.h.prev_text;
-      std::size_t at = opening_word(q, cfg.addressee_words, t.reader);
-      if (at == 0) at = opening_word(q, cfg.speaker_words, t.reader);
-      if (at > 0) at = person_after(q, at, t);
-      return {join(join(std::string(q.substr(0, at)), frag), q.substr(at)), "ellipsis:time"};
-    }
-  }
+  if (!predicate)
+    if (auto when = time_step(t, frag)) return std::move(*when);
   // …with one run of content words (a clause of several runs has a frame of its own). A word
   // that only says what comes next (后来呢, 然后呢) takes no place of the previous question's.
   bool next_only = false;

@@ -155,6 +155,10 @@ std::optional<Step> pair_in_place(const TurnView& t, std::string_view frag, cons
 /// A case closed by 的话 with no marker (de_hua_step.cpp): nullopt when the turn has none, or the
 /// previous turn is no question.
 std::optional<Step> de_hua_step(const TurnView& t);
+/// A fragment with no predicate that only says when (平时呢, 周日下午呢, 春节期间呢): the previous
+/// question with it in the place of its own time word or break, else after its subject; nullopt
+/// for any other fragment (time_fragment.cpp).
+std::optional<Step> time_step(const TurnView& t, std::string_view frag);
 /// 超过了… after a question of a maximum (邮箱附件最大多少 + 超过了怎么发): what is exceeded is
 /// that limit, named (超过大小限制了怎么发); nullopt for any other turn (condition_step.cpp).
 std::optional<std::string> named_limit(const TurnView& t, std::string_view frag);

@@ -304,13 +304,8 @@ IntentCandidate standalone(const TurnInContext& t, const char* why) {
   return rule;
 }
 
-// The turn without a discourse opener and its comma opening its content (顺便，要交押金吗 →
-// 要交押金吗), nullopt when it has none: the structural rules read what is asked, as the rewrite
-// does. The intent rules keep the opener (另外，年假呢 is 另外's ellipsis), and so does the model
-// (对了 often opens a new topic).
-std::optional<ScannedQuery> after_opener(const ScannedQuery& q, const Lexicon& lex) {
-  const std::size_t skip = discourse_opener_end(q.content(), lex);
-  if (skip == 0) return std::nullopt;
+// The scan of `q` with its content starting `skip` bytes later (the cues before it dropped).
+ScannedQuery content_from(const ScannedQuery& q, std::size_t skip) {
   ScannedQuery rest = q;
   rest.content_begin = static_cast<std::uint32_t>(q.content_begin + skip);
   rest.query.query_units = count_query_units(rest.content());
@@ -319,6 +314,16 @@ std::optional<ScannedQuery> after_opener(const ScannedQuery& q, const Lexicon& l
     if (h.begin >= rest.content_begin && h.end <= rest.content_end)
       rest.content_present[h.list / 64] |= std::uint64_t{1} << (h.list % 64);
   return rest;
+}
+
+// The turn without a discourse opener and its comma opening its content (顺便，要交押金吗 →
+// 要交押金吗), nullopt when it has none: the structural rules read what is asked, as the rewrite
+// does. The intent rules keep the opener (另外，年假呢 is 另外's ellipsis), and so does the model
+// (对了 often opens a new topic).
+std::optional<ScannedQuery> after_opener(const ScannedQuery& q, const Lexicon& lex) {
+  const std::size_t skip = discourse_opener_end(q.content(), lex);
+  if (skip == 0) return std::nullopt;
+  return content_from(q, skip);
 }
 
 // A turn opening with a word that turns to something else (另外, 对了, 顺便, 话说 — not 还有 or
@@ -334,18 +339,12 @@ bool opener_turns_away(const TurnInContext& t) {
     if (c.starts_with(o)) skip = o.size();
   while (skip < c.size() && (c[skip] == ',' || c[skip] == ' ')) ++skip;
   if (skip == 0 || skip == c.size()) return false;
-  ScannedQuery rest = t.q;
-  rest.content_begin = static_cast<std::uint32_t>(t.q.content_begin + skip);
-  rest.query.query_units = count_query_units(rest.content());
-  std::fill(rest.content_present.begin(), rest.content_present.end(), 0);
-  for (const CueHit& h : rest.hits)
-    if (h.begin >= rest.content_begin && h.end <= rest.content_end)
-      rest.content_present[h.list / 64] |= std::uint64_t{1} << (h.list % 64);
+  const ScannedQuery rest = content_from(t.q, skip);
   const LexiconIds& ids = t.lex.ids();
   const std::string_view asked = rest.content();
   // The speaker and the one addressed (你们有没有…, 我能…) point back at nothing.
   const bool points_back = std::any_of(rest.hits.begin(), rest.hits.end(), [&](const CueHit& h) {
-    const std::string_view w = rest.query.text.substr(h.begin, h.end - h.begin);
+    const std::string_view w = std::string_view(rest.query.text).substr(h.begin, h.end - h.begin);
     return h.begin >= rest.content_begin &&
            (h.list == ids.thing_pronoun || h.list == ids.ellipsis_marker ||
             (h.list == ids.person_pronoun && w != "你们" && w != "您" && w != "你" && w != "我" &&

@@ -20,6 +20,7 @@
 
 #include "common/icu.hpp"
 #include "common/utf8.hpp"
+#include "planning/analysis/phrases.hpp"
 #include "planning/analysis/rewrite_check.hpp"
 #include "planning/segment.hpp"
 #include "planning/text.hpp"
@@ -901,6 +902,20 @@ TEST(RewriteRules, ATimeAsksThePreviousQuestionThen) {
   EXPECT_EQ(rewrite("周日呢", {"你周六有空吗", "没空 要加班"}).query, "你周日有空吗");
   EXPECT_EQ(rewrite("周末呢", {"你工作日一般几点睡", "十二点左右"}).query, "你周末一般几点睡");
   EXPECT_EQ(rewrite("周五呢", {"你孩子几点放学", "四点半"}).query, "你孩子周五几点放学");
+  // A time of several words or a break by name takes the place of the question's own time word
+  // or break (was 春节期间周日上门取件吗, 周六能周日下午吗); a holiday named with 节 keeps it.
+  EXPECT_EQ(rewrite("春节期间呢", {"快递员周日上门取件吗"}).query, "快递员春节期间上门取件吗");
+  EXPECT_EQ(rewrite("周日下午呢", {"周六能约洗牙吗"}).query, "周日下午能约洗牙吗");
+  EXPECT_EQ(rewrite("寒假呢", {"暑假能留校住吗"}).query, "寒假能留校住吗");
+  EXPECT_EQ(rewrite("那端午呢", {"中秋节礼金发多少"}).query, "端午节礼金发多少");
+  EXPECT_EQ(rewrite("国庆呢", {"春节你回老家吗"}).query, "国庆你回老家吗");
+}
+
+TEST(Phrases, ATemporalPhraseOnlySaysWhen) {
+  for (const char* w : {"周日下午", "明天晚上", "春节期间", "节假日", "暑假", "国庆前"})
+    EXPECT_TRUE(internal::temporal_phrase(w)) << w;
+  for (const char* w : {"周日的课", "春节礼盒", "下午茶", "假期工资"})
+    EXPECT_FALSE(internal::temporal_phrase(w)) << w;
 }
 
 // Chit-chat shapes that came out garbled: the speaker ICU glues to an adverb (我不|想去), a where-
