@@ -309,6 +309,22 @@ TEST(RewriteQuality, BlindProbeInEightDomainsMeetsItsFloors) {
   EXPECT_GE(test.precision(), 0.82);   // 0.842
 }
 
+// Written blind too, a week of sessions later: 240 conversations in eight more domains (express
+// delivery, dental clinic, restaurant chain, securities brokerage, EV charging, cinema ticketing,
+// factory safety and staff rules, SaaS support; tests/data/followups_probe3.jsonl, written on
+// 2026-12-08 by a helper that saw neither rules, code nor sets). Dev rows were read in the
+// thirtieth session; the test rows measured once, at its start and end. Floors a little under.
+TEST(RewriteQuality, SecondBlindProbeInEightDomainsMeetsItsFloors) {
+  const auto m = measure(/*model_on=*/true, "followups_probe3.jsonl");
+  print("probe3", m);
+  ASSERT_EQ(m.at("all").n, 240);
+  const Tally& test = m.at("test");
+  EXPECT_GE(test.exact(), 0.47);       // 60/120 at the thirtieth session's start and end
+  EXPECT_GE(test.terms_kept(), 0.47);  // 41/80
+  EXPECT_GE(test.recall(), 0.87);      // 0.900
+  EXPECT_GE(test.precision(), 0.94);   // 0.973
+}
+
 // The router data's topic switches (an own question that names a source, after an own question on
 // another source; eval_sets/router/topic_switches.jsonl), test split: planned standalone ≥ 98 %.
 TEST(RewriteQuality, RouterTopicSwitchesStayStandalone) {
