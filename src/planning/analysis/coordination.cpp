@@ -26,13 +26,20 @@ bool is_coordinator(std::string_view w) {
 }
 
 // 都能, 也要, 还得: a word that opens with one of these adverbs begins the predicate; so does a
-// word that compares or distributes over the pair (一样吗, 各交, 分别是).
+// word that compares or distributes over the pair (一样吗, 各交, 分别是), one that asks (哪天坐诊,
+// 哪个快, 什么时候) and one that places the pair (之间, 离我).
 bool opens_predicate(std::string_view w) {
-  for (std::string_view a : {"都", "也", "就", "又", "各"})
+  for (std::string_view a : {"都", "也", "就", "又", "各", "哪"})
     if (w.size() > a.size() && w.starts_with(a)) return true;
-  for (std::string_view a : {"各", "分别", "一样", "一致", "相同", "不同", "一起", "同时"})
+  for (std::string_view a : {"各", "分别", "一样", "一致", "相同", "不同", "一起", "同时", "之间", "离",
+                             "哪", "谁", "什么", "多少", "几", "怎么", "如何"})
     if (w == a) return true;
   return false;
+}
+
+// The speaker or the one addressed, maybe glued to a preposition (我在|盈川证券): no item.
+bool speaker_or_addressee(std::string_view w) {
+  return w.starts_with("我") || w.starts_with("你") || w.starts_with("您");
 }
 
 // A modal verb that takes only a verb phrase: the word right after one is the verb
@@ -123,12 +130,15 @@ std::optional<BothPronoun> both_pronoun_at(std::string_view turn) {
   const std::size_t count_end = at + 6;
   if (opens_pair_predicate(turn.substr(count_end))) return BothPronoun{0, count_end, count_end};
   std::size_t noun_end = count_end;
-  if (!is_word_char(next_code_point(turn, noun_end)) || !opens_pair_predicate(turn.substr(noun_end)))
-    return std::nullopt;
+  if (!is_word_char(next_code_point(turn, noun_end))) return std::nullopt;
   // Two people or two spans of time are counted, not pointed at (两个人要多少钱, 两个月能休完吗).
   const std::string_view noun = turn.substr(count_end, noun_end - count_end);
-  for (std::string_view counted : {"人", "天", "月", "年", "周", "次", "岁", "点", "分", "秒"})
+  for (std::string_view counted : {"人", "天", "月", "年", "周", "次", "岁", "点", "分", "秒", "星",
+                                   "小", "多", "以"})
     if (noun == counted) return std::nullopt;
+  // With a demonstrative the count points at two things named before, whatever follows (这两家
+  // 开户都送什么): the character after it may be their noun (这两个证) or open the predicate.
+  if (!opens_pair_predicate(turn.substr(noun_end)) && at == 0) return std::nullopt;
   return BothPronoun{0, count_end, noun_end};
 }
 
@@ -204,6 +214,7 @@ std::optional<std::string> coordinated_pair(std::string_view text, const WordSet
     };
     auto opens_conjunct = [&](std::size_t k) {
       if (t[k].ascii && t[k].end == t[k + 1].begin && t[k + 1].single_han) return false;
+      if (speaker_or_addressee(t[k].text(text))) return true;
       if (glued_lone(k) && !glued_lone(k - 1) && content(k - 1)) return false;
       return !content(k) || verb_with_aspect(t[k].text(text)) || (k > 0 && is_modal(t[k - 1].text(text))) ||
              (t[k].single_han && !parallel_single && !t[k + 1].single_han && !after_code(k));
@@ -217,7 +228,7 @@ std::optional<std::string> coordinated_pair(std::string_view text, const WordSet
     }
     std::size_t last = c + 1;
     while (last + 1 < t.size() && content(last + 1) && !opens_predicate(t[last + 1].text(text)) &&
-           !counts_the_pair(t, last + 1, text))
+           !speaker_or_addressee(t[last + 1].text(text)) && !counts_the_pair(t, last + 1, text))
       ++last;
     // A lone character closing the question with 过 after a longer first item is a noun ICU cut
     // (警告或者记|过吗: 记过), not a verb and its aspect: the item is both characters. Not 了,
@@ -392,8 +403,20 @@ std::optional<std::string> headed_kinds(std::string_view question, std::string_v
 std::string which_of_pair(std::string_view pair, std::string_view turn) {
   const auto at = both_pronoun_at(turn);
   // A noun after the count that the pair does not end in (两条|路 of A线和B线) leaves it standing.
-  if (at && pair.ends_with(turn.substr(at->count_end, at->end - at->count_end)))
-    return std::string(turn.substr(0, at->begin)) + std::string(pair) + std::string(turn.substr(at->end));
+  if (at && pair.ends_with(turn.substr(at->count_end, at->end - at->count_end))) {
+    // The pair's own noun right after a word for both (这两个|证 of 作业证和登高作业证) goes with it.
+    std::string_view rest = turn.substr(at->end);
+    const std::string_view noun = last_code_point(pair);
+    if (at->end == at->count_end && !noun.empty() && rest.starts_with(noun) &&
+        !opens_pair_predicate(rest))
+      rest.remove_prefix(noun.size());
+    return std::string(turn.substr(0, at->begin)) + std::string(pair) + std::string(rest);
+  }
+  // A demonstrative count (这两家) whose next character is no noun of the pair: only the count is
+  // replaced (盈川证券和华泰证券开户都送什么).
+  if (at && at->count_end > 0 && (turn.starts_with("这") || turn.starts_with("那")) &&
+      at->begin == 0 && at->count_end <= turn.size())
+    return std::string(pair) + std::string(turn.substr(at->count_end));
   std::string out(pair);
   out += turn;
   return out;

@@ -640,10 +640,18 @@ std::optional<Placed> placed_ascii(std::string_view prev_text, const Span& topic
   if (auto out = short_versioned(prev_text, frag)) return Placed{std::move(*out), "ellipsis:id"};
   // An ASCII word replaces the previous question's ASCII word (Windows ↔ Mac).
   const Span& x = spans.front();
-  if (x.ascii && topic.ascii)
+  if (x.ascii && topic.ascii) {
+    // A name goes on over a space and its number or letters (Model 3, iPhone 15 Pro).
+    auto alnum = [&](std::size_t i) {
+      return i < prev_text.size() && std::isalnum(static_cast<unsigned char>(prev_text[i]));
+    };
+    std::size_t end = topic.ascii_end;
+    while (prev_text.substr(end).starts_with(' ') && alnum(end + 1))
+      for (++end; alnum(end);) ++end;
     return Placed{join(join(std::string(prev_text.substr(0, topic.ascii_begin)), frag),
-                       prev_text.substr(topic.ascii_end)),
+                       prev_text.substr(end)),
                   "ellipsis:ascii"};
+  }
   // …or the one ASCII word it holds elsewhere (公司电脑可以装Chrome吗 + 那Firefox呢).
   if (ascii_text(frag))
     if (const auto at = only_ascii_word(prev_text, reader))

@@ -364,6 +364,8 @@ TEST(AnalysisRewrite, AFragmentsVerbOrUnitAlignsWithTheQuestions) {
   EXPECT_EQ(analyze("测血糖呢", {"你们店测血压免费吗"}).a.rewrite.query, "你们店测血糖免费吗");
   EXPECT_EQ(analyze("20公斤呢", {"狗狗体重5公斤吃多少驱虫药"}).a.rewrite.query,
             "狗狗体重20公斤吃多少驱虫药");
+  // An ASCII name goes on over its number (Model 3): the fragment takes the whole name's place.
+  EXPECT_EQ(analyze("小鹏G6呢", {"Model 3能用国标快充桩吗"}).a.rewrite.query, "小鹏g6能用国标快充桩吗");
 }
 
 // English "what about": chat shorthand (what abt) is the marker too, and the fragment replaces

@@ -60,6 +60,12 @@ TEST(Coordination, ThePairStopsWherePredicateAndVerbBegin) {
   EXPECT_EQ(pair("公司和个人各交多少"), "公司和个人");
   // A coordinator ICU glued to a name it does not know (大|宠爱|和博|来|恩) is split off.
   EXPECT_EQ(pair("大宠爱和博来恩都能驱虫吗"), "大宠爱和博来恩");
+  // What asks or places the pair ends it (哪天坐诊, 之间, 离我), and so does the speaker, even
+  // glued to a preposition (我在|盈川…).
+  EXPECT_EQ(pair("刘医生和陈医生哪天坐诊"), "刘医生和陈医生");
+  EXPECT_EQ(pair("我在盈川证券和华泰证券之间纠结"), "盈川证券和华泰证券");
+  EXPECT_EQ(pair("万达影城和星澜影城离我都差不多远"), "万达影城和星澜影城");
+  EXPECT_EQ(pair("早上跑步和晚上跑步我在纠结选哪个"), "早上跑步和晚上跑步");
   // A lone character closing the question with 过 after a longer item is a noun ICU cut (记|过),
   // not a verb with its aspect: half of it (警告和记) would be garbled.
   EXPECT_EQ(pair("违规可以罚款或者记过吗"), "罚款和记过");
@@ -95,6 +101,11 @@ TEST(Coordination, ThePairStandsInFront) {
   // 样 counts things too, and a place or a count may open what is asked of both.
   EXPECT_EQ(which_of_pair("身份证和户口本", "这两样去哪打印"), "身份证和户口本去哪打印");
   EXPECT_EQ(which_of_pair("身份证和户口本", "这两个多少钱"), "身份证和户口本多少钱");
+  // A demonstrative count points at the pair whatever follows; the pair's own noun after it goes
+  // with it (was 作业证和登高作业证证).
+  EXPECT_EQ(which_of_pair("盈川证券和华泰证券", "这两家开户都送什么"), "盈川证券和华泰证券开户都送什么");
+  EXPECT_EQ(which_of_pair("有限空间作业证和登高作业证", "这两个证有效期几年"),
+            "有限空间作业证和登高作业证有效期几年");
   EXPECT_EQ(which_of_pair("社保和公积金", "它俩能一起交吗"), "社保和公积金能一起交吗");
 }
 
@@ -110,4 +121,3 @@ TEST(OfferedPair, TwoWaysOfferedWithARepeatedModal) {
 }
 
 }  // namespace
-
