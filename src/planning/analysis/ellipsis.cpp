@@ -6,6 +6,7 @@
 #include "common/utf8.hpp"
 #include "planning/analysis/antecedent.hpp"
 #include "planning/analysis/beside_topic.hpp"
+#include "planning/analysis/direction.hpp"
 #include "planning/analysis/english_slot.hpp"
 #include "planning/analysis/kind_slot.hpp"
 #include "planning/analysis/quantity.hpp"
@@ -711,8 +712,10 @@ Placed fragment_in_place(std::string_view prev, std::string_view prev_text, cons
     return {std::move(*out), "ellipsis:version"};
   if (auto out = placed_adjunct(prev_text, topic, frag, reader))
     return {std::move(*out), "ellipsis:place"};
-  if (asks_ne)
+  if (asks_ne) {
     if (auto out = aligned_opening(prev_text, frag, reader)) return {std::move(*out), "ellipsis:aligned"};
+    if (auto out = redirected(prev_text, frag, reader)) return {std::move(*out), "ellipsis:direction"};
+  }
   // An aspect of a domain topic sits beside it (报销 + 审批 → 报销审批流程); a parallel
   // item takes the topic's place (年假 → 病假, 北京 → 上海).
   const std::string_view first_word = slice(prev, topic.begin, topic.first_end);

@@ -364,6 +364,9 @@ TEST(AnalysisRewrite, AFragmentsVerbOrUnitAlignsWithTheQuestions) {
   EXPECT_EQ(analyze("测血糖呢", {"你们店测血压免费吗"}).a.rewrite.query, "你们店测血糖免费吗");
   EXPECT_EQ(analyze("20公斤呢", {"狗狗体重5公斤吃多少驱虫药"}).a.rewrite.query,
             "狗狗体重20公斤吃多少驱虫药");
+  // A place after 去 / 到 / 从 takes the place after the question's own (was the topic's place).
+  EXPECT_EQ(analyze("去上海呢", {"从北京去广州的高铁要多久"}).a.rewrite.query, "从北京去上海的高铁要多久");
+  EXPECT_EQ(analyze("到深圳呢", {"寄一箱水果到杭州要几天"}).a.rewrite.query, "寄一箱水果到深圳要几天");
   // An ASCII name goes on over its number (Model 3): the fragment takes the whole name's place.
   EXPECT_EQ(analyze("小鹏G6呢", {"Model 3能用国标快充桩吗"}).a.rewrite.query, "小鹏g6能用国标快充桩吗");
 }
