@@ -326,6 +326,44 @@ std::optional<ScannedQuery> after_opener(const ScannedQuery& q, const Lexicon& l
   return content_from(q, skip);
 }
 
+// Words of two characters or more in the content that no cue covers (question words, pronouns,
+// modals …) and no turn of the history holds: what the turn names of its own (游戏|支持|手柄; not
+// 保修期 alone, an attribute of the history's thing, nor 滤网 when the history named it).
+int own_new_words(const ScannedQuery& q, const std::vector<NormalizedQuery>& history) {
+  const std::string_view c = q.content();
+  auto covered = [&](const Token& w) {
+    const std::size_t b = q.content_begin + w.begin, e = q.content_begin + w.end;
+    return std::any_of(q.hits.begin(), q.hits.end(),
+                       [&](const CueHit& h) { return h.begin < e && h.end > b; });
+  };
+  auto new_word = [&](std::string_view word) {
+    return count_code_points(word) >= 2 &&
+           std::none_of(history.begin(), history.end(), [&](const NormalizedQuery& h) {
+             return h.text.find(word) != std::string::npos;
+           });
+  };
+  // Lone characters ICU cut a word it did not know into (驾|校, 练|车) count as that word.
+  int n = 0;
+  std::size_t run_begin = 0, run_end = 0;
+  auto flush = [&] {
+    if (run_end > run_begin) n += new_word(c.substr(run_begin, run_end - run_begin));
+    run_begin = run_end = 0;
+  };
+  for (const Token& w : segment_words(c)) {
+    if (!w.word || covered(w)) {
+      flush();
+    } else if (w.single_han) {
+      if (run_end != w.begin) flush(), run_begin = w.begin;
+      run_end = w.end;
+    } else {
+      flush();
+      n += new_word(w.text(c));
+    }
+  }
+  flush();
+  return n;
+}
+
 // A turn opening with a word that turns to something else (另外, 对了, 顺便, 话说 — not 还有 or
 // 然后, which as often go on) and then asking a whole question of its own (另外游戏支持手柄吗, 对了，
 // 你们有没有会议室出租): a new topic, whatever the dependent head says. Not a fragment (另外，年假
@@ -351,7 +389,7 @@ bool opener_turns_away(const TurnInContext& t) {
              w != "我们" && w != "咱们"));
   });
   return count_code_points(asked) >= 6 && !asked.ends_with("呢") && !points_back &&
-         !bare_question(rest, t.lex) &&
+         own_new_words(rest, t.history) >= 2 && !bare_question(rest, t.lex) &&
          !subjectless_question(rest, t.lex, t.reader ? &t.reader->lexicon() : nullptr);
 }
 

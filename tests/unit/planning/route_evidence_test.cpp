@@ -469,6 +469,10 @@ TEST(FollowUps, AlsoBeforeAQuestionOfItsOwnOpensANewOne) {
     EXPECT_TRUE(matched(p, "topic_switch_opener")) << q;
     EXPECT_FALSE(follow_up(q, {h})) << q;
   }
+  // An attribute alone (保修期) or a word the history named (滤网) is no topic of the turn's own:
+  // the opener sets nothing aside.
+  EXPECT_FALSE(matched(prep("另外，保修期是多久", {"格力空调怎么清洗滤网"}), "topic_switch_opener"));
+  EXPECT_FALSE(matched(prep("另外，滤网多久换一次", {"格力空调怎么清洗滤网"}), "topic_switch_opener"));
   EXPECT_TRUE(follow_up("对了，多久能办好", {"社保卡怎么补办"}));
   EXPECT_TRUE(follow_up("另外，需要带身份证吗", {"社保卡怎么补办"}));
 }
