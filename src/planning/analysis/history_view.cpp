@@ -217,15 +217,23 @@ void drop_counted_classifier(std::string_view prev, Span& sp) {
   --sp.words;
 }
 
-// The speaker's own statement: it opens with 我 (我家…, 我的…, 我想…).
-bool first_person(std::string_view turn) { return trim_start(turn).starts_with("我"); }
+// The speaker's own statement: it opens with 我 (我家…, 我的…, 我想…) or with a wish or plan
+// whose subject is the speaker (想给孩子办儿童票, 要重置API Key, 打算…).
+bool first_person(std::string_view turn) {
+  const std::string_view t = trim_start(turn);
+  for (std::string_view w : {"我", "想", "要", "打算", "准备"})
+    if (t.starts_with(w)) return true;
+  return false;
+}
 
-// An answer's sentence, not a user's turn (合同审批完了, 报销第一步是在费控系统填单吧): closed by
-// a full stop, or two clauses and long (可能是毛球或肠胃炎，建议来院做血常规和B超检查).
+// An answer's sentences, not a user's turn (合同审批完了, 报销第一步是在费控系统填单吧): two
+// clauses or more, twelve characters or more (儿童可购儿童票，半价优惠; 可能是毛球或肠胃炎，建议…).
+// The closing full stop is no evidence: normalization trims it.
 bool reads_as_reply(std::string_view turn) {
   const std::string_view t = trim_end(turn);  // normalized: NFKC made "，" ","
-  return t.ends_with("。") || t.ends_with(".") ||
-         (t.find(',') != std::string_view::npos && count_code_points(t) >= 20);
+  const bool clauses = t.find(',') != std::string_view::npos || t.find(';') != std::string_view::npos ||
+                       t.find("。") != std::string_view::npos;
+  return clauses && count_code_points(t) >= 12;
 }
 
 }  // namespace

@@ -339,6 +339,10 @@ TEST(AnalysisRewrite, ABareQuestionContinuesTheUsersStatementNotTheAnswer) {
                                    "需提交身份证正反面照片和手持身份证照片，在客服中心提交。"})
                 .a.rewrite.query,
             "申请修改实名认证审核要几天");
+  // A wish or plan without 我 is the speaker's too (想给孩子办儿童票).
+  EXPECT_EQ(analyze("要量身高吗", {"想给孩子办儿童票", "1.3米以下儿童可购儿童票，半价优惠。"})
+                .a.rewrite.query,
+            "给孩子办儿童票要量身高吗");
   // The user's own later turn is no answer: it stays what the question continues.
   EXPECT_EQ(analyze("下一步干嘛", {"我在跟一家供应商签采购合同", "合同审批完了"}).a.rewrite.query,
             "合同审批完了下一步干嘛");
