@@ -231,7 +231,7 @@ bool first_person(std::string_view turn) {
 // The closing full stop is no evidence: normalization trims it.
 bool reads_as_reply(std::string_view turn) {
   const std::string_view t = trim_end(turn);  // normalized: NFKC made "，" ","
-  const bool clauses = t.find(',') != std::string_view::npos || t.find(';') != std::string_view::npos ||
+  const bool clauses = t.find_first_of(",;") != std::string_view::npos ||
                        t.find("。") != std::string_view::npos;
   return clauses && count_code_points(t) >= 12;
 }
