@@ -353,7 +353,10 @@ int own_new_words(const ScannedQuery& q, const std::vector<NormalizedQuery>& his
     if (!w.word || covered(w)) {
       flush();
     } else if (w.single_han) {
-      if (run_end != w.begin) flush(), run_begin = w.begin;
+      if (run_end != w.begin) {
+        flush();
+        run_begin = w.begin;
+      }
       run_end = w.end;
     } else {
       flush();
