@@ -50,6 +50,11 @@ DayRange relative_range(const TimeMention& m, const dates::Day& today, int week_
       const int back = (dates::iso_weekday(t0) - week_start + 7) % 7;
       r.from = dates::from_days(t0 - back + 7 * m.offset);
       r.to = add_days(r.from, 7);
+      if (m.a >= 1 && m.a <= 8) {  // its day (上周五) or its weekend, Saturday and Sunday (下周末)
+        const int day = m.a == 8 ? 6 : m.a;
+        r.from = add_days(r.from, (day - week_start + 7) % 7);
+        r.to = add_days(r.from, m.a == 8 ? 2 : 1);
+      }
       break;
     }
     case TimeUnit::kMonth:

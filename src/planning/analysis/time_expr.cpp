@@ -113,6 +113,23 @@ struct Tok {
   TimeMention m;
 };
 
+// The day of the week named right after a week word (上周|五, 下个星期|一, 这周|末): ISO 1–7, 8 for
+// its weekend, 0 for none; `end` moves past it. Not a count or another word (上周三次, 下周一起,
+// 这周一共): closed classes of the language.
+int weekday_after(std::string_view t, std::uint32_t& end) {
+  static constexpr std::string_view kDays[] = {"一", "二", "三", "四", "五", "六", "日", "天", "末"};
+  static constexpr std::string_view kNotADay = "起下共直样般定些次个遍回趟位名家份十百千万号";
+  const std::string_view rest = t.substr(end);
+  for (int d = 0; d < 9; ++d) {
+    if (!rest.starts_with(kDays[d])) continue;
+    const std::string_view after = rest.substr(kDays[d].size(), 3);
+    if (after.size() == 3 && kNotADay.find(after) != std::string_view::npos) return 0;
+    end += static_cast<std::uint32_t>(kDays[d].size());
+    return d < 6 ? d + 1 : d < 8 ? 7 : 8;
+  }
+  return 0;
+}
+
 Tok whole(std::uint32_t b, std::uint32_t e, TimeMention m) {
   m.begin = b;
   m.end = e;
@@ -504,7 +521,9 @@ void find_time_mentions(std::string_view t, std::span<const TimeWordHit> words,
           m.form = Form::kRelative;
           m.unit = static_cast<TimeUnit>(w.a);
           m.offset = w.b;
-          tok = whole(h.begin, h.end, m);
+          std::uint32_t end = h.end;
+          if (m.unit == TimeUnit::kWeek) m.a = weekday_after(t, end);  // 上周五, 下周末
+          tok = whole(h.begin, end, m);
           break;
         }
         case K::kYear: tok = year(h.begin, h.end, Year::kRelative, w.a); break;

@@ -131,7 +131,8 @@ struct TimeMention {
   Year year_kind = Year::kCurrent;  ///< kCalendar
   int year = 0;                     ///< absolute year, or the offset from this year
   Part part = Part::kYear;
-  int a = 0;  ///< half, quarter or month; festival side (−1 before, +1 after)
+  int a = 0;  ///< half, quarter or month; festival side (−1 before, +1 after); a relative
+              ///< week's day (ISO 1–7, 8 its weekend, 0 the whole week)
   int b = 0;  ///< kDay: the day; kMonths: the last month
   Edge edge = Edge::kNone;
   /// The text since the previous mention (至, 到, -, ~, to) makes the two one range's ends.

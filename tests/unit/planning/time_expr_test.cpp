@@ -125,6 +125,19 @@ TEST(TimeExpr, TheComingUnits) {
   });
 }
 
+// A day of the week named after a week word is that day (上周五, 下个星期一), 末 its weekend; a
+// count or another word after it is no day (上周三次 is last week, 下周一起 next week).
+TEST(TimeExpr, ADayOfANamedWeek) {
+  expect_ranges({
+      {"上周五的会议纪要", kNov30, "2026-11-27", "2026-11-28"},  // Monday: last Friday
+      {"下个星期一开会吗", kNov30, "2026-12-07", "2026-12-08"},
+      {"这周日门诊开吗", kNov30, "2026-12-06", "2026-12-07"},
+      {"上周末的值班记录", kNov30, "2026-11-28", "2026-11-30"},
+      {"上周三次迟到怎么处理", kNov30, "2026-11-23", "2026-11-30"},
+      {"下周一起吃饭吗", kNov30, "2026-12-07", "2026-12-14"},
+  });
+}
+
 TEST(TimeExpr, QuartersHalvesYears) {
   expect_ranges({
       {"本季度", kNov30, "2026-10-01", "2027-01-01"},  // Q4 ends at next year's Jan 1
