@@ -118,7 +118,7 @@ struct Tok {
 // 这周一共): closed classes of the language.
 int weekday_after(std::string_view t, std::uint32_t& end) {
   static constexpr std::string_view kDays[] = {"一", "二", "三", "四", "五", "六", "日", "天", "末"};
-  static constexpr std::string_view kNotADay = "起下共直样般定些次个遍回趟位名家份十百千万号";
+  static constexpr std::string_view kNotADay = "起共直样般定些次个遍回趟位名家份十百千万号";
   const std::string_view rest = t.substr(end);
   for (int d = 0; d < 9; ++d) {
     if (!rest.starts_with(kDays[d])) continue;
